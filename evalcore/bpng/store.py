@@ -1,0 +1,129 @@
+"""The on-disk phrase table: one SQLite file per (bitext, pivot, settings), written once,
+opened lazily read-only and queried one sentence (one ``IN`` query) at a time.
+
+Schema: ``meta(key, value)`` with the signature, the total count and the build settings;
+``phrase(src, n, tr)`` keyed by the English phrase (tokens joined by spaces) with N(e) and its
+translations as ``pivot phrase<TAB>N(e, f)`` lines, most frequent first. SQLite keeps it compact,
+memory-mapped by the OS, portable and readable with standard tools.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from evalcore.bpng.table import Phrase, PhraseEntry
+from evalcore.resources import ResourceError
+
+FORMAT_VERSION = "1"
+_CHUNK = 500
+
+
+def _encode(translations: Sequence[tuple[Phrase, float]]) -> str:
+    return "\n".join(f"{' '.join(f)}\t{n:g}" for f, n in translations)
+
+
+def _decode(text: str) -> tuple[tuple[Phrase, float], ...]:
+    out = []
+    for line in text.split("\n"):
+        if line:
+            f, n = line.rsplit("\t", 1)
+            out.append((tuple(f.split(" ")), float(n)))
+    return tuple(out)
+
+
+def write_store(path: str | os.PathLike, entries: Iterable[tuple[Phrase, float, Sequence[tuple[Phrase, float]]]],
+                meta: Mapping[str, str]) -> Path:
+    """Write a phrase table atomically (temporary file, then rename); returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.unlink(missing_ok=True)
+    con = sqlite3.connect(tmp)
+    try:
+        con.execute("PRAGMA journal_mode=OFF")
+        con.execute("PRAGMA synchronous=OFF")
+        con.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        con.execute("CREATE TABLE phrase (src TEXT PRIMARY KEY, n REAL NOT NULL, tr TEXT NOT NULL) WITHOUT ROWID")
+        total = 0.0
+        rows = []
+        for src, n, translations in entries:
+            total += n
+            rows.append((" ".join(src), float(n), _encode(translations)))
+        rows.sort()
+        con.executemany("INSERT INTO phrase VALUES (?, ?, ?)", rows)
+        all_meta = {"format": FORMAT_VERSION, **meta, "total": repr(total), "phrases": str(len(rows))}
+        con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(all_meta.items()))
+        con.commit()
+        con.execute("VACUUM")
+    finally:
+        con.close()
+    os.replace(tmp, path)
+    return path
+
+
+class PhraseTableStore:
+    """A phrase table file, opened on first use (read-only, shareable across threads, picklable)."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise ResourceError(
+                f"phrase table {self.path} not found: build one with `parapeval build-phrase-table` "
+                "or the defaults with `make setup`"
+            )
+        self._con: sqlite3.Connection | None = None
+        self._meta: dict[str, str] | None = None
+        self._lock = threading.Lock()
+
+    def __getstate__(self):
+        return {"path": self.path}
+
+    def __setstate__(self, state):
+        self.__init__(state["path"])
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._con is None:
+            with self._lock:
+                if self._con is None:
+                    con = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True,
+                                          check_same_thread=False)
+                    try:
+                        rows = dict(con.execute("SELECT key, value FROM meta").fetchall())
+                    except sqlite3.DatabaseError as exc:
+                        con.close()
+                        raise ResourceError(f"{self.path} is not a parapeval phrase table: {exc}") from exc
+                    if rows.get("format") != FORMAT_VERSION:
+                        con.close()
+                        raise ResourceError(f"{self.path}: phrase-table format {rows.get('format')!r}, "
+                                            f"expected {FORMAT_VERSION}; rebuild it")
+                    self._meta, self._con = rows, con
+        return self._con
+
+    @property
+    def meta(self) -> dict[str, str]:
+        """Build settings and statistics stored with the table."""
+        self._connection()
+        return dict(self._meta)
+
+    @property
+    def total(self) -> float:
+        self._connection()
+        return float(self._meta["total"])
+
+    def signature(self) -> str:
+        return self.meta["signature"]
+
+    def lookup(self, phrases: Iterable[Phrase]) -> dict[Phrase, PhraseEntry]:
+        keys = sorted({" ".join(p) for p in phrases})
+        con = self._connection()
+        out: dict[Phrase, PhraseEntry] = {}
+        for i in range(0, len(keys), _CHUNK):
+            chunk = keys[i:i + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for src, n, tr in con.execute(f"SELECT src, n, tr FROM phrase WHERE src IN ({marks})", chunk):
+                out[tuple(src.split(" "))] = PhraseEntry(n, _decode(tr))
+        return out

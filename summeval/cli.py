@@ -1,0 +1,169 @@
+"""``summeval``: score summaries, correlate metrics with human judgments, run benchmarks."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from summeval.io import InputError, read_jsonl, read_summeval, read_tac
+from summeval.metrics import DEFAULT_METRICS, available_metrics, get_metric
+from summeval.metrics.multiref import MULTI_REF_MODES
+
+
+def _add_score(sub) -> None:
+    p = sub.add_parser("score", help="score peer summaries against model summaries")
+    src = p.add_argument_group("input (a TAC folder pair, a JSONL file, or SummEval's file)")
+    src.add_argument("--models", type=Path, help="folder of model (reference) summaries, TAC names")
+    src.add_argument("--peers", type=Path, help="folder of peer summaries, TAC names")
+    src.add_argument("--include-models", action="store_true",
+                     help="also score each model against the other models of its topic")
+    src.add_argument("--input", type=Path, help="JSONL with topic, system, summary, references")
+    src.add_argument("--summeval", type=Path, help="SummEval 16-system JSON file or 12-system folder")
+    p.add_argument("--metric", "-m", action="append", choices=available_metrics(), metavar="NAME",
+                   help=f"metric to compute (repeatable; default: {' '.join(DEFAULT_METRICS)}); "
+                        f"one of {', '.join(available_metrics())}")
+    p.add_argument("--multi-ref", choices=MULTI_REF_MODES, default="max",
+                   help="TESLA-S with several model summaries (default: max, as in the paper)")
+    p.add_argument("--stem", action="store_true", help="Porter-stem content words for TESLA-S")
+    p.add_argument("--function-words", choices=("list", "pos", "none"), default="list",
+                   help="TESLA-S function-word detection (default: closed-class word list)")
+    p.add_argument("--format", choices=("table", "json", "tsv"), default="table")
+    p.add_argument("--output", "-o", type=Path, help="write here instead of standard output")
+    p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes")
+
+
+def _add_correlate(sub) -> None:
+    p = sub.add_parser("correlate", help="correlate metric scores with human scores")
+    p.add_argument("--scores", type=Path, required=True, help="JSON written by `summeval score --format json`")
+    p.add_argument("--human", type=Path, required=True,
+                   help="human scores: JSONL (topic, system, dimension fields) or TSV/CSV with a header")
+    p.add_argument("--compare", nargs=2, action="append", metavar=("A", "B"),
+                   help="Koehn-style test: share of topic resamples where metric A beats metric B")
+    p.add_argument("--bootstrap", type=int, default=1000, help="resamples (default 1000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--format", choices=("table", "json"), default="table")
+
+
+def _add_bench(sub) -> None:
+    p = sub.add_parser("bench", help="benchmarks that write Markdown + JSON tables")
+    bench = p.add_subparsers(dest="bench", required=True)
+    b = bench.add_parser("summeval", help="TESLA-S vs ROUGE against SummEval expert scores")
+    b.add_argument("--data", type=Path, help="SummEval 16-system JSON (default: ../shared/data/summeval/...)")
+    b.add_argument("--out", type=Path, required=True)
+    b.add_argument("--bootstrap", type=int, default=1000)
+    s = bench.add_parser("speed", help="throughput ratios vs rouge-score and LP solvers")
+    s.add_argument("--data", type=Path, help="SummEval 16-system JSON (default: ../shared/data/summeval/...)")
+    s.add_argument("--out", type=Path, required=True)
+    s.add_argument("--problems", type=int, default=1000, help="random 30x30 LPs (default 1000)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="summeval", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_score(sub)
+    _add_correlate(sub)
+    _add_bench(sub)
+    return parser
+
+
+def _read_items(args):
+    sources = [s for s in (args.models or args.peers, args.input, args.summeval) if s]
+    if len(sources) != 1:
+        raise InputError("give exactly one input: --models DIR --peers DIR, --input FILE.jsonl, or --summeval PATH")
+    if args.models or args.peers:
+        if not (args.models and args.peers):
+            raise InputError("--models and --peers go together")
+        return read_tac(args.models, args.peers, include_models=args.include_models)
+    if args.input:
+        return read_jsonl(args.input)
+    return read_summeval(args.summeval)
+
+
+def _score(args) -> int:
+    from summeval.report import to_json, to_text, to_tsv
+    from summeval.scoring import aggregate_systems, score_items
+
+    items = _read_items(args)
+    names = args.metric or list(DEFAULT_METRICS)
+    options = {"multi_ref": args.multi_ref, "stem": args.stem, "function_words": args.function_words}
+    signatures = {n: get_metric(n, **options).signature() for n in names}
+    results = score_items(items, names, options, jobs=max(1, args.jobs), progress=sys.stderr.isatty())
+    systems = aggregate_systems(results, names)
+    if args.format == "json":
+        text = to_json(signatures, results, systems) + "\n"
+    elif args.format == "tsv":
+        text = to_tsv(names, results)
+    else:
+        text = to_text(signatures, names, results, systems)
+    if args.output:
+        args.output.write_text(text, "utf-8")
+    else:
+        sys.stdout.write(text)
+    if args.format != "table":
+        for sig in signatures.values():
+            print(sig, file=sys.stderr)
+    failed = sum(r.error is not None for r in results)
+    if failed:
+        print(f"{failed} of {len(results)} summaries could not be scored (see error records)", file=sys.stderr)
+    return 0
+
+
+def _correlate(args) -> int:
+    from summeval.bench.tables import correlation_markdown
+    from summeval.correlate import correlation_table, matrices, read_human, significance_table
+
+    try:
+        doc = json.loads(args.scores.read_text("utf-8"))
+        summaries = doc["summaries"]
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise InputError(f"{args.scores}: not a `summeval score --format json` file ({exc})") from None
+    human = read_human(args.human)
+    scored = {(s["topic"], s["system"]): s["scores"] for s in summaries if not s.get("error")}
+    names = sorted({n for s in scored.values() for n in s})
+    dims = sorted({d for h in human.values() for d in h})
+    keys = scored.keys() & human.keys()
+    if not keys:
+        raise InputError(f"no (topic, system) pair of {args.scores} has human scores in {args.human}")
+    topics = sorted({t for t, _ in keys})
+    systems = sorted({s for _, s in keys})
+    metric_m = matrices({k: scored[k] for k in keys}, names, topics, systems)
+    human_m = matrices({k: human[k] for k in keys}, dims, topics, systems)
+    result = {"signature": doc.get("signature"), "n_topics": len(topics), "n_systems": len(systems),
+              "correlations": correlation_table(metric_m, human_m, args.bootstrap, args.seed)}
+    pairs = [tuple(p) for p in args.compare or []]
+    for a, b in pairs:
+        if a not in metric_m or b not in metric_m:
+            raise InputError(f"--compare {a} {b}: both must be metrics in {args.scores} ({', '.join(names)})")
+    if pairs:
+        result["significance"] = significance_table(metric_m, human_m, pairs, args.bootstrap, args.seed)
+    if args.format == "json":
+        print(json.dumps(result, indent=2))
+    else:
+        print(correlation_markdown(result["correlations"], result.get("significance")))
+        print(f"\n{len(topics)} topics x {len(systems)} systems; bootstrap {args.bootstrap} resamples of topics, seed {args.seed}")
+    return 0
+
+
+def _bench(args) -> int:
+    if args.bench == "summeval":
+        from summeval.bench.summeval_bench import run
+        run(args.data, args.out, n_boot=args.bootstrap)
+    else:
+        from summeval.bench.speed import run
+        run(args.data, args.out, n_problems=args.problems)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return {"score": _score, "correlate": _correlate, "bench": _bench}[args.command](args)
+    except (InputError, ValueError) as exc:
+        print(f"summeval: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""The unit every reader produces: one summary to score with its references."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class InputError(ValueError):
+    """Bad input; the message names the file (and line or id) at fault."""
+
+
+@dataclass(frozen=True)
+class SummaryItem:
+    """A candidate summary of ``topic`` by ``system``, with the reference summaries to match.
+
+    ``origin`` says where it came from (file, or file:line) for error messages; ``human`` holds
+    human scores when the input carries them (SummEval), keyed by dimension.
+    """
+
+    topic: str
+    system: str
+    summary: str
+    references: tuple[str, ...]
+    origin: str = ""
+    human: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.topic, self.system)
+
+
+def read_text_file(path: Path) -> str:
+    """A summary file's text; empty or undecodable files are errors naming the file."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
+    if not text.strip():
+        raise InputError(f"{path}: empty summary file")
+    return text
+
+
+def check_unique(items: list[SummaryItem]) -> None:
+    """Two summaries for the same (topic, system) is an error naming both origins."""
+    seen: dict[tuple[str, str], str] = {}
+    for item in items:
+        if item.key in seen:
+            raise InputError(f"duplicate summary for topic {item.topic!r}, system {item.system!r}: "
+                             f"{seen[item.key]} and {item.origin}")
+        seen[item.key] = item.origin

@@ -1,0 +1,58 @@
+"""TAC / AESOP folder layout: a models folder and a peers folder of plain-text summaries.
+
+File names follow TAC's ``D1101-A.M.100.A.<id>``: the topic is the part before the first dot,
+the summarizer id the last dot-separated field. Model (human) summaries have letter ids, peers
+numeric ones. Every peer is scored against all models of its topic; with ``include_models``,
+every model is also scored against the other models of its topic (to compare humans with
+machines, use the jackknife multi-reference mode for both).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+from summeval.io.records import InputError, SummaryItem, check_unique, read_text_file
+
+
+def parse_tac_name(path: Path) -> tuple[str, str]:
+    """(topic, summarizer id) from a TAC file name; an error names the file if it does not fit."""
+    parts = path.name.split(".")
+    if len(parts) < 2 or not parts[0] or not parts[-1]:
+        raise InputError(f"{path}: file name does not follow TAC's TOPIC.M.100.A.ID form")
+    return parts[0], parts[-1]
+
+
+def _summary_files(folder: Path, role: str) -> list[Path]:
+    if not folder.is_dir():
+        raise InputError(f"{folder}: {role} folder does not exist")
+    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    if not files:
+        raise InputError(f"{folder}: {role} folder holds no summary files")
+    return files
+
+
+def read_tac(models_dir: str | Path, peers_dir: str | Path, include_models: bool = False) -> list[SummaryItem]:
+    """Items for every peer (and optionally every model) of a TAC-layout corpus."""
+    models: dict[str, list[tuple[str, str, Path]]] = defaultdict(list)
+    for path in _summary_files(Path(models_dir), "models"):
+        topic, mid = parse_tac_name(path)
+        if mid.isdigit():
+            raise InputError(f"{path}: model summaries have letter ids, found numeric id {mid!r}")
+        models[topic].append((mid, read_text_file(path), path))
+    items: list[SummaryItem] = []
+    for path in _summary_files(Path(peers_dir), "peers"):
+        topic, pid = parse_tac_name(path)
+        if topic not in models:
+            raise InputError(f"{path}: topic {topic!r} has no model summaries in {models_dir}")
+        refs = tuple(text for _, text, _ in models[topic])
+        items.append(SummaryItem(topic, pid, read_text_file(path), refs, str(path)))
+    if include_models:
+        for topic, entries in models.items():
+            if len(entries) < 2:
+                continue
+            for mid, text, path in entries:
+                refs = tuple(t for other, t, _ in entries if other != mid)
+                items.append(SummaryItem(topic, mid, text, refs, str(path)))
+    check_unique(items)
+    return items
