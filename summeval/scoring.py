@@ -107,10 +107,10 @@ def _score_in_worker(chunk: list[SummaryItem]) -> list[SummaryResult]:
 
 
 def score_items(items: Sequence[SummaryItem], names: Sequence[str], options: dict | None = None,
-                jobs: int = 1, progress: bool = False) -> list[SummaryResult]:
-    """Score every item with every named metric, in input order."""
+                jobs: int = 1, progress: bool = False, chunk_size: int = CHUNK_ITEMS) -> list[SummaryResult]:
+    """Score every item with every named metric, in input order (``chunk_size``: items per task)."""
     options = options or {}
-    chunks = _chunks_by_topic(items, CHUNK_ITEMS)
+    chunks = _chunks_by_topic(items, chunk_size)
     bar = _progress(len(items), progress)
     results: list[SummaryResult] = []
     if jobs > 1 and len(chunks) > 1:

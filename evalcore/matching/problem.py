@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+TINY = 1e-12
+
 
 @dataclass(frozen=True)
 class MatchProblem:
@@ -21,11 +23,12 @@ class MatchProblem:
         x = np.asarray(x, dtype=float).ravel()
         y = np.asarray(y, dtype=float).ravel()
         sim = np.asarray(sim, dtype=float).reshape(len(x), len(y))
-        if (x < 0).any() or (y < 0).any():
-            raise ValueError("bag weights must be non-negative")
+        if not (np.isfinite(x).all() and np.isfinite(y).all()) or (x < 0).any() or (y < 0).any():
+            raise ValueError("bag weights must be finite and non-negative")
         if not np.isfinite(sim).all() or (sim < 0).any() or (sim > 1).any():
             raise ValueError("similarities must be finite and within [0, 1]")
-        return cls(x, y, sim)
+        # Values below every solver's tolerance are zeros (denormals stall network simplex).
+        return cls(*(np.where(a < TINY, 0.0, a) for a in (x, y, sim)))
 
     @property
     def trivial(self) -> bool:

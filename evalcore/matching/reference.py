@@ -12,7 +12,7 @@ def solve_pulp(problem: MatchProblem, solver: str = "cbc") -> float:
 
     x, y, sim = problem.x, problem.y, problem.sim
     lp = pulp.LpProblem("bng_match", pulp.LpMaximize)
-    edges = {(i, j): pulp.LpVariable(f"w_{i}_{j}", lowBound=0) for i, j in zip(*np.nonzero(sim > 0))}
+    edges = {(i, j): lp.add_variable(f"w_{i}_{j}", lowBound=0) for i, j in zip(*np.nonzero(sim > 0))}
     lp += pulp.lpSum(sim[i, j] * v for (i, j), v in edges.items())
     for i in range(len(x)):
         lp += pulp.lpSum(v for (r, _), v in edges.items() if r == i) <= x[i]

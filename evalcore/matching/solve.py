@@ -51,12 +51,14 @@ def _components(problem: MatchProblem, positive: np.ndarray):
     m, n = positive.shape
     rows, cols = np.nonzero(positive)
     graph = csr_matrix((np.ones(len(rows)), (rows, m + cols)), shape=(m + n, m + n))
-    count, label = connected_components(graph, directed=False)
+    _, label = connected_components(graph, directed=False)
     row_label, col_label = label[:m], label[m:]
     for comp in np.unique(label[rows]):
         ri = np.flatnonzero(row_label == comp)
         ci = np.flatnonzero(col_label == comp)
-        yield MatchProblem(problem.x[ri], problem.y[ci], problem.sim[np.ix_(ri, ci)])
+        sub = MatchProblem(problem.x[ri], problem.y[ci], problem.sim[np.ix_(ri, ci)])
+        if not sub.trivial:
+            yield sub
 
 
 def _solve_component(problem: MatchProblem) -> float:

@@ -101,7 +101,7 @@ def _markdown(r: dict) -> str:
           f"{s['rouge_score_seconds'] / s['tesla_s_pos_seconds']:.1f}x"]],
     )
     lps = table(
-        ["solver", "ms / problem", "network simplex is faster by", "max |objective - PuLP/HiGHS|"],
+        ["solver", "ms / problem", "network simplex is faster by", "max abs objective diff vs PuLP/HiGHS"],
         [[b, f"{lp['ms_per_problem'][b]:.3f}", f"{lp['speedup_vs'].get(b, 1.0):.1f}x",
           f"{lp['max_abs_objective_diff_vs_pulp_highs'][b]:.1e}"] for b in LP_BACKENDS],
     )

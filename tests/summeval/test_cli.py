@@ -1,0 +1,88 @@
+import json
+from pathlib import Path
+
+import pytest
+
+from summeval.cli import main
+
+DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "summeval" / "summeval_16sys_mean_expert.json"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_score_table_shows_summaries_systems_and_signatures(capsys):
+    code, out, _ = run(capsys, "score", "--models", str(DEMO / "models"), "--peers", str(DEMO / "peers"))
+    assert code == 0
+    assert "Per system" in out and "tesla-s|ngrams:1+sb4|fw:0.1|alpha:0.8" in out
+    assert out.count("D0001-A") == 4
+
+
+def test_score_json_shape(capsys, tmp_path):
+    out_file = tmp_path / "scores.json"
+    code, _, err = run(capsys, "score", "--models", str(DEMO / "models"), "--peers", str(DEMO / "peers"),
+                       "-m", "tesla-s", "-m", "rouge-2", "--format", "json", "-o", str(out_file))
+    assert code == 0 and "tesla-s|" in err
+    doc = json.loads(out_file.read_text())
+    assert set(doc) == {"signature", "summaries", "systems"}
+    assert set(doc["summaries"][0]) == {"topic", "system", "scores"}
+    assert {s["system"]: s["rank"]["tesla-s"] for s in doc["systems"]}["1"] == 1
+
+
+def test_score_jsonl_with_error_record_and_tsv(capsys, tmp_path):
+    path = tmp_path / "in.jsonl"
+    rows = [{"topic": "t", "system": "a", "summary": "cats chase mice", "references": ["cats chase mice"]},
+            {"topic": "t", "system": "b", "summary": "", "references": ["cats chase mice"]}]
+    path.write_text("\n".join(json.dumps(r) for r in rows))
+    code, out, err = run(capsys, "score", "--input", str(path), "--format", "tsv", "-m", "tesla-s")
+    assert code == 0
+    lines = out.strip().split("\n")
+    assert lines[0] == "topic\tsystem\ttesla-s\terror"
+    assert lines[1].startswith("t\ta\t1.000000") and "candidate summary is empty" in lines[2]
+    assert "1 of 2 summaries could not be scored" in err
+
+
+def test_bad_input_gives_exit_2_and_names_the_file(capsys, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"\xff\xfe garbage")
+    code, _, err = run(capsys, "score", "--input", str(bad))
+    assert code == 2 and "bad.jsonl: not valid UTF-8" in err
+    code, _, err = run(capsys, "score", "--models", str(DEMO / "models"))
+    assert code == 2 and "--models and --peers go together" in err
+
+
+def test_correlate_round_trip(capsys, tmp_path):
+    scores = tmp_path / "scores.json"
+    run(capsys, "score", "--models", str(DEMO / "models"), "--peers", str(DEMO / "peers"),
+        "-m", "tesla-s", "-m", "rouge-2", "--format", "json", "-o", str(scores))
+    human = tmp_path / "human.tsv"
+    quality = {"1": 5, "2": 1, "3": 2, "4": 3}
+    human.write_text("topic\tsystem\tcontent\n" + "".join(
+        f"D000{t}-A\t{s}\t{q + 0.1 * t}\n" for t in (1, 2, 3) for s, q in quality.items()))
+    code, out, _ = run(capsys, "correlate", "--scores", str(scores), "--human", str(human),
+                       "--compare", "tesla-s", "rouge-2", "--bootstrap", "200", "--format", "json")
+    assert code == 0
+    result = json.loads(out)
+    system = result["correlations"]["system"]["content"]["tesla-s"]
+    assert system["kendall"]["value"] == pytest.approx(1.0)
+    assert "tesla-s>rouge-2" in result["significance"]["summary"]["content"]
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="../shared/data/summeval not present")
+def test_bench_commands_on_a_small_slice(capsys, tmp_path):
+    data = json.loads(SHARED.read_text())
+    small = tmp_path / "small.json"
+    small.write_text(json.dumps({k: data[k] for k in sorted(data)[:6]}))
+    assert main(["bench", "speed", "--data", str(small), "--out", str(tmp_path / "speed"), "--problems", "5"]) == 0
+    report = json.loads((tmp_path / "speed" / "speed.json").read_text())
+    assert report["summaries"]["n_pairs"] == 6 * 16 * 11
+    assert max(report["lp"]["max_abs_objective_diff_vs_pulp_highs"].values()) < 1e-6
+    assert main(["bench", "summeval", "--data", str(small), "--out", str(tmp_path / "se"), "--bootstrap", "50"]) == 0
+    result = json.loads((tmp_path / "se" / "summeval.json").read_text())
+    rel = result["settings"]["all"]["correlations"]["system"]["relevance"]
+    assert set(rel["tesla-s"]) == {"pearson", "spearman", "kendall"}
+    assert (tmp_path / "se" / "summeval_system_scatter.png").stat().st_size > 1000
