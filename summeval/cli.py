@@ -32,6 +32,10 @@ def _add_score(sub) -> None:
     p.add_argument("--format", choices=("table", "json", "tsv"), default="table")
     p.add_argument("--output", "-o", type=Path, help="write here instead of standard output")
     p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes")
+    p.add_argument("--report", type=Path, metavar="DIR",
+                   help="also write a self-contained HTML report and its Markdown twin into DIR")
+    p.add_argument("--human", type=Path,
+                   help="human scores (JSONL or TSV with topic, system, dimensions) for the report's correlations")
 
 
 def _add_correlate(sub) -> None:
@@ -104,10 +108,35 @@ def _score(args) -> int:
     if args.format != "table":
         for sig in signatures.values():
             print(sig, file=sys.stderr)
+    if args.report:
+        _write_report(args, signatures, names, results, systems)
     failed = sum(r.error is not None for r in results)
     if failed:
         print(f"{failed} of {len(results)} summaries could not be scored (see error records)", file=sys.stderr)
     return 0
+
+
+def _write_report(args, signatures, names, results, systems) -> None:
+    """HTML + Markdown report; with --human, correlations and plots against the human scores."""
+    import numpy as np
+
+    from summeval.correlate import correlation_table, matrices, read_human
+    from summeval.report_html import write_report
+
+    human_by_system, corr = None, None
+    if args.human:
+        human = read_human(args.human)
+        scored = {(r.topic, r.system): r.scores for r in results if r.error is None}
+        keys = scored.keys() & human.keys()
+        if not keys:
+            raise InputError(f"no scored (topic, system) pair has human scores in {args.human}")
+        topics, systems_ = sorted({t for t, _ in keys}), sorted({s for _, s in keys})
+        dims = sorted({d for k in keys for d in human[k]})
+        human_m = matrices({k: human[k] for k in keys}, dims, topics, systems_)
+        corr = correlation_table(matrices({k: scored[k] for k in keys}, names, topics, systems_), human_m)
+        human_by_system = {s: {d: float(np.nanmean(human_m[d][:, j])) for d in dims} for j, s in enumerate(systems_)}
+    html_path, _ = write_report(args.report, signatures, names, results, systems, human_by_system, corr)
+    print(f"report written to {html_path}", file=sys.stderr)
 
 
 def _correlate(args) -> int:

@@ -9,6 +9,7 @@ pairs at once as row-wise minima of sparse bag matrices.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -43,22 +44,18 @@ class TeslaS(Metric):
         self.max_gap = max_gap
         self.multi_ref = multi_ref
         self.preprocessor = Preprocessor(lowercase=True, stem=stem, function_words=function_words)
-        self._bags: dict[str, tuple[Bag, Bag]] = {}
+        self.bags = functools.lru_cache(maxsize=65536)(self._bags)
 
     def signature_fields(self) -> str:
         fw = "none" if self.preprocessor.function_words == "none" else f"{self.discount:g}"
         return (f"ngrams:1+sb{self.max_gap}|fw:{fw}|alpha:{self.alpha:g}|refs:{self.multi_ref}|"
                 f"{self.preprocessor.signature()}")
 
-    def bags(self, text: str) -> tuple[Bag, Bag]:
-        """(unigram bag, skip-bigram bag) of a text, computed once per text."""
-        cached = self._bags.get(text)
-        if cached is None:
-            doc = self.preprocessor(text)
-            discount = None if self.preprocessor.function_words == "none" else self.discount
-            cached = (ngram_bag(doc, 1, discount), skip_bigram_bag(doc, self.max_gap, discount))
-            self._bags[text] = cached
-        return cached
+    def _bags(self, text: str) -> tuple[Bag, Bag]:
+        """(unigram bag, skip-bigram bag) of a text; ``self.bags`` is its per-text cache."""
+        doc = self.preprocessor(text)
+        discount = None if self.preprocessor.function_words == "none" else self.discount
+        return ngram_bag(doc, 1, discount), skip_bigram_bag(doc, self.max_gap, discount)
 
     def score_batch(self, items: Sequence[tuple[Sequence[str], str]]) -> list[TeslaSScore]:
         texts: dict[str, int] = {}

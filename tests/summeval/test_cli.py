@@ -86,3 +86,17 @@ def test_bench_commands_on_a_small_slice(capsys, tmp_path):
     rel = result["settings"]["all"]["correlations"]["system"]["relevance"]
     assert set(rel["tesla-s"]) == {"pearson", "spearman", "kendall"}
     assert (tmp_path / "se" / "summeval_system_scatter.png").stat().st_size > 1000
+
+
+def test_report_with_human_scores(capsys, tmp_path):
+    human = tmp_path / "human.tsv"
+    quality = {"1": 5, "2": 1, "3": 2, "4": 3}
+    human.write_text("topic\tsystem\toverall\n" + "".join(
+        f"D000{t}-A\t{s}\t{q}\n" for t in (1, 2, 3) for s, q in quality.items()))
+    code, _, err = run(capsys, "score", "--models", str(DEMO / "models"), "--peers", str(DEMO / "peers"),
+                       "--report", str(tmp_path / "rep"), "--human", str(human))
+    assert code == 0 and "report written" in err
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert page.count("data:image/png;base64,") == 2 and "D0003-A" in page
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "## Correlation with human scores" in md and "tesla-s|" in md

@@ -1,0 +1,126 @@
+"""`summeval score --report DIR`: a self-contained HTML report plus the same content as Markdown.
+
+Per-system table with ranks for every metric, per-topic details, and, when human scores are
+given, system-level scatter plots of each metric against each human dimension and a bar chart of
+the correlations (like figure 4 of the CREMER/DICOMER paper). Images are embedded as base64 PNG
+so the HTML file can be mailed as it is.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from summeval.report import table
+from summeval.scoring import SummaryResult, SystemResult
+
+
+def _png(fig) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _plots(names: Sequence[str], systems: Sequence[SystemResult], human: Mapping[str, Mapping[str, float]],
+           correlations: Mapping) -> dict[str, str]:
+    """Base64 PNGs: one scatter grid (metric x human dimension) and one correlation bar chart."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    dims = sorted({d for h in human.values() for d in h})
+    fig, axes = plt.subplots(len(dims), len(names), figsize=(3.2 * len(names), 2.8 * len(dims)), squeeze=False)
+    for i, dim in enumerate(dims):
+        for j, name in enumerate(names):
+            ax = axes[i][j]
+            pts = [(s.scores[name], human[s.system][dim]) for s in systems
+                   if s.system in human and dim in human[s.system] and not np.isnan(s.scores[name])]
+            if pts:
+                ax.scatter(*zip(*pts), s=14)
+            ax.set_xlabel(name, fontsize=8)
+            ax.set_ylabel(dim, fontsize=8)
+            ax.tick_params(labelsize=7)
+    fig.tight_layout()
+    out = {"scatter": _png(fig)}
+    fig, ax = plt.subplots(figsize=(1.2 + 1.1 * len(dims) * max(1, len(names)) / 2, 3.2))
+    width = 0.8 / max(1, len(names))
+    for j, name in enumerate(names):
+        vals = [correlations["system"][d][name]["pearson"]["value"] for d in dims]
+        ax.bar(np.arange(len(dims)) + j * width, vals, width, label=name)
+    ax.set_xticks(np.arange(len(dims)) + width * (len(names) - 1) / 2, dims)
+    ax.set_ylabel("system-level Pearson r")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    out["bars"] = _png(fig)
+    return out
+
+
+def write_report(out: Path, signatures: Mapping[str, str], names: Sequence[str],
+                 summaries: Sequence[SummaryResult], systems: Sequence[SystemResult],
+                 human: Mapping[str, Mapping[str, float]] | None = None,
+                 correlations: Mapping | None = None) -> tuple[Path, Path]:
+    """Write ``report.html`` and ``report.md`` into ``out``; ``human`` = per-system human means."""
+    out.mkdir(parents=True, exist_ok=True)
+    sys_rows = [[str(s.rank[names[0]]), s.system, *(f"{s.scores[n]:.4f} ({s.rank[n]})" for n in names),
+                 str(s.n_summaries), str(s.n_errors)] for s in systems]
+    sys_head = ["rank", "system", *names, "summaries", "errors"]
+    topics = sorted({r.topic for r in summaries})
+    topic_tables = []
+    for topic in topics:
+        rows = [[r.system, *([f"{r.scores[n]:.4f}" for n in names] if r.error is None else [html.escape(r.error)] + [""] * (len(names) - 1))]
+                for r in summaries if r.topic == topic]
+        topic_tables.append((topic, ["system", *names], rows))
+    plots = _plots(names, systems, human, correlations) if human and correlations else {}
+    md = ["# Summary evaluation report", "", "## Systems (rank per metric in brackets)", "", table(sys_head, sys_rows), ""]
+    if correlations:
+        from summeval.bench.tables import correlation_markdown
+
+        md += ["## Correlation with human scores", "", correlation_markdown(correlations), ""]
+    md += ["## Per topic", ""]
+    for topic, head, rows in topic_tables:
+        md += [f"### {topic}", "", table(head, rows), ""]
+    md += ["## Signatures", "", *(f"- `{s}`" for s in signatures.values()), ""]
+    (out / "report.md").write_text("\n".join(md), "utf-8")
+    (out / "report.html").write_text(_html(sys_head, sys_rows, topic_tables, plots, signatures, correlations), "utf-8")
+    return out / "report.html", out / "report.md"
+
+
+def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+    trs = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
+
+
+def _html(sys_head, sys_rows, topic_tables, plots, signatures, correlations) -> str:
+    parts = ["<!doctype html><html><head><meta charset='utf-8'><title>Summary evaluation report</title>",
+             "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto}table{border-collapse:collapse;"
+             "margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}th{background:#eee}"
+             "details{margin:.3em 0}code{font-size:90%}</style></head><body>",
+             "<h1>Summary evaluation report</h1><h2>Systems</h2><p>Rank per metric in brackets.</p>",
+             _html_table(sys_head, sys_rows)]
+    if plots:
+        parts += ["<h2>Correlation with human scores (system level)</h2>",
+                  f"<img alt='correlation bars' src='data:image/png;base64,{plots['bars']}'>",
+                  f"<img alt='system-level scatter plots' src='data:image/png;base64,{plots['scatter']}'>"]
+    if correlations:
+        for level, by_dim in correlations.items():
+            dims = list(by_dim)
+            metrics = list(next(iter(by_dim.values())))
+            rows = [[m, *(f"{by_dim[d][m]['pearson']['value']:.3f} / {by_dim[d][m]['spearman']['value']:.3f} / "
+                          f"{by_dim[d][m]['kendall']['value']:.3f}" for d in dims)] for m in metrics]
+            parts += [f"<h3>{level} level: Pearson / Spearman / Kendall</h3>", _html_table(["metric", *dims], rows)]
+    parts.append("<h2>Per topic</h2>")
+    for topic, head, rows in topic_tables:
+        parts.append(f"<details><summary>{html.escape(topic)}</summary>{_html_table(head, rows)}</details>")
+    parts += ["<h2>Signatures</h2><ul>", *(f"<li><code>{html.escape(s)}</code></li>" for s in signatures.values()),
+              "</ul></body></html>"]
+    return "\n".join(parts)
