@@ -61,6 +61,11 @@ def _add_bench(sub) -> None:
     s.add_argument("--data", type=Path, help="SummEval 16-system JSON (default: ../shared/data/summeval/...)")
     s.add_argument("--out", type=Path, required=True)
     s.add_argument("--problems", type=int, default=1000, help="random 30x30 LPs (default 1000)")
+    c = bench.add_parser("scale", help="synthetic corpus: one process vs --jobs vs a Dask cluster")
+    c.add_argument("--data", type=Path, help="SummEval 16-system JSON the corpus is drawn from")
+    c.add_argument("--out", type=Path, required=True)
+    c.add_argument("--summaries", type=int, default=100_000)
+    c.add_argument("--workers", type=int, default=2)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -179,9 +184,12 @@ def _bench(args) -> int:
     if args.bench == "summeval":
         from summeval.bench.summeval_bench import run
         run(args.data, args.out, n_boot=args.bootstrap)
-    else:
+    elif args.bench == "speed":
         from summeval.bench.speed import run
         run(args.data, args.out, n_problems=args.problems)
+    else:
+        from summeval.bench.scale import run
+        run(args.data, args.out, n_summaries=args.summaries, workers=args.workers)
     return 0
 
 

@@ -79,7 +79,8 @@ def _metric_values(metric: Metric, items: list[SummaryItem], positions: list[int
         return out
 
 
-def _chunks_by_topic(items: Sequence[SummaryItem], size: int) -> list[list[SummaryItem]]:
+def chunks_by_topic(items: Sequence[SummaryItem], size: int) -> list[list[SummaryItem]]:
+    """Consecutive groups of about ``size`` items that never split a topic."""
     by_topic: dict[str, list[SummaryItem]] = defaultdict(list)
     for item in items:
         by_topic[item.topic].append(item)
@@ -110,7 +111,7 @@ def score_items(items: Sequence[SummaryItem], names: Sequence[str], options: dic
                 jobs: int = 1, progress: bool = False, chunk_size: int = CHUNK_ITEMS) -> list[SummaryResult]:
     """Score every item with every named metric, in input order (``chunk_size``: items per task)."""
     options = options or {}
-    chunks = _chunks_by_topic(items, chunk_size)
+    chunks = chunks_by_topic(items, chunk_size)
     bar = _progress(len(items), progress)
     results: list[SummaryResult] = []
     if jobs > 1 and len(chunks) > 1:
