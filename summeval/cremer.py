@@ -1,0 +1,60 @@
+"""CREMER (Lin, Liu, Ng, Kan 2012, section 5): overall responsiveness as a support vector
+regression over two metric scores, TESLA-S (content) and DICOMER (readability).
+
+The regressor is a scikit-learn Pipeline (standard scaling + SVR) so it composes and pickles like
+any estimator; the kernel picks the paper's variant: linear (CREMER-LF), polynomial (CREMER-PF)
+or RBF (CREMER-RBF).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVR
+
+from evalcore.resources import ResourceError, data_dir
+
+KERNELS = {"linear": "CREMER-LF", "poly": "CREMER-PF", "rbf": "CREMER-RBF"}
+FEATURES = ("tesla-s", "dicomer")
+
+
+def make_cremer(kernel: str = "rbf", C: float = 1.0, epsilon: float = 0.1, degree: int = 2) -> Pipeline:
+    """An unfitted CREMER regressor: features (TESLA-S, DICOMER) -> responsiveness."""
+    if kernel not in KERNELS:
+        raise ValueError(f"kernel must be one of {sorted(KERNELS)}, got {kernel!r}")
+    return Pipeline([("scale", StandardScaler()),
+                     ("svr", SVR(kernel=kernel, C=C, epsilon=epsilon, degree=degree, gamma="scale"))])
+
+
+def model_path(kernel: str, folder: Path | None = None) -> Path:
+    return (folder or data_dir() / "summeval") / f"cremer_{kernel}.joblib"
+
+
+def save_model(model: Pipeline, kernel: str, signature: dict, folder: Path | None = None) -> Path:
+    """Persist a fitted regressor with a JSON sidecar naming what produced it."""
+    import joblib
+
+    path = model_path(kernel, folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    joblib.dump(model, path)
+    path.with_suffix(".json").write_text(json.dumps(signature, indent=2) + "\n", "utf-8")
+    return path
+
+
+def load_model(kernel: str = "rbf", folder: Path | None = None) -> tuple[Pipeline, dict]:
+    """The shipped (or retrained) CREMER regressor and its signature."""
+    import joblib
+
+    path = model_path(kernel, folder)
+    if not path.exists():
+        raise ResourceError(f"CREMER model {path} is missing: run `summeval train cremer`")
+    return joblib.load(path), json.loads(path.with_suffix(".json").read_text("utf-8"))
+
+
+def feature_matrix(tesla: np.ndarray, dicomer: np.ndarray) -> np.ndarray:
+    """Rows of (TESLA-S, DICOMER); an unscorable DICOMER (NaN) is an error for the caller."""
+    return np.column_stack([np.asarray(tesla, float), np.asarray(dicomer, float)])
