@@ -1,0 +1,1 @@
+"""Benchmarks of the discourse layer (``coherence bench ...``)."""

@@ -1,0 +1,1 @@
+"""The built-in shallow discourse parser: connectives, argument position, arguments, senses."""

@@ -1,0 +1,29 @@
+"""Level-1 sense of explicit relations: Tier 0 = the connective's PDTB-2 most frequent sense;
+Tier 1 = classifier on the connective and its context, with the GDTB-train most frequent
+sense as a feature and as the back-off for connectives never seen in training."""
+
+from __future__ import annotations
+
+from coherence.parser.connectives import Candidate, context_features
+from coherence.parser.document import ParsedText
+from coherence.parser.lexicon import Lexicon
+
+
+def features(pt: ParsedText, cand: Candidate, lexicon: Lexicon) -> dict[str, float]:
+    """Connective context features plus its training-set and PDTB-2 most frequent senses."""
+    f = context_features(pt, cand)
+    f["mfs=" + lexicon.mfs_train(cand.key)] = 1
+    f["mfs2=" + lexicon.mfs_pdtb2(cand.key)] = 1
+    head = pt.heads[cand.tokens[0]]
+    f[f"c+hlemma={cand.key}|{pt.lemmas[head]}"] = 1
+    f[f"c+htag={cand.key}|{pt.tags[head]}"] = 1
+    return f
+
+
+def predict(model, pt: ParsedText, cands: list[Candidate], lexicon: Lexicon) -> list[str]:
+    """Tier 1 senses; a connective unseen in training keeps its most frequent sense."""
+    if not cands:
+        return []
+    preds = model.predict([features(pt, c, lexicon) for c in cands])
+    return [str(p) if c.key in lexicon.gdtb_train else lexicon.mfs_train(c.key)
+            for c, p in zip(cands, preds)]

@@ -1,0 +1,158 @@
+"""Non-explicit relations between adjacent sentences not linked by an inter-sentence explicit:
+Tier 0 heuristic (EntRel on a shared noun or an initial pronoun, else Expansion) and the Tier 1
+6-way classifier's features (Lin et al. 2009: first/last words, cross-argument word pairs,
+dependency and production-like rules from spaCy parses, selected by mutual information)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.feature_extraction import DictVectorizer
+
+from coherence.parser.document import ParsedText
+
+NOUNS = frozenset({"NOUN", "PROPN"})
+CONTENT = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM", "PRON", "AUX"})
+
+
+@dataclass(frozen=True)
+class PairItem:
+    """Raw features of one sentence pair: fixed features plus the three MI-selected groups."""
+
+    base: dict
+    word_pairs: frozenset[str]
+    dep_rules: frozenset[str]
+    prod_rules: frozenset[str]
+
+
+def _words(pt: ParsedText, k: int) -> list[int]:
+    a, b = pt.sentences[k]
+    return [t for t in range(a, b) if pt.pos[t] != "PUNCT"]
+
+
+def tier0_label(pt: ParsedText, i: int) -> str:
+    """EntRel if the sentences share a noun lemma or the second opens with a pronoun."""
+    s1, s2 = _words(pt, i), _words(pt, i + 1)
+    if s2 and pt.pos[s2[0]] == "PRON":
+        return "EntRel"
+    nouns1 = {pt.lemmas[t] for t in s1 if pt.pos[t] in NOUNS}
+    if any(pt.lemmas[t] in nouns1 for t in s2 if pt.pos[t] in NOUNS):
+        return "EntRel"
+    return "Expansion"
+
+
+def _rules(pt: ParsedText, k: int) -> tuple[set[str], set[str]]:
+    """Lexicalised dependency rules (head lemma <- child labels) and unlexicalised
+    production-like rules (head POS -> POS of head and children in order) of sentence ``k``."""
+    a, b = pt.sentences[k]
+    dep, prod = set(), set()
+    for t in range(a, b):
+        kids = [c for c in pt.children[t] if a <= c < b]
+        if not kids:
+            continue
+        dep.add(f"{pt.lemmas[t]}<-{' '.join(sorted(pt.deps[c] for c in kids))}")
+        prod.add(f"{pt.pos[t]}->{' '.join(pt.pos[c] for c in sorted(kids + [t]))}")
+    return dep, prod
+
+
+def _valued(r1: set[str], r2: set[str]) -> frozenset[str]:
+    """Rules valued by where they occur: Arg1 only, Arg2 only, or both (Lin 2009)."""
+    return frozenset({f"{r}:1" for r in r1 - r2} | {f"{r}:2" for r in r2 - r1} |
+                     {f"{r}:12" for r in r1 & r2})
+
+
+def pair_item(pt: ParsedText, i: int) -> PairItem:
+    """Raw features of the pair (sentence i, sentence i + 1)."""
+    s1, s2 = _words(pt, i), _words(pt, i + 1)
+    low = pt.lower
+    f1 = low[s1[0]] if s1 else "<none>"
+    f2 = low[s2[0]] if s2 else "<none>"
+    l1 = low[s1[-1]] if s1 else "<none>"
+    l2 = low[s2[-1]] if s2 else "<none>"
+    f2b = " ".join(low[t] for t in s2[:2])
+    a1, b1 = pt.sentences[i]
+    a2, b2 = pt.sentences[i + 1]
+    base = {f"first1={f1}": 1, f"first2={f2}": 1, f"last1={l1}": 1, f"last2={l2}": 1,
+            f"first2_2={f2b}": 1, f"first12={f1}|{f2}": 1, f"last1first2={l1}|{f2}": 1,
+            f"tier0={tier0_label(pt, i)}": 1,
+            f"pos_first2={pt.tags[s2[0]] if s2 else '<none>'}": 1,
+            f"q1={pt.words[b1 - 1] == '?'}": 1, f"q2={pt.words[b2 - 1] == '?'}": 1,
+            f"len1={min(len(s1) // 5, 6)}": 1, f"len2={min(len(s2) // 5, 6)}": 1}
+    c1 = {pt.lemmas[t] for t in s1 if pt.pos[t] in CONTENT and pt.words[t].isalpha()}
+    c2 = {pt.lemmas[t] for t in s2 if pt.pos[t] in CONTENT and pt.words[t].isalpha()}
+    pairs = frozenset(f"{x}|{y}" for x in c1 for y in c2)
+    d1, p1 = _rules(pt, i)
+    d2, p2 = _rules(pt, i + 1)
+    return PairItem(base, pairs, _valued(d1, d2), _valued(p1, p2))
+
+
+def mutual_information(items: list[frozenset[str]], labels: list[str], min_count: int = 3) -> dict[str, float]:
+    """MI between each binary feature (present/absent) and the label."""
+    classes = sorted(set(labels))
+    cidx = {c: j for j, c in enumerate(classes)}
+    counts: dict[str, np.ndarray] = {}
+    for feats, lab in zip(items, labels):
+        j = cidx[lab]
+        for f in feats:
+            arr = counts.get(f)
+            if arr is None:
+                arr = counts[f] = np.zeros(len(classes))
+            arr[j] += 1
+    n = len(labels)
+    pc = np.array([Counter(labels)[c] for c in classes], dtype=float) / n
+    out = {}
+    for f, arr in counts.items():
+        total = arr.sum()
+        if total < min_count:
+            continue
+        p1 = arr / n                      # P(f present, c)
+        p0 = pc - p1                      # P(f absent, c)
+        pf = total / n
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t1 = np.where(p1 > 0, p1 * np.log(p1 / (pf * pc)), 0.0)
+            t0 = np.where(p0 > 0, p0 * np.log(p0 / ((1 - pf) * pc)), 0.0)
+        out[f] = float(t1.sum() + t0.sum())
+    return out
+
+
+class PairFeaturizer(BaseEstimator, TransformerMixin):
+    """Keeps the base features and the top-MI word pairs, dependency and production rules
+    (Lin 2009 selects 500 / 100 / 100), then one-hot encodes everything."""
+
+    def __init__(self, n_word_pairs: int = 500, n_dep_rules: int = 100, n_prod_rules: int = 100):
+        self.n_word_pairs = n_word_pairs
+        self.n_dep_rules = n_dep_rules
+        self.n_prod_rules = n_prod_rules
+
+    def _select(self, groups: list[frozenset[str]], y, k: int) -> frozenset[str]:
+        mi = mutual_information(groups, list(y))
+        return frozenset(sorted(mi, key=lambda f: (-mi[f], f))[:k])
+
+    def fit(self, X: list[PairItem], y):
+        self.word_pairs_ = self._select([x.word_pairs for x in X], y, self.n_word_pairs)
+        self.dep_rules_ = self._select([x.dep_rules for x in X], y, self.n_dep_rules)
+        self.prod_rules_ = self._select([x.prod_rules for x in X], y, self.n_prod_rules)
+        self.vectorizer_ = DictVectorizer().fit(self._dicts(X))
+        return self
+
+    def _dicts(self, X: list[PairItem]) -> list[dict]:
+        out = []
+        for x in X:
+            d = dict(x.base)
+            d.update({"wp=" + f: 1 for f in x.word_pairs & self.word_pairs_})
+            d.update({"dep=" + f: 1 for f in x.dep_rules & self.dep_rules_})
+            d.update({"prod=" + f: 1 for f in x.prod_rules & self.prod_rules_})
+            out.append(d)
+        return out
+
+    def transform(self, X: list[PairItem]):
+        return self.vectorizer_.transform(self._dicts(X))
+
+
+def candidate_pairs(pt: ParsedText, linked: set[int]) -> list[int]:
+    """Indices i of adjacent pairs (i, i + 1) whose second sentence holds no PS explicit
+    (``linked`` = sentences that are Arg2 of an inter-sentence explicit relation)."""
+    return [i for i in range(len(pt.sentences) - 1) if i + 1 not in linked]

@@ -1,0 +1,131 @@
+"""The end-to-end parser: connectives -> Arg1 position -> arguments -> explicit sense ->
+non-explicit pairs, each stage consuming the previous stage's predictions (Lin et al.)."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+from evalcore.resources import ResourceError, data_dir
+
+from coherence.parser import argpos, args, explicit_sense, nonexplicit
+from coherence.parser.connectives import Candidate, context_features, find_candidates, tier0_is_discourse
+from coherence.parser.document import ParsedText, parse_texts
+from coherence.parser.lexicon import Lexicon, load_lexicon
+from coherence.relations import Relation
+
+PROVIDERS = {0: "rules-v1", 1: "gdtb-clf-v1"}
+MODEL_NAME = "parser_tier1"
+
+
+def model_paths(folder: Path | None = None) -> tuple[Path, Path]:
+    """The shipped Tier 1 model (joblib) and its JSON signature sidecar."""
+    folder = folder or data_dir() / "coherence"
+    return folder / f"{MODEL_NAME}.joblib", folder / f"{MODEL_NAME}.json"
+
+
+@functools.lru_cache(maxsize=4)
+def load_model(path: str | None = None) -> dict:
+    """The Tier 1 estimators (``connective``, ``argpos``, ``explicit_sense``, ``nonexplicit``)."""
+    import joblib
+
+    model_file = Path(path) if path else model_paths()[0]
+    if not model_file.exists():
+        raise ResourceError(f"Tier 1 parser model {model_file} is missing: run "
+                            "`coherence train parser` or use --tier 0")
+    return joblib.load(model_file)
+
+
+def model_signature(path: str | None = None) -> dict:
+    """The JSON sidecar of a Tier 1 model (features, split, sklearn version, seed)."""
+    side = Path(path).with_suffix(".json") if path else model_paths()[1]
+    return json.loads(side.read_text("utf-8")) if side.exists() else {}
+
+
+class DiscourseParser:
+    """PDTB-style shallow parser; ``tier=0`` rules and lexicon, ``tier=1`` GDTB classifiers."""
+
+    def __init__(self, tier: int = 1, model_path: str | None = None, lexicon_path: str | None = None,
+                 models: dict | None = None, lexicon: Lexicon | None = None):
+        if tier not in PROVIDERS:
+            raise ValueError(f"tier must be 0 or 1, got {tier!r}")
+        self.tier = tier
+        self.provider = PROVIDERS[tier]
+        self.lexicon = lexicon or load_lexicon(lexicon_path)
+        self.models = models if models is not None or tier == 0 else load_model(model_path)
+        self.keys = self.lexicon.tier0_keys if tier == 0 else self.lexicon.tier1_keys
+
+    # --- stages -------------------------------------------------------------------------
+    def candidates(self, pt: ParsedText) -> list[Candidate]:
+        return find_candidates(pt, self.keys)
+
+    def is_discourse(self, pt: ParsedText, cands: list[Candidate]) -> list[bool]:
+        """Discourse vs non-discourse use of each candidate."""
+        if self.tier == 0 or not cands:
+            return [tier0_is_discourse(pt, c) for c in cands]
+        preds = self.models["connective"].predict([context_features(pt, c) for c in cands])
+        return [bool(p) for p in preds]
+
+    def positions(self, pt: ParsedText, cands: list[Candidate]) -> list[str]:
+        """SS or PS for each discourse connective (PS impossible in the first sentence)."""
+        if self.tier == 0 or not cands:
+            return [argpos.tier0_position(pt, c) for c in cands]
+        preds = self.models["argpos"].predict([argpos.features(pt, c) for c in cands])
+        return [str(p) if c.sentence > 0 else argpos.SS for c, p in zip(cands, preds)]
+
+    def explicit_senses(self, pt: ParsedText, cands: list[Candidate]) -> list[str]:
+        """Level-1 sense of each discourse connective."""
+        if self.tier == 0:
+            return [self.lexicon.mfs_pdtb2(c.key) for c in cands]
+        return explicit_sense.predict(self.models["explicit_sense"], pt, cands, self.lexicon)
+
+    def nonexplicit_labels(self, pt: ParsedText, pairs: list[int]) -> list[str]:
+        """6-way label of each adjacent pair (i, i + 1)."""
+        if self.tier == 0 or not pairs:
+            return [nonexplicit.tier0_label(pt, i) for i in pairs]
+        preds = self.models["nonexplicit"].predict([nonexplicit.pair_item(pt, i) for i in pairs])
+        return [str(p) for p in preds]
+
+    # --- end to end ---------------------------------------------------------------------
+    def parse_parsed(self, pt: ParsedText) -> list[Relation]:
+        """Relations of a preprocessed text, explicit ones first, in text order."""
+        cands = self.candidates(pt)
+        conns = [c for c, ok in zip(cands, self.is_discourse(pt, cands)) if ok]
+        relations, linked = [], set()
+        for cand, pos, sense in zip(conns, self.positions(pt, conns), self.explicit_senses(pt, conns)):
+            a1, a2 = args.extract(pt, cand, pos, self.tier)
+            if not a2:
+                continue
+            if pos == argpos.PS and cand.sentence > 0:
+                linked.add(cand.sentence)
+            relations.append(self._relation(pt, "Explicit", sense, a1, a2, list(cand.tokens)))
+        pairs = nonexplicit.candidate_pairs(pt, linked)
+        for i, label in zip(pairs, self.nonexplicit_labels(pt, pairs)):
+            a1 = [t for t in range(*pt.sentences[i]) if pt.pos[t] != "PUNCT"]
+            a2 = [t for t in range(*pt.sentences[i + 1]) if pt.pos[t] != "PUNCT"]
+            if not a1 or not a2:
+                continue
+            rel_type = label if label in ("EntRel", "NoRel") else "Implicit"
+            relations.append(self._relation(pt, rel_type, None if rel_type != "Implicit" else label,
+                                            a1, a2, []))
+        return relations
+
+    def _relation(self, pt: ParsedText, rel_type: str, sense: str | None, a1: list[int],
+                  a2: list[int], conn: list[int]) -> Relation:
+        return Relation(rel_type=rel_type, sense=sense, arg1=pt.spans_of(a1), arg2=pt.spans_of(a2),
+                        connective=pt.spans_of(conn),
+                        connective_text=" ".join(pt.words[t] for t in conn) or None,
+                        provider=self.provider, doc_id=pt.doc_id,
+                        arg1_sentences=tuple(sorted({pt.sent_of[t] for t in a1})),
+                        arg2_sentences=tuple(sorted({pt.sent_of[t] for t in a2})))
+
+    def parse(self, text: str, doc_id: str | None = None) -> list[Relation]:
+        """Relations of one text; empty or sentence-less text gives an empty list."""
+        if not isinstance(text, str):
+            raise TypeError(f"{doc_id or 'text'}: expected str, got {type(text).__name__}")
+        return self.parse_parsed(ParsedText(text, doc_id))
+
+    def parse_many(self, texts: list[str], doc_ids: list[str | None] | None = None) -> list[list[Relation]]:
+        """Relations of many texts, with spaCy batching; one list per text, in order."""
+        return [self.parse_parsed(pt) for pt in parse_texts(texts, doc_ids)]

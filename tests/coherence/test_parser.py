@@ -1,0 +1,135 @@
+"""Parser components (candidates, filters, position, arguments, senses, non-explicit pairs),
+the end-to-end API and bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+from coherence.parser import argpos, args, nonexplicit
+from coherence.parser.connectives import Candidate, find_candidates, tier0_is_discourse
+from coherence.parser.document import ParsedText
+from coherence.parser.lexicon import category, load_lexicon, most_frequent, normalise
+from coherence.parser.pipeline import DiscourseParser
+
+TEXT = ("The market fell sharply. However, investors stayed calm because rates were low. "
+        "When prices rose, they sold their shares.")
+
+
+@pytest.fixture(scope="module")
+def pt() -> ParsedText:
+    return ParsedText(TEXT, "demo")
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    return load_lexicon()
+
+
+def by_key(pt, lexicon, key) -> Candidate:
+    return next(c for c in find_candidates(pt, lexicon.tier0_keys) if c.key == key)
+
+
+def test_lexicon(lexicon):
+    assert len(lexicon.pdtb2) == 100
+    assert lexicon.mfs_pdtb2("while") == "Comparison" and lexicon.mfs_pdtb2("because") == "Contingency"
+    assert lexicon.mfs_pdtb2("no-such-connective") == "Expansion"
+    assert "if..then" in lexicon.tier0_keys and lexicon.tier1_keys >= lexicon.tier0_keys
+    assert most_frequent({"Temporal": 2, "Expansion": 2}) == "Expansion"  # documented tie rule
+    assert normalise("If..Then") == "if..then"
+    assert category("because") == "subordinator" and category("and") == "coordinator"
+    assert category("for example") == "adverbial"
+
+
+def test_document(pt):
+    assert len(pt.sentences) == 3
+    assert pt.text[slice(*pt.offsets[5])] == "However"
+    assert pt.spans_of([5, 6, 7]) == ((pt.offsets[5][0], pt.offsets[7][1]),)
+    assert pt.sentence_of_offset(pt.offsets[-1][0]) == 2
+
+
+def test_candidates_longest_and_paired(lexicon):
+    doc = ParsedText("If it rains, then we stay. As soon as he came, we left.")
+    keys = [c.key for c in find_candidates(doc, lexicon.tier0_keys)]
+    assert keys == ["if..then", "as soon as"]
+
+
+def test_tier0_filters(lexicon):
+    doc = ParsedText("I like tea and coffee. For example, tea is good. He waited for days.")
+    cands = {(c.key, c.sentence): c for c in find_candidates(doc, lexicon.tier0_keys)}
+    assert not tier0_is_discourse(doc, cands[("and", 0)])     # no finite clause follows
+    assert tier0_is_discourse(doc, cands[("for example", 1)])
+    assert not tier0_is_discourse(doc, cands[("for", 2)])     # "for" only sentence-initially
+
+
+def test_argument_position_and_spans(pt, lexicon):
+    however, because = by_key(pt, lexicon, "however"), by_key(pt, lexicon, "because")
+    assert argpos.tier0_position(pt, however) == argpos.PS
+    assert argpos.tier0_position(pt, because) == argpos.SS
+    a1, a2 = args.extract(pt, however, argpos.PS, tier=0)
+    assert " ".join(pt.words[t] for t in a1) == "The market fell sharply"
+    assert pt.words[a2[0]] == "investors"
+    for tier in (0, 1):
+        a1, a2 = args.extract(pt, because, argpos.SS, tier=tier)
+        assert " ".join(pt.words[t] for t in a2) == "rates were low"
+        assert "calm" in {pt.words[t] for t in a1} and "because" not in {pt.words[t] for t in a1 + a2}
+    when = by_key(pt, lexicon, "when")
+    assert argpos.tier0_position(pt, when) == argpos.SS
+    a1, a2 = args.extract(pt, when, argpos.SS, tier=0)
+    assert " ".join(pt.words[t] for t in a2) == "prices rose"
+
+
+def test_nonexplicit_tier0_and_features(pt):
+    assert nonexplicit.tier0_label(pt, 1) == "Expansion"
+    shared = ParsedText("John bought a car. The car is red. We left early.")
+    assert nonexplicit.tier0_label(shared, 0) == "EntRel"    # shared noun "car"
+    assert nonexplicit.tier0_label(shared, 1) == "EntRel"    # pronoun opens the second sentence
+    item = nonexplicit.pair_item(pt, 0)
+    assert "first2=however" in item.base
+    assert any(r.endswith(":12") or r.endswith(":1") for r in item.dep_rules)
+    assert nonexplicit.candidate_pairs(pt, {1}) == [1]
+    mi = nonexplicit.mutual_information([frozenset("a"), frozenset("a"), frozenset("b")] * 2,
+                                        ["x", "x", "y"] * 2, min_count=1)
+    assert mi["b"] > 0 and mi["a"] > 0
+
+
+@pytest.mark.parametrize("tier", [0, 1])
+def test_end_to_end(tier):
+    rels = DiscourseParser(tier=tier).parse(TEXT, "demo")
+    explicit = [r for r in rels if r.explicit]
+    assert {r.connective_text for r in explicit} >= {"However", "because"}
+    however = next(r for r in explicit if r.connective_text == "However")
+    assert however.l1 == "Comparison" and however.arg1_sentences == (0,) and however.arg2_sentences == (1,)
+    assert all(r.provider == ("rules-v1" if tier == 0 else "gdtb-clf-v1") for r in rels)
+    # sentence 0-1 is linked by the PS explicit "However": no non-explicit relation there
+    assert not any(not r.explicit and r.arg2_sentences == (1,) for r in rels)
+
+
+@pytest.mark.parametrize("text", ["", "   \n\t", "Hello.", "@@@ ### !!! ???", "%%%%%%%%%%%%",
+                                  "Der Hund bellt laut. Die Katze schläft aber ruhig.",
+                                  "犬が吠える。猫は寝ている。", "\x00\x01 and \u200b but"])
+@pytest.mark.parametrize("tier", [0, 1])
+def test_bad_input_never_crashes(text, tier):
+    rels = DiscourseParser(tier=tier).parse(text, "bad")
+    assert isinstance(rels, list)
+    for r in rels:
+        for s, e in r.arg1 + r.arg2 + r.connective:
+            assert 0 <= s < e <= len(text)
+
+
+def test_empty_and_one_sentence_are_empty():
+    parser = DiscourseParser(tier=1)
+    assert parser.parse("") == []
+    assert all(r.explicit for r in parser.parse("It rained because it was cold."))
+
+
+def test_api_rejects_non_text():
+    import coherence
+
+    with pytest.raises(TypeError, match="expected str"):
+        coherence.parse(b"bytes")  # type: ignore[arg-type]
+    assert coherence.parse("", tier=0) == []
+
+
+def test_parse_many_keeps_order_and_empties():
+    out = DiscourseParser(tier=0).parse_many(["", TEXT, "Hi."], ["a", "b", "c"])
+    assert len(out) == 3 and out[0] == [] and out[1] and all(r.doc_id == "b" for r in out[1])
