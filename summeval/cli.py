@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from summeval.io import InputError, read_jsonl, read_summeval, read_tac
-from summeval.metrics import DEFAULT_METRICS, available_metrics, get_metric
+from summeval.metrics import ALL_METRICS, DEFAULT_METRICS, available_metrics, get_metric
 from summeval.metrics.multiref import MULTI_REF_MODES
 
 
@@ -21,9 +21,9 @@ def _add_score(sub) -> None:
                      help="also score each model against the other models of its topic")
     src.add_argument("--input", type=Path, help="JSONL with topic, system, summary, references")
     src.add_argument("--summeval", type=Path, help="SummEval 16-system JSON file or 12-system folder")
-    p.add_argument("--metric", "-m", action="append", choices=available_metrics(), metavar="NAME",
+    p.add_argument("--metric", "-m", action="append", choices=[*available_metrics(), "all"], metavar="NAME",
                    help=f"metric to compute (repeatable; default: {' '.join(DEFAULT_METRICS)}); "
-                        f"one of {', '.join(available_metrics())}")
+                        f"one of {', '.join(available_metrics())}, or all = {' '.join(ALL_METRICS)}")
     p.add_argument("--multi-ref", choices=MULTI_REF_MODES, default="max",
                    help="TESLA-S with several model summaries (default: max, as in the paper)")
     p.add_argument("--stem", action="store_true", help="Porter-stem content words for TESLA-S")
@@ -61,11 +61,25 @@ def _add_bench(sub) -> None:
     s.add_argument("--data", type=Path, help="SummEval 16-system JSON (default: ../shared/data/summeval/...)")
     s.add_argument("--out", type=Path, required=True)
     s.add_argument("--problems", type=int, default=1000, help="random 30x30 LPs (default 1000)")
+    r = bench.add_parser("responsiveness", help="CREMER vs TESLA-S, DICOMER, ROUGE on SummEval overall (5-fold CV)")
+    r.add_argument("--data", type=Path, help="SummEval 16-system JSON (default: ../shared/data/summeval/...)")
+    r.add_argument("--out", type=Path, required=True)
+    r.add_argument("--bootstrap", type=int, default=1000)
     c = bench.add_parser("scale", help="synthetic corpus: one process vs --jobs vs a Dask cluster")
     c.add_argument("--data", type=Path, help="SummEval 16-system JSON the corpus is drawn from")
     c.add_argument("--out", type=Path, required=True)
     c.add_argument("--summaries", type=int, default=100_000)
     c.add_argument("--workers", type=int, default=2)
+
+
+def _add_train(sub) -> None:
+    p = sub.add_parser("train", help="retrain a shipped model")
+    what = p.add_subparsers(dest="what", required=True)
+    c = what.add_parser("cremer", help="CREMER SVR on SummEval (TESLA-S + shipped DICOMER -> overall)")
+    c.add_argument("--data", type=Path, help="SummEval 16-system JSON (default: ../shared/data/summeval/...)")
+    c.add_argument("--kernel", choices=("rbf", "poly", "linear", "all"), default="all")
+    c.add_argument("--target", default="mean", help="human dimension to fit (default: mean of the four)")
+    c.add_argument("--out", type=Path, help="model folder (default: data/summeval)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -74,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_score(sub)
     _add_correlate(sub)
     _add_bench(sub)
+    _add_train(sub)
     return parser
 
 
@@ -95,7 +110,8 @@ def _score(args) -> int:
     from summeval.scoring import aggregate_systems, score_items
 
     items = _read_items(args)
-    names = args.metric or list(DEFAULT_METRICS)
+    names = list(dict.fromkeys(n for m in (args.metric or DEFAULT_METRICS)
+                               for n in (ALL_METRICS if m == "all" else (m,))))
     options = {"multi_ref": args.multi_ref, "stem": args.stem, "function_words": args.function_words}
     signatures = {n: get_metric(n, **options).signature() for n in names}
     results = score_items(items, names, options, jobs=max(1, args.jobs), progress=sys.stderr.isatty())
@@ -184,6 +200,9 @@ def _bench(args) -> int:
     if args.bench == "summeval":
         from summeval.bench.summeval_bench import run
         run(args.data, args.out, n_boot=args.bootstrap)
+    elif args.bench == "responsiveness":
+        from summeval.bench.responsiveness import run
+        run(args.data, args.out, n_boot=args.bootstrap)
     elif args.bench == "speed":
         from summeval.bench.speed import run
         run(args.data, args.out, n_problems=args.problems)
@@ -193,10 +212,21 @@ def _bench(args) -> int:
     return 0
 
 
+def _train(args) -> int:
+    from evalcore.resources import shared_data_dir
+    from summeval.cremer import KERNELS, train_on_summeval
+
+    data = args.data or shared_data_dir() / "summeval" / "summeval_16sys_mean_expert.json"
+    kernels = tuple(KERNELS) if args.kernel == "all" else (args.kernel,)
+    for path in train_on_summeval(data, kernels, args.target, args.out):
+        print(f"wrote {path}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return {"score": _score, "correlate": _correlate, "bench": _bench}[args.command](args)
+        return {"score": _score, "correlate": _correlate, "bench": _bench, "train": _train}[args.command](args)
     except (InputError, ValueError) as exc:
         print(f"summeval: error: {exc}", file=sys.stderr)
         return 2

@@ -8,6 +8,7 @@ or RBF (CREMER-RBF).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -52,9 +53,38 @@ def load_model(kernel: str = "rbf", folder: Path | None = None) -> tuple[Pipelin
     path = model_path(kernel, folder)
     if not path.exists():
         raise ResourceError(f"CREMER model {path} is missing: run `summeval train cremer`")
-    return joblib.load(path), json.loads(path.with_suffix(".json").read_text("utf-8"))
+    info = json.loads(path.with_suffix(".json").read_text("utf-8"))
+    info["model_hash"] = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    return joblib.load(path), info
 
 
 def feature_matrix(tesla: np.ndarray, dicomer: np.ndarray) -> np.ndarray:
     """Rows of (TESLA-S, DICOMER); an unscorable DICOMER (NaN) is an error for the caller."""
     return np.column_stack([np.asarray(tesla, float), np.asarray(dicomer, float)])
+
+
+def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), target: str = "mean",
+                      folder: Path | None = None) -> list[Path]:
+    """Fit CREMER on all of SummEval (TESLA-S with all references, the shipped DICOMER) and save
+    one model per kernel. Report cross-validated quality with `summeval bench responsiveness`."""
+    import sklearn
+
+    from summeval.io import read_summeval
+    from summeval.metrics.discourse import Dicomer, dicomer_values
+    from summeval.metrics.tesla_s import TeslaS
+
+    items = read_summeval(data)
+    tesla = TeslaS()
+    x = feature_matrix([s.value for s in tesla.score_batch([(it.references, it.summary) for it in items])],
+                       dicomer_values([it.summary for it in items]))
+    y = np.array([it.human[target] for it in items])
+    paths = []
+    for kernel in kernels:
+        model = make_cremer(kernel).fit(x, y)
+        signature = {"variant": KERNELS[kernel], "features": list(FEATURES), "target": f"summeval:{target}",
+                     "data": str(data), "n_summaries": len(items), "tesla_s": tesla.signature(),
+                     "dicomer": Dicomer().signature(), "svr": model.named_steps["svr"].get_params(),
+                     "sklearn": sklearn.__version__,
+                     "licence": "trained on SummEval annotations (MIT); CNN/DailyMail text, research use"}
+        paths.append(save_model(model, kernel, signature, folder))
+    return paths

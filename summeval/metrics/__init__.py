@@ -18,10 +18,23 @@ _FACTORIES = {
     "rouge-2-f": lambda o: RougeN("rouge-2", "f"),
     "rouge-l-f": lambda o: RougeN("rouge-l", "f"),
     "rouge-su4": lambda o: RougeSU(4),
+    "dicomer": lambda o: _discourse().Dicomer(),
+    "cremer": lambda o: _discourse().Cremer("rbf"),
+    "cremer-lf": lambda o: _discourse().Cremer("linear"),
+    "cremer-pf": lambda o: _discourse().Cremer("poly"),
     "rouge-su4-f": lambda o: RougeSU(4, "f"),
 }
 
 DEFAULT_METRICS = ("tesla-s", "rouge-2", "rouge-su4")
+# `--metric all`: the AESOP report in one pass (content, readability, responsiveness, baselines).
+ALL_METRICS = ("tesla-s", "dicomer", "cremer", "rouge-1", "rouge-2", "rouge-l", "rouge-su4")
+
+
+def _discourse():
+    """Imported on demand: the discourse metrics pull in spaCy, the parser and trained models."""
+    from summeval.metrics import discourse
+
+    return discourse
 
 
 def _renamed(metric: Metric, name: str) -> Metric:
@@ -42,5 +55,5 @@ def get_metric(name: str, **options) -> Metric:
         raise ValueError(f"unknown metric {name!r}; available: {', '.join(available_metrics())}") from None
 
 
-__all__ = ["DEFAULT_METRICS", "Metric", "RougeN", "RougeSU", "Score", "TeslaS", "TeslaSScore",
+__all__ = ["ALL_METRICS", "DEFAULT_METRICS", "Metric", "RougeN", "RougeSU", "Score", "TeslaS", "TeslaSScore",
            "available_metrics", "check_item", "get_metric"]
