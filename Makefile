@@ -8,14 +8,16 @@ STAMP := $(VENV)/.setup-done
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml scripts/setup_parapeval.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test]'
+	BIN=$(abspath $(BIN)) bash scripts/setup_parapeval.sh
 	touch $(STAMP)
 
 demo: setup
 	$(BIN)/summeval score --models data/demo/models --peers data/demo/peers
+	$(BIN)/parapeval score --input data/parapeval/demo_pairs.tsv --system-field system
 
 test: setup
 	$(BIN)/python -m pytest
@@ -23,6 +25,8 @@ test: setup
 bench: setup
 	$(BIN)/summeval bench summeval --out bench/summeval
 	$(BIN)/summeval bench speed --out bench/speed
+	$(BIN)/coherence bench parser --out bench/coherence
+	$(BIN)/parapeval bench --out bench/parapeval
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -31,6 +31,17 @@ class BPNGBuilder:
         self.discount = discount
         self._cached = functools.lru_cache(maxsize=cache_size)(self._bag)
 
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_cached")
+        state["cache_size"] = self._cached.cache_parameters()["maxsize"]
+        return state
+
+    def __setstate__(self, state):
+        cache_size = state.pop("cache_size")
+        self.__dict__.update(state)
+        self._cached = functools.lru_cache(maxsize=cache_size)(self._bag)
+
     def signature(self) -> str:
         """Reproducibility fields of the BPNG settings and the table."""
         fw = "none" if self.discount is None else f"{self.discount:g}"

@@ -1,0 +1,101 @@
+"""Phrase tables: symmetrisation, extraction on a hand-aligned toy bitext, the store, the build."""
+
+import pickle
+
+import pytest
+
+from evalcore.bpng import BPNGBuilder, PhraseTableStore, write_store
+from evalcore.resources import ResourceError
+from parapeval.phrase_table import build_phrase_table
+from parapeval.phrase_table.bitext import read_parallel_files, tokenize_pivot
+from parapeval.phrase_table.build import english_preprocessor
+from parapeval.phrase_table.extract import count_phrase_pairs, extract_phrase_pairs
+from parapeval.phrase_table.symmetrize import grow_diag_final_and
+
+
+def test_extraction_hand_aligned_with_unaligned_pivot_words():
+    e = ["he", "goes", "home"]
+    f = ["il", "va", "à", "la", "maison"]
+    pairs = extract_phrase_pairs(e, f, {(0, 0), (1, 1), (2, 4)}, max_len=4)
+    got = {(" ".join(a), " ".join(b)) for a, b in pairs}
+    assert got == {
+        ("he", "il"), ("he goes", "il va"), ("he goes", "il va à"), ("he goes", "il va à la"),
+        ("goes", "va"), ("goes", "va à"), ("goes", "va à la"), ("goes home", "va à la maison"),
+        ("home", "maison"), ("home", "la maison"), ("home", "à la maison"),
+    }
+    assert len(pairs) == 11  # "he goes home" -> 5 pivot words exceeds the 4-word limit
+
+
+def test_extraction_rejects_inconsistent_spans():
+    # Crossing alignment: "a" <-> "y", "b" <-> "x"; "a" alone cannot take "x y".
+    pairs = extract_phrase_pairs(["a", "b"], ["x", "y"], {(0, 1), (1, 0)})
+    assert set(pairs) == {(("a",), ("y",)), (("b",), ("x",)), (("a", "b"), ("x", "y"))}
+    assert extract_phrase_pairs(["a"], ["x"], set()) == []
+
+
+def test_counts_over_corpus():
+    corpus = [(["the", "cat"], ["le", "chat"], {(0, 0), (1, 1)})] * 3
+    counts = count_phrase_pairs(corpus)
+    assert counts[(("cat",), ("chat",))] == 3
+    assert counts[(("the", "cat"), ("le", "chat"))] == 3
+
+
+def test_grow_diag_final_and():
+    e2f = {(0, 0), (1, 1), (3, 5)}
+    f2e = {(0, 0), (1, 1), (1, 2), (2, 0), (3, 3)}
+    sym = grow_diag_final_and(e2f, f2e)
+    # (1, 2) and (2, 0) are union neighbours of the intersection that align a new word;
+    # (3, 5) joins at the final-and step, after which (3, 3) would re-align e=3.
+    assert sym == {(0, 0), (1, 1), (1, 2), (2, 0), (3, 5)}
+
+
+def test_pivot_tokenizer_splits_cjk():
+    assert tokenize_pivot("Bonjour, Monsieur.") == ["bonjour", ",", "monsieur", "."]
+    assert tokenize_pivot("打开文件 OK") == ["打", "开", "文", "件", "ok"]
+
+
+def test_store_roundtrip_is_lazy_and_picklable(tmp_path):
+    path = write_store(tmp_path / "t.sqlite", [(("a", "b"), 4, [(("x",), 3), (("y", "z"), 1)])],
+                       {"signature": "pt:toy"})
+    store = PhraseTableStore(path)
+    assert store._con is None
+    entry = store.lookup([("a", "b"), ("q",)])[("a", "b")]
+    assert entry.count == 4 and entry.distribution() == [(("x",), 0.75), (("y", "z"), 0.25)]
+    assert store.total == 4 and store.signature() == "pt:toy"
+    clone = pickle.loads(pickle.dumps(store))
+    assert clone.lookup([("a", "b")]) == {("a", "b"): entry}
+
+
+def test_store_errors(tmp_path):
+    with pytest.raises(ResourceError, match="build-phrase-table"):
+        PhraseTableStore(tmp_path / "missing.sqlite")
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not sqlite at all" * 100)
+    with pytest.raises(ResourceError, match="not a parapeval phrase table"):
+        PhraseTableStore(junk).lookup([("a",)])
+
+
+TOY = [("the cat sleeps .", "le chat dort ."), ("the dog sleeps .", "le chien dort ."),
+       ("a cat eats .", "un chat mange ."), ("a dog eats .", "un chien mange ."),
+       ("the cat eats fish .", "le chat mange du poisson ."), ("the dog sleeps here .", "le chien dort ici .")]
+
+
+def test_build_with_eflomal_on_toy_bitext(tmp_path):
+    src, tgt = tmp_path / "toy.en", tmp_path / "toy.fr"
+    src.write_text("\n".join(e for e, _ in TOY * 10) + "\n", "utf-8")
+    tgt.write_text("\n".join(f for _, f in TOY * 10) + "\n", "utf-8")
+    path = build_phrase_table(read_parallel_files(src, tgt), "fr", tmp_path / "toy.sqlite", "toy", stem=False)
+    store = PhraseTableStore(path)
+    assert store.signature().startswith("pt:fr:toy:")
+    assert "sents:60" in store.signature()
+    cat = store.lookup([("cat",)])[("cat",)]
+    assert cat.translations[0][0] == ("chat",)
+    bag = BPNGBuilder(store).bag(english_preprocessor(False)("the cat sleeps ."))
+    assert ("chat",) in bag
+
+
+def test_read_parallel_files_mismatch(tmp_path):
+    (tmp_path / "a").write_text("x\ny\n", "utf-8")
+    (tmp_path / "b").write_text("x\n", "utf-8")
+    with pytest.raises(ValueError, match="not a sentence-aligned bitext"):
+        read_parallel_files(tmp_path / "a", tmp_path / "b")
