@@ -1,5 +1,5 @@
-"""``coherence`` command line: ``parse`` texts into discourse relations, ``train parser`` and
-``bench parser`` (room is left for ``score`` and ``bench readability``)."""
+"""``coherence`` command line: ``parse`` texts into discourse relations, ``score`` their
+readability with DICOMER, ``train parser|dicomer`` and ``bench parser|readability``."""
 
 from __future__ import annotations
 
@@ -164,6 +164,10 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--model", help="Tier 1 model file (default: the shipped one)")
     bp.add_argument("--limit", type=int, help="documents per data set (for quick runs)")
     bp.set_defaults(func=cmd_bench_parser)
+
+    from coherence.dicomer.cli import add_commands
+
+    add_commands(sub, tsub, bsub)
     return ap
 
 

@@ -1,0 +1,15 @@
+"""DICOMER (Lin, Liu, Ng & Kan 2012): discourse role matrix features of Lin, Ng & Kan (2011)
+plus E/N typed roles and intra-cell bigrams, ranked by a pairwise RankSVM; the Barzilay &
+Lapata entity grid as baseline and extra feature source.
+
+Data flow: text -> :mod:`analysis` (spaCy + discourse parse, once, cached) -> :mod:`matrix`
+-> :mod:`features` -> :mod:`model` (RankSVM score) -> :mod:`bench` (meta-evaluation).
+"""
+
+from __future__ import annotations
+
+from coherence.dicomer.config import VARIANTS, DicomerConfig, variant_config
+from coherence.dicomer.scorer import DicomerScorer, ScoreRecord, dicomer_scores, score_texts
+
+__all__ = ["VARIANTS", "DicomerConfig", "DicomerScorer", "ScoreRecord", "dicomer_scores",
+           "score_texts", "variant_config"]

@@ -1,0 +1,180 @@
+"""Preprocessing done once per text: spaCy + discourse parse reduced to what the matrix needs.
+
+An :class:`Analysis` holds the token layout (sentence, span, stemmed open-class term, grid role)
+and the relations. Analyses are cached on disk keyed by parser and text hash so benchmarks and
+retraining do not parse the same text twice; sentence permutations reuse the spaCy analysis of
+the original sentences and only re-run the discourse parser.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import math
+import pickle
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from coherence.dicomer.entity_grid import grid_role
+from coherence.dicomer.matrix import Token, is_open_class
+from coherence.parser.document import ParsedText, parse_texts
+from coherence.relations import Relation
+
+CACHE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What DICOMER and the entity grid read from one text."""
+
+    n_sentences: int
+    tokens: tuple[Token, ...]
+    relations: tuple[Relation, ...]
+
+    @property
+    def empty(self) -> bool:
+        return self.n_sentences == 0
+
+
+@functools.lru_cache(maxsize=1)
+def _stemmer():
+    from nltk.stem.porter import PorterStemmer
+
+    return PorterStemmer()
+
+
+@functools.lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """Porter stem of the lowercased word (the signature's ``stem:porter``)."""
+    return _stemmer().stem(word.lower())
+
+
+def layout(pt: ParsedText) -> tuple[Token, ...]:
+    """Token layout of a parsed text: open-class tokens get a term, nouns a grid role."""
+    out = []
+    for i, (start, end) in enumerate(pt.offsets):
+        tag = pt.tags[i]
+        term = stem(pt.words[i]) if is_open_class(tag) else None
+        role = grid_role(pt.deps[i]) if tag.startswith("NN") else None
+        out.append(Token(pt.sent_of[i], start, end, term, role))
+    return tuple(out)
+
+
+def analyse_parsed(pt: ParsedText, parser) -> Analysis:
+    """Analysis of a preprocessed text with ``parser`` (a :class:`DiscourseParser`)."""
+    if not pt.words:
+        return Analysis(0, (), ())
+    return Analysis(len(pt.sentences), layout(pt), tuple(parser.parse_parsed(pt)))
+
+
+def text_key(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+def parser_id(parser) -> str:
+    """Provider name, a hash of the parser's source code and, for trained parsers, of the model
+    file: caches and trained DICOMER models never silently mix parser versions."""
+    import coherence.parser as package
+
+    code = hashlib.sha256()
+    for file in sorted(Path(package.__file__).parent.glob("*.py")):
+        code.update(file.read_bytes())
+    ident = f"{parser.provider}-code{code.hexdigest()[:8]}"
+    if parser.tier == 0:
+        return ident
+    from coherence.parser.pipeline import model_paths
+
+    return f"{ident}-model{hashlib.sha256(model_paths()[0].read_bytes()).hexdigest()[:8]}"
+
+
+class AnalysisCache:
+    """Pickled ``{text hash: Analysis}`` per parser under ``folder`` (or in memory only)."""
+
+    def __init__(self, parser, folder: Path | None = None):
+        self.parser = parser
+        self.path = folder / f"analyses-{parser_id(parser)}-v{CACHE_VERSION}.pkl" if folder else None
+        self.store: dict[str, Analysis] = {}
+        if self.path and self.path.exists():
+            with self.path.open("rb") as fh:
+                self.store = pickle.load(fh)
+        self._dirty = False
+
+    def analyse(self, texts: Sequence[str]) -> list[Analysis]:
+        """Analyses of ``texts`` in order, parsing (batched) only the texts not cached yet."""
+        keys = [text_key(t) for t in texts]
+        todo = list(dict.fromkeys(k for k in keys if k not in self.store))
+        if todo:
+            by_key = dict(zip(keys, texts))
+            pts = parse_texts([by_key[k] for k in todo])
+            for k, pt in zip(todo, pts):
+                self.store[k] = analyse_parsed(pt, self.parser)
+            self._dirty = True
+        return [self.store[k] for k in keys]
+
+    def analyse_permutations(self, texts: Sequence[str], k: int = 20, seed: int = 0) -> list[list[Analysis]]:
+        """Analyses of up to ``k`` seeded sentence permutations of each text (spaCy runs once
+        per original text; the permutation seed depends on the text, not on its position)."""
+        plans = []
+        for text, original in zip(texts, self.analyse(texts)):
+            spans = sentence_spans(original)
+            text_seed = (int(text_key(text)[:8], 16) + seed) % 2**32
+            orders = permutations(len(spans), k, text_seed)
+            plans.append((text, orders, [" ".join(text[slice(*spans[i])] for i in o) for o in orders]))
+        missing = [(text, orders) for text, orders, ptexts in plans
+                   if any(text_key(p) not in self.store for p in ptexts)]
+        for (text, orders), pt in zip(missing, parse_texts([t for t, _ in missing])):
+            for order in orders:
+                permuted = permuted_parsed(pt, order)
+                self.store[text_key(permuted.text)] = analyse_parsed(permuted, self.parser)
+            self._dirty = True
+        return [[self.store[text_key(p)] for p in ptexts] for _, _, ptexts in plans]
+
+    def save(self) -> None:
+        if self.path and self._dirty:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(".tmp")
+            with tmp.open("wb") as fh:
+                pickle.dump(self.store, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            tmp.replace(self.path)
+            self._dirty = False
+
+
+def sentence_spans(analysis: Analysis) -> list[tuple[int, int]]:
+    """Character span of each sentence: first token start to last token end."""
+    spans: dict[int, list[int]] = {}
+    for tok in analysis.tokens:
+        span = spans.setdefault(tok.sentence, [tok.start, tok.end])
+        span[0], span[1] = min(span[0], tok.start), max(span[1], tok.end)
+    return [tuple(spans[s]) for s in sorted(spans)]
+
+
+def permutations(n: int, k: int, seed: int) -> list[tuple[int, ...]]:
+    """Up to ``k`` distinct seeded random orders of ``n`` sentences, never the original order."""
+    rng = np.random.default_rng(seed)
+    identity = tuple(range(n))
+    limit = min(k, math.factorial(n) - 1) if n < 10 else k
+    seen: set[tuple[int, ...]] = set()
+    out = []
+    while len(out) < limit:
+        order = tuple(int(i) for i in rng.permutation(n))
+        if order != identity and order not in seen:
+            seen.add(order)
+            out.append(order)
+    return out
+
+
+def permuted_parsed(pt: ParsedText, order: Sequence[int]) -> ParsedText:
+    """The text with its sentences in ``order``, reusing the original spaCy analysis."""
+    from spacy.tokens import Doc
+
+    pieces = [pt.text[pt.offsets[a][0]:pt.offsets[b - 1][1]] for a, b in pt.sentences]
+    text = " ".join(pieces[i] for i in order)
+    sents = [pt.doc[a:b].as_doc() for a, b in pt.sentences]
+    doc = Doc.from_docs([sents[i] for i in order])
+    permuted = ParsedText(text, pt.doc_id, doc)
+    if permuted.words != [w.text for w in doc] or len(permuted.sentences) != len(order):
+        return ParsedText(text, pt.doc_id)
+    return permuted

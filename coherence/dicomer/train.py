@@ -1,0 +1,134 @@
+"""Training the shipped DICOMER model on public data (one command: `coherence train dicomer`).
+
+Modes (spec 5.2): ``listwise`` = SummEval summaries grouped by source document, labelled with
+the mean expert coherence; ``permutation`` = SummEval source articles against 20 seeded
+sentence permutations each; ``combined`` = both sets of groups in one ranker.
+The default (listwise, DICOMER, Tier 1 parser, SVMlight's C) is the setting with the best
+out-of-fold summary-level correlation in `coherence bench readability`; the shipped model is
+trained on all 100 documents, the benchmark only reports out-of-fold numbers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from evalcore.resources import shared_data_dir
+
+from coherence.dicomer.analysis import Analysis, AnalysisCache, parser_id
+from coherence.dicomer.config import variant_config
+from coherence.dicomer.model import DicomerModel, permutation_training_set
+
+MODES = ("listwise", "permutation", "combined")
+SUMMEVAL_FILE = ("summeval", "summeval_16sys_mean_expert.json")
+N_PERMUTATIONS = 20
+LICENCE_NOTE = ("SummEval annotations and summaries: MIT licence; CNN/DailyMail article text: "
+                "research use only; GDTB (parser): CC-BY-4.0")
+
+
+def cache_dir() -> Path:
+    """Parse cache of benchmarks and training: ``.cache/dicomer`` in the checkout (gitignored)."""
+    return Path(__file__).resolve().parents[2] / ".cache" / "dicomer"
+
+
+def summeval_file(data: Path | None) -> Path:
+    """The 16-system SummEval file from a file path, its folder, the shared data root or None."""
+    candidates = [shared_data_dir().joinpath(*SUMMEVAL_FILE)] if data is None else [
+        data, data / SUMMEVAL_FILE[1], data.joinpath(*SUMMEVAL_FILE)]
+    for path in candidates:
+        if path.is_file():
+            return path
+    raise FileNotFoundError(f"SummEval file {SUMMEVAL_FILE[1]} not found under {data}: the "
+                            "benchmark and training read ../shared/data/summeval/")
+
+
+@dataclass(frozen=True)
+class SummEvalSet:
+    """SummEval summaries (documents sorted, systems in file order) and source articles."""
+
+    topics: tuple[str, ...]
+    systems: tuple[str, ...]
+    summaries: tuple[str, ...]
+    references: tuple[tuple[str, ...], ...]
+    human: dict[str, np.ndarray]
+    sources: dict[str, str]
+
+    def folds(self, k: int = 5) -> dict[str, int]:
+        """benchmarks.md: sort document ids, fold = index mod k."""
+        return {t: i % k for i, t in enumerate(sorted(set(self.topics)))}
+
+
+def load_summeval(data: Path | None = None) -> SummEvalSet:
+    from summeval.io import read_summeval
+
+    path = summeval_file(data)
+    items = read_summeval(path, references="all")
+    raw = json.loads(path.read_text("utf-8"))
+    dims = ("coherence", "fluency", "consistency", "relevance")
+    return SummEvalSet(tuple(i.topic for i in items), tuple(i.system for i in items),
+                       tuple(i.summary for i in items), tuple(tuple(i.references) for i in items),
+                       {d: np.array([i.human[d] for i in items]) for d in dims},
+                       {doc: raw[doc]["src"] for doc in sorted(raw)})
+
+
+def training_data(mode: str, summaries: list[Analysis], labels: np.ndarray, topics: list[str],
+                  originals: list[Analysis], permuted: list[list[Analysis]]):
+    """(analyses, labels, groups) of a mode; summary groups are topics, article groups ``perm:i``."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    texts, y, groups = [], [], []
+    if mode in ("listwise", "combined"):
+        texts += list(summaries)
+        y += list(labels)
+        groups += [f"doc:{t}" for t in topics]
+    if mode in ("permutation", "combined"):
+        ptexts, py, pg = permutation_training_set(originals, permuted)
+        texts += ptexts
+        y += list(py)
+        groups += [f"perm:{g}" for g in pg]
+    return texts, np.asarray(y, dtype=float), np.asarray(groups)
+
+
+def train(mode: str = "listwise", variant: str = "DICOMER", data: Path | None = None, tier: int = 1,
+          C="svmlight", seed: int = 0, out: Path | None = None, target: str = "coherence") -> dict:
+    """Train on all of SummEval and write ``dicomer_model.joblib`` + ``.json``; returns the info."""
+    import joblib
+    import sklearn
+
+    from coherence.dicomer.scorer import model_paths
+    from coherence.parser.pipeline import DiscourseParser
+
+    start = time.perf_counter()
+    config = variant_config(variant)
+    se = load_summeval(data)
+    cache = AnalysisCache(DiscourseParser(tier=tier), cache_dir())
+    summaries = cache.analyse(list(se.summaries))
+    sources = list(se.sources.values())
+    originals = cache.analyse(sources) if mode != "listwise" else []
+    permuted = cache.analyse_permutations(sources, N_PERMUTATIONS, seed) if mode != "listwise" else []
+    cache.save()
+    texts, y, groups = training_data(mode, summaries, se.human[target], list(se.topics), originals, permuted)
+    model = DicomerModel(variant, C=C, seed=seed).fit(texts, y, groups)
+    model_file, side_file = model_paths(out)
+    info = {
+        "variant": variant, "features": config.signature(), "config": config.as_dict(), "mode": mode,
+        "training_data": {"file": str(summeval_file(data).name), "target": target,
+                          "summaries": len(summaries) if mode != "permutation" else 0,
+                          "source_articles_permuted": len(originals),
+                          "permutations_per_article": N_PERMUTATIONS if originals else 0},
+        "parser_tier": tier, "parser": parser_id(cache.parser),
+        "C": model.ranker_.C_, "C_setting": C, "n_pairs": model.ranker_.n_pairs_,
+        "n_features": model.ranker_.n_features_in_, "seed": seed,
+        "sklearn": sklearn.__version__, "licence": LICENCE_NOTE,
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+    model_file.parent.mkdir(parents=True, exist_ok=True)
+    joblib.dump({"model": model, "info": info}, model_file, compress=3)
+    side = {**info, "model_hash": hashlib.sha256(model_file.read_bytes()).hexdigest()[:12]}
+    side_file.write_text(json.dumps(side, indent=2) + "\n", "utf-8")
+    return side

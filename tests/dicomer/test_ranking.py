@@ -1,0 +1,105 @@
+"""RankSVM, the entity grid and permutation generation (spec 5.2, 7.6)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.base import clone
+
+from coherence.dicomer.analysis import Analysis, permutations
+from coherence.dicomer.config import DicomerConfig
+from coherence.dicomer.entity_grid import build_grid, grid_features, grid_role
+from coherence.dicomer.matrix import Token, transitions
+from coherence.dicomer.model import DicomerModel, permutation_training_set
+from coherence.dicomer.ranking import RankSVM, preference_pairs
+
+
+def synthetic(seed: int = 0, n_groups: int = 30, per_group: int = 6, dim: int = 8):
+    rng = np.random.default_rng(seed)
+    w = rng.normal(size=dim)
+    X = rng.normal(size=(n_groups * per_group, dim))
+    groups = np.repeat(np.arange(n_groups), per_group)
+    # group offsets make absolute scores useless across groups; ranks inside a group follow w
+    X += np.repeat(rng.normal(scale=5.0, size=(n_groups, dim)), per_group, axis=0)
+    return X, X @ w, groups, w
+
+
+def test_preference_pairs_within_groups_only_different_labels():
+    better, worse = preference_pairs([3, 1, 1, 2, 5], ["a", "a", "a", "b", "b"])
+    assert sorted(zip(better.tolist(), worse.tolist())) == [(0, 1), (0, 2), (4, 3)]
+
+
+def test_ranksvm_learns_known_ranking_dense_and_sparse():
+    X, y, groups, w = synthetic()
+    for data in (X, sp.csr_matrix(X)):
+        model = RankSVM(C=1.0, seed=1).fit(data, y, groups)
+        assert model.score(data, y, groups) >= 0.97
+        cos = model.coef_ @ w / np.linalg.norm(model.coef_) / np.linalg.norm(w)
+        assert cos > 0.95
+    Xt, yt, gt, _ = synthetic(seed=0)
+    assert RankSVM(C=1.0).fit(X, y, groups).score(Xt, yt, gt) >= 0.97
+
+
+def test_ranksvm_separable_pairs_are_all_correct_and_deterministic():
+    X = np.array([[3.0, 0.0], [2.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
+    y, groups = [4, 3, 2, 1], [0, 0, 0, 0]
+    a, b = RankSVM(seed=3).fit(X, y, groups), RankSVM(seed=3).fit(X, y, groups)
+    assert a.score(X, y, groups) == 1.0
+    assert np.array_equal(a.coef_, b.coef_)
+    # SVMlight default: squared norms of the six difference vectors are 2, 4, 10, 2, 4, 2
+    assert a.C_ == pytest.approx(1.0 / 4.0)
+    assert clone(a).get_params() == {"C": "svmlight", "seed": 3, "max_iter": 20000, "tol": 1e-4}
+
+
+def test_ranksvm_single_pair_and_no_pairs():
+    X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    assert RankSVM().fit(X, [1, 0], [0, 0]).score(X, [1, 0], [0, 0]) == 1.0
+    with pytest.raises(ValueError, match="no training pairs"):
+        RankSVM().fit(X, [1, 1], [0, 0])
+    with pytest.raises(ValueError):
+        RankSVM().fit(X, [1, 0, 1], [0, 0])
+
+
+def test_entity_grid_tiny_example():
+    # B&L style: "judge" S in s0, O in s1 (S wins over X in s0), absent in s2; "microsoft" X in s2
+    mentions = [(0, "judg", "X"), (0, "judg", "S"), (1, "judg", "O"), (2, "microsoft", "X"),
+                (0, "case", "O")]
+    grid = build_grid(mentions, 3)
+    assert grid.cell("judg", 0) == {"S"} and grid.cell("judg", 1) == {"O"}
+    counts, total = transitions(grid, grid.terms, 2, nil="-")
+    assert total == 6
+    assert counts[("S", "O")] == 1 and counts[("-", "-")] == 2
+    feats = grid_features(grid, DicomerConfig())
+    assert feats["eg|sal|2|S O"] == pytest.approx(0.5)      # judg is the only salient entity
+    assert feats["eg|sal|3|S O -"] == pytest.approx(1.0)
+    assert feats["eg|non|2|- -"] == pytest.approx(2 / 4)    # nil-only kept, as in B&L
+    assert grid_role("nsubjpass") == "S" and grid_role("dobj") == "O" and grid_role("pobj") == "X"
+
+
+def test_permutations_seeded_and_never_identity():
+    a, b = permutations(5, 20, seed=7), permutations(5, 20, seed=7)
+    assert a == b and len(a) == 20 and len(set(a)) == 20
+    assert tuple(range(5)) not in a
+    assert len(permutations(3, 20, seed=0)) == 5
+    assert permutations(1, 20, seed=0) == []
+
+
+def _doc(order: list[str]) -> Analysis:
+    toks = []
+    for s, word in enumerate(order):
+        toks.append(Token(s, 10 * s, 10 * s + 3, word, "S" if s % 2 == 0 else "O"))
+    return Analysis(len(order), tuple(toks), ())
+
+
+def test_dicomer_model_trains_on_permutations_with_entity_grid():
+    originals = [_doc(["a", "a", "b", "b"]), _doc(["c", "c", "d", "d"]), _doc(["e", "e", "f", "f"])]
+    permuted = [[_doc(["a", "b", "a", "b"]), _doc(["b", "a", "b", "a"])] for _ in originals]
+    texts, y, groups = permutation_training_set(originals, permuted)
+    assert list(y[:3]) == [1.0, 0.0, 0.0] and len(set(groups)) == 3
+    model = DicomerModel("EGRID", C=1.0).fit(texts, y, groups)
+    scores = model.decision_function(texts)
+    assert scores[0] > scores[1] and scores[0] > scores[2]
+    logs = model.log_score(scores)
+    assert np.all(np.isfinite(logs)) and np.argmax(logs) == np.argmax(scores)
+    assert model.decision_function([Analysis(0, (), ())])[0] == 0.0

@@ -1,0 +1,133 @@
+"""Scorer API on real text through spaCy + the Tier 0 parser, bad input and the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import joblib
+import numpy as np
+import pytest
+
+from coherence.dicomer.analysis import AnalysisCache, permuted_parsed
+from coherence.cli import main
+from coherence.dicomer.model import DicomerModel
+from coherence.dicomer.scorer import DicomerScorer, load_bundle
+from coherence.parser.document import ParsedText
+from coherence.parser.pipeline import DiscourseParser
+
+TEXTS = [
+    "The company reported higher profits. But its shares fell because investors expected more. "
+    "Analysts said the company would recover. The shares rose again in March.",
+    "Shares rose again in March. Profits were higher. The company said so, and analysts agreed. "
+    "But investors expected more.",
+    "The council approved the budget after a long debate. However, the mayor vetoed it. "
+    "The council then overrode the veto.",
+]
+
+
+@pytest.fixture(scope="module")
+def model_file(tmp_path_factory):
+    parser = DiscourseParser(tier=0)
+    analyses = AnalysisCache(parser).analyse(TEXTS)
+    model = DicomerModel("DICOMER+EGRID", C=1.0).fit(analyses, [3.0, 1.0, 2.0], [0, 0, 0])
+    info = {"variant": "DICOMER+EGRID", "mode": "listwise", "parser_tier": 0, "C": 1.0,
+            "features": "test"}
+    path = tmp_path_factory.mktemp("model") / "dicomer_model.joblib"
+    joblib.dump({"model": model, "info": info}, path)
+    return str(path)
+
+
+def test_scores_and_log_scores_are_finite_and_ordered(model_file):
+    scorer = DicomerScorer(model_file)
+    records = scorer.score_texts(TEXTS)
+    assert [r.error for r in records] == [None] * 3
+    scores = [r.score for r in records]
+    assert scores[0] > scores[1]
+    assert np.argsort(scores).tolist() == np.argsort([r.log_score for r in records]).tolist()
+    assert all(r.n_relations > 0 and r.n_sentences >= 3 for r in records)
+    assert scorer.signature().startswith("dicomer|variant:DICOMER+EGRID|mode:listwise|parser:rules-v1-code")
+
+
+def test_bad_input_never_crashes(model_file):
+    records = DicomerScorer(model_file).score_texts(["", "   ", "Just one sentence here.",
+                                                     "Dogs bark. Cats sleep.", None])
+    empty, blank, one, norel, bad = records
+    assert empty.flags == ("empty",) and empty.score == 0.0 and math.isfinite(empty.log_score)
+    assert blank.flags == ("empty",)
+    assert "one_sentence" in one.flags and one.score == 0.0 and one.error is None
+    assert norel.n_sentences == 2 and norel.error is None and math.isfinite(norel.score)
+    assert bad.error and math.isnan(bad.score)
+
+
+def test_no_relations_flag(model_file):
+    scorer = DicomerScorer(model_file)
+    analyses = scorer.cache.analyse(["Dogs bark loudly. Cats sleep quietly."])
+    analyses = [type(analyses[0])(analyses[0].n_sentences, analyses[0].tokens, ())]
+    (rec,) = scorer.score_analyses(analyses)
+    assert rec.flags == ("no_relations",) and math.isfinite(rec.score)
+
+
+def test_permuted_parse_reuses_spacy_analysis():
+    pt = ParsedText(TEXTS[0])
+    perm = permuted_parsed(pt, [3, 2, 1, 0])
+    assert perm.text.startswith("The shares rose again in March.")
+    assert len(perm.sentences) == 4 and sorted(perm.words) == sorted(pt.words)
+
+
+def test_missing_model_is_a_clear_error(tmp_path):
+    from evalcore.resources import ResourceError
+
+    with pytest.raises(ResourceError, match="train dicomer"):
+        load_bundle(str(tmp_path / "none.joblib"))
+
+
+def test_cli_score_json(model_file, tmp_path, capsys):
+    good = tmp_path / "a.txt"
+    good.write_text(TEXTS[0], "utf-8")
+    empty = tmp_path / "b.txt"
+    empty.write_text("", "utf-8")
+    status = main(["score", str(good), str(empty), str(tmp_path / "missing.txt"), "--format", "json",
+                   "--model", model_file])
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert status == 1
+    assert rows[0]["error"] is None and rows[1]["flags"] == ["empty"]
+    assert "cannot read" in rows[2]["error"]
+
+
+def test_permutation_analyses_cached_and_seeded():
+    cache = AnalysisCache(DiscourseParser(tier=0))
+    (perms,) = cache.analyse_permutations([TEXTS[0]], k=20, seed=0)
+    assert len(perms) == 20
+    original = cache.analyse([TEXTS[0]])[0]
+    terms = sorted(t.term for t in original.tokens if t.term)
+    assert all(p.n_sentences == 4 and sorted(t.term for t in p.tokens if t.term) == terms for p in perms)
+    size = len(cache.store)
+    again = cache.analyse_permutations([TEXTS[0]], k=20, seed=0)[0]
+    assert len(cache.store) == size and again == perms
+
+
+def test_training_data_modes():
+    from coherence.dicomer.train import training_data
+
+    cache = AnalysisCache(DiscourseParser(tier=0))
+    summaries = cache.analyse(TEXTS)
+    perms = cache.analyse_permutations(TEXTS[:1], k=3)
+    texts, y, groups = training_data("combined", summaries, np.array([3.0, 1.0, 2.0]), ["d", "d", "d"],
+                                     summaries[:1], perms)
+    assert len(texts) == 3 + 4 and list(y[3:]) == [1.0, 0.0, 0.0, 0.0]
+    assert set(groups) == {"doc:d", "perm:0"}
+    assert len(training_data("listwise", summaries, np.ones(3), ["d"] * 3, [], [])[0]) == 3
+    with pytest.raises(ValueError):
+        training_data("pointwise", summaries, np.ones(3), ["d"] * 3, [], [])
+
+
+def test_dicomer_commands_are_on_the_coherence_cli():
+    from coherence.cli import build_parser
+    from coherence.dicomer.cli import cmd_bench_readability, cmd_score, cmd_train_dicomer
+
+    ap = build_parser()
+    assert ap.parse_args(["score", "a.txt", "--format", "json"]).func is cmd_score
+    args = ap.parse_args(["train", "dicomer", "--mode", "listwise", "--tier", "0"])
+    assert args.func is cmd_train_dicomer and args.variant == "DICOMER"
+    assert ap.parse_args(["bench", "readability", "--data", "d", "--out", "o"]).func is cmd_bench_readability
