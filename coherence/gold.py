@@ -4,9 +4,7 @@ examples of every stage, plus a disk cache of spaCy parses of corpus documents."
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass
-from pathlib import Path
 
 from coherence.corpora import GoldDocument
 from coherence.parser.argpos import gold_position
@@ -27,22 +25,17 @@ class ExplicitExample:
     arg2: set[int]
 
 
-def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "aesop" / "coherence"
-
-
 def parse_corpus(docs: list[GoldDocument]) -> list[ParsedText]:
     """spaCy parses of corpus documents, cached on disk by text and model (parsing dominates
     training and benchmark time)."""
     from spacy.tokens import DocBin
 
-    from evalcore.resources import spacy_pipeline
+    from evalcore.resources import cache_dir, spacy_pipeline
 
     nlp = spacy_pipeline(("ner",))
     key = hashlib.sha256("\x00".join([nlp.meta.get("name", ""), nlp.meta.get("version", "")] +
                                      [d.text for d in docs]).encode()).hexdigest()[:20]
-    path = _cache_dir() / f"{key}.spacy"
+    path = cache_dir("coherence") / f"{key}.spacy"
     if path.exists():
         spacy_docs = list(DocBin().from_disk(path).get_docs(nlp.vocab))
         it = iter(spacy_docs)

@@ -75,7 +75,7 @@ def _add_bench(sub) -> None:
 def _add_train(sub) -> None:
     p = sub.add_parser("train", help="retrain a shipped model")
     what = p.add_subparsers(dest="what", required=True)
-    c = what.add_parser("cremer", help="CREMER SVR on SummEval (TESLA-S + shipped DICOMER -> overall)")
+    c = what.add_parser("cremer", help="CREMER SVR on SummEval (TESLA-S + out-of-fold DICOMER -> overall)")
     c.add_argument("--data", type=Path, help="SummEval 16-system JSON (default: ../shared/data/summeval/...)")
     c.add_argument("--kernel", choices=("rbf", "poly", "linear", "all"), default="all")
     c.add_argument("--target", default="mean", help="human dimension to fit (default: mean of the four)")

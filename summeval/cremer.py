@@ -21,6 +21,7 @@ from evalcore.resources import ResourceError, data_dir
 
 KERNELS = {"linear": "CREMER-LF", "poly": "CREMER-PF", "rbf": "CREMER-RBF"}
 FEATURES = ("tesla-s", "dicomer")
+N_FOLDS = 5
 
 
 def make_cremer(kernel: str = "rbf", C: float = 1.0, epsilon: float = 0.1, degree: int = 2) -> Pipeline:
@@ -63,28 +64,72 @@ def feature_matrix(tesla: np.ndarray, dicomer: np.ndarray) -> np.ndarray:
     return np.column_stack([np.asarray(tesla, float), np.asarray(dicomer, float)])
 
 
-def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), target: str = "mean",
-                      folder: Path | None = None) -> list[Path]:
-    """Fit CREMER on all of SummEval (TESLA-S with all references, the shipped DICOMER) and save
-    one model per kernel. Report cross-validated quality with `summeval bench responsiveness`."""
-    import sklearn
+def document_folds(topics: list[str], n_folds: int = N_FOLDS) -> np.ndarray:
+    """Fold of each item (benchmarks.md): index of its document among the sorted ids, mod ``n_folds``."""
+    order = {t: k % n_folds for k, t in enumerate(sorted(set(topics)))}
+    return np.array([order[t] for t in topics])
 
+
+def dicomer_fit_predict(analyses, coherence: np.ndarray, topics: np.ndarray, train: np.ndarray,
+                        test: np.ndarray, seed: int = 0) -> np.ndarray:
+    """DICOMER (listwise on coherence) trained on the ``train`` items, decision values of ``test``."""
+    from coherence.dicomer.model import DicomerModel
+
+    idx_train, idx_test = np.flatnonzero(train), np.flatnonzero(test)
+    model = DicomerModel("DICOMER", seed=seed).fit([analyses[i] for i in idx_train], coherence[idx_train],
+                                                   topics[idx_train])
+    return model.decision_function([analyses[i] for i in idx_test])
+
+
+def dicomer_out_of_fold(analyses, coherence: np.ndarray, topics: np.ndarray, within: np.ndarray,
+                        n_folds: int, seed: int = 0) -> np.ndarray:
+    """DICOMER values of the ``within`` items, each from a model that never saw its document
+    (folds grouped by document inside ``within``); NaN outside ``within``.
+
+    CREMER is trained on these rather than on in-sample DICOMER values: a ranker scoring its own
+    training summaries is over-confident, and the regressor would learn to trust it too much."""
+    out = np.full(len(analyses), np.nan)
+    idx = np.flatnonzero(within)
+    folds = document_folds(list(topics[idx]), n_folds)
+    for k in range(n_folds):
+        held = np.zeros(len(analyses), bool)
+        held[idx[folds == k]] = True
+        out[held] = dicomer_fit_predict(analyses, coherence, topics, within & ~held, held, seed)
+    return out
+
+
+def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), target: str = "mean",
+                      folder: Path | None = None, seed: int = 0) -> list[Path]:
+    """Fit CREMER on all of SummEval and save one model per kernel. Features: TESLA-S with all
+    references and out-of-fold DICOMER values (the shipped DICOMER is trained on the same
+    summaries). Report cross-validated quality with `summeval bench responsiveness`."""
+    import sklearn
+    from coherence.dicomer.analysis import AnalysisCache
+    from coherence.parser.pipeline import DiscourseParser
+
+    from evalcore.resources import cache_dir
     from summeval.io import read_summeval
-    from summeval.metrics.discourse import Dicomer, dicomer_values
+    from summeval.metrics.discourse import Dicomer
     from summeval.metrics.tesla_s import TeslaS
 
     items = read_summeval(data)
     tesla = TeslaS()
-    x = feature_matrix([s.value for s in tesla.score_batch([(it.references, it.summary) for it in items])],
-                       dicomer_values([it.summary for it in items]))
+    cache = AnalysisCache(DiscourseParser(tier=1), cache_dir("dicomer"))
+    analyses = cache.analyse([it.summary for it in items])
+    cache.save()
+    topics = np.array([it.topic for it in items])
+    coherence = np.array([it.human["coherence"] for it in items])
+    dicomer = dicomer_out_of_fold(analyses, coherence, topics, np.ones(len(items), bool), N_FOLDS, seed)
+    x = feature_matrix([s.value for s in tesla.score_batch([(it.references, it.summary) for it in items])], dicomer)
     y = np.array([it.human[target] for it in items])
     paths = []
     for kernel in kernels:
         model = make_cremer(kernel).fit(x, y)
         signature = {"variant": KERNELS[kernel], "features": list(FEATURES), "target": f"summeval:{target}",
-                     "data": str(data), "n_summaries": len(items), "tesla_s": tesla.signature(),
-                     "dicomer": Dicomer().signature(), "svr": model.named_steps["svr"].get_params(),
-                     "sklearn": sklearn.__version__,
+                     "data": Path(data).name, "n_summaries": len(items), "tesla_s": tesla.signature(),
+                     "dicomer": Dicomer().signature(),
+                     "dicomer_training_values": f"out of fold ({N_FOLDS} folds by document, seed {seed})",
+                     "svr": model.named_steps["svr"].get_params(), "sklearn": sklearn.__version__,
                      "licence": "trained on SummEval annotations (MIT); CNN/DailyMail text, research use"}
         paths.append(save_model(model, kernel, signature, folder))
     return paths

@@ -9,7 +9,7 @@ Data flow: text -> :mod:`analysis` (spaCy + discourse parse, once, cached) -> :m
 from __future__ import annotations
 
 from coherence.dicomer.config import VARIANTS, DicomerConfig, variant_config
-from coherence.dicomer.scorer import DicomerScorer, ScoreRecord, dicomer_scores, score_texts
+from coherence.dicomer.scorer import DicomerScorer, ScoreRecord, score_texts
 
-__all__ = ["VARIANTS", "DicomerConfig", "DicomerScorer", "ScoreRecord", "dicomer_scores",
+__all__ = ["VARIANTS", "DicomerConfig", "DicomerScorer", "ScoreRecord",
            "score_texts", "variant_config"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
+import os
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -135,7 +136,7 @@ class AnalysisCache:
     def save(self) -> None:
         if self.path and self._dirty:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp")
+            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")  # parallel workers may save at once
             with tmp.open("wb") as fh:
                 pickle.dump(self.store, fh, protocol=pickle.HIGHEST_PROTOCOL)
             tmp.replace(self.path)

@@ -16,13 +16,14 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.benchio import machine, machine_line, peak_rss_mib, write_report
+from evalcore.resources import cache_dir
 from evalcore.metaeval import correlations
 from evalcore.text import tokenize
 
 from coherence.dicomer.analysis import AnalysisCache
 from coherence.dicomer.config import variant_config
 from coherence.dicomer.model import DicomerModel
-from coherence.dicomer.train import N_PERMUTATIONS, cache_dir, load_summeval, summeval_file, training_data
+from coherence.dicomer.train import N_PERMUTATIONS, load_summeval, summeval_file, training_data
 
 VARIANTS = ("LIN", "LIN+C", "LIN+E", "DICOMER", "EGRID", "DICOMER+EGRID")
 MODES = ("listwise", "permutation", "combined")
@@ -98,7 +99,7 @@ def run(data: Path | None, out: Path, tier: int = 0, n_boot: int = 1000, seed: i
     start = time.perf_counter()
     se = load_summeval(data)
     parser = DiscourseParser(tier=tier)
-    cache = AnalysisCache(parser, cache_dir())
+    cache = AnalysisCache(parser, cache_dir("dicomer"))
     t0 = time.perf_counter()
     summaries = cache.analyse(list(se.summaries))
     docs = list(se.sources)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -111,10 +110,4 @@ class DicomerScorer:
 def score_texts(texts: Sequence[str], model_path: str | None = None) -> list[ScoreRecord]:
     """Score texts with the shipped model (see :class:`DicomerScorer`)."""
     return DicomerScorer(model_path).score_texts(texts)
-
-
-def dicomer_scores(texts: list[str]) -> list[float]:
-    """Raw DICOMER scores for ``summeval score --metric dicomer``; NaN for unscorable texts
-    (empty or not a string)."""
-    return [math.nan if r.error or "empty" in r.flags else r.score for r in score_texts(texts)]
 

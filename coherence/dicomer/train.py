@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.resources import shared_data_dir
+from evalcore.resources import cache_dir, shared_data_dir
 
 from coherence.dicomer.analysis import Analysis, AnalysisCache, parser_id
 from coherence.dicomer.config import variant_config
@@ -29,11 +29,6 @@ SUMMEVAL_FILE = ("summeval", "summeval_16sys_mean_expert.json")
 N_PERMUTATIONS = 20
 LICENCE_NOTE = ("SummEval annotations and summaries: MIT licence; CNN/DailyMail article text: "
                 "research use only; GDTB (parser): CC-BY-4.0")
-
-
-def cache_dir() -> Path:
-    """Parse cache of benchmarks and training: ``.cache/dicomer`` in the checkout (gitignored)."""
-    return Path(__file__).resolve().parents[2] / ".cache" / "dicomer"
 
 
 def summeval_file(data: Path | None) -> Path:
@@ -106,7 +101,7 @@ def train(mode: str = "listwise", variant: str = "DICOMER", data: Path | None = 
     start = time.perf_counter()
     config = variant_config(variant)
     se = load_summeval(data)
-    cache = AnalysisCache(DiscourseParser(tier=tier), cache_dir())
+    cache = AnalysisCache(DiscourseParser(tier=tier), cache_dir("dicomer"))
     summaries = cache.analyse(list(se.summaries))
     sources = list(se.sources.values())
     originals = cache.analyse(sources) if mode != "listwise" else []

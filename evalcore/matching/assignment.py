@@ -3,7 +3,6 @@ the LP optimum equals the best weighted bipartite assignment (Hungarian / LAPJV 
 
 from __future__ import annotations
 
-import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from evalcore.matching.problem import MatchProblem

@@ -15,33 +15,17 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.benchio import machine, machine_line, write_report
-from evalcore.resources import shared_data_dir
+from evalcore.resources import cache_dir, shared_data_dir
 from summeval.bench.tables import correlation_markdown
 from summeval.correlate import correlation_table, matrices, significance_table
-from summeval.cremer import KERNELS, feature_matrix, make_cremer
+from summeval.cremer import (KERNELS, N_FOLDS, dicomer_fit_predict, dicomer_out_of_fold, document_folds,
+                             feature_matrix, make_cremer)
 from summeval.io import read_summeval
 from summeval.report import table
 from summeval.scoring import score_items
 
 DEFAULT_FILE = ("summeval", "summeval_16sys_mean_expert.json")
 BASELINES = ("tesla-s", "rouge-2", "rouge-su4")
-N_FOLDS = 5
-
-
-def document_folds(topics: list[str], n_folds: int = N_FOLDS) -> np.ndarray:
-    """Fold of each item: index of its document among the sorted ids, mod ``n_folds``."""
-    order = {t: k % n_folds for k, t in enumerate(sorted(set(topics)))}
-    return np.array([order[t] for t in topics])
-
-
-def _dicomer_out_of_fold(analyses, coherence, topics, train_mask, test_mask, seed) -> np.ndarray:
-    """DICOMER trained on ``train_mask`` items (listwise on coherence), scores for ``test_mask``."""
-    from coherence.dicomer.model import DicomerModel
-
-    idx_train, idx_test = np.flatnonzero(train_mask), np.flatnonzero(test_mask)
-    model = DicomerModel("DICOMER", seed=seed).fit([analyses[i] for i in idx_train], coherence[idx_train],
-                                                   topics[idx_train])
-    return model.decision_function([analyses[i] for i in idx_test])
 
 
 def cross_validated_scores(items, analyses, tesla: np.ndarray, seed: int = 0) -> dict[str, np.ndarray]:
@@ -53,15 +37,9 @@ def cross_validated_scores(items, analyses, tesla: np.ndarray, seed: int = 0) ->
     out = {"dicomer": np.full(len(items), np.nan), **{f"cremer-{k}": np.full(len(items), np.nan) for k in KERNELS}}
     for k in range(N_FOLDS):
         test, train = folds == k, folds != k
-        out["dicomer"][test] = _dicomer_out_of_fold(analyses, coherence, topics, train, test, seed)
-        # CREMER's training features: DICOMER out of fold inside the training documents.
-        inner = np.full(len(items), np.nan)
-        inner_folds = document_folds(list(topics[train]), N_FOLDS - 1)
-        train_idx = np.flatnonzero(train)
-        for j in range(N_FOLDS - 1):
-            held = np.zeros(len(items), bool)
-            held[train_idx[inner_folds == j]] = True
-            inner[held] = _dicomer_out_of_fold(analyses, coherence, topics, train & ~held, held, seed)
+        out["dicomer"][test] = dicomer_fit_predict(analyses, coherence, topics, train, test, seed)
+        # CREMER is trained as the shipped model is: on DICOMER values out of fold within its training documents.
+        inner = dicomer_out_of_fold(analyses, coherence, topics, train, N_FOLDS - 1, seed)
         x_train = feature_matrix(tesla[train], inner[train])
         x_test = feature_matrix(tesla[test], out["dicomer"][test])
         for kernel in KERNELS:
@@ -72,7 +50,6 @@ def cross_validated_scores(items, analyses, tesla: np.ndarray, seed: int = 0) ->
 
 def run(data: Path | None, out: Path, n_boot: int = 1000, seed: int = 0) -> dict:
     from coherence.dicomer.analysis import AnalysisCache
-    from coherence.dicomer.train import cache_dir
     from coherence.parser.pipeline import DiscourseParser
 
     start = time.perf_counter()
@@ -80,7 +57,7 @@ def run(data: Path | None, out: Path, n_boot: int = 1000, seed: int = 0) -> dict
     items = read_summeval(data)
     results = score_items(items, BASELINES, progress=True)
     base = {n: np.array([r.scores[n] for r in results]) for n in BASELINES}
-    cache = AnalysisCache(DiscourseParser(tier=1), cache_dir())
+    cache = AnalysisCache(DiscourseParser(tier=1), cache_dir("dicomer"))
     analyses = cache.analyse([it.summary for it in items])
     cache.save()
     trained = cross_validated_scores(items, analyses, base["tesla-s"], seed)

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from summeval.bench.responsiveness import document_folds
-from summeval.cremer import KERNELS, feature_matrix, load_model, make_cremer, save_model
+import summeval.cremer as cremer
+from summeval.cremer import KERNELS, document_folds, feature_matrix, load_model, make_cremer, save_model
 
 
 def test_kernels_fit_and_rbf_captures_an_interaction():
@@ -34,3 +34,19 @@ def test_document_folds_follow_the_benchmark_rule():
     topics = ["b", "a", "c", "a", "f", "e", "d", "g"]
     # sorted ids a..g -> folds 0,1,2,3,4,0,1
     assert document_folds(topics).tolist() == [1, 0, 2, 0, 0, 4, 3, 1]
+
+
+def test_dicomer_training_values_never_see_their_document(monkeypatch):
+    topics = np.array(["d1", "d1", "d2", "d2", "d3", "d3", "d4", "d4", "d5"])
+    within = np.array([True] * 8 + [False])
+    seen = []
+
+    def fake_fit_predict(analyses, coherence, topics_, train, test, seed=0):
+        assert not set(topics_[train]) & set(topics_[test]) and not train[8]
+        seen.append(np.flatnonzero(test))
+        return np.flatnonzero(test).astype(float)
+
+    monkeypatch.setattr(cremer, "dicomer_fit_predict", fake_fit_predict)
+    values = cremer.dicomer_out_of_fold([None] * 9, np.zeros(9), topics, within, n_folds=4)
+    assert values[:8].tolist() == list(range(8)) and np.isnan(values[8])
+    assert sorted(np.concatenate(seen).tolist()) == list(range(8))
