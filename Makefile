@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml scripts/setup_parapeval.sh
 	touch $(STAMP)
 
 demo: setup
-	$(BIN)/summeval score --models data/demo/models --peers data/demo/peers
+	$(BIN)/summeval score --models data/demo/models --peers data/demo/peers --metric all --report demo-report
 	$(BIN)/parapeval score --input data/parapeval/demo_pairs.tsv --system-field system
 
 test: setup
@@ -25,8 +25,11 @@ test: setup
 bench: setup
 	$(BIN)/summeval bench summeval --out bench/summeval
 	$(BIN)/summeval bench speed --out bench/speed
+	$(BIN)/summeval bench responsiveness --out bench/responsiveness
+	$(BIN)/summeval bench scale --out bench/scale
 	$(BIN)/coherence bench parser --out bench/coherence
+	$(BIN)/coherence bench readability --out bench/readability
 	$(BIN)/parapeval bench --out bench/parapeval
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis demo-report

@@ -27,7 +27,7 @@ _FACTORIES = {
 
 DEFAULT_METRICS = ("tesla-s", "rouge-2", "rouge-su4")
 # `--metric all`: the AESOP report in one pass (content, readability, responsiveness, baselines).
-ALL_METRICS = ("tesla-s", "dicomer", "cremer", "rouge-1", "rouge-2", "rouge-l", "rouge-su4")
+ALL_METRICS = ("tesla-s", "dicomer", "cremer", "cremer-lf", "cremer-pf", "rouge-1", "rouge-2", "rouge-l", "rouge-su4")
 
 
 def _discourse():

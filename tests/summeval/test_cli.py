@@ -100,3 +100,37 @@ def test_report_with_human_scores(capsys, tmp_path):
     assert page.count("data:image/png;base64,") == 2 and "D0003-A" in page
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "## Correlation with human scores" in md and "tesla-s|" in md
+
+
+def test_metric_all_runs_the_aesop_workflow_with_report(capsys, tmp_path):
+    human = tmp_path / "human.tsv"
+    human.write_text("topic\tsystem\tresponsiveness\n" + "".join(
+        f"D000{t}-A\t{s}\t{5 - s}\n" for t in (1, 2, 3) for s in (1, 2, 3, 4)))
+    out_file, report = tmp_path / "all.json", tmp_path / "report"
+    code, _, err = run(capsys, "score", "--models", str(DEMO / "models"), "--peers", str(DEMO / "peers"),
+                       "--metric", "all", "--format", "json", "-o", str(out_file), "--report", str(report),
+                       "--human", str(human))
+    assert code == 0, err
+    doc = json.loads(out_file.read_text())
+    names = {"tesla-s", "dicomer", "cremer", "cremer-lf", "cremer-pf", "rouge-1", "rouge-2", "rouge-l", "rouge-su4"}
+    assert set(doc["signature"]) == names
+    assert all(set(s["scores"]) == names for s in doc["summaries"]) and len(doc["summaries"]) == 12
+    assert "|model:" in doc["signature"]["cremer"] and "|parser:gdtb-clf" in doc["signature"]["dicomer"]
+    ranks = {s["system"]: s["rank"] for s in doc["systems"]}
+    assert ranks["1"]["cremer"] == 1  # the close paraphrase is the most responsive peer
+    html = (report / "report.html").read_text()
+    assert "cremer" in html and "data:image/png;base64" in html and (report / "report.md").exists()
+
+
+def test_metric_all_keeps_an_unscorable_summary_as_an_error_record(capsys, tmp_path):
+    path = tmp_path / "in.jsonl"
+    ref = "The council approved the budget. It will fund two new schools next year."
+    rows = [{"topic": "t", "system": "a", "summary": "The council approved the budget for new schools.",
+             "references": [ref]},
+            {"topic": "t", "system": "b", "summary": "   ", "references": [ref]}]
+    path.write_text("\n".join(json.dumps(r) for r in rows))
+    code, out, err = run(capsys, "score", "--input", str(path), "--format", "json", "--metric", "all")
+    assert code == 0
+    doc = json.loads(out)
+    assert len(doc["summaries"]) == 2 and doc["summaries"][1].get("error")
+    assert "cremer" in doc["summaries"][0]["scores"]

@@ -50,3 +50,22 @@ def test_dicomer_training_values_never_see_their_document(monkeypatch):
     values = cremer.dicomer_out_of_fold([None] * 9, np.zeros(9), topics, within, n_folds=4)
     assert values[:8].tolist() == list(range(8)) and np.isnan(values[8])
     assert sorted(np.concatenate(seen).tolist()) == list(range(8))
+
+
+def test_polynomial_kernel_keeps_the_sign_of_a_linear_signal():
+    rng = np.random.default_rng(1)
+    x = feature_matrix(rng.normal(size=200), rng.normal(size=200))
+    y = 2 * x[:, 0] + 3  # a homogeneous degree-2 kernel could not learn this
+    assert np.corrcoef(make_cremer("poly").fit(x, y).predict(x), y)[0, 1] > 0.95
+
+
+def test_fit_cremer_picks_parameters_from_its_grid_with_grouped_folds():
+    from summeval.cremer import PARAM_GRIDS, fit_cremer
+
+    rng = np.random.default_rng(2)
+    x = feature_matrix(rng.random(120), rng.random(120))
+    y = x[:, 0] + 0.5 * x[:, 1] + rng.normal(0, 0.05, 120)
+    model = fit_cremer("linear", x, y, np.repeat(np.arange(12), 10))
+    params = model.named_steps["svr"].get_params()
+    assert params["C"] in PARAM_GRIDS["linear"]["svr__C"] and params["epsilon"] in PARAM_GRIDS["linear"]["svr__epsilon"]
+    assert np.corrcoef(model.predict(x), y)[0, 1] > 0.9
