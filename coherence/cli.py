@@ -7,6 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from evalcore.workers import jobs_arg
+
 from coherence.relations import Relation, RelationError
 
 _WORKER = {}
@@ -137,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--format", choices=("pipe", "json"), default="pipe",
                    help="PDTB pipe (34 fields) or CoNLL-2016 JSON lines (default pipe)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--jobs", type=jobs_arg, default=1, help="worker processes (default 1, 0 = all cores)")
     p.add_argument("--tier", type=int, choices=(0, 1), default=1,
                    help="0 = lexicon and rules, 1 = GDTB classifiers (default)")
     p.add_argument("--model", help="Tier 1 model file (default: the shipped one)")
@@ -173,9 +175,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if getattr(args, "jobs", 1) < 1:
-        print("error: --jobs must be >= 1", file=sys.stderr)
-        return 2
     try:
         return args.func(args)
     except Exception as exc:  # noqa: BLE001 - the CLI reports, the API raises

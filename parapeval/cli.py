@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.resources import ResourceError
+from evalcore.workers import jobs_arg
 from parapeval import defaults
 
 
@@ -182,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--system-field", help="field (JSONL) or column (TSV) naming the generator")
     p.add_argument("--model", help="PEM model file (default: shipped data/parapeval/pem-default.pkl)")
     p.add_argument("--out", help="per-pair results (.jsonl or .tsv); default: JSONL on stdout")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--jobs", type=jobs_arg, default=1, help="worker processes (0 = all cores)")
     _feature_args(p)
     p.set_defaults(func=cmd_score)
 

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from evalcore.workers import jobs_arg
 from summeval.io import InputError, read_jsonl, read_summeval, read_tac
 from summeval.metrics import ALL_METRICS, DEFAULT_METRICS, available_metrics, get_metric
 from summeval.metrics.multiref import MULTI_REF_MODES
@@ -31,7 +32,7 @@ def _add_score(sub) -> None:
                    help="TESLA-S function-word detection (default: closed-class word list)")
     p.add_argument("--format", choices=("table", "json", "tsv"), default="table")
     p.add_argument("--output", "-o", type=Path, help="write here instead of standard output")
-    p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes")
+    p.add_argument("--jobs", "-j", type=jobs_arg, default=1, help="worker processes (0 = all cores)")
     p.add_argument("--report", type=Path, metavar="DIR",
                    help="also write a self-contained HTML report and its Markdown twin into DIR")
     p.add_argument("--human", type=Path,
@@ -114,7 +115,7 @@ def _score(args) -> int:
                                for n in (ALL_METRICS if m == "all" else (m,))))
     options = {"multi_ref": args.multi_ref, "stem": args.stem, "function_words": args.function_words}
     signatures = {n: get_metric(n, **options).signature() for n in names}
-    results = score_items(items, names, options, jobs=max(1, args.jobs), progress=sys.stderr.isatty())
+    results = score_items(items, names, options, jobs=args.jobs, progress=sys.stderr.isatty())
     systems = aggregate_systems(results, names)
     if args.format == "json":
         text = to_json(signatures, results, systems) + "\n"
