@@ -13,8 +13,8 @@ from summeval.metrics import ALL_METRICS, DEFAULT_METRICS, available_metrics, ge
 from summeval.metrics.multiref import MULTI_REF_MODES
 
 
-def _add_score(sub) -> None:
-    p = sub.add_parser("score", help="score peer summaries against model summaries")
+def _add_sources(p) -> None:
+    """The summary inputs shared by ``score`` and ``train cremer``."""
     src = p.add_argument_group("input (a TAC folder pair, a JSONL file, or SummEval's file)")
     src.add_argument("--models", type=Path, help="folder of model (reference) summaries, TAC names")
     src.add_argument("--peers", type=Path, help="folder of peer summaries, TAC names")
@@ -22,6 +22,11 @@ def _add_score(sub) -> None:
                      help="also score each model against the other models of its topic")
     src.add_argument("--input", type=Path, help="JSONL with topic, system, summary, references")
     src.add_argument("--summeval", type=Path, help="SummEval 16-system JSON file or 12-system folder")
+
+
+def _add_score(sub) -> None:
+    p = sub.add_parser("score", help="score peer summaries against model summaries")
+    _add_sources(p)
     p.add_argument("--metric", "-m", action="append", choices=[*available_metrics(), "all"], metavar="NAME",
                    help=f"metric to compute (repeatable; default: {' '.join(DEFAULT_METRICS)}); "
                         f"one of {', '.join(available_metrics())}, or all = {' '.join(ALL_METRICS)}")
@@ -30,6 +35,8 @@ def _add_score(sub) -> None:
     p.add_argument("--stem", action="store_true", help="Porter-stem content words for TESLA-S")
     p.add_argument("--function-words", choices=("list", "pos", "none"), default="list",
                    help="TESLA-S function-word detection (default: closed-class word list)")
+    p.add_argument("--cremer-models", type=Path, metavar="DIR",
+                   help="CREMER models from `summeval train cremer --out DIR` (default: the shipped ones)")
     p.add_argument("--format", choices=("table", "json", "tsv"), default="table")
     p.add_argument("--output", "-o", type=Path, help="write here instead of standard output")
     p.add_argument("--jobs", "-j", type=jobs_arg, default=1, help="worker processes (0 = all cores)")
@@ -76,10 +83,14 @@ def _add_bench(sub) -> None:
 def _add_train(sub) -> None:
     p = sub.add_parser("train", help="retrain a shipped model")
     what = p.add_subparsers(dest="what", required=True)
-    c = what.add_parser("cremer", help="CREMER SVR on SummEval (TESLA-S + out-of-fold DICOMER -> overall)")
-    c.add_argument("--data", type=Path, help="SummEval 16-system JSON (default: ../shared/data/summeval/...)")
+    c = what.add_parser("cremer", help="CREMER SVR: on SummEval by default (TESLA-S + out-of-fold DICOMER -> "
+                                       "overall), or on your judged summaries with --human")
+    _add_sources(c)
+    c.add_argument("--human", type=Path, help="human scores (JSONL or TSV with topic, system, dimensions) "
+                                              "for --models/--peers or --input")
     c.add_argument("--kernel", choices=("rbf", "poly", "linear", "all"), default="all")
-    c.add_argument("--target", default="mean", help="human dimension to fit (default: mean of the four)")
+    c.add_argument("--target", default="mean",
+                   help="human dimension to fit (default: mean = SummEval's mean of the four dimensions)")
     c.add_argument("--out", type=Path, help="model folder (default: data/summeval)")
 
 
@@ -113,7 +124,8 @@ def _score(args) -> int:
     items = _read_items(args)
     names = list(dict.fromkeys(n for m in (args.metric or DEFAULT_METRICS)
                                for n in (ALL_METRICS if m == "all" else (m,))))
-    options = {"multi_ref": args.multi_ref, "stem": args.stem, "function_words": args.function_words}
+    options = {"multi_ref": args.multi_ref, "stem": args.stem, "function_words": args.function_words,
+               "cremer_models": args.cremer_models}
     signatures = {n: get_metric(n, **options).signature() for n in names}
     results = score_items(items, names, options, jobs=args.jobs, progress=sys.stderr.isatty())
     systems = aggregate_systems(results, names)
@@ -215,11 +227,21 @@ def _bench(args) -> int:
 
 def _train(args) -> int:
     from evalcore.resources import shared_data_dir
-    from summeval.cremer import KERNELS, train_on_summeval
+    from summeval.cremer import KERNELS, train_on_judged, train_on_summeval
 
-    data = args.data or shared_data_dir() / "summeval" / "summeval_16sys_mean_expert.json"
     kernels = tuple(KERNELS) if args.kernel == "all" else (args.kernel,)
-    for path in train_on_summeval(data, kernels, args.target, args.out):
+    if args.models or args.peers or args.input:
+        if not args.human:
+            raise InputError("--human FILE is needed to train on --models/--peers or --input")
+        from summeval.correlate import read_human
+
+        items = _read_items(args)
+        paths = train_on_judged(items, read_human(args.human), args.target, kernels, args.out,
+                                source=str(args.input or args.peers))
+    else:
+        data = args.summeval or shared_data_dir() / "summeval" / "summeval_16sys_mean_expert.json"
+        paths = train_on_summeval(data, kernels, args.target, args.out)
+    for path in paths:
         print(f"wrote {path}")
     return 0
 

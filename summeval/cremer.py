@@ -118,12 +118,26 @@ def dicomer_out_of_fold(analyses, coherence: np.ndarray, topics: np.ndarray, wit
     return out
 
 
+def _fit_and_save(x: np.ndarray, y: np.ndarray, groups: np.ndarray, kernels: tuple[str, ...], folder: Path | None,
+                  info: dict) -> list[Path]:
+    """One tuned model per kernel, saved with a signature (``info`` + the chosen SVR parameters)."""
+    import sklearn
+
+    paths = []
+    for kernel in kernels:
+        model = fit_cremer(kernel, x, y, groups, n_folds=min(N_FOLDS - 1, len(set(groups))))
+        signature = {"variant": KERNELS[kernel], "features": list(FEATURES), **info,
+                     "svr": model.named_steps["svr"].get_params(),
+                     "tuning": f"grid {PARAM_GRIDS[kernel]}, folds by document, MSE", "sklearn": sklearn.__version__}
+        paths.append(save_model(model, kernel, signature, folder))
+    return paths
+
+
 def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), target: str = "mean",
                       folder: Path | None = None, seed: int = 0) -> list[Path]:
     """Fit CREMER on all of SummEval and save one model per kernel. Features: TESLA-S with all
     references and out-of-fold DICOMER values (the shipped DICOMER is trained on the same
     summaries). Report cross-validated quality with `summeval bench responsiveness`."""
-    import sklearn
     from coherence.dicomer.analysis import AnalysisCache
     from coherence.parser.pipeline import DiscourseParser
 
@@ -142,15 +156,33 @@ def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), tar
     dicomer = dicomer_out_of_fold(analyses, coherence, topics, np.ones(len(items), bool), N_FOLDS, seed)
     x = feature_matrix([s.value for s in tesla.score_batch([(it.references, it.summary) for it in items])], dicomer)
     y = np.array([it.human[target] for it in items])
-    paths = []
-    for kernel in kernels:
-        model = fit_cremer(kernel, x, y, topics)
-        signature = {"variant": KERNELS[kernel], "features": list(FEATURES), "target": f"summeval:{target}",
-                     "data": Path(data).name, "n_summaries": len(items), "tesla_s": tesla.signature(),
-                     "dicomer": Dicomer().signature(),
-                     "dicomer_training_values": f"out of fold ({N_FOLDS} folds by document, seed {seed})",
-                     "svr": model.named_steps["svr"].get_params(),
-                     "tuning": f"grid {PARAM_GRIDS[kernel]}, {N_FOLDS - 1} folds by document, MSE", "sklearn": sklearn.__version__,
-                     "licence": "trained on SummEval annotations (MIT); CNN/DailyMail text, research use"}
-        paths.append(save_model(model, kernel, signature, folder))
-    return paths
+    info = {"target": f"summeval:{target}", "data": Path(data).name, "n_summaries": len(items),
+            "tesla_s": tesla.signature(), "dicomer": Dicomer().signature(),
+            "dicomer_training_values": f"out of fold ({N_FOLDS} folds by document, seed {seed})",
+            "licence": "trained on SummEval annotations (MIT); CNN/DailyMail text, research use"}
+    return _fit_and_save(x, y, topics, kernels, folder, info)
+
+
+def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], target: str,
+                    kernels: tuple[str, ...] = tuple(KERNELS), folder: Path | None = None,
+                    source: str = "") -> list[Path]:
+    """Fit CREMER on one's own judged summaries (TAC folders or JSONL plus a human-score file):
+    TESLA-S against their references and the shipped DICOMER, which never saw these texts."""
+    from summeval.io import InputError
+    from summeval.metrics.discourse import Dicomer, dicomer_values
+    from summeval.metrics.tesla_s import TeslaS
+
+    missing = [it.origin or f"{it.topic}/{it.system}" for it in items if target not in human.get(it.key, {})]
+    if missing:
+        raise InputError(f"no human {target!r} score for {len(missing)} summaries, e.g. {missing[0]}")
+    topics = np.array([it.topic for it in items])
+    if len(set(topics)) < 2:
+        raise InputError("training CREMER needs summaries of at least two topics (folds are grouped by topic)")
+    tesla = TeslaS()
+    x = feature_matrix([s.value for s in tesla.score_batch([(it.references, it.summary) for it in items])],
+                       dicomer_values([it.summary for it in items]))
+    y = np.array([human[it.key][target] for it in items])
+    info = {"target": f"{Path(source).name or 'judged'}:{target}", "data": str(source), "n_summaries": len(items),
+            "tesla_s": tesla.signature(), "dicomer": Dicomer().signature(),
+            "dicomer_training_values": "shipped DICOMER model (not trained on these summaries)"}
+    return _fit_and_save(x, y, topics, kernels, folder, info)

@@ -19,9 +19,9 @@ _FACTORIES = {
     "rouge-l-f": lambda o: RougeN("rouge-l", "f"),
     "rouge-su4": lambda o: RougeSU(4),
     "dicomer": lambda o: _discourse().Dicomer(),
-    "cremer": lambda o: _discourse().Cremer("rbf"),
-    "cremer-lf": lambda o: _discourse().Cremer("linear"),
-    "cremer-pf": lambda o: _discourse().Cremer("poly"),
+    "cremer": lambda o: _discourse().Cremer("rbf", o.get("cremer_models")),
+    "cremer-lf": lambda o: _discourse().Cremer("linear", o.get("cremer_models")),
+    "cremer-pf": lambda o: _discourse().Cremer("poly", o.get("cremer_models")),
     "rouge-su4-f": lambda o: RougeSU(4, "f"),
 }
 
@@ -48,7 +48,8 @@ def available_metrics() -> list[str]:
 
 
 def get_metric(name: str, **options) -> Metric:
-    """A scorer by name; ``options``: multi_ref, stem, function_words (TESLA-S)."""
+    """A scorer by name; ``options``: multi_ref, stem, function_words (TESLA-S), cremer_models
+    (a folder of CREMER models from `summeval train cremer --out`)."""
     try:
         return _FACTORIES[name](options)
     except KeyError:

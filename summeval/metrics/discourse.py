@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import math
+from pathlib import Path
 from collections.abc import Sequence
 
 import numpy as np
@@ -47,18 +48,20 @@ class Dicomer(Metric):
 
 
 class Cremer(Metric):
-    """CREMER: the shipped SVR over (TESLA-S, DICOMER) for the given kernel."""
+    """CREMER: the SVR over (TESLA-S, DICOMER) for the given kernel, shipped or from ``models``
+    (a folder written by `summeval train cremer --out`)."""
 
-    def __init__(self, kernel: str = "rbf"):
+    def __init__(self, kernel: str = "rbf", models: str | Path | None = None):
         if kernel not in KERNELS:
             raise ValueError(f"kernel must be one of {sorted(KERNELS)}, got {kernel!r}")
         self.kernel = kernel
+        self.models = Path(models) if models else None
         self.name = {"rbf": "cremer", "linear": "cremer-lf", "poly": "cremer-pf"}[kernel]
         self.tesla = TeslaS()
 
     @functools.cached_property
     def _model(self):
-        return load_model(self.kernel)
+        return load_model(self.kernel, self.models)
 
     def signature_fields(self) -> str:
         info = self._model[1]

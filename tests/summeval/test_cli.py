@@ -134,3 +134,37 @@ def test_metric_all_keeps_an_unscorable_summary_as_an_error_record(capsys, tmp_p
     doc = json.loads(out)
     assert len(doc["summaries"]) == 2 and doc["summaries"][1].get("error")
     assert "cremer" in doc["summaries"][0]["scores"]
+
+
+def _demo_human(tmp_path, skip=None):
+    human = tmp_path / "human.tsv"
+    human.write_text("topic\tsystem\tresponsiveness\n" + "".join(
+        f"D000{t}-A\t{s}\t{5 - s + 0.1 * t}\n" for t in (1, 2, 3) for s in (1, 2, 3, 4) if (t, s) != skip))
+    return human
+
+
+def test_train_cremer_on_judged_tac_folders(capsys, tmp_path):
+    from summeval.cremer import load_model
+
+    code, out, err = run(capsys, "train", "cremer", "--models", str(DEMO / "models"), "--peers", str(DEMO / "peers"),
+                         "--human", str(_demo_human(tmp_path)), "--target", "responsiveness", "--kernel", "linear",
+                         "--out", str(tmp_path / "models"))
+    assert code == 0, err
+    model, info = load_model("linear", tmp_path / "models")
+    assert info["n_summaries"] == 12 and info["target"].endswith(":responsiveness")
+    assert "not trained on these summaries" in info["dicomer_training_values"]
+    code, out, err = run(capsys, "score", "--models", str(DEMO / "models"), "--peers", str(DEMO / "peers"),
+                         "-m", "cremer-lf", "--cremer-models", str(tmp_path / "models"), "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert f"model:{info['model_hash']}" in doc["signature"]["cremer-lf"]
+    assert {s["system"]: s["rank"]["cremer-lf"] for s in doc["systems"]}["1"] == 1
+
+
+def test_train_cremer_names_a_summary_without_human_score(capsys, tmp_path):
+    code, _, err = run(capsys, "train", "cremer", "--models", str(DEMO / "models"), "--peers", str(DEMO / "peers"),
+                       "--human", str(_demo_human(tmp_path, skip=(2, 3))), "--target", "responsiveness",
+                       "--out", str(tmp_path / "models"))
+    assert code == 2 and "D0002-A.M.100.A.3" in err
+    code, _, err = run(capsys, "train", "cremer", "--input", str(tmp_path / "x.jsonl"))
+    assert code == 2 and "--human FILE is needed" in err
