@@ -31,34 +31,44 @@ def _png(fig) -> str:
 
 def _plots(names: Sequence[str], systems: Sequence[SystemResult], human: Mapping[str, Mapping[str, float]],
            correlations: Mapping) -> dict[str, str]:
-    """Base64 PNGs: one scatter grid (metric x human dimension) and one correlation bar chart."""
+    """Base64 PNGs: a grid of system-level scatter plots (one panel per human dimension and metric,
+    points labelled by system) and a correlation bar chart (as the CREMER paper's figure 4)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     dims = sorted({d for h in human.values() for d in h})
-    fig, axes = plt.subplots(len(dims), len(names), figsize=(3.2 * len(names), 2.8 * len(dims)), squeeze=False)
-    for i, dim in enumerate(dims):
-        for j, name in enumerate(names):
-            ax = axes[i][j]
-            pts = [(s.scores[name], human[s.system][dim]) for s in systems
-                   if s.system in human and dim in human[s.system] and not np.isnan(s.scores[name])]
-            if pts:
-                ax.scatter(*zip(*pts), s=14)
-            ax.set_xlabel(name, fontsize=8)
-            ax.set_ylabel(dim, fontsize=8)
-            ax.tick_params(labelsize=7)
+    panels = [(dim, name) for dim in dims for name in names]
+    ncols = min(4, len(panels))
+    nrows = -(-len(panels) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 3.0 * nrows), squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    for ax, (dim, name) in zip(axes.flat, panels):
+        pts = [(s.scores[name], human[s.system][dim], s.system) for s in systems
+               if s.system in human and dim in human[s.system] and not np.isnan(s.scores[name])]
+        if pts:
+            xs, ys, labels = zip(*pts)
+            ax.scatter(xs, ys, s=14)
+            for x, y, label in zip(xs, ys, labels):
+                ax.annotate(label, (x, y), fontsize=6, xytext=(2, 2), textcoords="offset points")
+        c = correlations["system"][dim][name]
+        ax.set_title(f"r {c['pearson']['value']:.2f} · τ {c['kendall']['value']:.2f}", fontsize=8)
+        ax.set_xlabel(name, fontsize=8)
+        ax.set_ylabel(dim, fontsize=8)
+        ax.tick_params(labelsize=7)
     fig.tight_layout()
     out = {"scatter": _png(fig)}
-    fig, ax = plt.subplots(figsize=(1.2 + 1.1 * len(dims) * max(1, len(names)) / 2, 3.2))
+    fig, ax = plt.subplots(figsize=(2.4 + 1.1 * len(dims) * max(1, len(names)) / 2, 3.2))
     width = 0.8 / max(1, len(names))
     for j, name in enumerate(names):
         vals = [correlations["system"][d][name]["pearson"]["value"] for d in dims]
         ax.bar(np.arange(len(dims)) + j * width, vals, width, label=name)
     ax.set_xticks(np.arange(len(dims)) + width * (len(names) - 1) / 2, dims)
     ax.set_ylabel("system-level Pearson r")
-    ax.legend(fontsize=7)
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     out["bars"] = _png(fig)
     return out
