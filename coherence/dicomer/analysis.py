@@ -11,9 +11,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
-import os
 import pickle
+import sqlite3
 from collections.abc import Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from coherence.dicomer.matrix import Token, is_open_class
 from coherence.parser.document import ParsedText, parse_texts
 from coherence.relations import Relation
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -92,27 +93,45 @@ def parser_id(parser) -> str:
 
 
 class AnalysisCache:
-    """Pickled ``{text hash: Analysis}`` per parser under ``folder`` (or in memory only)."""
+    """Analyses by text hash for one parser: in memory, and on disk (when ``folder`` is given) in
+    one SQLite file per parser. Reads are lazy (only the texts asked for), writes incremental
+    (only new analyses), and parallel workers can share the file (SQLite locks it)."""
 
     def __init__(self, parser, folder: Path | None = None):
         self.parser = parser
-        self.path = folder / f"analyses-{parser_id(parser)}-v{CACHE_VERSION}.pkl" if folder else None
+        self.path = folder / f"analyses-{parser_id(parser)}-v{CACHE_VERSION}.sqlite" if folder else None
         self.store: dict[str, Analysis] = {}
-        if self.path and self.path.exists():
-            with self.path.open("rb") as fh:
-                self.store = pickle.load(fh)
-        self._dirty = False
+        self._new: dict[str, Analysis] = {}
+
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=120)
+        db.execute("CREATE TABLE IF NOT EXISTS analyses (key TEXT PRIMARY KEY, value BLOB NOT NULL)")
+        return db
+
+    def _load(self, keys: Sequence[str]) -> None:
+        """Bring the on-disk analyses of ``keys`` that are not in memory yet into memory."""
+        wanted = list(dict.fromkeys(k for k in keys if k not in self.store))
+        if not (self.path and wanted and self.path.exists()):
+            return
+        with closing(self._connect()) as db:
+            for start in range(0, len(wanted), 500):
+                part = wanted[start:start + 500]
+                rows = db.execute(f"SELECT key, value FROM analyses WHERE key IN ({','.join('?' * len(part))})", part)
+                self.store.update((k, pickle.loads(v)) for k, v in rows)
+
+    def _add(self, key: str, analysis: Analysis) -> None:
+        self.store[key] = self._new[key] = analysis
 
     def analyse(self, texts: Sequence[str]) -> list[Analysis]:
         """Analyses of ``texts`` in order, parsing (batched) only the texts not cached yet."""
         keys = [text_key(t) for t in texts]
+        self._load(keys)
         todo = list(dict.fromkeys(k for k in keys if k not in self.store))
         if todo:
             by_key = dict(zip(keys, texts))
-            pts = parse_texts([by_key[k] for k in todo])
-            for k, pt in zip(todo, pts):
-                self.store[k] = analyse_parsed(pt, self.parser)
-            self._dirty = True
+            for k, pt in zip(todo, parse_texts([by_key[k] for k in todo])):
+                self._add(k, analyse_parsed(pt, self.parser))
         return [self.store[k] for k in keys]
 
     def analyse_permutations(self, texts: Sequence[str], k: int = 20, seed: int = 0) -> list[list[Analysis]]:
@@ -124,23 +143,22 @@ class AnalysisCache:
             text_seed = (int(text_key(text)[:8], 16) + seed) % 2**32
             orders = permutations(len(spans), k, text_seed)
             plans.append((text, orders, [" ".join(text[slice(*spans[i])] for i in o) for o in orders]))
+        self._load([text_key(p) for _, _, ptexts in plans for p in ptexts])
         missing = [(text, orders) for text, orders, ptexts in plans
                    if any(text_key(p) not in self.store for p in ptexts)]
         for (text, orders), pt in zip(missing, parse_texts([t for t, _ in missing])):
             for order in orders:
                 permuted = permuted_parsed(pt, order)
-                self.store[text_key(permuted.text)] = analyse_parsed(permuted, self.parser)
-            self._dirty = True
+                self._add(text_key(permuted.text), analyse_parsed(permuted, self.parser))
         return [[self.store[text_key(p)] for p in ptexts] for _, _, ptexts in plans]
 
     def save(self) -> None:
-        if self.path and self._dirty:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")  # parallel workers may save at once
-            with tmp.open("wb") as fh:
-                pickle.dump(self.store, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            tmp.replace(self.path)
-            self._dirty = False
+        """Write the analyses made since the last save (nothing when in memory only)."""
+        if self.path and self._new:
+            rows = [(k, pickle.dumps(a, protocol=pickle.HIGHEST_PROTOCOL)) for k, a in self._new.items()]
+            with closing(self._connect()) as db, db:
+                db.executemany("INSERT OR REPLACE INTO analyses (key, value) VALUES (?, ?)", rows)
+            self._new.clear()
 
 
 def sentence_spans(analysis: Analysis) -> list[tuple[int, int]]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from evalcore.benchio import machine, machine_line, peak_rss_mib, write_report
 from evalcore.resources import shared_data_dir
 from summeval.io import SummaryItem, read_summeval
+from summeval.metrics.tesla_s import clear_caches
 from summeval.report import table
 from summeval.scoring import score_items
 
@@ -40,6 +41,7 @@ def synthetic_corpus(data: Path, n_summaries: int, n_refs: int = 4, seed: int = 
 
 
 def _throughput(label: str, workers: int, fn, items) -> dict:
+    clear_caches()  # forked workers would otherwise inherit the previous run's bags
     start = time.perf_counter()
     results = fn(items)
     seconds = time.perf_counter() - start

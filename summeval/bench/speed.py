@@ -19,7 +19,7 @@ from evalcore.matching import match
 from evalcore.metaeval import correlations
 from evalcore.resources import shared_data_dir
 from summeval.io import read_summeval
-from summeval.metrics.tesla_s import TeslaS
+from summeval.metrics.tesla_s import TeslaS, clear_caches
 from summeval.report import table
 
 DEFAULT_FILE = ("summeval", "summeval_16sys_mean_expert.json")
@@ -40,6 +40,8 @@ def _rouge_score_run(pairs):
 
 
 def _tesla_run(pairs, function_words="list"):
+    """TESLA-S from cold caches: the process-wide bag and tokeniser caches are emptied first."""
+    clear_caches()
     return [s.value for s in TeslaS(function_words=function_words).score_batch(pairs)]
 
 

@@ -22,6 +22,27 @@ from summeval.metrics.base import Metric, Score
 from summeval.metrics.multiref import MULTI_REF_MODES, combine
 
 
+@functools.lru_cache(maxsize=None)
+def preprocessor(stem: bool, function_words: str) -> Preprocessor:
+    """The process's one preprocessor per setting (its per-text cache is shared too)."""
+    return Preprocessor(lowercase=True, stem=stem, function_words=function_words)
+
+
+@functools.lru_cache(maxsize=65536)
+def text_bags(text: str, stem: bool, function_words: str, max_gap: int, discount: float | None) -> tuple[Bag, Bag]:
+    """(unigram bag, skip-bigram bag) of a text under one setting, cached for the whole process so
+    every TESLA-S in it (the metric and the three CREMERs of ``--metric all``) preprocesses a
+    text once. :func:`clear_caches` gives cold caches for timing."""
+    doc = preprocessor(stem, function_words)(text)
+    return ngram_bag(doc, 1, discount), skip_bigram_bag(doc, max_gap, discount)
+
+
+def clear_caches() -> None:
+    """Forget every cached bag and tokenisation (benchmarks time TESLA-S from cold caches)."""
+    text_bags.cache_clear()
+    preprocessor.cache_clear()
+
+
 @dataclass(frozen=True)
 class TeslaSScore(Score):
     """TESLA-S of one candidate; ``value`` = ``f`` = mean of the unigram and skip-bigram F."""
@@ -43,19 +64,18 @@ class TeslaS(Metric):
         self.discount = discount
         self.max_gap = max_gap
         self.multi_ref = multi_ref
-        self.preprocessor = Preprocessor(lowercase=True, stem=stem, function_words=function_words)
-        self.bags = functools.lru_cache(maxsize=65536)(self._bags)
+        self.preprocessor = preprocessor(stem, function_words)
 
     def signature_fields(self) -> str:
         fw = "none" if self.preprocessor.function_words == "none" else f"{self.discount:g}"
         return (f"ngrams:1+sb{self.max_gap}|fw:{fw}|alpha:{self.alpha:g}|refs:{self.multi_ref}|"
                 f"{self.preprocessor.signature()}")
 
-    def _bags(self, text: str) -> tuple[Bag, Bag]:
-        """(unigram bag, skip-bigram bag) of a text; ``self.bags`` is its per-text cache."""
-        doc = self.preprocessor(text)
-        discount = None if self.preprocessor.function_words == "none" else self.discount
-        return ngram_bag(doc, 1, discount), skip_bigram_bag(doc, self.max_gap, discount)
+    def bags(self, text: str) -> tuple[Bag, Bag]:
+        """(unigram bag, skip-bigram bag) of a text under this metric's settings (cached)."""
+        pre = self.preprocessor
+        discount = None if pre.function_words == "none" else self.discount
+        return text_bags(text, pre.stem, pre.function_words, self.max_gap, discount)
 
     def score_batch(self, items: Sequence[tuple[Sequence[str], str]]) -> list[TeslaSScore]:
         texts: dict[str, int] = {}

@@ -131,3 +131,19 @@ def test_dicomer_commands_are_on_the_coherence_cli():
     args = ap.parse_args(["train", "dicomer", "--mode", "listwise", "--tier", "0"])
     assert args.func is cmd_train_dicomer and args.variant == "DICOMER"
     assert ap.parse_args(["bench", "readability", "--data", "d", "--out", "o"]).func is cmd_bench_readability
+
+
+def test_disk_cache_is_incremental_and_read_lazily(tmp_path, monkeypatch):
+    import coherence.dicomer.analysis as analysis
+
+    parser = DiscourseParser(tier=0)
+    first = AnalysisCache(parser, tmp_path)
+    made = first.analyse(TEXTS[:2])
+    first.save()
+    first.analyse(TEXTS[2:3])
+    first.save()  # adds the third text without rewriting the others
+    monkeypatch.setattr(analysis, "parse_texts", lambda texts: pytest.fail(f"re-parsed {len(texts)} texts"))
+    second = AnalysisCache(parser, tmp_path)
+    assert second.store == {}  # nothing is read before it is asked for
+    assert second.analyse(TEXTS[:2]) == made and len(second.store) == 2
+    assert len(second.analyse(TEXTS[:3])) == 3
