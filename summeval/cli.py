@@ -39,7 +39,8 @@ def _add_score(sub) -> None:
                    help="CREMER models from `summeval train cremer --out DIR` (default: the shipped ones)")
     p.add_argument("--format", choices=("table", "json", "tsv"), default="table")
     p.add_argument("--output", "-o", type=Path, help="write here instead of standard output")
-    p.add_argument("--jobs", "-j", type=jobs_arg, default=1, help="worker processes (0 = all cores)")
+    p.add_argument("--jobs", "-j", type=jobs_arg, default=1, help="worker processes (0 = all cores); work is split into "
+                   "chunks of whole topics of ~256 summaries, so smaller inputs run in one process")
     p.add_argument("--report", type=Path, metavar="DIR",
                    help="also write a self-contained HTML report and its Markdown twin into DIR")
     p.add_argument("--human", type=Path,

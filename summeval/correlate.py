@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.metaeval import CORRELATIONS, LEVELS, correlate_with_ci, paired_significance, resample_documents
-from summeval.io.records import InputError
+from evalcore.textio import InputError, read_utf8
 
 Records = Mapping[tuple[str, str], Mapping[str, float]]  # (topic, system) -> {name: value}
 
@@ -70,10 +70,7 @@ def read_human(path: str | Path) -> dict[tuple[str, str], dict[str, float]]:
     """Human scores per (topic, system) from JSONL (flat fields or a ``human`` object) or TSV/CSV
     with a header row containing ``topic`` and ``system``."""
     path = Path(path)
-    try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot be read as UTF-8 text ({exc})") from None
+    text = read_utf8(path)
     out: dict[tuple[str, str], dict[str, float]] = {}
     if path.suffix in (".tsv", ".csv"):
         rows = list(csv.DictReader(text.splitlines(), delimiter="\t" if path.suffix == ".tsv" else ","))
@@ -96,10 +93,13 @@ def read_human(path: str | Path) -> dict[tuple[str, str], dict[str, float]]:
         for name, value in row.items():
             if name in ("topic", "system", "summary", "references"):
                 continue
+            if value is None or (isinstance(value, str) and not value.strip()):
+                continue  # a blank cell: this summary was not judged on that dimension
             try:
                 values[name] = float(value)
             except (TypeError, ValueError):
-                continue
+                raise InputError(f"{where}: {name} = {value!r} is not a number (leave the cell empty "
+                                 "for a missing judgment)") from None
         if key in out:
             raise InputError(f"{where}: duplicate human scores for topic {key[0]!r}, system {key[1]!r}")
         out[key] = values

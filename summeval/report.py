@@ -40,7 +40,9 @@ def to_tsv(names: Sequence[str], summaries: Sequence[SummaryResult]) -> str:
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A plain aligned text table (also valid Markdown)."""
+    """A plain aligned text table (also valid Markdown: a ``|`` inside a cell is escaped)."""
+    headers = [str(h).replace("|", "\\|") for h in headers]
+    rows = [[str(c).replace("|", "\\|") for c in r] for r in rows]
     widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) if rows else len(str(h)) for i, h in enumerate(headers)]
     def line(cells):
         return "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"

@@ -86,7 +86,7 @@ def write_report(out: Path, signatures: Mapping[str, str], names: Sequence[str],
     topics = sorted({r.topic for r in summaries})
     topic_tables = []
     for topic in topics:
-        rows = [[r.system, *([f"{r.scores[n]:.4f}" for n in names] if r.error is None else [html.escape(r.error)] + [""] * (len(names) - 1))]
+        rows = [[r.system, *([f"{r.scores[n]:.4f}" for n in names] if r.error is None else [r.error] + [""] * (len(names) - 1))]
                 for r in summaries if r.topic == topic]
         topic_tables.append((topic, ["system", *names], rows))
     plots = _plots(names, systems, human, correlations) if human and correlations else {}
@@ -95,6 +95,10 @@ def write_report(out: Path, signatures: Mapping[str, str], names: Sequence[str],
         from summeval.bench.tables import correlation_markdown
 
         md += ["## Correlation with human scores", "", correlation_markdown(correlations), ""]
+    for name, alt in (("bars", "system-level correlation with human scores"), ("scatter", "system-level scatter plots")):
+        if name in plots:  # the Markdown report links the same PNGs the HTML embeds
+            (out / f"{name}.png").write_bytes(base64.b64decode(plots[name]))
+            md += [f"![{alt}]({name}.png)", ""]
     md += ["## Per topic", ""]
     for topic, head, rows in topic_tables:
         md += [f"### {topic}", "", table(head, rows), ""]
@@ -106,7 +110,7 @@ def write_report(out: Path, signatures: Mapping[str, str], names: Sequence[str],
 
 def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-    trs = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+    trs = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in rows)
     return f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
 
 
@@ -122,12 +126,11 @@ def _html(sys_head, sys_rows, topic_tables, plots, signatures, correlations) -> 
                   f"<img alt='correlation bars' src='data:image/png;base64,{plots['bars']}'>",
                   f"<img alt='system-level scatter plots' src='data:image/png;base64,{plots['scatter']}'>"]
     if correlations:
-        for level, by_dim in correlations.items():
-            dims = list(by_dim)
-            metrics = list(next(iter(by_dim.values())))
-            rows = [[m, *(f"{by_dim[d][m]['pearson']['value']:.3f} / {by_dim[d][m]['spearman']['value']:.3f} / "
-                          f"{by_dim[d][m]['kendall']['value']:.3f}" for d in dims)] for m in metrics]
-            parts += [f"<h3>{level} level: Pearson / Spearman / Kendall</h3>", _html_table(["metric", *dims], rows)]
+        from summeval.bench.tables import correlation_rows
+
+        for level, ci_note, header, rows in correlation_rows(correlations):
+            parts += [f"<h3>{level} level: Pearson r · Spearman ρ · Kendall τ ({ci_note})</h3>",
+                      _html_table(header, rows)]
     parts.append("<h2>Per topic</h2>")
     for topic, head, rows in topic_tables:
         parts.append(f"<details><summary>{html.escape(topic)}</summary>{_html_table(head, rows)}</details>")

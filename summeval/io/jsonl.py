@@ -8,18 +8,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from evalcore.textio import read_utf8
+
 from summeval.io.records import InputError, SummaryItem, check_unique
 
 
 def read_jsonl(path: str | Path) -> list[SummaryItem]:
     """Items of a JSONL file; any malformed line is an error naming file and line."""
     path = Path(path)
-    try:
-        lines = path.read_bytes().decode("utf-8").splitlines()
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
+    lines = read_utf8(path).splitlines()
     items = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -41,10 +38,33 @@ def read_jsonl(path: str | Path) -> list[SummaryItem]:
             raise InputError(f"{where}: 'references' must be a list of strings")
         if not isinstance(obj["summary"], str):
             raise InputError(f"{where}: 'summary' must be a string")
-        human = obj.get("human") or {}
+        for name in ("topic", "system"):
+            if not isinstance(obj[name], (str, int)) or isinstance(obj[name], bool) or not str(obj[name]).strip():
+                raise InputError(f"{where}: {name!r} must be a non-empty string or number")
         items.append(SummaryItem(str(obj["topic"]), str(obj["system"]), obj["summary"], tuple(refs), where,
-                                 {k: float(v) for k, v in human.items()}))
+                                 _human_scores(obj.get("human"), where)))
     if not items:
         raise InputError(f"{path}: no summaries in file")
     check_unique(items)
     return items
+
+
+def _human_scores(human: object, where: str) -> dict[str, float]:
+    """The optional ``human`` object as dimension -> float; anything else is an error naming the line."""
+    if human is None:
+        return {}
+    if not isinstance(human, dict):
+        raise InputError(f"{where}: 'human' must be an object of dimension -> score")
+    try:
+        return {str(k): float(v) for k, v in human.items()}
+    except (TypeError, ValueError):
+        bad = next(k for k, v in human.items() if not _is_number(v))
+        raise InputError(f"{where}: human score {bad!r} is not a number ({human[bad]!r})") from None
+
+
+def _is_number(value: object) -> bool:
+    try:
+        float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+    return True

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from evalcore.textio import InputError, read_utf8
 
-class InputError(ValueError):
-    """Bad input; the message names the file (and line or id) at fault."""
+__all__ = ["InputError", "SummaryItem", "check_unique", "read_text_file"]
 
 
 @dataclass(frozen=True)
@@ -32,12 +32,7 @@ class SummaryItem:
 
 def read_text_file(path: Path) -> str:
     """A summary file's text; empty or undecodable files are errors naming the file."""
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
+    text = read_utf8(path)
     if not text.strip():
         raise InputError(f"{path}: empty summary file")
     return text

@@ -4,7 +4,8 @@ File names follow TAC's ``D1101-A.M.100.A.<id>``: the topic is the part before t
 the summarizer id the last dot-separated field. Model (human) summaries have letter ids, peers
 numeric ones. Every peer is scored against all models of its topic; with ``include_models``,
 every model is also scored against the other models of its topic (to compare humans with
-machines, use the jackknife multi-reference mode for both).
+machines, use the jackknife multi-reference mode for both). Hidden files (``.DS_Store``) are
+ignored; anything else that does not fit is an error, so no summary is left out unnoticed.
 """
 
 from __future__ import annotations
@@ -26,10 +27,13 @@ def parse_tac_name(path: Path) -> tuple[str, str]:
 def _summary_files(folder: Path, role: str) -> list[Path]:
     if not folder.is_dir():
         raise InputError(f"{folder}: {role} folder does not exist")
-    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
-    if not files:
+    entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))  # skip .DS_Store and the like
+    stray = [p for p in entries if not p.is_file()]
+    if stray:
+        raise InputError(f"{stray[0]}: not a summary file ({role} folders hold only summary files)")
+    if not entries:
         raise InputError(f"{folder}: {role} folder holds no summary files")
-    return files
+    return entries
 
 
 def read_tac(models_dir: str | Path, peers_dir: str | Path, include_models: bool = False) -> list[SummaryItem]:
@@ -39,10 +43,15 @@ def read_tac(models_dir: str | Path, peers_dir: str | Path, include_models: bool
         topic, mid = parse_tac_name(path)
         if mid.isdigit():
             raise InputError(f"{path}: model summaries have letter ids, found numeric id {mid!r}")
+        twin = next((p for m, _, p in models[topic] if m == mid), None)
+        if twin is not None:
+            raise InputError(f"duplicate model summary for topic {topic!r}, id {mid!r}: {twin} and {path}")
         models[topic].append((mid, read_text_file(path), path))
     items: list[SummaryItem] = []
     for path in _summary_files(Path(peers_dir), "peers"):
         topic, pid = parse_tac_name(path)
+        if not pid.isdigit():
+            raise InputError(f"{path}: peer summaries have numeric ids, found {pid!r} (is it a model summary?)")
         if topic not in models:
             raise InputError(f"{path}: topic {topic!r} has no model summaries in {models_dir}")
         refs = tuple(text for _, text, _ in models[topic])
@@ -50,7 +59,8 @@ def read_tac(models_dir: str | Path, peers_dir: str | Path, include_models: bool
     if include_models:
         for topic, entries in models.items():
             if len(entries) < 2:
-                continue
+                raise InputError(f"topic {topic!r} has one model summary ({entries[0][2]}): scoring models "
+                                 "against the other models needs at least two")
             for mid, text, path in entries:
                 refs = tuple(t for other, t, _ in entries if other != mid)
                 items.append(SummaryItem(topic, mid, text, refs, str(path)))

@@ -100,6 +100,19 @@ def test_report_with_human_scores(capsys, tmp_path):
     assert page.count("data:image/png;base64,") == 2 and "D0003-A" in page
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "## Correlation with human scores" in md and "tesla-s|" in md
+    assert "![system-level scatter plots](scatter.png)" in md and (tmp_path / "rep" / "scatter.png").stat().st_size > 1000
+    assert "[τ " in page  # correlation cells carry their bootstrap CI
+
+
+def test_report_escapes_names(capsys, tmp_path):
+    rows = [{"topic": "t1", "system": f"<b>s{k}</b>|x", "summary": f"the cat sat on mat {k}",
+             "references": ["the cat sat on the mat"]} for k in range(2)]
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    code, _, _ = run(capsys, "score", "--input", str(path), "-m", "rouge-1", "--report", str(tmp_path / "rep"))
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert code == 0 and "<b>s0</b>" not in page and "&lt;b&gt;s0&lt;/b&gt;" in page
+    assert "<b>s0</b>\\|x" in (tmp_path / "rep" / "report.md").read_text()
 
 
 def test_metric_all_runs_the_aesop_workflow_with_report(capsys, tmp_path):

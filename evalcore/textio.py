@@ -1,0 +1,21 @@
+"""Reading users' text files once, the same way in every CLI: UTF-8 with an optional byte-order
+mark (Excel and Notepad write one), and errors that name the file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class InputError(ValueError):
+    """Bad input; the message names the file (and line or id) at fault."""
+
+
+def read_utf8(path: str | Path) -> str:
+    """The text of ``path``; a leading BOM is dropped, unreadable or non-UTF-8 files are an
+    :class:`InputError` naming the file and the offending byte."""
+    try:
+        return Path(path).read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
