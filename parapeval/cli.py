@@ -13,6 +13,7 @@ import numpy as np
 from evalcore.resources import ResourceError
 from evalcore.workers import jobs_arg
 from parapeval import defaults
+from parapeval.fluency import LMTrainingError
 
 
 def _log(msg: str) -> None:
@@ -36,10 +37,11 @@ def cmd_build_phrase_table(args: argparse.Namespace) -> int:
 
 
 def cmd_build_lm(args: argparse.Namespace) -> int:
+    from evalcore.textio import read_utf8
     from parapeval.fluency import FluencyScorer, train_lm
 
-    lines = (line for path in args.text for line in Path(path).read_text("utf-8", errors="replace").splitlines())
-    path = train_lm(lines, args.out, order=args.order)
+    lines = (line for path in args.text for line in read_utf8(path).splitlines())
+    path = train_lm(lines, args.out, order=args.order, log=_log)
     print(f"{path}\t{FluencyScorer(path).signature()}")
     return 0
 
@@ -201,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (ResourceError, ValueError, FileNotFoundError) as exc:
+    except (ResourceError, LMTrainingError, ValueError, OSError) as exc:
         print(f"parapeval {args.command}: error: {exc}", file=sys.stderr)
         return 2
 

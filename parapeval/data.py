@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evalcore.resources import ResourceError, shared_data_dir
+from evalcore.textio import InputError, read_utf8
 
 
 @dataclass(frozen=True)
@@ -28,14 +29,25 @@ def twitter_para_path(data: str | Path | None = None) -> Path:
     raise ResourceError(f"Twitter-Para (twitter_para.jsonl) not found under {base}")
 
 
+def _scored_pairs(line: str) -> list[ScoredPair]:
+    """The (source, candidate, score) triples of one Twitter-Para JSONL line."""
+    rec = json.loads(line)
+    return [ScoredPair(str(rec["source"]), str(c["text"]), float(c["score"])) for c in rec["candidates"]]
+
+
 def read_twitter_para(path: str | Path) -> list[ScoredPair]:
-    """Every (source, candidate, human score) of Twitter-Para, in file order."""
+    """Every (source, candidate, human score) of Twitter-Para, in file order; a malformed line
+    or a file without pairs is an InputError naming it."""
     pairs = []
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                rec = json.loads(line)
-                pairs.extend(ScoredPair(rec["source"], c["text"], float(c["score"])) for c in rec["candidates"])
+    for number, line in enumerate(read_utf8(path).split("\n"), 1):
+        if line.strip():
+            try:
+                pairs.extend(_scored_pairs(line))
+            except (ValueError, KeyError, TypeError) as exc:
+                raise InputError(f"{path}:{number}: not a Twitter-Para record "
+                                 f"(source, candidates with text and score): {exc!r}") from None
+    if not pairs:
+        raise InputError(f"{path}: no scored pairs")
     return pairs
 
 

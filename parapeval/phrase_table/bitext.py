@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from evalcore.text import tokenize
+from evalcore.textio import read_utf8
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 _FORMAT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[hlLqjzt]*[diouxXeEfFgGcrsaAp%]|\{[^{}]*\}|\$\{[^}]*\}|<[^<>]*>")
@@ -30,10 +31,17 @@ def tokenize_pivot(text: str) -> list[str]:
     return out
 
 
+def _aligned_lines(path: str | Path) -> list[str]:
+    """Lines of a bitext side, split at newlines only: str.splitlines would also split at
+    form feeds or U+2028 inside a sentence and shift every later line against the other side."""
+    lines = [line.removesuffix("\r") for line in read_utf8(path).split("\n")]
+    return lines[:-1] if lines and not lines[-1] else lines
+
+
 def read_parallel_files(src: str | Path, tgt: str | Path) -> list[tuple[str, str]]:
-    """Line-aligned files (UTF-8) -> sentence pairs; mismatched line counts are an error."""
-    src_lines = Path(src).read_text("utf-8").splitlines()
-    tgt_lines = Path(tgt).read_text("utf-8").splitlines()
+    """Line-aligned files (UTF-8, optional BOM) -> sentence pairs; unreadable files and
+    mismatched line counts are an error naming the file."""
+    src_lines, tgt_lines = _aligned_lines(src), _aligned_lines(tgt)
     if len(src_lines) != len(tgt_lines):
         raise ValueError(f"{src} has {len(src_lines)} lines but {tgt} has {len(tgt_lines)}: not a sentence-aligned bitext")
     return list(zip(src_lines, tgt_lines))

@@ -100,11 +100,18 @@ def test_model_roundtrip(trained, tmp_path):
     assert model.predict(x) == pytest.approx(trained.model.predict(x))
 
 
-def test_score_cli_with_bad_lines(trained, toy_table, toy_lm, tmp_path, capsys):
-    table = write_store(tmp_path / "fr.sqlite",
+@pytest.fixture(scope="module")
+def resource_args(trained, toy_table, toy_lm, tmp_path_factory):
+    """CLI options naming the toy phrase table (as a store), the toy LM and the trained model."""
+    tmp = tmp_path_factory.mktemp("cli")
+    table = write_store(tmp / "fr.sqlite",
                         [(e, entry.count, entry.translations) for e, entry in toy_table._entries.items()],
                         {"signature": "pt:toy", "stem": "False"})
-    model = save_model(trained.model, tmp_path / "m.pkl", {"pivots": ["fr"]})
+    model = save_model(trained.model, tmp / "m.pkl", {"pivots": ["fr"]})
+    return ["--table", f"fr={table}", "--lm", str(toy_lm.lm_path), "--model", str(model)]
+
+
+def test_score_cli_with_bad_lines(resource_args, tmp_path, capsys):
     pairs = tmp_path / "pairs.jsonl"
     lines = [json.dumps({"original": GOOD[0], "paraphrase": GOOD[1], "system": "A"}).encode(),
              json.dumps({"original": GOOD[0], "paraphrase": GOOD[0], "system": "B"}).encode(),
@@ -114,8 +121,7 @@ def test_score_cli_with_bad_lines(trained, toy_table, toy_lm, tmp_path, capsys):
              json.dumps({"original": "", "paraphrase": "", "system": "B"}).encode()]
     pairs.write_bytes(b"\n".join(lines) + b"\n")
     out = tmp_path / "out.jsonl"
-    rc = main(["score", "--input", str(pairs), "--system-field", "system", "--model", str(model),
-               "--table", f"fr={table}", "--lm", str(toy_lm.lm_path), "--out", str(out)])
+    rc = main(["score", "--input", str(pairs), "--system-field", "system", "--out", str(out), *resource_args])
     assert rc == 0
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == 6
@@ -149,3 +155,42 @@ def test_parallel_batch_matches_serial(trained):
     serial = trained.score_batch(batch)
     assert trained.score_batch(batch, jobs=2) == serial
     assert isinstance(serial[-1], PEMError) and len(serial) == 5
+
+
+def test_score_cli_is_deterministic_and_jobs_agree(resource_args, tmp_path, capsys):
+    pairs = tmp_path / "p.tsv"
+    pairs.write_text("original\tparaphrase\tsystem\n" + "".join(
+        f"{p.original}\t{p.paraphrase}\tg{i % 3}\n" for i, p in enumerate(PAIRS)), "utf-8")
+    outputs = []
+    for i, jobs in enumerate(["1", "1", "2"]):
+        out = tmp_path / f"r{i}.tsv"
+        assert main(["score", "--input", str(pairs), "--system-field", "system", "--jobs", jobs,
+                     "--out", str(out), *resource_args]) == 0
+        outputs.append((out.read_text("utf-8"), capsys.readouterr().out))
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert len(outputs[0][0].splitlines()) == len(PAIRS) + 1
+
+
+def test_score_cli_empty_input_is_a_clear_error(resource_args, tmp_path, capsys):
+    pairs = tmp_path / "empty.jsonl"
+    pairs.write_bytes(b"")
+    assert main(["score", "--input", str(pairs), *resource_args]) == 2
+    assert "empty.jsonl: no pairs to score" in capsys.readouterr().err
+
+
+def _twitter_para(path, sources):
+    path.write_text("".join(json.dumps({"source": p.original, "candidates": [{"text": p.paraphrase, "score": p.score}]}) + "\n"
+                            for p in PAIRS if p.original in sources), "utf-8")
+    return path
+
+
+def test_train_cli_on_tiny_data(resource_args, tmp_path, capsys):
+    data = _twitter_para(tmp_path / "tp.jsonl", {p.original for p in PAIRS})
+    out = tmp_path / "new.pkl"
+    assert main(["train", "--data", str(data), "--out", str(out), "--controls", *resource_args[:4]]) == 0
+    model, meta = load_model(out)
+    assert meta["controls"] and meta["pivots"] == ["fr"] and meta["pairs"] == len(PAIRS) + 3 * 4
+    assert np.isfinite(model.predict(np.array([[0.5, -2.0, 0.3]]))).all()
+    one = _twitter_para(tmp_path / "one.jsonl", {"the cat sleeps ."})
+    assert main(["train", "--data", str(one), "--out", str(out), *resource_args[:4]]) == 2
+    assert "at least 3 distinct originals" in capsys.readouterr().err

@@ -6,6 +6,7 @@ import pytest
 
 from evalcore.bpng import BPNGBuilder, PhraseTableStore, write_store
 from evalcore.resources import ResourceError
+from parapeval.cli import main
 from parapeval.phrase_table import build_phrase_table
 from parapeval.phrase_table.bitext import read_parallel_files, tokenize_pivot
 from parapeval.phrase_table.build import english_preprocessor
@@ -99,3 +100,19 @@ def test_read_parallel_files_mismatch(tmp_path):
     (tmp_path / "b").write_text("x\n", "utf-8")
     with pytest.raises(ValueError, match="not a sentence-aligned bitext"):
         read_parallel_files(tmp_path / "a", tmp_path / "b")
+
+
+def test_build_phrase_table_cli_on_tiny_and_bad_bitexts(tmp_path, capsys):
+    src, tgt, out = tmp_path / "t.en", tmp_path / "t.fr", tmp_path / "t.sqlite"
+    src.write_text("the cat sleeps .\nthe dog eats .\na cat eats .\n", "utf-8")
+    tgt.write_text("le chat dort .\nle chien mange .\nun chat mange .\n", "utf-8")
+    assert main(["build-phrase-table", "--src", str(src), "--tgt", str(tgt), "--pivot", "fr", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.startswith(f"{out}\tpt:fr:t:")
+    assert PhraseTableStore(out).lookup([(".",)])[(".",)].translations[0][0] == (".",)
+    src.write_text("\n \n", "utf-8")
+    tgt.write_text("x\n\n", "utf-8")
+    assert main(["build-phrase-table", "--src", str(src), "--tgt", str(tgt), "--pivot", "fr", "--out", str(out)]) == 2
+    assert "no usable sentence pair" in capsys.readouterr().err
+    assert main(["build-phrase-table", "--src", str(tmp_path / "none.en"), "--tgt", str(tgt), "--pivot", "fr",
+                 "--out", str(out)]) == 2
+    assert "none.en: cannot be read" in capsys.readouterr().err
