@@ -7,54 +7,51 @@ import argparse
 import sys
 from pathlib import Path
 
+from evalcore.textio import read_utf8
 from evalcore.workers import jobs_arg
 
+from coherence.adapters import FORMATS, ExternalParser, PrecomputedParses, RelationAdapter
 from coherence.relations import Relation, RelationError
 
 _WORKER = {}
 
 
-def _read_text(path: str) -> str:
-    """A UTF-8 input file, with an error naming it otherwise."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise RelationError(f"{path}: cannot read ({exc.strerror})") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RelationError(f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason})") from None
+def add_relation_source_args(p: argparse.ArgumentParser) -> None:
+    """``--external CMD [--external-format F]`` or ``--precomputed DIR``: relations made elsewhere
+    (shared by ``parse`` and ``score``; see :func:`relation_source`)."""
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--external", metavar="CMD",
+                        help="run an external parser: command template with {input} (and {output})")
+    source.add_argument("--precomputed", metavar="DIR",
+                        help="read precomputed parses DIR/<file stem>.pipe|.json (or <file name>.pipe|"
+                             ".json, as `parse --out` writes them) instead of parsing")
+    p.add_argument("--external-format", choices=FORMATS, default="pipe",
+                   help="output format of the --external command (default pipe)")
+
+
+def relation_source(args: argparse.Namespace) -> RelationAdapter | None:
+    """The adapter :func:`add_relation_source_args` options ask for, or None (built-in parser)."""
+    if args.precomputed:
+        return PrecomputedParses(args.precomputed)
+    if args.external:
+        return ExternalParser(args.external, args.external_format)
+    return None
 
 
 def _make_parser(args):
-    if args.external:
-        from coherence.adapters import ExternalParser
-
-        return ExternalParser(args.external, args.external_format)
     from coherence.parser.pipeline import DiscourseParser
 
-    return DiscourseParser(tier=args.tier, model_path=args.model)
+    return relation_source(args) or DiscourseParser(tier=args.tier, model_path=args.model)
 
 
 def _init_worker(args) -> None:
     _WORKER["parser"] = _make_parser(args)
-    _WORKER["args"] = args
 
 
 def _parse_one(path: str) -> tuple[str, list[Relation] | None, str | None]:
     """(path, relations, error) for one file; errors are returned, never swallowed."""
-    args = _WORKER["args"]
     try:
-        text = _read_text(path)
-        doc_id = Path(path).name
-        if args.precomputed:
-            from coherence.adapters import read_parse
-
-            candidates = sorted(Path(args.precomputed).glob(Path(path).stem + ".*"))
-            if not candidates:
-                raise RelationError(f"{path}: no precomputed parse {Path(path).stem}.* in {args.precomputed}")
-            return path, read_parse(candidates[0], text, doc_id=doc_id), None
-        return path, _WORKER["parser"].parse(text, doc_id), None
+        return path, _WORKER["parser"].parse(read_utf8(path), Path(path).name), None
     except (RelationError, ValueError, TypeError) as exc:
         return path, None, str(exc)
 
@@ -91,7 +88,7 @@ def cmd_parse(args) -> int:
             failed += 1
             print(f"error: {err}", file=sys.stderr)
             continue
-        text = _read_text(path) if args.format == "json" else None
+        text = read_utf8(path) if args.format == "json" else None
         rendered = _format(rels, args.format, text)
         if out_dir:
             target = out_dir / (Path(path).name + (".json" if args.format == "json" else ".pipe"))
@@ -144,11 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="0 = lexicon and rules, 1 = GDTB classifiers (default)")
     p.add_argument("--model", help="Tier 1 model file (default: the shipped one)")
     p.add_argument("--out", help="write one parse per input into this folder instead of stdout")
-    p.add_argument("--external", metavar="CMD",
-                   help="run an external parser: command template with {input} (and {output})")
-    p.add_argument("--external-format", choices=("pipe", "json"), default="pipe")
-    p.add_argument("--precomputed", metavar="DIR",
-                   help="read precomputed parses DIR/<file stem>.* instead of parsing")
+    add_relation_source_args(p)
     p.set_defaults(func=cmd_parse)
 
     t = sub.add_parser("train", help="train a model")

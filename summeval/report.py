@@ -10,11 +10,13 @@ from summeval.scoring import SummaryResult, SystemResult
 
 
 def to_json(signatures: dict[str, str], summaries: Sequence[SummaryResult], systems: Sequence[SystemResult]) -> str:
-    """``{"signature", "summaries": [...], "systems": [...]}``; error records carry ``error``."""
+    """``{"signature", "summaries": [...], "systems": [...]}``; error records carry ``error``,
+    summaries with a metric's note (e.g. DICOMER on degenerate input) ``notes``."""
     doc = {
         "signature": signatures,
         "summaries": [
-            {"topic": r.topic, "system": r.system, "scores": r.scores, **({"error": r.error} if r.error else {})}
+            {"topic": r.topic, "system": r.system, "scores": r.scores, **({"error": r.error} if r.error else {}),
+             **({"notes": r.notes} if r.notes else {})}
             for r in summaries
         ],
         "systems": [

@@ -21,13 +21,15 @@ CHUNK_ITEMS = 256
 
 @dataclass(frozen=True)
 class SummaryResult:
-    """Scores of one summary (metric name -> headline value), or the reason it has none."""
+    """Scores of one summary (metric name -> headline value), or the reason it has none;
+    ``notes`` (metric name -> note) say what to know about a score, e.g. degenerate input."""
 
     topic: str
     system: str
     scores: dict[str, float]
     error: str | None = None
     origin: str = ""
+    notes: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -57,23 +59,27 @@ def score_chunk(items: Sequence[SummaryItem], metrics: Sequence[Metric]) -> list
             errors[k] = f"{item.origin or item.key}: {exc}"
     good = [k for k in range(len(items)) if k not in errors]
     scores: dict[int, dict[str, float]] = {k: {} for k in good}
+    notes: dict[int, dict[str, str]] = {k: {} for k in good}
     for metric in metrics:
-        for k, value in _metric_values(metric, [items[k] for k in good], good, errors):
-            scores[k][metric.name] = value
-    return [SummaryResult(it.topic, it.system, scores.get(k, {}) if k not in errors else {}, errors.get(k), it.origin)
+        for k, score in _metric_scores(metric, [items[k] for k in good], good, errors):
+            scores[k][metric.name] = score.value
+            if score.note:
+                notes[k][metric.name] = score.note
+    return [SummaryResult(it.topic, it.system, scores.get(k, {}) if k not in errors else {}, errors.get(k), it.origin,
+                          notes.get(k, {}) if k not in errors else {})
             for k, it in enumerate(items)]
 
 
-def _metric_values(metric: Metric, items: list[SummaryItem], positions: list[int], errors: dict[int, str]):
-    """(position, value) pairs; if the batch fails, retry item by item to name the culprit."""
+def _metric_scores(metric: Metric, items: list[SummaryItem], positions: list[int], errors: dict[int, str]):
+    """(position, Score) pairs; if the batch fails, retry item by item to name the culprit."""
     pairs = [(it.references, it.summary) for it in items]
     try:
-        return list(zip(positions, (s.value for s in metric.score_batch(pairs))))
+        return list(zip(positions, metric.score_batch(pairs)))
     except Exception:  # noqa: BLE001 - isolate the failing item below, then report it by name
         out = []
         for pos, item, pair in zip(positions, items, pairs):
             try:
-                out.append((pos, metric.score(*pair).value))
+                out.append((pos, metric.score(*pair)))
             except Exception as exc:  # noqa: BLE001
                 errors[pos] = f"{item.origin or item.key}: {metric.name} failed: {exc}"
         return out

@@ -78,17 +78,19 @@ def text_key(text: str) -> str:
 
 def parser_id(parser) -> str:
     """Provider name, a hash of the parser's source code and, for trained parsers, of the model
-    file: caches and trained DICOMER models never silently mix parser versions."""
+    file: caches and trained DICOMER models never silently mix parser versions. Adapters for
+    parses made elsewhere are named by their provider alone (nothing of ours to hash)."""
     import coherence.parser as package
+    from coherence.parser.pipeline import DiscourseParser, model_paths
 
+    if not isinstance(parser, DiscourseParser):
+        return parser.provider
     code = hashlib.sha256()
     for file in sorted(Path(package.__file__).parent.glob("*.py")):
         code.update(file.read_bytes())
     ident = f"{parser.provider}-code{code.hexdigest()[:8]}"
     if parser.tier == 0:
         return ident
-    from coherence.parser.pipeline import model_paths
-
     return f"{ident}-model{hashlib.sha256(model_paths()[0].read_bytes()).hexdigest()[:8]}"
 
 

@@ -7,28 +7,29 @@ import json
 import sys
 from pathlib import Path
 
+from evalcore.textio import InputError, read_utf8
+
+from coherence.cli import add_relation_source_args, relation_source
 from coherence.dicomer.config import VARIANTS
 from coherence.dicomer.train import MODES
 
 
 def _read(path: str) -> tuple[str | None, str | None]:
-    """(text, error) of one UTF-8 file."""
+    """(text, error naming the file) of one UTF-8 file."""
     try:
-        return Path(path).read_bytes().decode("utf-8"), None
-    except OSError as exc:
-        return None, f"cannot read ({exc.strerror})"
-    except UnicodeDecodeError as exc:
-        return None, f"not UTF-8 text (byte {exc.start}: {exc.reason})"
+        return read_utf8(path), None
+    except InputError as exc:
+        return None, str(exc)
 
 
 def cmd_score(args) -> int:
     """Score files with the shipped model; prints the signature, then a table or JSON lines."""
     from coherence.dicomer.scorer import DicomerScorer
 
-    scorer = DicomerScorer(args.model)
+    scorer = DicomerScorer(args.model, relations=relation_source(args))
     read = [_read(f) for f in args.files]
     ok = [i for i, (text, _) in enumerate(read) if text is not None]
-    records = dict(zip(ok, scorer.score_texts([read[i][0] for i in ok])))
+    records = dict(zip(ok, scorer.score_texts([read[i][0] for i in ok], [args.files[i] for i in ok])))
     print(f"# {scorer.signature()}", file=sys.stderr if args.format == "json" else sys.stdout)
     status = 0
     for i, path in enumerate(args.files):
@@ -47,8 +48,12 @@ def cmd_score(args) -> int:
 
 
 def cmd_train_dicomer(args) -> int:
+    from coherence.dicomer.scorer import model_paths
     from coherence.dicomer.train import train
 
+    target = model_paths(Path(args.out) if args.out else None)[0]
+    if target.exists():
+        print(f"overwriting {target}", file=sys.stderr)
     info = train(args.mode, args.variant, Path(args.data) if args.data else None, args.tier,
                  args.C if args.C == "svmlight" else float(args.C), args.seed,
                  Path(args.out) if args.out else None)
@@ -70,6 +75,7 @@ def add_commands(subparsers, train_subparsers, bench_subparsers) -> None:
     s.add_argument("files", nargs="+", metavar="FILE")
     s.add_argument("--format", choices=("table", "json"), default="table")
     s.add_argument("--model", help="a DICOMER model other than the shipped one")
+    add_relation_source_args(s)
     s.set_defaults(func=cmd_score)
 
     t = train_subparsers.add_parser("dicomer", help="retrain the shipped DICOMER model on SummEval")
@@ -79,7 +85,7 @@ def add_commands(subparsers, train_subparsers, bench_subparsers) -> None:
     t.add_argument("--tier", type=int, choices=(0, 1), default=1, help="discourse parser tier")
     t.add_argument("--C", default="svmlight", help="RankSVM C or 'svmlight' (1 / mean(d.d))")
     t.add_argument("--seed", type=int, default=0)
-    t.add_argument("--out", help="output folder (default data/coherence)")
+    t.add_argument("--out", help="output folder (default data/coherence: replaces the shipped model)")
     t.set_defaults(func=cmd_train_dicomer)
 
     b = bench_subparsers.add_parser("readability", help="DICOMER on SummEval coherence/fluency, 5-fold CV")

@@ -4,7 +4,9 @@ Two training modes share this estimator (spec 5.2): ``listwise`` (one group per 
 topic, labels = human scores, pairs only between different scores) and ``permutation``
 (a group per source text: the original labelled 1, its seeded sentence permutations 0).
 The shifted log of the score, log(score - m + eps) with m the minimum training prediction,
-is the paper's transform for Pearson.
+is the paper's transform for Pearson. A text without transitions (empty, one sentence, no
+relations: an empty feature vector) has no evidence either way and scores the median training
+prediction, not w . 0 = 0.0, which ranks above most real texts.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from coherence.dicomer.features import text_features
 from coherence.dicomer.ranking import RankSVM
 
 LOG_EPS_FRACTION = 1e-3  # eps of the shifted log, as a share of the training score range
+# Score of texts without features in models fitted before ``neutral_score_`` existed (w . 0).
+LEGACY_NEUTRAL_SCORE = 0.0
 
 
 class DicomerModel(BaseEstimator):
@@ -46,16 +50,19 @@ class DicomerModel(BaseEstimator):
         self.ranker_ = RankSVM(C=self.C, seed=self.seed).fit(X, y, groups)
         train = self.ranker_.decision_function(X)
         self.shift_ = float(train.min())
+        self.neutral_score_ = float(np.median(train))
         self.eps_ = float(max(train.max() - train.min(), 1e-12) * LOG_EPS_FRACTION)
         return self
 
     def decision_function(self, analyses: Sequence[Analysis] = (), features: Sequence[dict] | None = None) -> np.ndarray:
-        """Ranking score w . x of each text (0.0 = the score of an empty feature vector)."""
+        """Ranking score w . x of each text; texts without features get ``neutral_score_``."""
         check_is_fitted(self, "ranker_")
         feats = list(features) if features is not None else self.features(analyses)
         if not feats:
             return np.zeros(0)
-        return self.ranker_.decision_function(self.vectorizer_.transform(feats))
+        scores = self.ranker_.decision_function(self.vectorizer_.transform(feats))
+        neutral = getattr(self, "neutral_score_", LEGACY_NEUTRAL_SCORE)
+        return np.where([not f for f in feats], neutral, scores)
 
     def log_score(self, scores) -> np.ndarray:
         """log(score - m + eps), clipped below at log(eps): the paper's transform for Pearson."""

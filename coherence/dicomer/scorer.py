@@ -1,7 +1,9 @@
 """Scoring texts with the shipped DICOMER model: parse once, featurise, rank score, log score.
 
 Every text gets a record; nothing raises for bad input. Empty text, a single sentence or a text
-without relations yields the model's score of its (possibly empty) feature vector with a flag.
+without relations is flagged; when it has no transitions at all it gets the model's neutral score
+(the median of its training texts, see :class:`DicomerModel`). Relations come from the built-in
+parser (analyses cached on disk) or from an adapter for parses made elsewhere (not cached).
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ from pathlib import Path
 from evalcore import __version__
 from evalcore.resources import ResourceError, data_dir
 
-from coherence.dicomer.analysis import Analysis, AnalysisCache, parser_id
+from coherence.adapters import RelationAdapter
+from coherence.dicomer.analysis import Analysis, AnalysisCache, analyse_parsed, parser_id
+from coherence.dicomer.model import LEGACY_NEUTRAL_SCORE
+from coherence.parser.document import parse_texts
 
 MODEL_NAME = "dicomer_model"
 
@@ -29,7 +34,8 @@ def model_paths(folder: Path | None = None) -> tuple[Path, Path]:
 
 @dataclass(frozen=True)
 class ScoreRecord:
-    """One text's result; ``flags`` name degenerate inputs, ``error`` a text that was not a str."""
+    """One text's result; ``flags`` name degenerate inputs, ``error`` a text that was not a str
+    or whose external parse failed."""
 
     score: float
     log_score: float
@@ -63,26 +69,38 @@ def load_bundle(path: str | None = None) -> dict:
     if not file.exists():
         raise ResourceError(f"DICOMER model {file} is missing: run `coherence train dicomer`")
     bundle = joblib.load(file)
+    if not hasattr(bundle["model"], "neutral_score_"):
+        warnings.warn(f"DICOMER model {file} predates the neutral score: texts without transitions "
+                      f"keep {LEGACY_NEUTRAL_SCORE} (above most real texts) until you retrain with "
+                      "`coherence train dicomer`", stacklevel=2)
     bundle["info"]["model_hash"] = hashlib.sha256(file.read_bytes()).hexdigest()[:12]
     return bundle
 
 
-class DicomerScorer:
-    """The shipped (or a given) model with the discourse parser it was trained with."""
+def _failed(error: str) -> ScoreRecord:
+    nan = float("nan")
+    return ScoreRecord(nan, nan, 0, 0, ("invalid",), error)
 
-    def __init__(self, model_path: str | None = None, cache_dir: Path | None = None):
+
+class DicomerScorer:
+    """The shipped (or a given) model with the discourse parser it was trained with, or with
+    ``relations`` from an adapter of :mod:`coherence.adapters` (parses made elsewhere)."""
+
+    def __init__(self, model_path: str | None = None, cache_dir: Path | None = None,
+                 relations: RelationAdapter | None = None):
         from coherence.parser.pipeline import DiscourseParser
 
         bundle = load_bundle(model_path)
         self.model = bundle["model"]
         self.info = bundle["info"]
-        self.parser = DiscourseParser(tier=int(self.info["parser_tier"]))
+        self.parser = relations or DiscourseParser(tier=int(self.info["parser_tier"]))
         self.parser_id = parser_id(self.parser)
         if self.info.get("parser", self.parser_id) != self.parser_id:
-            warnings.warn(f"DICOMER model was trained with parser {self.info['parser']}, the installed "
-                          f"parser is {self.parser_id}: retrain with `coherence train dicomer`",
-                          stacklevel=2)
-        self.cache = AnalysisCache(self.parser, cache_dir)
+            advice = "" if relations else ": retrain with `coherence train dicomer`"
+            warnings.warn(f"DICOMER model was trained with parser {self.info['parser']}, the relations "
+                          f"now come from {self.parser_id}{advice}", stacklevel=2)
+        # external parses depend on tools we cannot fingerprint: never cached
+        self.cache = None if relations else AnalysisCache(self.parser, cache_dir)
 
     def signature(self) -> str:
         i = self.info
@@ -96,14 +114,31 @@ class DicomerScorer:
         return [ScoreRecord(float(s), float(lg), a.n_sentences, len(a.relations), input_flags(a))
                 for a, s, lg in zip(analyses, scores, logs)]
 
-    def score_texts(self, texts: Sequence[str]) -> list[ScoreRecord]:
-        """One record per text, in order; non-str items get an error record, never an exception."""
+    def analyse(self, texts: Sequence[str], doc_ids: Sequence[str] | None = None) -> list[Analysis | str]:
+        """Analyses of the texts; with external relations a text whose parse fails gets the error
+        message instead, so the other texts are still scored."""
+        if self.cache is not None:
+            analyses = self.cache.analyse(texts)
+            self.cache.save()
+            return analyses
+        out: list[Analysis | str] = []
+        for pt in parse_texts(list(texts), list(doc_ids) if doc_ids else None):
+            try:
+                out.append(analyse_parsed(pt, self.parser))
+            except ValueError as exc:
+                out.append(str(exc))
+        return out
+
+    def score_texts(self, texts: Sequence[str], doc_ids: Sequence[str] | None = None) -> list[ScoreRecord]:
+        """One record per text, in order; non-str items and failed external parses get an error
+        record, never an exception. ``doc_ids`` name the texts for external relations (precomputed
+        parses are found by file name)."""
         good = [i for i, t in enumerate(texts) if isinstance(t, str)]
-        records = dict(zip(good, self.score_analyses(self.cache.analyse([texts[i] for i in good]))))
-        self.cache.save()
-        nan = float("nan")
-        return [records.get(i) or ScoreRecord(nan, nan, 0, 0, ("invalid",),
-                                              f"expected str, got {type(t).__name__}")
+        analysed = dict(zip(good, self.analyse([texts[i] for i in good],
+                                               [doc_ids[i] for i in good] if doc_ids else None)))
+        ok = [i for i in good if isinstance(analysed[i], Analysis)]
+        records = dict(zip(ok, self.score_analyses([analysed[i] for i in ok])))
+        return [records.get(i) or _failed(analysed.get(i) or f"expected str, got {type(t).__name__}")
                 for i, t in enumerate(texts)]
 
 

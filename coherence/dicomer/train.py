@@ -28,7 +28,9 @@ MODES = ("listwise", "permutation", "combined")
 SUMMEVAL_FILE = ("summeval", "summeval_16sys_mean_expert.json")
 N_PERMUTATIONS = 20
 LICENCE_NOTE = ("SummEval annotations and summaries: MIT licence; CNN/DailyMail article text: "
-                "research use only; GDTB (parser): CC-BY-4.0")
+                "research use only; GDTB (parser): annotations CC BY 4.0, GUM texts per genre, "
+                "some CC BY-NC-SA (essays, fiction, letters, podcasts, WikiHow): NC terms for "
+                "commercial use (data/coherence/README.md)")
 
 
 def summeval_file(data: Path | None) -> Path:

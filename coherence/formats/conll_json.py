@@ -85,6 +85,11 @@ def read_conll_json(path: str | Path, provider: str = "gold",
 def parse_conll_text(text: str, where: str = "", provider: str = "gold",
                      token_offsets: Sequence[Span] | None = None) -> list[Relation]:
     """Relations from JSON-lines text (or one JSON list)."""
+    return [parse_object(obj, f"{where}:{i}", provider, token_offsets) for i, obj in load_objects(text, where)]
+
+
+def load_objects(text: str, where: str = "") -> list[tuple[int, object]]:
+    """(line number or list position, decoded value) of JSON-lines text (or one JSON list)."""
     stripped = text.strip()
     if stripped.startswith("["):
         try:
@@ -99,7 +104,13 @@ def parse_conll_text(text: str, where: str = "", provider: str = "gold",
                     items.append((i, json.loads(line)))
                 except json.JSONDecodeError as exc:
                     raise RelationError(f"{where}:{i}: invalid JSON ({exc.msg})") from None
-    return [parse_object(obj, f"{where}:{i}", provider, token_offsets) for i, obj in items]
+    return items
+
+
+def raw_texts(obj: dict) -> dict[str, str]:
+    """The ``RawText`` a relation object gives for its connective, Arg1 and Arg2 (non-empty ones)."""
+    parts = {name: obj.get(name) for name in ("Connective", "Arg1", "Arg2")}
+    return {name: p["RawText"] for name, p in parts.items() if isinstance(p, dict) and p.get("RawText")}
 
 
 def _part(spans: tuple[Span, ...], text: str | None, token_offsets: Sequence[Span] | None) -> dict:

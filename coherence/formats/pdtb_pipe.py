@@ -10,6 +10,9 @@ from coherence.relations import Relation, RelationError, format_spans, parse_spa
 
 PDTB3_FIELDS = 34
 PDTB2_FIELDS = 48
+NOTE_PREFIX = "coherence::"  # field 32 of lines we write: the name of the text parsed
+# Raw-text fields of PDTB-2 lines (PDTB-3 lines carry no argument text).
+PDTB2_RAW_FIELDS = {"Connective": 5, "Arg1": 24, "Arg2": 34}
 
 
 def parse_line(line: str, where: str = "", provider: str = "gold",
@@ -41,6 +44,14 @@ def parse_line(line: str, where: str = "", provider: str = "gold",
         raise RelationError(msg if msg.startswith(where) else f"{where}: {msg}") from None
 
 
+def raw_texts(line: str) -> dict[str, str]:
+    """The raw text a pipe line gives for its connective, Arg1 and Arg2 (non-empty ones only)."""
+    fields = line.rstrip("\r\n").split("|")
+    if len(fields) != PDTB2_FIELDS:
+        return {}
+    return {part: fields[i] for part, i in PDTB2_RAW_FIELDS.items() if fields[i]}
+
+
 def read_pipe(path: str | Path, provider: str = "gold", doc_id: str | None = None) -> list[Relation]:
     """All relations of a pipe file; ``doc_id`` defaults to the file name."""
     path = Path(path)
@@ -66,7 +77,7 @@ def format_line(rel: Relation) -> str:
         fields[31] = fields[1]
     elif rel.arg2:
         fields[31] = str(rel.arg2[0][0])
-    fields[32] = rel.note or (f"coherence::{rel.doc_id}" if rel.doc_id else "")
+    fields[32] = rel.note or (f"{NOTE_PREFIX}{rel.doc_id}" if rel.doc_id else "")
     return "|".join(fields)
 
 

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from evalcore import __version__
 
 
 @dataclass(frozen=True)
 class Score:
-    """Precision, recall and F of one candidate; ``value`` is the metric's headline number."""
+    """Precision, recall and F of one candidate; ``value`` is the metric's headline number and
+    ``note`` what a reader should know about it (e.g. DICOMER's flags for degenerate input)."""
 
     precision: float
     recall: float
     f: float
     value: float
+    note: str | None = field(default=None, kw_only=True)
 
 
 class Metric(ABC):

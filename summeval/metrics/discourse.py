@@ -26,13 +26,24 @@ def _dicomer_scorer():
     return DicomerScorer(cache_dir=cache_dir("dicomer"))
 
 
-def dicomer_values(texts: Sequence[str]) -> np.ndarray:
-    """Raw DICOMER decision values of the candidate texts (parsed once, cached on disk)."""
+def dicomer_records(texts: Sequence[str]) -> list:
+    """DICOMER :class:`~coherence.dicomer.scorer.ScoreRecord` (score, flags) of the candidate texts
+    (parsed once, cached on disk)."""
     records = _dicomer_scorer().score_texts(list(texts))
     bad = [r.error for r in records if r.error]
     if bad:
         raise ValueError(f"DICOMER could not score a text: {bad[0]}")
-    return np.array([r.score for r in records])
+    return records
+
+
+def dicomer_values(texts: Sequence[str]) -> np.ndarray:
+    """Raw DICOMER decision values of the candidate texts."""
+    return np.array([r.score for r in dicomer_records(texts)])
+
+
+def _flag_note(flags: Sequence[str]) -> str | None:
+    """Why a flagged text's score says little: without transitions it is the model's neutral value."""
+    return f"{', '.join(flags)}: little or no discourse structure to judge (neutral score)" if flags else None
 
 
 class Dicomer(Metric):
@@ -44,7 +55,8 @@ class Dicomer(Metric):
         return _dicomer_scorer().signature().split("|", 1)[1].rsplit("|v:", 1)[0]
 
     def score_batch(self, items: Sequence[tuple[Sequence[str], str]]) -> list[Score]:
-        return [Score(math.nan, math.nan, math.nan, float(v)) for v in dicomer_values([c for _, c in items])]
+        return [Score(math.nan, math.nan, math.nan, r.score, note=_flag_note(r.flags))
+                for r in dicomer_records([c for _, c in items])]
 
 
 class Cremer(Metric):

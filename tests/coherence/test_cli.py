@@ -17,7 +17,7 @@ def test_parse_pipe_and_bad_files(tmp_path, capsys):
     assert main(["parse", str(good), str(bad), str(empty), "--tier", "0"]) == 1
     out, err = capsys.readouterr()
     assert "Explicit|" in out and "|However|Comparison|" in out and "coherence::good.txt" in out
-    assert "bad.txt: not UTF-8 text" in err and "empty.txt: 0 relations" in err
+    assert "bad.txt: not valid UTF-8" in err and "empty.txt: 0 relations" in err
     assert "1 of 3 file(s) failed" in err
 
 
@@ -48,4 +48,28 @@ def test_parse_precomputed(tmp_path, capsys):
 
 def test_parse_missing_file(tmp_path, capsys):
     assert main(["parse", str(tmp_path / "nope.txt")]) == 1
-    assert "nope.txt: cannot read" in capsys.readouterr().err
+    assert "nope.txt: cannot be read" in capsys.readouterr().err
+
+
+def test_parse_precomputed_finds_what_parse_out_wrote(tmp_path, capsys):
+    text = tmp_path / "b.txt"
+    text.write_text(TEXT, "utf-8")
+    pre = tmp_path / "pre"
+    assert main(["parse", str(text), "--tier", "0", "--out", str(pre)]) == 0  # writes pre/b.txt.pipe
+    (pre / "b.alt.pipe").write_text("", "utf-8")  # another text's parse, sorted first
+    capsys.readouterr()
+    assert main(["parse", str(text), "--precomputed", str(pre)]) == 0
+    assert "|However|Comparison|" in capsys.readouterr().out
+    (pre / "b.json").write_text("", "utf-8")
+    assert main(["parse", str(text), "--precomputed", str(pre)]) == 1
+    assert "several precomputed parses" in capsys.readouterr().err
+
+
+def test_byte_order_mark_is_not_part_of_the_text(tmp_path, capsys):
+    path = tmp_path / "bom.txt"
+    path.write_text(TEXT, "utf-8-sig")
+    assert main(["parse", str(path), "--tier", "0", "--format", "json"]) == 0
+    objs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    however = next(o for o in objs if o["Connective"].get("RawText") == "However")
+    assert however["Arg1"]["RawText"] == "The market fell sharply"
+    assert however["Arg1"]["CharacterSpanList"] == [[0, 23]]

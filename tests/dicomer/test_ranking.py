@@ -102,4 +102,6 @@ def test_dicomer_model_trains_on_permutations_with_entity_grid():
     assert scores[0] > scores[1] and scores[0] > scores[2]
     logs = model.log_score(scores)
     assert np.all(np.isfinite(logs)) and np.argmax(logs) == np.argmax(scores)
-    assert model.decision_function([Analysis(0, (), ())])[0] == 0.0
+    assert model.neutral_score_ == pytest.approx(np.median(scores))
+    # a text without transitions is neither good nor bad: the median, not w . 0 = 0.0
+    assert model.decision_function([Analysis(0, (), ())])[0] == model.neutral_score_

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 
 import joblib
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 
 from coherence.dicomer.analysis import AnalysisCache, permuted_parsed
 from coherence.cli import main
-from coherence.dicomer.model import DicomerModel
+from coherence.dicomer.model import LEGACY_NEUTRAL_SCORE, DicomerModel
 from coherence.dicomer.scorer import DicomerScorer, load_bundle
 from coherence.parser.document import ParsedText
 from coherence.parser.pipeline import DiscourseParser
@@ -53,9 +54,12 @@ def test_bad_input_never_crashes(model_file):
     records = DicomerScorer(model_file).score_texts(["", "   ", "Just one sentence here.",
                                                      "Dogs bark. Cats sleep.", None])
     empty, blank, one, norel, bad = records
-    assert empty.flags == ("empty",) and empty.score == 0.0 and math.isfinite(empty.log_score)
+    neutral = load_bundle(model_file)["model"].neutral_score_
+    assert empty.flags == ("empty",) and empty.score == neutral and math.isfinite(empty.log_score)
     assert blank.flags == ("empty",)
-    assert "one_sentence" in one.flags and one.score == 0.0 and one.error is None
+    assert "one_sentence" in one.flags and one.score == neutral and one.error is None
+    real = [r.score for r in DicomerScorer(model_file).score_texts(TEXTS)]
+    assert min(real) < neutral < max(real)  # a one-sentence text no longer outranks real ones
     assert norel.n_sentences == 2 and norel.error is None and math.isfinite(norel.score)
     assert bad.error and math.isnan(bad.score)
 
@@ -92,7 +96,71 @@ def test_cli_score_json(model_file, tmp_path, capsys):
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert status == 1
     assert rows[0]["error"] is None and rows[1]["flags"] == ["empty"]
-    assert "cannot read" in rows[2]["error"]
+    assert "missing.txt: cannot be read" in rows[2]["error"]
+
+
+def test_model_fitted_before_the_neutral_score_keeps_zero_with_a_warning(model_file, tmp_path):
+    bundle = joblib.load(model_file)
+    del bundle["model"].neutral_score_
+    old = tmp_path / "old.joblib"
+    joblib.dump(bundle, old)
+    with pytest.warns(UserWarning, match="predates the neutral score"):
+        scorer = DicomerScorer(str(old))
+    assert scorer.score_texts(["Just one sentence here."])[0].score == LEGACY_NEUTRAL_SCORE == 0.0
+
+
+def test_cli_score_with_precomputed_and_external_relations(model_file, tmp_path, capsys):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text(TEXTS[2], "utf-8")
+    b.write_text(TEXTS[0], "utf-8")
+    pre = tmp_path / "pre"
+    assert main(["parse", str(a), "--tier", "0", "--out", str(pre)]) == 0  # the model's parser; none for b
+    capsys.readouterr()
+    status = main(["score", str(a), str(b), "--format", "json", "--model", model_file, "--precomputed", str(pre)])
+    out, err = capsys.readouterr()
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert status == 1 and "|parser:precomputed|" in err
+    assert rows[0]["error"] is None and rows[0]["score"] == DicomerScorer(model_file).score_texts([TEXTS[2]])[0].score
+    assert "b.txt: no precomputed parse" in rows[1]["error"]  # the other file was still scored
+    script = tmp_path / "ext.py"
+    script.write_text(f"import sys\nsys.stdout.write(open({str(pre / 'a.txt.pipe')!r}).read())\n", "utf-8")
+    assert main(["score", str(a), "--model", model_file, "--external", f"{sys.executable} {script} {{input}}"]) == 0
+    assert f"{rows[0]['score']:.6f}" in capsys.readouterr().out
+
+
+def test_external_relations_bypass_the_analysis_cache(model_file, tmp_path):
+    from coherence.adapters import PrecomputedParses
+
+    scorer = DicomerScorer(model_file, cache_dir=tmp_path, relations=PrecomputedParses(tmp_path))
+    assert scorer.cache is None and scorer.parser_id == "precomputed"
+    assert "no precomputed parse" in scorer.score_texts([TEXTS[0]], ["x.txt"])[0].error
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_summeval_dicomer_notes_degenerate_summaries(model_file, monkeypatch):
+    import summeval.metrics.discourse as discourse
+    from summeval.io import SummaryItem
+    from summeval.report import to_json
+    from summeval.scoring import score_items
+
+    monkeypatch.setattr(discourse, "_dicomer_scorer", lambda: DicomerScorer(model_file))
+    items = [SummaryItem("t", "one", "Just one sentence here.", ("A reference.",)),
+             SummaryItem("t", "real", TEXTS[0], ("A reference.",))]
+    results = score_items(items, ["dicomer"])
+    doc = json.loads(to_json({"dicomer": "sig"}, results, []))
+    one, real = doc["summaries"]
+    assert "one_sentence" in one["notes"]["dicomer"] and set(one) == {"topic", "system", "scores", "notes"}
+    assert set(real) == {"topic", "system", "scores"}
+
+
+def test_train_dicomer_says_which_model_it_replaces(tmp_path, monkeypatch, capsys):
+    import coherence.dicomer.train as train
+
+    monkeypatch.setattr(train, "train", lambda *args: {})
+    (tmp_path / "dicomer_model.joblib").write_bytes(b"old")
+    assert main(["train", "dicomer", "--out", str(tmp_path)]) == 0
+    assert f"overwriting {tmp_path / 'dicomer_model.joblib'}" in capsys.readouterr().err
+    assert "CC BY-NC-SA" in train.LICENCE_NOTE and "CC BY 4.0" in train.LICENCE_NOTE
 
 
 def test_permutation_analyses_cached_and_seeded():
