@@ -8,7 +8,7 @@ import pytest
 from coherence.parser import argpos, args, nonexplicit
 from coherence.parser.connectives import Candidate, find_candidates, tier0_is_discourse
 from coherence.parser.document import ParsedText
-from coherence.parser.lexicon import category, load_lexicon, most_frequent, normalise
+from coherence.parser.lexicon import category, load_lexicon, most_frequent, normalise, parse_pdtb2_table
 from coherence.parser.pipeline import DiscourseParser
 
 TEXT = ("The market fell sharply. However, investors stayed calm because rates were low. "
@@ -116,10 +116,18 @@ def test_bad_input_never_crashes(text, tier):
             assert 0 <= s < e <= len(text)
 
 
-def test_empty_and_one_sentence_are_empty():
+def test_empty_text_has_no_relations_and_one_sentence_only_explicit_ones():
     parser = DiscourseParser(tier=1)
     assert parser.parse("") == []
-    assert all(r.explicit for r in parser.parse("It rained because it was cold."))
+    rels = parser.parse("It rained because it was cold.")  # non-explicit relations need two sentences
+    assert [(r.rel_type, r.connective_text) for r in rels] == [("Explicit", "because")]
+
+
+def test_pdtb2_most_frequent_sense_accuracy(pdtb2_table):
+    """Spec golden test 4: level-1 most-frequent-sense accuracy over the PDTB-2 table."""
+    counts = parse_pdtb2_table(pdtb2_table)
+    hits = sum(c[most_frequent(c)] for c in counts.values())
+    assert round(hits / sum(sum(c.values()) for c in counts.values()), 4) == 0.9319
 
 
 def test_api_rejects_non_text():
