@@ -1,9 +1,10 @@
 """CREMER (Lin, Liu, Ng, Kan 2012, section 5): overall responsiveness as a support vector
 regression over two metric scores, TESLA-S (content) and DICOMER (readability).
 
-The regressor is a scikit-learn Pipeline (standard scaling + SVR) so it composes and pickles like
-any estimator; the kernel picks the paper's variant: linear (CREMER-LF), polynomial (CREMER-PF)
-or RBF (CREMER-RBF).
+The regressor is a scikit-learn Pipeline (standard scaling + SVR) inside a
+TransformedTargetRegressor that standardises the human scores, so it composes and pickles like
+any estimator and its epsilon and C mean the same on any judgment scale; the kernel picks the
+paper's variant: linear (CREMER-LF), polynomial (CREMER-PF) or RBF (CREMER-RBF).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+from sklearn.compose import TransformedTargetRegressor
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
@@ -23,26 +25,38 @@ KERNELS = {"linear": "CREMER-LF", "poly": "CREMER-PF", "rbf": "CREMER-RBF"}
 FEATURES = ("tesla-s", "dicomer")
 N_FOLDS = 5
 # Searched by fit_cremer; SummEval's 1,600 summaries fit every grid in well under a minute.
+# epsilon is in standard deviations of the human scores (the target is standardised).
+_SVR = "regressor__svr__"
+_EPSILONS = [0.05, 0.1, 0.2, 0.5]
 PARAM_GRIDS = {
-    "linear": {"svr__C": [0.1, 1.0, 10.0], "svr__epsilon": [0.1, 0.3, 0.5]},
-    "poly": {"svr__C": [0.1, 1.0, 10.0], "svr__epsilon": [0.1, 0.3, 0.5], "svr__degree": [2, 3]},
-    "rbf": {"svr__C": [0.1, 0.3, 1.0, 3.0, 10.0], "svr__epsilon": [0.1, 0.3, 0.5],
-            "svr__gamma": [0.03, 0.1, 0.3, 1.0]},
+    "linear": {f"{_SVR}C": [0.1, 1.0, 10.0], f"{_SVR}epsilon": _EPSILONS},
+    "poly": {f"{_SVR}C": [0.1, 1.0, 10.0], f"{_SVR}epsilon": _EPSILONS, f"{_SVR}degree": [2, 3]},
+    "rbf": {f"{_SVR}C": [0.1, 0.3, 1.0, 3.0, 10.0], f"{_SVR}epsilon": _EPSILONS,
+            f"{_SVR}gamma": [0.03, 0.1, 0.3, 1.0]},
 }
 
 
 def make_cremer(kernel: str = "rbf", C: float = 1.0, epsilon: float = 0.1, degree: int = 2,
-                gamma: float | str = "scale") -> Pipeline:
-    """An unfitted CREMER regressor: features (TESLA-S, DICOMER) -> responsiveness. The polynomial
-    kernel is inhomogeneous, (g x.y + 1)^d as in SVMlight: with coef0 = 0 a degree-2 kernel would
-    have no linear term and could not tell a high score from a low one."""
+                gamma: float | str = "scale") -> TransformedTargetRegressor:
+    """An unfitted CREMER regressor: features (TESLA-S, DICOMER) -> responsiveness. Features and
+    target are standardised, so ``epsilon`` is in standard deviations of the human scores (0.1 on
+    TAC's 1-5 scale and on 0-1 crowd scores alike). The polynomial kernel is inhomogeneous,
+    (g x.y + 1)^d as in SVMlight: with coef0 = 0 a degree-2 kernel would have no linear term and
+    could not tell a high score from a low one."""
     if kernel not in KERNELS:
         raise ValueError(f"kernel must be one of {sorted(KERNELS)}, got {kernel!r}")
-    return Pipeline([("scale", StandardScaler()),
-                     ("svr", SVR(kernel=kernel, C=C, epsilon=epsilon, degree=degree, gamma=gamma, coef0=1.0))])
+    pipeline = Pipeline([("scale", StandardScaler()),
+                         ("svr", SVR(kernel=kernel, C=C, epsilon=epsilon, degree=degree, gamma=gamma, coef0=1.0))])
+    return TransformedTargetRegressor(regressor=pipeline, transformer=StandardScaler())
 
 
-def fit_cremer(kernel: str, x: np.ndarray, y: np.ndarray, groups: np.ndarray, n_folds: int = N_FOLDS - 1) -> Pipeline:
+def svr_params(model: TransformedTargetRegressor) -> dict:
+    """The fitted SVR's parameters (for signatures)."""
+    return model.regressor_.named_steps["svr"].get_params()
+
+
+def fit_cremer(kernel: str, x: np.ndarray, y: np.ndarray, groups: np.ndarray,
+               n_folds: int = N_FOLDS - 1) -> TransformedTargetRegressor:
     """CREMER with C, epsilon and the kernel's own parameters chosen by grid search (mean squared
     error, folds grouped by document), then refit on all of ``x``."""
     from sklearn.model_selection import GridSearchCV, GroupKFold
@@ -56,7 +70,7 @@ def model_path(kernel: str, folder: Path | None = None) -> Path:
     return (folder or data_dir() / "summeval") / f"cremer_{kernel}.joblib"
 
 
-def save_model(model: Pipeline, kernel: str, signature: dict, folder: Path | None = None) -> Path:
+def save_model(model: TransformedTargetRegressor, kernel: str, signature: dict, folder: Path | None = None) -> Path:
     """Persist a fitted regressor with a JSON sidecar naming what produced it."""
     import joblib
 
@@ -67,7 +81,7 @@ def save_model(model: Pipeline, kernel: str, signature: dict, folder: Path | Non
     return path
 
 
-def load_model(kernel: str = "rbf", folder: Path | None = None) -> tuple[Pipeline, dict]:
+def load_model(kernel: str = "rbf", folder: Path | None = None) -> tuple[TransformedTargetRegressor, dict]:
     """The shipped (or retrained) CREMER regressor and its signature."""
     import joblib
 
@@ -127,7 +141,7 @@ def _fit_and_save(x: np.ndarray, y: np.ndarray, groups: np.ndarray, kernels: tup
     for kernel in kernels:
         model = fit_cremer(kernel, x, y, groups, n_folds=min(N_FOLDS - 1, len(set(groups))))
         signature = {"variant": KERNELS[kernel], "features": list(FEATURES), **info,
-                     "svr": model.named_steps["svr"].get_params(),
+                     "svr": svr_params(model), "target_scaling": "standardised (epsilon in SDs)",
                      "tuning": f"grid {PARAM_GRIDS[kernel]}, folds by document, MSE", "sklearn": sklearn.__version__}
         paths.append(save_model(model, kernel, signature, folder))
     return paths

@@ -60,12 +60,22 @@ def test_polynomial_kernel_keeps_the_sign_of_a_linear_signal():
 
 
 def test_fit_cremer_picks_parameters_from_its_grid_with_grouped_folds():
-    from summeval.cremer import PARAM_GRIDS, fit_cremer
+    from summeval.cremer import PARAM_GRIDS, fit_cremer, svr_params
 
     rng = np.random.default_rng(2)
     x = feature_matrix(rng.random(120), rng.random(120))
     y = x[:, 0] + 0.5 * x[:, 1] + rng.normal(0, 0.05, 120)
     model = fit_cremer("linear", x, y, np.repeat(np.arange(12), 10))
-    params = model.named_steps["svr"].get_params()
-    assert params["C"] in PARAM_GRIDS["linear"]["svr__C"] and params["epsilon"] in PARAM_GRIDS["linear"]["svr__epsilon"]
+    params = svr_params(model)
+    grid = PARAM_GRIDS["linear"]
+    assert params["C"] in grid["regressor__svr__C"] and params["epsilon"] in grid["regressor__svr__epsilon"]
     assert np.corrcoef(model.predict(x), y)[0, 1] > 0.9
+
+
+def test_epsilon_means_the_same_on_any_judgment_scale():
+    rng = np.random.default_rng(3)
+    x = feature_matrix(rng.random(200), rng.random(200))
+    y = x[:, 0] + 0.3 * x[:, 1] + rng.normal(0, 0.05, 200)
+    small, large = make_cremer("rbf").fit(x, y), make_cremer("rbf").fit(x, 1 + 40 * y)  # 0-1 vs a wide scale
+    # equal up to the SVR solver's tolerance (1e-3 in standardised units)
+    assert np.abs(1 + 40 * small.predict(x) - large.predict(x)).max() < 1e-3 * np.std(40 * y)
