@@ -22,6 +22,9 @@ class DicomerConfig:
     ``role_detail`` selects Lin 2011's ablations (``arg`` = Arg+Sal, ``type`` = Type+Sal);
     ``salience=False`` is Type+Arg. ``entity_grid`` appends the Barzilay & Lapata features
     (Lin 2011's combined model); ``discourse=False`` keeps the entity grid alone.
+    ``one_sentence`` adds an indicator for one-sentence texts, which have no transitions: the
+    ranker then learns where they belong (SummEval's experts rate them more coherent than the
+    rest, 4.1 vs 3.4) instead of every such text getting the same arbitrary score.
     """
 
     lengths: tuple[int, ...] = (2, 3)
@@ -36,6 +39,7 @@ class DicomerConfig:
     intra_cell_value: str = "relative"
     discourse: bool = True
     entity_grid: bool = False
+    one_sentence: bool = True
 
     def __post_init__(self) -> None:
         for name, value, allowed in (("role_detail", self.role_detail, ROLE_DETAILS),
@@ -66,6 +70,8 @@ class DicomerConfig:
             parts.append("discourse:off")
         if self.entity_grid:
             parts.append("egrid:SOX")
+        if self.one_sentence:
+            parts.append("one-sent:ind")
         return "|".join(parts)
 
 

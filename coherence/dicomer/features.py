@@ -54,9 +54,13 @@ def discourse_matrices(analysis: Analysis, config: DicomerConfig) -> list[tuple[
     return [("", build("plain")), ("EN:", build("typed"))]
 
 
+ONE_SENTENCE = "text|one_sentence"
+
+
 def text_features(analysis: Analysis, config: DicomerConfig) -> dict[str, float]:
-    """Sparse feature dict of one analysed text; empty for empty or one-sentence texts."""
-    out: dict[str, float] = {}
+    """Sparse feature dict of one analysed text; empty for an empty text and for a text without
+    transitions (and, without the ``one_sentence`` indicator, for a one-sentence text)."""
+    out: dict[str, float] = {ONE_SENTENCE: 1.0} if config.one_sentence and analysis.n_sentences == 1 else {}
     if config.discourse:
         for prefix, matrix in discourse_matrices(analysis, config):
             out.update(transition_features(matrix, config, prefix))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -181,7 +182,8 @@ def test_ablation_roles():
 def test_bad_input_gives_empty_features():
     assert text_features(Analysis(0, (), ()), variant_config("DICOMER+EGRID")) == {}
     one = Analysis(1, (Token(0, 0, 4, "dog", "S"),), ())
-    assert text_features(one, variant_config("DICOMER+EGRID")) == {}
+    assert text_features(one, variant_config("DICOMER+EGRID")) == {"text|one_sentence": 1.0}
+    assert text_features(one, replace(variant_config("DICOMER"), one_sentence=False)) == {}
     no_rel = Analysis(2, (Token(0, 0, 4, "dog", "S"), Token(1, 5, 9, "dog", "O")), ())
     assert text_features(no_rel, variant_config("DICOMER")) == {}
     assert text_features(no_rel, variant_config("EGRID"))["eg|sal|2|S O"] == pytest.approx(1.0)

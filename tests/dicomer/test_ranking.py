@@ -105,3 +105,14 @@ def test_dicomer_model_trains_on_permutations_with_entity_grid():
     assert model.neutral_score_ == pytest.approx(np.median(scores))
     # a text without transitions is neither good nor bad: the median, not w . 0 = 0.0
     assert model.decision_function([Analysis(0, (), ())])[0] == model.neutral_score_
+
+
+def test_one_sentence_texts_get_the_place_the_ranker_learned():
+    from coherence.dicomer.model import DicomerModel
+
+    one, good, poor = {"text|one_sentence": 1.0}, {"sal|2|Exp.Arg1>Exp.Arg2": 0.6}, {"sal|2|nil>Exp.Arg1": 0.6}
+    feats = [one, good, poor] * 4
+    model = DicomerModel("DICOMER").fit([None] * 12, [5, 3, 1] * 4, [g for g in range(4) for _ in range(3)], feats)
+    s_one, s_good, s_poor = model.decision_function(features=[one, good, poor])
+    assert s_one > s_good > s_poor  # rated most coherent in training, ranked first
+    assert model.decision_function(features=[{}])[0] == model.neutral_score_
