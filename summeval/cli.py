@@ -207,6 +207,8 @@ def _correlate(args) -> int:
     else:
         print(correlation_markdown(result["correlations"], result.get("significance")))
         print(f"\n{len(topics)} topics x {len(systems)} systems; bootstrap {args.bootstrap} resamples of topics, seed {args.seed}")
+        signatures = result["signature"] or {}
+        print("\nSignatures", *(signatures.values() if isinstance(signatures, dict) else [signatures]), sep="\n")
     return 0
 
 

@@ -62,7 +62,7 @@ def score_chunk(items: Sequence[SummaryItem], metrics: Sequence[Metric]) -> list
     notes: dict[int, dict[str, str]] = {k: {} for k in good}
     for metric in metrics:
         for k, score in _metric_scores(metric, [items[k] for k in good], good, errors):
-            scores[k][metric.name] = score.value
+            scores[k][metric.name] = float(score.value)  # rouge-score returns int 0 for no overlap
             if score.note:
                 notes[k][metric.name] = score.note
     return [SummaryResult(it.topic, it.system, scores.get(k, {}) if k not in errors else {}, errors.get(k), it.origin,

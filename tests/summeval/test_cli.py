@@ -70,6 +70,8 @@ def test_correlate_round_trip(capsys, tmp_path):
     system = result["correlations"]["system"]["content"]["tesla-s"]
     assert system["kendall"]["value"] == pytest.approx(1.0)
     assert "tesla-s>rouge-2" in result["significance"]["summary"]["content"]
+    code, out, _ = run(capsys, "correlate", "--scores", str(scores), "--human", str(human), "--bootstrap", "50")
+    assert code == 0 and "tesla-s|ngrams:1+sb4|" in out.split("Signatures", 1)[1]
 
 
 @pytest.mark.skipif(not SHARED.exists(), reason="../shared/data/summeval not present")
