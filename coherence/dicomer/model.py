@@ -4,8 +4,8 @@ Two training modes share this estimator (spec 5.2): ``listwise`` (one group per 
 topic, labels = human scores, pairs only between different scores) and ``permutation``
 (a group per source text: the original labelled 1, its seeded sentence permutations 0).
 The shifted log of the score, log(score - m + eps) with m the minimum training prediction,
-is the paper's transform for Pearson. A text without transitions (empty, one sentence, no
-relations: an empty feature vector) has no evidence either way and scores the median training
+is the paper's transform for Pearson. A text with an empty feature vector (empty, or no transitions
+and no one-sentence indicator) has no evidence either way and scores the median training
 prediction, not w . 0 = 0.0, which ranks above most real texts.
 """
 

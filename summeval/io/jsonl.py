@@ -55,16 +55,10 @@ def _human_scores(human: object, where: str) -> dict[str, float]:
         return {}
     if not isinstance(human, dict):
         raise InputError(f"{where}: 'human' must be an object of dimension -> score")
-    try:
-        return {str(k): float(v) for k, v in human.items()}
-    except (TypeError, ValueError):
-        bad = next(k for k, v in human.items() if not _is_number(v))
-        raise InputError(f"{where}: human score {bad!r} is not a number ({human[bad]!r})") from None
-
-
-def _is_number(value: object) -> bool:
-    try:
-        float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return False
-    return True
+    scores = {}
+    for name, value in human.items():
+        try:
+            scores[str(name)] = float(value)
+        except (TypeError, ValueError):
+            raise InputError(f"{where}: human score {name!r} is not a number ({value!r})") from None
+    return scores

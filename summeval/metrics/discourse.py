@@ -42,8 +42,8 @@ def dicomer_values(texts: Sequence[str]) -> np.ndarray:
 
 
 def _flag_note(flags: Sequence[str]) -> str | None:
-    """Why a flagged text's score says little: without transitions it is the model's neutral value."""
-    return f"{', '.join(flags)}: little or no discourse structure to judge (neutral score)" if flags else None
+    """Why a flagged text's score says little: it has few or no relations or transitions to judge."""
+    return f"{', '.join(flags)}: little or no discourse structure to judge" if flags else None
 
 
 class Dicomer(Metric):
