@@ -68,10 +68,38 @@ def spacy_pipeline(disable: tuple[str, ...] = ("ner",)):
     )
 
 
+def cache_root() -> Path:
+    """The suite's one cache root for derived data (built LMs and phrase tables, parses):
+    ``$AESOP_CACHE``, else ``$XDG_CACHE_HOME/aesop`` (default ``~/.cache/aesop``)."""
+    env = os.environ.get("AESOP_CACHE")
+    return Path(env) if env else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "aesop"
+
+
 def cache_dir(name: str) -> Path:
-    """Per-user cache for derived data (parses, analyses): ``$AESOP_CACHE`` or
-    ``$XDG_CACHE_HOME/aesop`` (default ``~/.cache/aesop``), one sub-folder per ``name``."""
-    base = os.environ.get("AESOP_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "aesop"
-    path = Path(base) / name
+    """One sub-folder of :func:`cache_root` per ``name``, created on demand (raises OSError when
+    it cannot be created; see :func:`usable_cache_dir` for the forgiving form)."""
+    path = cache_root() / name
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+_WARNED: set[str] = set()
+
+
+def usable_cache_dir(name: str) -> Path | None:
+    """:func:`cache_dir` if it can be created and written, else None after one warning on stderr:
+    a read-only or missing cache costs time, never scores."""
+    try:
+        path = cache_dir(name)
+        probe = path / f".probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+        return path
+    except OSError as exc:
+        if name not in _WARNED:
+            _WARNED.add(name)
+            import sys
+
+            print(f"warning: cache {cache_root() / name} is not usable ({exc.strerror or exc}); "
+                  "continuing without it", file=sys.stderr)
+        return None

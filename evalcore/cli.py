@@ -1,0 +1,213 @@
+"""The one CLI convention of ``summeval``, ``coherence``, ``parapeval`` (and ``mteval``).
+
+Flags: ``--version``, ``--list-metrics``, ``-m/--metric`` (repeatable), ``-i/--input`` (a file or
+``-``), ``-o/--output`` (a file or ``-``, the default), ``--format table|json|jsonl|tsv``,
+``--jobs N``, ``--max-chars N``.
+Output: machine formats are pure on stdout. JSON has a top-level ``signature`` object; JSONL and
+TSV print the signatures on stderr, never among the rows; the table prints them after itself.
+JSON is strict (no bare NaN: missing values are ``null``).
+Exit codes: 0 every item scored; 1 some items failed (a count on stderr); 2 usage error or
+unreadable input. Output paths are checked before any scoring starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from evalcore import __version__
+from evalcore.textio import InputError
+from evalcore.workers import jobs_arg
+
+EXIT_OK = 0
+EXIT_ITEM_ERRORS = 1
+EXIT_USAGE = 2
+FORMATS = ("table", "json", "jsonl", "tsv")
+
+
+class ListMetrics(argparse.Action):
+    """``--list-metrics``: print the package's registered metrics and exit (imports no metric)."""
+
+    def __init__(self, option_strings, dest, package: str | None = None, **kwargs):
+        self.package = package
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from evalcore.metric.registry import list_metrics
+
+        print(list_metrics(self.package))
+        parser.exit(EXIT_OK)
+
+
+def new_parser(prog: str, description: str | None, package: str | None) -> argparse.ArgumentParser:
+    """A top-level parser with ``--version`` and ``--list-metrics`` (the package's metrics)."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--version", action="version", version=f"{prog} {__version__}")
+    parser.add_argument("--list-metrics", action=ListMetrics, package=package,
+                        help="list the metrics this command offers and exit")
+    return parser
+
+
+def add_io_args(p: argparse.ArgumentParser, *, input_required: bool = False, input_help: str = "",
+                formats: Sequence[str] = FORMATS, default_format: str = "table", metrics: bool = True,
+                default_metrics: Sequence[str] = ()) -> None:
+    """The shared scoring flags on a (sub)command."""
+    if metrics:
+        p.add_argument("-m", "--metric", action="append", metavar="NAME",
+                       help="metric to compute (repeatable; see --list-metrics)"
+                            + (f"; default: {' '.join(default_metrics)}" if default_metrics else ""))
+    p.add_argument("-i", "--input", required=input_required, metavar="FILE",
+                   help=input_help or "input file, or - for standard input")
+    p.add_argument("-o", "--output", default="-", metavar="FILE",
+                   help="write results here (default: - = standard output); the folder must exist")
+    p.add_argument("--format", choices=formats, default=default_format,
+                   help=f"output format (default: {default_format})")
+    p.add_argument("-j", "--jobs", type=jobs_arg, default=1, help="worker processes (0 = all cores)")
+    p.add_argument("--max-chars", type=positive_int, default=None, metavar="N",
+                   help="refuse texts longer than N characters (default: AESOP_MAX_CHARS or 100000)")
+
+
+def positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if n <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {n}")
+    return n
+
+
+def check_output_path(path: str | Path | None, what: str = "--output") -> Path | None:
+    """Fail before any work when an output file could not be written (missing folder, a folder
+    given as a file, no write permission); ``-`` and None mean standard output."""
+    if path in (None, "-"):
+        return None
+    path = Path(path)
+    if path.is_dir():
+        raise InputError(f"{what} {path} is a folder; give a file name")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(f"{what} {path}: folder {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InputError(f"{what} {path}: not writable")
+    return path
+
+
+def check_output_dir(path: str | Path | None, what: str) -> Path | None:
+    """Create an output folder (``--report``, ``--out``) up front, or fail before any work."""
+    if path is None:
+        return None
+    path = Path(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{what} {path}: cannot create the folder ({exc.strerror})") from None
+    if not os.access(path, os.W_OK):
+        raise InputError(f"{what} {path}: not writable")
+    return path
+
+
+def check_input_path(path: str | Path | None, what: str = "--input") -> Path | None:
+    """A readable input file (``-`` = standard input, returned as None)."""
+    if path in (None, "-"):
+        return None
+    path = Path(path)
+    if not path.exists():
+        raise InputError(f"{what} {path}: no such file")
+    if not os.access(path, os.R_OK):
+        raise InputError(f"{what} {path}: not readable")
+    return path
+
+
+def read_input_text(path: str | Path | None) -> str:
+    """The text of an input file or of stdin (``-``), UTF-8 with an optional BOM."""
+    from evalcore.textio import read_utf8
+
+    if path in (None, "-"):
+        data = sys.stdin.buffer.read()
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"standard input: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+    return read_utf8(path)
+
+
+def strict_json(obj) -> str:
+    """JSON with every non-finite float as null (the output must parse in jq and every JSON reader)."""
+    return json.dumps(_finite(obj), indent=2, ensure_ascii=False, allow_nan=False)
+
+
+def jsonl_line(obj) -> str:
+    return json.dumps(_finite(obj), ensure_ascii=False, allow_nan=False)
+
+
+def _finite(obj):
+    import math
+
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {str(k): _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    if hasattr(obj, "item") and callable(obj.item):  # numpy scalars
+        return _finite(obj.item())
+    return obj
+
+
+def tsv_cell(value) -> str:
+    """A TSV cell: tabs and newlines escaped, missing numbers empty."""
+    import math
+
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6f}"
+    return str(value).replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+def write_output(text: str, path: Path | None) -> None:
+    """Write to the (pre-checked) output file, or stdout."""
+    if path is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        path.write_text(text, "utf-8")
+
+
+def emit(fmt: str, body: str, signatures: Iterable[str], path: Path | None) -> None:
+    """Write a rendered body and put the signatures where the convention says: inside JSON (the
+    caller has done it), on stderr for JSONL/TSV, after the table for humans."""
+    signatures = list(signatures)
+    if fmt == "table":
+        body = body.rstrip("\n") + "\n\nSignatures:\n" + "".join(f"  {s}\n" for s in signatures)
+    write_output(body, path)
+    if fmt in ("jsonl", "tsv"):
+        for sig in signatures:
+            print(sig, file=sys.stderr)
+
+
+def exit_code(n_failed: int, n_total: int, what: str = "items") -> int:
+    """0 when everything was scored; else 1 with a count on stderr."""
+    if n_failed:
+        print(f"{n_failed} of {n_total} {what} could not be scored by at least one metric "
+              "(see the error records)", file=sys.stderr)
+        return EXIT_ITEM_ERRORS
+    return EXIT_OK
+
+
+def run(prog: str, handlers: dict[str, Callable[[argparse.Namespace], int]], args: argparse.Namespace,
+        command: str) -> int:
+    """Dispatch a subcommand; bad input or usage becomes one line on stderr and exit code 2."""
+    try:
+        return handlers[command](args)
+    except (InputError, ValueError, FileNotFoundError) as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:  # `... | head`: stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK

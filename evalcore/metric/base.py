@@ -1,0 +1,271 @@
+"""Metric bases typed by what they read (sacrerouge's idea), with scikit-learn's parameter
+contract (``__init__`` only stores parameters; ``get_params`` round-trips) and sacrebleu's
+signature and corpus statistics.
+
+- :class:`ReferenceMetric`: ``score(references, candidate)`` (TESLA-S, ROUGE, CREMER, MT metrics);
+- :class:`ReferenceFreeMetric`: ``score(candidate)`` (DICOMER);
+- :class:`SourceMetric`: ``score(source, candidate)`` (PEM on an original/paraphrase pair).
+
+Subclasses implement :meth:`Metric._score_items` over already-checked :class:`Item` s. The base
+applies the input rule (:mod:`.inputs`) once per text, turns bad items into error records, retries
+a failing batch item by item so one bad item never costs the others, and attaches notes.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+import numpy as np
+
+from evalcore import __version__
+from evalcore.metric.inputs import InputLimits, TextCheck, check_text
+from evalcore.metric.records import ErrorRecord, Score
+from evalcore.metric.signature import Signature
+from evalcore.textio import InputError
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing to score: a candidate, with references and/or a source where the metric reads
+    them; ``id`` names the item in error records."""
+
+    candidate: str
+    references: tuple[str, ...] = ()
+    source: str | None = None
+    id: str = ""
+
+
+Result = Score | ErrorRecord
+
+
+class Metric(ABC):
+    """Base of every metric. Class attributes say what it is; instances hold only parameters."""
+
+    name: ClassVar[str] = ""
+    #: "references", "candidate" or "source": what an item must carry besides the candidate.
+    reads: ClassVar[str] = "references"
+    #: short signature keys for constructor parameters (parameter name -> key); others use their name.
+    signature_keys: ClassVar[dict[str, str]] = {}
+    #: whether the English input notes apply (False for metrics of other languages).
+    english: ClassVar[bool] = True
+
+    # ---- scikit-learn's parameter contract ---------------------------------------------------
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        sig = inspect.signature(cls.__init__)
+        return [p.name for p in sig.parameters.values()
+                if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+
+    def get_params(self, deep: bool = False) -> dict:
+        """Every constructor parameter and its value: ``type(m)(**m.get_params())`` equals ``m``."""
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params) -> Metric:
+        valid = set(self._param_names())
+        for key, value in params.items():
+            if key not in valid:
+                raise ValueError(f"{self.name}: unknown parameter {key!r}; valid: {', '.join(sorted(valid))}")
+            setattr(self, key, value)
+        self.__dict__.pop("_validated", None)
+        return self
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.get_params().items())})"
+
+    def __getstate__(self):
+        """Only parameters travel to worker processes; loaded models and caches are rebuilt."""
+        return self.get_params()
+
+    def __setstate__(self, state):
+        self.__init__(**state)
+
+    # ---- signature ---------------------------------------------------------------------------
+    def signature_extras(self) -> dict[str, object]:
+        """Facts derived from the parameters that change the numbers (a model's hash, a tokenizer)."""
+        return {}
+
+    def signature(self) -> Signature:
+        """The :class:`Signature` of this configuration (printed with every score)."""
+        params = {self.signature_keys.get(k, k): v for k, v in self.get_params().items()}
+        return Signature(self.name, params, self.signature_extras(), __version__)
+
+    # ---- scoring -----------------------------------------------------------------------------
+    def validate(self) -> None:
+        """Check parameter values (called once before scoring, not in ``__init__``)."""
+
+    def _ensure_valid(self) -> None:
+        if not self.__dict__.get("_validated"):
+            self.validate()
+            self.__dict__["_validated"] = True
+
+    @abstractmethod
+    def _score_items(self, items: Sequence[Item]) -> list[Score]:
+        """Scores of checked items, in order; texts shared between items are preprocessed once."""
+
+    def neutral_score(self) -> Score | None:
+        """What a learned metric gives text it cannot judge (its neutral value); None = score the
+        text as usual and flag it."""
+        return None
+
+    def _to_item(self, raw, position: int) -> Item:
+        """The typed form of one batch entry (an :class:`Item` or the tuple ``score`` takes)."""
+        if isinstance(raw, Item):
+            return raw
+        raise InputError(f"item {position + 1}: expected an Item, got {type(raw).__name__}")
+
+    def _check(self, item: Item, limits: InputLimits) -> tuple[Item, tuple[str, ...]]:
+        """The item with cleaned texts, and its notes; InputError names the item and the text."""
+        name = item.id or "item"
+        cand = check_text(item.candidate, f"{name}: candidate", limits, self.english)
+        notes = cand.notes
+        refs: tuple[str, ...] = ()
+        source = None
+        if self.reads == "references":
+            if isinstance(item.references, str) or not item.references:
+                raise InputError(f"{name}: no references given")
+            refs = tuple(check_text(r, f"{name}: reference {k + 1}", limits, self.english).text
+                         for k, r in enumerate(item.references))
+        elif self.reads == "source":
+            src: TextCheck = check_text(item.source, f"{name}: source", limits, self.english)
+            source, notes = src.text, tuple(dict.fromkeys((*src.notes, *notes)))
+        return replace(item, candidate=cand.text, references=refs, source=source), notes
+
+    def score_batch(self, items: Sequence, limits: InputLimits | None = None) -> list[Result]:
+        """A :class:`Score` or an :class:`ErrorRecord` for every item, in order (never fewer)."""
+        self._ensure_valid()
+        limits = limits or InputLimits.from_env()
+        out: list[Result | None] = [None] * len(items)
+        todo: list[tuple[int, Item, tuple[str, ...]]] = []
+        neutral = self.neutral_score()
+        for k, raw in enumerate(items):
+            try:
+                item = self._to_item(raw, k)
+                item = item if item.id else replace(item, id=f"item {k + 1}")
+                checked, notes = self._check(item, limits)
+            except InputError as exc:
+                out[k] = ErrorRecord(getattr(raw, "id", "") or f"item {k + 1}", self.name, _strip_id(str(exc)))
+                continue
+            if notes and neutral is not None:
+                out[k] = neutral.with_notes(*notes, "neutral: the model's neutral value, not a judgment")
+            else:
+                todo.append((k, checked, notes))
+        for k, result in self._score_isolated([t[1] for t in todo]):
+            out[todo[k][0]] = result.with_notes(*todo[k][2]) if result.ok and todo[k][2] else result
+        return out  # type: ignore[return-value]
+
+    def _score_isolated(self, items: list[Item]):
+        """(position, result) pairs; a failing batch is retried item by item to name the culprit."""
+        if not items:
+            return []
+        try:
+            scores = self._score_items(items)
+            if len(scores) != len(items):
+                raise RuntimeError(f"{self.name} returned {len(scores)} scores for {len(items)} items")
+            return list(enumerate(scores))
+        except Exception:  # noqa: BLE001 - isolate the failing item(s) below
+            if len(items) == 1:
+                return [(0, self._error(items[0]))]
+            return [(k, self._score_one_isolated(it)) for k, it in enumerate(items)]
+
+    def _score_one_isolated(self, item: Item) -> Result:
+        try:
+            return self._score_items([item])[0]
+        except Exception:  # noqa: BLE001
+            return self._error(item)
+
+    def _error(self, item: Item) -> ErrorRecord:
+        import sys
+
+        exc = sys.exc_info()[1]
+        return ErrorRecord(item.id, self.name, f"{type(exc).__name__}: {exc}")
+
+    def _one(self, item: Item) -> Score:
+        """Score one item or raise InputError (the single-item API never returns an error record)."""
+        result = self.score_batch([item])[0]
+        if not result.ok:
+            raise InputError(result.message)
+        return result
+
+    # ---- corpus / system level ---------------------------------------------------------------
+    def corpus_score(self, items: Sequence) -> Score:
+        """One score for a whole test set. The default is the mean segment value over scored items;
+        metrics with sufficient statistics (BLEU-like) override :meth:`aggregate`."""
+        results = self.score_batch(items)
+        return self.aggregate([r for r in results if r.ok])
+
+    def aggregate(self, scores: Sequence[Score]) -> Score:
+        """Corpus score from segment scores (mean of values and of shared components)."""
+        if not scores:
+            return Score(math.nan, notes=("no item scored",))
+        keys = set.intersection(*(set(s.components) for s in scores))
+        comps = {k: float(np.mean([s.components[k] for s in scores])) for k in sorted(keys)}
+        return Score(float(np.mean([s.value for s in scores])), comps)
+
+
+def _strip_id(message: str) -> str:
+    """The message without its leading ``item N:`` (the record names the item already)."""
+    head, sep, rest = message.partition(": ")
+    return rest if sep and head.startswith("item ") else message
+
+
+class ReferenceMetric(Metric):
+    """Candidate + references. ``score(references, candidate)``, as rouge-score's
+    ``score(target, prediction)``; batch items are ``(references, candidate)`` pairs or Items."""
+
+    reads: ClassVar[str] = "references"
+
+    def score(self, references: Sequence[str] | str, candidate: str) -> Score:
+        if isinstance(candidate, (list, tuple)) and isinstance(references, str):
+            raise InputError("candidate must be a string, got a list: arguments are (references, candidate) "
+                             "- did you swap them?")
+        refs = (references,) if isinstance(references, str) else tuple(references)
+        return self._one(Item(candidate, refs))
+
+    def _to_item(self, raw, position: int) -> Item:
+        if isinstance(raw, Item):
+            return raw
+        if isinstance(raw, tuple) and len(raw) == 2:
+            refs, cand = raw
+            if isinstance(cand, (list, tuple)) and isinstance(refs, str):
+                raise InputError(f"item {position + 1}: pairs are (references, candidate) - did you swap them?")
+            return Item(cand, (refs,) if isinstance(refs, str) else tuple(refs))
+        raise InputError(f"item {position + 1}: expected (references, candidate) or an Item, "
+                         f"got {type(raw).__name__}")
+
+
+class ReferenceFreeMetric(Metric):
+    """Candidate alone. ``score(candidate)``; batch items are strings or Items."""
+
+    reads: ClassVar[str] = "candidate"
+
+    def score(self, candidate: str) -> Score:
+        return self._one(Item(candidate))
+
+    def _to_item(self, raw, position: int) -> Item:
+        if isinstance(raw, Item):
+            return raw
+        if isinstance(raw, tuple) and len(raw) == 2 and isinstance(raw[1], str):
+            return Item(raw[1])  # a (references, candidate) pair from a mixed batch: references unused
+        return Item(raw)
+
+
+class SourceMetric(Metric):
+    """Source + candidate (an original and its paraphrase). ``score(source, candidate)``; batch
+    items are ``(source, candidate)`` pairs or Items."""
+
+    reads: ClassVar[str] = "source"
+
+    def score(self, source: str, candidate: str) -> Score:
+        return self._one(Item(candidate, source=source))
+
+    def _to_item(self, raw, position: int) -> Item:
+        if isinstance(raw, Item):
+            return raw
+        if isinstance(raw, tuple) and len(raw) == 2:
+            return Item(raw[1], source=raw[0])
+        raise InputError(f"item {position + 1}: expected (source, candidate) or an Item, got {type(raw).__name__}")

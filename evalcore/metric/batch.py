@@ -1,0 +1,92 @@
+"""Scoring many items with several metrics: one metric's failure (a cache it cannot write, a parse
+it cannot do, a model that will not load) costs that metric's values only, never another's.
+
+``score_with`` is what every CLI calls; ``jobs > 1`` maps chunks over worker processes (metrics
+travel as their parameters and rebuild their models once per worker).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from evalcore.metric.base import Item, Metric, Result
+from evalcore.metric.inputs import InputLimits
+from evalcore.metric.records import ErrorRecord
+
+CHUNK_ITEMS = 256
+
+
+def score_metric(metric: Metric, items: Sequence[Item], limits: InputLimits | None = None) -> list[Result]:
+    """``metric.score_batch`` that never raises: a metric that fails as a whole gives one error
+    record per item, naming the failure."""
+    try:
+        results = metric.score_batch(items, limits)
+    except Exception as exc:  # noqa: BLE001 - a broken metric must not cost the other metrics
+        message = f"{type(exc).__name__}: {exc}"
+        return [ErrorRecord(it.id or f"item {k + 1}", metric.name, message) for k, it in enumerate(items)]
+    return results
+
+
+def score_chunk(metrics: Sequence[Metric], items: Sequence[Item],
+                limits: InputLimits | None = None) -> list[dict[str, Result]]:
+    """For each item, metric name -> Score or ErrorRecord."""
+    per_metric = {m.name: score_metric(m, items, limits) for m in metrics}
+    return [{name: results[k] for name, results in per_metric.items()} for k in range(len(items))]
+
+
+_WORKER: tuple[list[Metric], InputLimits | None] = ([], None)
+
+
+def _init_worker(metrics: list[Metric], limits: InputLimits | None) -> None:
+    global _WORKER
+    _WORKER = (metrics, limits)
+
+
+def _work(chunk: list[Item]) -> list[dict[str, Result]]:
+    return score_chunk(_WORKER[0], chunk, _WORKER[1])
+
+
+def chunked(items: Sequence[Item], size: int = CHUNK_ITEMS, key=None) -> list[list[int]]:
+    """Positions of consecutive groups of about ``size`` items; with ``key`` (e.g. the topic), a
+    group never splits items of one key, so their shared texts are preprocessed once."""
+    groups: dict[object, list[int]] = {}
+    for k, item in enumerate(items):
+        groups.setdefault(key(item) if key else k // size, []).append(k)
+    chunks: list[list[int]] = []
+    current: list[int] = []
+    for group in groups.values():
+        current.extend(group)
+        if len(current) >= size:
+            chunks.append(current)
+            current = []
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def score_with(metrics: Sequence[Metric], items: Sequence[Item], jobs: int = 1, progress: bool = False,
+               limits: InputLimits | None = None, key=None, chunk_size: int = CHUNK_ITEMS,
+               unit: str = "item") -> list[dict[str, Result]]:
+    """Score every item with every metric, in input order; ``key`` keeps groups together."""
+    from evalcore.progress import bar
+
+    limits = limits or InputLimits.from_env()
+    chunks = chunked(items, chunk_size, key)
+    batches = [[items[k] for k in chunk] for chunk in chunks]
+    out: list[dict[str, Result] | None] = [None] * len(items)
+    with bar(len(items), progress, unit) as pbar:
+        if jobs > 1 and len(chunks) > 1:
+            with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                                     initargs=(list(metrics), limits)) as pool:
+                results_iter = pool.map(_work, batches)
+                for chunk, results in zip(chunks, results_iter):
+                    for k, result in zip(chunk, results):
+                        out[k] = result
+                    pbar.update(len(chunk))
+        else:
+            for chunk, batch in zip(chunks, batches):
+                for k, result in zip(chunk, score_chunk(metrics, batch, limits)):
+                    out[k] = result
+                pbar.update(len(chunk))
+    return out  # type: ignore[return-value]

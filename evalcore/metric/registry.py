@@ -1,0 +1,74 @@
+"""The metric registry: metric name -> where its class lives, read lazily.
+
+Each package lists its metrics in one explicit table (``<package>/registry.py``, a dict of
+:class:`MetricSpec`) and announces the table through the ``aesop_eval.metrics`` entry point group
+in ``pyproject.toml``. Listing metrics reads those tables only; choosing one imports only that
+metric's module, so a CLI starts fast and ``evalcore`` never imports the packages above it.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+
+ENTRY_POINT_GROUP = "aesop_eval.metrics"
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """Where a registered metric lives (``module:Class``), the constructor arguments its name
+    stands for, what it reads, and one line for ``--list-metrics``."""
+
+    target: str
+    summary: str
+    reads: str = "references"
+    kwargs: dict = field(default_factory=dict)
+    package: str = ""
+
+    def load(self):
+        """The metric class (imports its module)."""
+        module, _, attr = self.target.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+@functools.lru_cache(maxsize=1)
+def _tables() -> dict[str, MetricSpec]:
+    table: dict[str, MetricSpec] = {}
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        for name, spec in ep.load().items():
+            if name in table:
+                raise RuntimeError(f"metric {name!r} is registered by both {table[name].package} and {ep.name}")
+            table[name] = MetricSpec(spec.target, spec.summary, spec.reads, dict(spec.kwargs), ep.name)
+    return table
+
+
+def registered(package: str | None = None) -> dict[str, MetricSpec]:
+    """Every registered metric (or one package's), by name."""
+    return {n: s for n, s in sorted(_tables().items()) if package is None or s.package == package}
+
+
+def spec(name: str) -> MetricSpec:
+    try:
+        return _tables()[name]
+    except KeyError:
+        raise ValueError(f"unknown metric {name!r}; available: {', '.join(sorted(_tables()))}") from None
+
+
+def get_metric(name: str, **params):
+    """A configured metric by registered name; ``params`` override the name's defaults and are
+    dropped where the metric has no such parameter (so one option set serves a mixed list)."""
+    s = spec(name)
+    cls = s.load()
+    accepted = set(cls._param_names())
+    unknown_for_all = {k for k in params if k not in accepted}
+    kwargs = {**s.kwargs, **{k: v for k, v in params.items() if k not in unknown_for_all}}
+    return cls(**kwargs)
+
+
+def list_metrics(package: str | None = None) -> str:
+    """The text ``--list-metrics`` prints: name, what it reads, package, summary."""
+    rows = registered(package)
+    width = max((len(n) for n in rows), default=4)
+    return "\n".join(f"{n:<{width}}  {s.reads:<10}  {s.package:<9}  {s.summary}" for n, s in rows.items())
