@@ -8,11 +8,11 @@ STAMP := $(VENV)/.setup-done
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml scripts/setup_parapeval.sh
+$(STAMP): pyproject.toml scripts/setup_resources.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test]'
-	BIN=$(abspath $(BIN)) bash scripts/setup_parapeval.sh
+	BIN=$(abspath $(BIN)) bash scripts/setup_resources.sh
 	touch $(STAMP)
 
 demo: setup

@@ -1,11 +1,14 @@
 """Discourse layer of the suite: PDTB relation records, readers/writers, a shallow discourse
-parser (Tier 0 rules, Tier 1 GDTB classifiers) and adapters for external parsers."""
+parser (Tier 0 rules, Tier 1 GDTB classifiers), adapters for external parsers, and the DICOMER
+readability metric (:mod:`coherence.dicomer`)."""
 
 from __future__ import annotations
 
+from evalcore import __version__
+
 from coherence.relations import Relation, RelationError, level1
 
-__all__ = ["Relation", "RelationError", "level1", "parse"]
+__all__ = ["Relation", "RelationError", "__version__", "level1", "parse"]
 
 
 def parse(text: str, tier: int = 1, doc_id: str | None = None) -> list[Relation]:

@@ -1,19 +1,78 @@
 """``coherence`` command line: ``parse`` texts into discourse relations, ``score`` their
-readability with DICOMER, ``train parser|dicomer`` and ``bench parser|readability``."""
+readability with DICOMER, ``train parser|dicomer`` and ``bench parser|readability``.
+
+The suite's CLI convention (:mod:`evalcore.cli`): ``--version``, ``--list-metrics``; texts as
+positional files and/or ``-i/--input FILE`` (``-`` = standard input); ``-o/--output``; exit codes
+0 (all done), 1 (some texts failed, with a count on stderr), 2 (usage error or unreadable input).
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.textio import read_utf8
+from evalcore.cli import (EXIT_ITEM_ERRORS, EXIT_OK, check_input_path, check_output_dir, check_output_path,
+                          new_parser, positive_int, read_input_text, run, write_output)
+from evalcore.metric.inputs import InputLimits
+from evalcore.textio import InputError, read_utf8
 from evalcore.workers import jobs_arg
 
 from coherence.adapters import FORMATS, ExternalParser, PrecomputedParses, RelationAdapter
 from coherence.relations import Relation, RelationError
 
+STDIN = "-"
 _WORKER = {}
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input text: a file, or standard input (``path`` is ``-``), and the name it goes by."""
+
+    path: str
+
+    @property
+    def name(self) -> str:
+        return "stdin" if self.path == STDIN else self.path
+
+    def read(self, limits: InputLimits) -> str:
+        """The text (UTF-8, BOM dropped); InputError names the file when it cannot be read or is
+        larger than the cap (checked on the byte size before decoding a huge file)."""
+        if self.path != STDIN and Path(self.path).stat().st_size > 4 * limits.max_chars:
+            raise InputError(f"{self.path}: too long ({Path(self.path).stat().st_size:,} bytes > "
+                             f"{limits.max_chars:,} characters; raise the cap with --max-chars or AESOP_MAX_CHARS)")
+        text = read_input_text(None) if self.path == STDIN else read_utf8(self.path)
+        if len(text) > limits.max_chars:
+            raise InputError(f"{self.name}: too long ({len(text):,} characters > {limits.max_chars:,}; "
+                             "raise the cap with --max-chars or AESOP_MAX_CHARS)")
+        return text
+
+
+def add_text_inputs(p: argparse.ArgumentParser, what: str) -> None:
+    """Texts as positional files and/or ``-i/--input FILE`` (``-`` = standard input), and the
+    size cap."""
+    p.add_argument("files", nargs="*", metavar="FILE", help=f"text files to {what}")
+    p.add_argument("-i", "--input", metavar="FILE", help="one more text file, or - for standard input")
+    p.add_argument("--max-chars", type=positive_int, default=None, metavar="N",
+                   help="refuse texts longer than N characters (default: AESOP_MAX_CHARS or 100000)")
+
+
+def text_sources(args: argparse.Namespace) -> list[Source]:
+    """The inputs in command-line order; a missing or unreadable file, or no input at all, is a
+    usage error before any work."""
+    paths = [*args.files, *([args.input] if args.input else [])]
+    if not paths:
+        raise InputError("no input: give text files, or -i FILE (- for standard input)")
+    if paths.count(STDIN) > 1:
+        raise InputError("standard input (-) can be read only once")
+    for path in paths:
+        check_input_path(path, "input")
+    return [Source(p) for p in paths]
+
+
+def limits_of(args: argparse.Namespace) -> InputLimits:
+    return InputLimits(args.max_chars) if args.max_chars else InputLimits.from_env()
 
 
 def add_relation_source_args(p: argparse.ArgumentParser) -> None:
@@ -32,28 +91,28 @@ def add_relation_source_args(p: argparse.ArgumentParser) -> None:
 def relation_source(args: argparse.Namespace) -> RelationAdapter | None:
     """The adapter :func:`add_relation_source_args` options ask for, or None (built-in parser)."""
     if args.precomputed:
+        if not Path(args.precomputed).is_dir():
+            raise InputError(f"--precomputed {args.precomputed}: no such folder")
         return PrecomputedParses(args.precomputed)
     if args.external:
         return ExternalParser(args.external, args.external_format)
     return None
 
 
-def _make_parser(args):
+def _init_worker(args) -> None:
     from coherence.parser.pipeline import DiscourseParser
 
-    return relation_source(args) or DiscourseParser(tier=args.tier, model_path=args.model)
+    _WORKER["parser"] = relation_source(args) or DiscourseParser(tier=args.tier, model_path=args.model)
+    _WORKER["limits"] = limits_of(args)
 
 
-def _init_worker(args) -> None:
-    _WORKER["parser"] = _make_parser(args)
-
-
-def _parse_one(path: str) -> tuple[str, list[Relation] | None, str | None]:
-    """(path, relations, error) for one file; errors are returned, never swallowed."""
+def _parse_one(source: Source) -> tuple[Source, str | None, list[Relation] | None, str | None]:
+    """(source, text, relations, error) for one input; errors are returned, never swallowed."""
     try:
-        return path, _WORKER["parser"].parse(read_utf8(path), Path(path).name), None
-    except (RelationError, ValueError, TypeError) as exc:
-        return path, None, str(exc)
+        text = source.read(_WORKER["limits"])
+        return source, text, _WORKER["parser"].parse(text, Path(source.name).name), None
+    except (RelationError, InputError, TypeError) as exc:
+        return source, None, None, str(exc)
 
 
 def _format(rels: list[Relation], fmt: str, text: str | None) -> str:
@@ -66,39 +125,66 @@ def _format(rels: list[Relation], fmt: str, text: str | None) -> str:
     return write_pipe(rels)
 
 
+def _out_names(sources: list[Source], fmt: str) -> list[str]:
+    """The file each input's parse gets in ``--out``; two inputs sharing a file name would
+    overwrite each other's parse, so that is refused before any parsing."""
+    suffix = ".json" if fmt == "json" else ".pipe"
+    names = [Path(s.name).name + suffix for s in sources]
+    seen: dict[str, str] = {}
+    for source, name in zip(sources, names):
+        if name in seen:
+            raise InputError(f"--out: {seen[name]} and {source.name} would both be written to {name}; "
+                             "give inputs distinct file names or parse them separately")
+        seen[name] = source.name
+    return names
+
+
 def cmd_parse(args) -> int:
+    from evalcore.progress import bar
+
+    sources = text_sources(args)
+    if args.out and args.output not in (None, STDIN):
+        raise InputError("give -o/--output (one file) or --out (a folder, one parse per input), not both")
+    out_dir = check_output_dir(args.out, "--out")
+    names = _out_names(sources, args.format) if out_dir else []
+    output = check_output_path(args.output)
     if args.precomputed is None and args.external is None and args.tier == 1:
         from coherence.parser.pipeline import load_model
 
-        load_model(args.model)  # fail early and clearly when the model is missing
-    if args.jobs > 1 and len(args.files) > 1:
-        import multiprocessing as mp
+        load_model(args.model)  # fail early and clearly when the model is missing or corrupt
+    with bar(len(sources), unit="file", min_total=2) as pbar:
+        if args.jobs > 1 and len(sources) > 1:
+            import multiprocessing as mp
 
-        with mp.get_context("spawn").Pool(args.jobs, _init_worker, (args,)) as pool:
-            results = pool.map(_parse_one, args.files, chunksize=1)
-    else:
-        _init_worker(args)
-        results = [_parse_one(f) for f in args.files]
-    failed = 0
-    out_dir = Path(args.out) if args.out else None
-    if out_dir:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    for path, rels, err in results:
+            with mp.get_context("spawn").Pool(args.jobs, _init_worker, (args,)) as pool:
+                results = []
+                for result in pool.imap(_parse_one, sources, chunksize=1):
+                    results.append(result)
+                    pbar.update(1)
+        else:
+            _init_worker(args)
+            results = []
+            for source in sources:
+                results.append(_parse_one(source))
+                pbar.update(1)
+    failed, rendered = 0, []
+    for k, (source, text, rels, err) in enumerate(results):
         if err is not None:
             failed += 1
             print(f"error: {err}", file=sys.stderr)
             continue
-        text = read_utf8(path) if args.format == "json" else None
-        rendered = _format(rels, args.format, text)
+        body = _format(rels, args.format, text)
         if out_dir:
-            target = out_dir / (Path(path).name + (".json" if args.format == "json" else ".pipe"))
-            target.write_text(rendered, "utf-8")
+            (out_dir / names[k]).write_text(body, "utf-8")
         else:
-            sys.stdout.write(rendered)
-        print(f"{path}: {len(rels)} relations", file=sys.stderr)
+            rendered.append(body)
+        print(f"{source.name}: {len(rels)} relations", file=sys.stderr)
+    if not out_dir:
+        write_output("".join(rendered), output)
     if failed:
-        print(f"{failed} of {len(results)} file(s) failed", file=sys.stderr)
-    return 1 if failed else 0
+        print(f"{failed} of {len(results)} file(s) could not be parsed", file=sys.stderr)
+        return EXIT_ITEM_ERRORS
+    return EXIT_OK
 
 
 def _default_data() -> Path:
@@ -113,34 +199,37 @@ def cmd_train_parser(args) -> int:
     from coherence.train import train
 
     data = Path(args.data) if args.data else _default_data()
-    out = Path(args.out) if args.out else data_dir() / "coherence"
+    out = check_output_dir(Path(args.out) if args.out else data_dir() / "coherence", "--out")
     train(data / "gdtb", data / "pdtb2_connective_senses.md", out, log=lambda m: print(m, file=sys.stderr))
-    return 0
+    return EXIT_OK
 
 
 def cmd_bench_parser(args) -> int:
-    from coherence.bench.parser import run
+    from coherence.bench.parser import run as run_bench
 
     data = Path(args.data) if args.data else _default_data()
-    md, _ = run(data, Path(args.out), model_path=args.model, limit=args.limit,
-                log=lambda m: print(m, file=sys.stderr))
+    out = check_output_dir(args.out, "--out")
+    md, _ = run_bench(data, out, model_path=args.model, limit=args.limit, log=lambda m: print(m, file=sys.stderr))
     print(md.read_text("utf-8"))
-    return 0
+    return EXIT_OK
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="coherence", description=__doc__)
+    ap = new_parser("coherence", __doc__.split("\n\n")[0], package="coherence")
     sub = ap.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("parse", help="discourse relations of text files")
-    p.add_argument("files", nargs="+", metavar="FILE")
+    add_text_inputs(p, "parse")
     p.add_argument("--format", choices=("pipe", "json"), default="pipe",
                    help="PDTB pipe (34 fields) or CoNLL-2016 JSON lines (default pipe)")
-    p.add_argument("--jobs", type=jobs_arg, default=1, help="worker processes (default 1, 0 = all cores)")
+    p.add_argument("-o", "--output", default=STDIN, metavar="FILE",
+                   help="write every parse here (default: - = standard output)")
+    p.add_argument("--out", metavar="DIR",
+                   help="write one parse per input into this folder (<file name>.pipe|.json) instead")
+    p.add_argument("-j", "--jobs", type=jobs_arg, default=1, help="worker processes (default 1, 0 = all cores)")
     p.add_argument("--tier", type=int, choices=(0, 1), default=1,
                    help="0 = lexicon and rules, 1 = GDTB classifiers (default)")
     p.add_argument("--model", help="Tier 1 model file (default: the shipped one)")
-    p.add_argument("--out", help="write one parse per input into this folder instead of stdout")
     add_relation_source_args(p)
     p.set_defaults(func=cmd_parse)
 
@@ -157,7 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--data", help="discourse data folder (default: shared data/discourse)")
     bp.add_argument("--out", required=True, help="folder for parser.md and parser.json")
     bp.add_argument("--model", help="Tier 1 model file (default: the shipped one)")
-    bp.add_argument("--limit", type=int, help="documents per data set (for quick runs)")
+    bp.add_argument("--limit", type=positive_int, help="documents per data set (for quick runs)")
     bp.set_defaults(func=cmd_bench_parser)
 
     from coherence.dicomer.cli import add_commands
@@ -166,17 +255,19 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def _call(args: argparse.Namespace) -> int:
+    """Run the chosen command; a missing or corrupt model is unusable input (exit 2)."""
+    from evalcore.resources import ResourceError
+
     try:
         return args.func(args)
-    except Exception as exc:  # noqa: BLE001 - the CLI reports, the API raises
-        from evalcore.resources import ResourceError
+    except (ResourceError, RelationError) as exc:
+        raise InputError(str(exc)) from None
 
-        if isinstance(exc, (ResourceError, RelationError, ValueError)):
-            print(f"error: {exc}", file=sys.stderr)
-            return 1
-        raise
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return run("coherence", {args.command: _call}, args, args.command)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ examples of every stage, plus a disk cache of spaCy parses of corpus documents."
 from __future__ import annotations
 
 import hashlib
+import sys
 from dataclasses import dataclass
 
 from coherence.corpora import GoldDocument
@@ -27,26 +28,29 @@ class ExplicitExample:
 
 def parse_corpus(docs: list[GoldDocument]) -> list[ParsedText]:
     """spaCy parses of corpus documents, cached on disk by text and model (parsing dominates
-    training and benchmark time)."""
+    training and benchmark time); an unusable or corrupt cache only costs the time to parse."""
     from spacy.tokens import DocBin
 
-    from evalcore.resources import cache_dir, spacy_pipeline
+    from evalcore.resources import spacy_pipeline, usable_cache_dir
 
     nlp = spacy_pipeline(("ner",))
     key = hashlib.sha256("\x00".join([nlp.meta.get("name", ""), nlp.meta.get("version", "")] +
                                      [d.text for d in docs]).encode()).hexdigest()[:20]
-    path = cache_dir("coherence") / f"{key}.spacy"
-    if path.exists():
-        spacy_docs = list(DocBin().from_disk(path).get_docs(nlp.vocab))
-        it = iter(spacy_docs)
-        return [ParsedText(d.text, d.doc_id, next(it) if d.text.strip() else None) for d in docs]
+    folder = usable_cache_dir("coherence")
+    path = folder / f"{key}.spacy" if folder else None
+    if path and path.exists():
+        try:
+            spacy_docs = iter(list(DocBin().from_disk(path).get_docs(nlp.vocab)))
+            return [ParsedText(d.text, d.doc_id, next(spacy_docs) if d.text.strip() else None) for d in docs]
+        except Exception as exc:  # noqa: BLE001 - any unreadable cache file: parse again
+            print(f"warning: ignoring unreadable spaCy cache {path} ({type(exc).__name__}: {exc})", file=sys.stderr)
     parsed = parse_texts([d.text for d in docs], [d.doc_id for d in docs])
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        DocBin(attrs=["TAG", "POS", "DEP", "HEAD", "LEMMA", "SENT_START"],
-               docs=[p.doc for p in parsed if p.doc is not None]).to_disk(path)
-    except OSError:
-        pass  # an unwritable cache only costs time
+    if path:
+        try:
+            DocBin(attrs=["TAG", "POS", "DEP", "HEAD", "LEMMA", "SENT_START"],
+                   docs=[p.doc for p in parsed if p.doc is not None]).to_disk(path)
+        except OSError as exc:
+            print(f"warning: spaCy cache {path} not written ({exc.strerror or exc})", file=sys.stderr)
     return parsed
 
 

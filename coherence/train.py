@@ -3,7 +3,6 @@ its JSON signature and the connective lexicon into ``data/coherence/``."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from pathlib import Path
@@ -34,6 +33,8 @@ FEATURES = {
                    "lengths; MI-selected 500 word pairs, 100 dependency rules, 100 production-like "
                    "rules valued by Arg1/Arg2/both (Lin et al. 2009)",
 }
+DATA_LICENCE = ("GDTB annotations CC BY 4.0 (Liu, Zeldes et al.); GUM texts per genre, some CC BY-NC-SA; "
+                "no text is stored in the model beyond lexical feature names")
 
 
 def _logreg(c: float, balanced: bool = False) -> LogisticRegression:
@@ -79,9 +80,8 @@ def stage_data(docs, parsed, lexicon: Lexicon) -> dict:
 
 
 def train(gdtb_dir: Path, pdtb2_table: Path, out_dir: Path, log=print) -> dict:
-    """Train all Tier 1 stages; write lexicon, model and signature to ``out_dir``."""
-    import joblib
-
+    """Train all Tier 1 stages; write lexicon, model and its sidecar (:mod:`evalcore.persist`) to
+    ``out_dir``; returns the sidecar."""
     t0 = time.time()
     train_docs, train_skipped = load_gdtb(gdtb_dir, "train")
     dev_docs, _ = load_gdtb(gdtb_dir, "dev")
@@ -108,12 +108,11 @@ def train(gdtb_dir: Path, pdtb2_table: Path, out_dir: Path, log=print) -> dict:
     log(f"nonexplicit: setting={setting} dev macro-F1={s:.4f} (n={len(tr['nonexplicit'][1])})")
     out_dir.mkdir(parents=True, exist_ok=True)
     save_lexicon(lexicon, out_dir / LEXICON_FILE[-1])
-    model_file = out_dir / f"{MODEL_NAME}.joblib"
-    joblib.dump(models, model_file, compress=3)
+    from evalcore.persist import read_sidecar, save_model
     from evalcore.resources import spacy_pipeline
 
     meta = spacy_pipeline(("ner",)).meta
-    signature = {
+    info = {
         "model": "gdtb-clf-v1", "training_split": "GDTB train (splits.md), Reddit documents skipped",
         "train_documents": len(train_docs), "skipped_blanked_documents": train_skipped,
         "tuned_on": "GDTB dev", "tuning": tuning, "features": FEATURES,
@@ -121,11 +120,18 @@ def train(gdtb_dir: Path, pdtb2_table: Path, out_dir: Path, log=print) -> dict:
         "sklearn_version": sklearn.__version__, "seed": SEED,
         "spacy_model": f"{meta.get('name')}-{meta.get('version')}",
         "lexicon": f"{LEXICON_FILE[-1]}: PDTB-2 connective table + GDTB train connectives",
-        "data_licence": "GDTB annotations CC BY 4.0 (Liu, Zeldes et al.); GUM texts per genre, some "
-                        "CC BY-NC-SA; no text is stored in the model beyond lexical feature names",
+        "data_licence": DATA_LICENCE, "licence": DATA_LICENCE,
         "nonexplicit_train_distribution": dict(Counter(tr["nonexplicit"][1])),
         "train_seconds": round(time.time() - t0, 1),
     }
-    (out_dir / f"{MODEL_NAME}.json").write_text(json.dumps(signature, indent=2) + "\n", "utf-8")
+    info["signature"] = parser_signature(info)
+    info["trained_on"] = f"GDTB train: {len(train_docs)} documents (Reddit skipped), tuned on GDTB dev"
+    model_file = save_model(models, out_dir / f"{MODEL_NAME}.joblib", info, compress=3)
     log(f"wrote {model_file} ({model_file.stat().st_size // 1024} KiB) in {time.time() - t0:.0f}s")
-    return signature
+    return read_sidecar(model_file)
+
+
+def parser_signature(info: dict) -> str:
+    """What produced a Tier 1 parser model, in sacrebleu's short form (the sidecar's ``signature``)."""
+    return (f"{info['model']}|train:gdtb-train-{info['train_documents']}docs|tuned:gdtb-dev|seed:{info['seed']}"
+            f"|spacy:{info['spacy_model']}|sklearn:{info['sklearn_version']}")

@@ -32,22 +32,25 @@ FORMATS = ("table", "json", "jsonl", "tsv")
 class ListMetrics(argparse.Action):
     """``--list-metrics``: print the package's registered metrics and exit (imports no metric)."""
 
-    def __init__(self, option_strings, dest, package: str | None = None, **kwargs):
+    def __init__(self, option_strings, dest, package: str | None = None, also: Sequence[str] = (), **kwargs):
         self.package = package
+        self.also = tuple(also)
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
     def __call__(self, parser, namespace, values, option_string=None):
         from evalcore.metric.registry import list_metrics
 
-        print(list_metrics(self.package))
+        print(list_metrics(self.package, self.also))
         parser.exit(EXIT_OK)
 
 
-def new_parser(prog: str, description: str | None, package: str | None) -> argparse.ArgumentParser:
-    """A top-level parser with ``--version`` and ``--list-metrics`` (the package's metrics)."""
+def new_parser(prog: str, description: str | None, package: str | None,
+               also: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """A top-level parser with ``--version`` and ``--list-metrics`` (the package's metrics, plus
+    the metrics of other packages named in ``also`` that this command offers too)."""
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--version", action="version", version=f"{prog} {__version__}")
-    parser.add_argument("--list-metrics", action=ListMetrics, package=package,
+    parser.add_argument("--list-metrics", action=ListMetrics, package=package, also=also,
                         help="list the metrics this command offers and exit")
     return parser
 

@@ -29,21 +29,37 @@ def sidecar_path(model_path: str | Path) -> Path:
     return Path(model_path).with_suffix(".json")
 
 
-def save_model(obj, path: str | Path, info: dict) -> Path:
+def save_model(obj, path: str | Path, info: dict, compress: int = 0) -> Path:
     """Write ``obj`` with joblib and its sidecar; ``info`` must name at least the signature, the
-    training data (``trained_on``) and the ``licence`` the model inherits from that data."""
+    training data (``trained_on``) and the ``licence`` the model inherits from that data.
+    ``compress`` is joblib's zlib level (0-9; shipped models use 3 to stay small in the checkout)."""
     import joblib
     import sklearn
 
+    _check_info(path, info)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    joblib.dump(obj, path, compress=compress)
+    write_sidecar(path, {**info, "sklearn": sklearn.__version__})
+    return path
+
+
+def _check_info(path: str | Path, info: dict) -> None:
     missing = [k for k in SIDECAR_KEYS if not info.get(k)]
     if missing:
         raise ValueError(f"model sidecar for {path} lacks {', '.join(missing)}")
+
+
+def write_sidecar(path: str | Path, info: dict) -> Path:
+    """Write the sidecar of an existing model file (its hash taken now): how :func:`save_model`
+    finishes, and how a model saved before this scheme gets its sidecar without being re-pickled
+    (re-pickling can change the bytes, and with them the hash its signatures carry)."""
+    _check_info(path, info)
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    joblib.dump(obj, path)
-    meta = {**info, "sha256": file_sha256(path), "suite_version": __version__, "sklearn": sklearn.__version__}
-    sidecar_path(path).write_text(json.dumps(meta, indent=2, sort_keys=True, default=str) + "\n", "utf-8")
-    return path
+    meta = {**info, "sha256": file_sha256(path), "suite_version": __version__}
+    side = sidecar_path(path)
+    side.write_text(json.dumps(meta, indent=2, sort_keys=True, default=str) + "\n", "utf-8")
+    return side
 
 
 def read_sidecar(path: str | Path) -> dict:

@@ -1,13 +1,22 @@
 """PEM (Liu, Dahlmeier, Ng 2010): paraphrase evaluation from adequacy (pivot-language F1 of bags
-of pivot n-grams, built in :mod:`evalcore.bpng`), fluency (KenLM) and lexical dissimilarity
-(target n-gram F1), combined by an SVR.
+of pivot n-grams, built in :mod:`evalcore.bpng`), fluency (KenLM) and the target-language n-gram
+F1 (similarity of wording), combined by an SVR.
 
     from parapeval import PEM
-    pem = PEM.default()            # default tables + LM from `make setup`, shipped model
-    pem.score("the original .", "a paraphrase .")   # -> PEMScore(pem, adequacy, fluency, ...)
+    pem = PEM()                    # default tables + LM from `make setup`, shipped model
+    pem.score("the original .", "a paraphrase .")   # -> Score(value, components, notes)
+
+``PEM`` is imported on first use, so listing the package's metrics stays light.
 """
 
-from parapeval.defaults import VERSION as __version__
-from parapeval.scoring import PEM, PEMError, PEMFeatures, PEMScore
+from evalcore import __version__
 
-__all__ = ["PEM", "PEMError", "PEMFeatures", "PEMScore", "__version__"]
+__all__ = ["PEM", "__version__"]
+
+
+def __getattr__(name: str):
+    if name == "PEM":
+        from parapeval.pem import PEM
+
+        return PEM
+    raise AttributeError(f"module 'parapeval' has no attribute {name!r}")

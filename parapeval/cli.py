@@ -1,4 +1,10 @@
-"""The `parapeval` command line: build-phrase-table, build-lm, setup, train, score, bench."""
+"""The `parapeval` command line: score, train, bench, setup, build-phrase-table, build-lm.
+
+`score` follows the suite's CLI convention (:mod:`evalcore.cli`): ``-i`` a pair file or ``-``,
+``-o`` a file or ``-``, ``--format table|json|jsonl|tsv`` (machine formats pure on stdout, the
+signature inside JSON or on stderr), exit codes 0 all pairs scored, 1 some pairs failed (count
+on stderr), 2 usage error or unreadable input.
+"""
 
 from __future__ import annotations
 
@@ -8,149 +14,240 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
+from evalcore.cli import (
+    EXIT_USAGE,
+    ListMetrics,
+    add_io_args,
+    check_input_path,
+    check_output_dir,
+    check_output_path,
+    emit,
+    exit_code,
+    new_parser,
+    run,
+)
+from evalcore.lm import LMTrainingError
+from evalcore.persist import ModelFileError
 from evalcore.resources import ResourceError
-from evalcore.workers import jobs_arg
+from evalcore.textio import InputError
 from parapeval import defaults
-from parapeval.fluency import LMTrainingError
+
+PROG = "parapeval"
+MAX_ERRORS_SHOWN = 20
 
 
 def _log(msg: str) -> None:
     print(f"[parapeval] {msg}", file=sys.stderr, flush=True)
 
 
-def cmd_build_phrase_table(args: argparse.Namespace) -> int:
-    from parapeval.phrase_table import build_phrase_table
-    from parapeval.phrase_table.bitext import read_parallel_files
+def _table_args(args: argparse.Namespace) -> dict[str, str]:
+    """``--table PIVOT=PATH`` options as a mapping; a malformed one is a usage error."""
+    tables = {}
+    for spec in args.table or []:
+        pivot, sep, path = spec.partition("=")
+        if not sep or not pivot or not path:
+            raise InputError(f"--table takes PIVOT=PATH (e.g. fr=tables/fr.sqlite), got {spec!r}")
+        tables[pivot] = path
+    return tables
 
+
+def _pivot_args(args: argparse.Namespace) -> list[str] | None:
+    return [p for p in args.pivots.split(",") if p] if args.pivots else None
+
+
+def _features(args: argparse.Namespace):
+    """Features from --table/--pivots/--lm/--discount, the defaults filling what is not given
+    (for training and the benchmark, where no model fixes the pivots)."""
+    from parapeval.pem import PEMFeatures
+
+    tables = _table_args(args)
+    pivots = _pivot_args(args) or list(tables) or list(defaults.DEFAULT_PIVOTS)
+    paths = {p: tables.get(p, str(defaults.phrase_table_path(p))) for p in pivots}
+    return PEMFeatures.from_paths(paths, args.lm or defaults.lm_path(), args.discount)
+
+
+# ---- score ------------------------------------------------------------------------------------
+def _metrics(args: argparse.Namespace) -> list:
+    """The chosen metrics (default: PEM), configured from the options and validated."""
+    from evalcore.metric.registry import get_metric, registered
+
+    offered = registered("parapeval")
+    names = list(dict.fromkeys(args.metric or ["pem"]))
+    for name in names:
+        if name not in offered:
+            raise InputError(f"unknown metric {name!r}; parapeval offers: {', '.join(offered)}")
+    params = {"model": args.model, "pivots": _pivot_args(args), "tables": _table_args(args) or None,
+              "lm": args.lm, "discount": args.discount}
+    metrics = [get_metric(name, **params) for name in names]
+    for metric in metrics:
+        metric.validate()
+    return metrics
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from evalcore.metric import InputLimits, Item
+    from evalcore.metric.batch import score_with
+    from evalcore.metric.records import ErrorRecord
+    from parapeval.io import read_pairs
+    from parapeval.report import Row, render_json, render_jsonl, render_table, render_tsv
+
+    out = check_output_path(args.output)
+    check_input_path(args.input)
+    limits = InputLimits(args.max_chars) if args.max_chars else InputLimits.from_env()
+    metrics = _metrics(args)
+    signatures = {m.name: m.signature() for m in metrics}
+    records = read_pairs(args.input, args.system_field)
+    todo = [r for r in records if not r.error]
+    items = [Item(r.paraphrase, source=r.original, id=r.item) for r in todo]
+    scored = iter(score_with(metrics, items, jobs=args.jobs, progress=True, limits=limits,
+                             key=lambda item: item.source, unit="pair"))
+    rows = []
+    for rec in records:
+        if rec.error:
+            results = {m.name: ErrorRecord(rec.item, m.name, rec.error) for m in metrics}
+        else:  # messages name the item already in the row: drop the repeated id
+            results = {name: res if res.ok else ErrorRecord(rec.item, name, res.message.removeprefix(f"{rec.item}: "))
+                       for name, res in next(scored).items()}
+        rows.append(Row(rec.item, rec.system, results))
+    if args.format == "json":
+        body = render_json(rows, metrics, {n: s.as_dict() for n, s in signatures.items()})
+    elif args.format == "jsonl":
+        body = render_jsonl(rows)
+    elif args.format == "tsv":
+        body = render_tsv(rows, metrics)
+    else:
+        body = render_table(rows, metrics)
+    emit(args.format, body, [str(s) for s in signatures.values()], out)
+    failed = [r for r in rows if r.failed]
+    for row in failed[:MAX_ERRORS_SHOWN]:
+        for name, res in row.results.items():
+            if not res.ok:
+                print(f"{PROG}: {row.item}: {name}: {res.message}", file=sys.stderr)
+    if len(failed) > MAX_ERRORS_SHOWN:
+        print(f"{PROG}: ... and {len(failed) - MAX_ERRORS_SHOWN} more pairs with errors", file=sys.stderr)
+    return exit_code(len(failed), len(rows), "pairs")
+
+
+# ---- building resources -----------------------------------------------------------------------
+def cmd_build_phrase_table(args: argparse.Namespace) -> int:
+    from evalcore.bpng import PhraseTableStore
+    from evalcore.phrase_table import build_phrase_table
+    from evalcore.phrase_table.bitext import read_parallel_files
+
+    check_output_dir(Path(args.out).parent, "--out")
     pairs = read_parallel_files(args.src, args.tgt)
     if args.max_sentences:
         pairs = pairs[:args.max_sentences]
     name = args.name or Path(args.tgt).stem
     started = time.perf_counter()
     path = build_phrase_table(pairs, args.pivot, args.out, name, stem=not args.no_stem, log=_log)
-    from evalcore.bpng import PhraseTableStore
-
     print(f"{path}\t{PhraseTableStore(path).signature()}\t{time.perf_counter() - started:.1f}s")
     return 0
 
 
 def cmd_build_lm(args: argparse.Namespace) -> int:
+    from evalcore.lm import KenLM, train_lm
     from evalcore.textio import read_utf8
-    from parapeval.fluency import FluencyScorer, train_lm
 
+    check_output_dir(Path(args.out).parent, "--out")
     lines = (line for path in args.text for line in read_utf8(path).splitlines())
     path = train_lm(lines, args.out, order=args.order, log=_log)
-    print(f"{path}\t{FluencyScorer(path).signature()}")
+    print(f"{path}\tlm:{KenLM(path).signature()}")
     return 0
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
     from parapeval.default_resources import build_defaults
 
-    for name, path in build_defaults(Path(args.cache) if args.cache else None, log=_log).items():
+    _log(f"building missing default resources in {defaults.cache_dir()}")
+    for name, path in build_defaults(log=_log).items():
         print(f"{name}\t{path}")
     return 0
 
 
-def _features(args: argparse.Namespace, pivots=defaults.DEFAULT_PIVOTS, discount: float | None = None):
-    """Features from --table/--pivots/--lm/--discount, the defaults filling what is not given."""
-    from parapeval.scoring import PEMFeatures
-
-    tables = {}
-    for spec in args.table or []:
-        pivot, _, path = spec.partition("=")
-        tables[pivot] = path
-    if args.pivots:
-        pivots = args.pivots.split(",")
-    elif tables:
-        pivots = list(tables)
-    for p in pivots:
-        tables.setdefault(p, str(defaults.phrase_table_path(p)))
-    tables = {p: tables[p] for p in pivots}
-    return PEMFeatures.from_paths(tables, args.lm or defaults.lm_path(),
-                                  args.discount if args.discount is not None else discount)
-
-
 def cmd_train(args: argparse.Namespace) -> int:
-    from parapeval.data import read_twitter_para, twitter_para_path
-    from parapeval.model import save_model
-    from parapeval.training import controls_for, feature_matrix, fit_pem
+    import numpy as np
 
+    from parapeval.data import TWITTER_PARA_LICENCE, read_twitter_para, twitter_para_path
+    from parapeval.model import neutral_point, save_model
+    from parapeval.training import feature_matrix, fit_pem, training_pairs
+
+    check_output_dir(Path(args.out).parent, "--out")
     features = _features(args)
-    pairs = read_twitter_para(twitter_para_path(args.data))
-    if args.controls:
-        y = [p.score for p in pairs]
-        pairs = pairs + controls_for(pairs, min(y), max(y), args.seed)
+    data = twitter_para_path(args.data)
+    human = read_twitter_para(data)
+    pairs = training_pairs(human, args.controls, args.seed)
     _log(f"computing features of {len(pairs)} pairs ({features.signature()})")
-    X, _ = feature_matrix(features, [(p.original, p.paraphrase) for p in pairs],
-                          progress=lambda i, n: _log(f"  {i}/{n}"))
+    X, _ = feature_matrix(features, [(p.original, p.paraphrase) for p in pairs], progress=True)
     model = fit_pem(X, np.array([p.score for p in pairs]), [p.original for p in pairs])
-    meta = {"pivots": list(features.tables), "discount": args.discount, "controls": args.controls,
-            "features": features.signature(), "tables": features.table_signatures(), "pairs": len(pairs),
-            "data": "twitter_para", "best_params": {k: str(v) for k, v in model.best_params_.items()}}
-    path = save_model(model, args.out, meta)
-    print(f"{path}\t{json.dumps(meta)}")
-    return 0
-
-
-def cmd_score(args: argparse.Namespace) -> int:
-    from parapeval.io import read_pairs, write_results
-    from parapeval.model import load_model
-    from parapeval.scoring import PEM, PEMError, system_summary
-
-    model_path = Path(args.model) if args.model else defaults.model_path()
-    model, meta = load_model(model_path)
-    pem = PEM(_features(args, meta.get("pivots", defaults.DEFAULT_PIVOTS), meta.get("discount")), model, model_path.stem)
-    records = read_pairs(args.input, args.system_field)
-    results, rows = [], []
-    todo = [(r.item, r.original, r.paraphrase) for r in records if not r.error]
-    scored = iter(pem.score_batch(todo, jobs=args.jobs))
-    for rec in records:
-        result = PEMError(rec.item, rec.error) if rec.error else next(scored)
-        results.append(result)
-        row = {"item": rec.item, "system": rec.system}
-        if isinstance(result, PEMError):
-            row["error"] = result.error
-            _log(f"{rec.item}: {result.error}")
-        else:
-            row.update(pem=result.pem, adequacy=result.adequacy, fluency=result.fluency,
-                       dissimilarity=result.dissimilarity, **{f"pivot_f1_{k}": v for k, v in result.pivot_f1.items()})
-            if result.note:
-                row["note"] = result.note
-        rows.append(row)
-    if args.out:
-        write_results(args.out, rows)
-    else:
-        for row in rows:
-            print(json.dumps(row, ensure_ascii=False))
-    print(pem.signature())
-    print(f"{'rank':>4}  {'system':<20} {'n':>6} {'err':>4} {'PEM':>8} {'adequacy':>9} {'fluency':>8} {'target F1':>9}")
-    for row in system_summary([r.system for r in records], results):
-        print(f"{row.get('rank', '-'):>4}  {row['system']:<20} {row['n']:>6} {row['errors']:>4} {row['pem']:>8.4f} "
-              f"{row['adequacy']:>9.4f} {row['fluency']:>8.4f} {row['dissimilarity']:>9.4f}")
+    controls = f" + {len(pairs) - len(human)} controls (seed {args.seed})" if args.controls else ""
+    info = {"signature": features.signature(), "trained_on": f"Twitter-Para ({data.name}): {len(human)} "
+            f"human-scored pairs{controls}", "licence": TWITTER_PARA_LICENCE, "pivots": list(features.tables),
+            "discount": args.discount, "controls": args.controls, "seed": args.seed, "pairs": len(pairs),
+            "tables": features.table_signatures(), "neutral": neutral_point(model, X),
+            "best_params": {k: str(v) for k, v in model.best_params_.items()}}
+    path = save_model(model, args.out, info)
+    print(f"{path}\t{json.dumps(info)}")
     return 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from parapeval.bench.run import run_bench
 
-    run_bench(Path(args.data) if args.data else None, Path(args.out), _features(args), log=_log,
-              extra_tables=dict(spec.partition("=")[::2] for spec in args.bench_table or []))
+    out = check_output_dir(Path(args.out), "--out")
+    extra = {}
+    for spec in args.bench_table or []:
+        name, sep, value = spec.partition("=")
+        if not sep or ":" not in value:
+            raise InputError(f"--bench-table takes NAME=PIVOT:PATH, got {spec!r}")
+        extra[name] = value
+    run_bench(Path(args.data) if args.data else None, out, _features(args), log=_log, extra_tables=extra)
     return 0
 
 
-def _feature_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--pivots", help="comma-separated pivot languages (default fr,de,es,zh)")
+# ---- parser -----------------------------------------------------------------------------------
+def _feature_args(p: argparse.ArgumentParser, model: bool = False) -> None:
+    p.add_argument("--pivots", help="comma-separated pivot languages (default: the model's, else fr,de,es,zh)")
     p.add_argument("--table", action="append", metavar="PIVOT=PATH", help="phrase table for a pivot (repeatable)")
-    p.add_argument("--lm", help="KenLM model file (default: the one built by setup)")
-    p.add_argument("--discount", type=float, default=None, help="function-word discount in BPNG (off by default)")
+    p.add_argument("--lm", help="KenLM model file (default: the one `make setup` builds)")
+    p.add_argument("--discount", type=float, default=None,
+                   help="function-word discount in BPNG (default: the model's; off for training)")
+    if model:
+        p.add_argument("--model", help="PEM model file (default: shipped data/parapeval/pem-default.pkl)")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="parapeval", description="PEM paraphrase evaluation")
+    parser = new_parser(PROG, "PEM paraphrase evaluation", "parapeval")
     sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("score", help="score (original, paraphrase) pairs with PEM")
+    add_io_args(p, input_required=True, default_metrics=("pem",),
+                input_help="pairs: .jsonl (original/paraphrase fields) or TSV (original, paraphrase[, system]); "
+                           "- for standard input")
+    p.add_argument("--list-metrics", action=ListMetrics, package="parapeval", help="list the metrics and exit")
+    p.add_argument("--system-field", help="field (JSONL) or column (TSV) naming the generator")
+    _feature_args(p, model=True)
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("train", help="train a PEM regressor on Twitter-Para")
+    p.add_argument("--data", help="twitter_para.jsonl or a folder holding it (default ../shared/data/paraphrase)")
+    p.add_argument("--out", required=True, help="model file; its sidecar (.json) is written beside it")
+    p.add_argument("--controls", action="store_true", help="add the paper's three artificial controls per original")
+    p.add_argument("--seed", type=int, default=0)
+    _feature_args(p)
+    p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("bench", help="Twitter-Para CV, STS-B adequacy check, speed")
+    p.add_argument("--data", help="folder holding twitter_para/ and stsbenchmark/ (default ../shared/data/paraphrase)")
+    p.add_argument("--out", required=True, help="folder for bench.md and bench.json")
+    p.add_argument("--bench-table", action="append", metavar="NAME=PIVOT:PATH",
+                   help="extra phrase table to compare (e.g. news-fr=fr:/path/fr.sqlite)")
+    _feature_args(p)
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("setup", help="build the default phrase tables and LM in $AESOP_CACHE/parapeval "
+                                     "(default ~/.cache/aesop/parapeval; skips what exists)")
+    p.set_defaults(func=cmd_setup)
 
     p = sub.add_parser("build-phrase-table", help="phrase table from a line-aligned bitext")
     p.add_argument("--src", required=True, help="English side, one sentence per line")
@@ -167,45 +264,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True)
     p.add_argument("--order", type=int, default=4)
     p.set_defaults(func=cmd_build_lm)
-
-    p = sub.add_parser("setup", help="build default phrase tables and LM (skips what exists)")
-    p.add_argument("--cache", help=f"cache folder (default {defaults.cache_dir()})")
-    p.set_defaults(func=cmd_setup)
-
-    p = sub.add_parser("train", help="train a PEM regressor on Twitter-Para")
-    p.add_argument("--data", help="twitter_para.jsonl or a folder holding it (default ../shared/data/paraphrase)")
-    p.add_argument("--out", required=True)
-    p.add_argument("--controls", action="store_true", help="add the paper's three artificial controls per original")
-    p.add_argument("--seed", type=int, default=0)
-    _feature_args(p)
-    p.set_defaults(func=cmd_train)
-
-    p = sub.add_parser("score", help="score pairs with PEM")
-    p.add_argument("--input", required=True, help="pairs.jsonl (original/paraphrase fields) or pairs.tsv")
-    p.add_argument("--system-field", help="field (JSONL) or column (TSV) naming the generator")
-    p.add_argument("--model", help="PEM model file (default: shipped data/parapeval/pem-default.pkl)")
-    p.add_argument("--out", help="per-pair results (.jsonl or .tsv); default: JSONL on stdout")
-    p.add_argument("--jobs", type=jobs_arg, default=1, help="worker processes (0 = all cores)")
-    _feature_args(p)
-    p.set_defaults(func=cmd_score)
-
-    p = sub.add_parser("bench", help="Twitter-Para CV, STS-B adequacy check, speed")
-    p.add_argument("--data", help="folder holding twitter_para/ and stsbenchmark/ (default ../shared/data/paraphrase)")
-    p.add_argument("--out", required=True)
-    p.add_argument("--bench-table", action="append", metavar="NAME=PIVOT:PATH",
-                   help="extra phrase table to compare (e.g. news-fr=fr:/path/fr.sqlite)")
-    _feature_args(p)
-    p.set_defaults(func=cmd_bench)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    prog = f"{PROG} {args.command}"
     try:
-        return args.func(args)
-    except (ResourceError, LMTrainingError, ValueError, OSError) as exc:
-        print(f"parapeval {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        return run(prog, {args.command: args.func}, args, args.command)
+    except (ResourceError, ModelFileError, LMTrainingError, OSError) as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

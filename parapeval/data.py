@@ -12,6 +12,10 @@ from evalcore.resources import ResourceError, shared_data_dir
 from evalcore.textio import InputError, read_utf8
 
 
+#: what a model trained on Twitter-Para inherits (recorded in its sidecar)
+TWITTER_PARA_LICENCE = "Twitter-Para (ParaScore release): Apache-2.0 container; tweet text for research use"
+
+
 @dataclass(frozen=True)
 class ScoredPair:
     original: str

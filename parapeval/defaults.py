@@ -1,21 +1,19 @@
 """Where parapeval's default resources live: phrase tables and LM built by `parapeval setup`
-into the cache folder, the trained PEM model shipped in data/parapeval/."""
+(run by ``scripts/setup_resources.sh``) below the suite's cache root, in ``<cache root>/parapeval``
+(``AESOP_CACHE``, default ``~/.cache/aesop``); the trained PEM model shipped in data/parapeval/."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from evalcore.resources import data_dir
+from evalcore.resources import cache_root, data_dir
 
 DEFAULT_PIVOTS = ("fr", "de", "es", "zh")
-VERSION = "0.1.0"
 
 
 def cache_dir() -> Path:
-    """Built resources: $PARAPEVAL_CACHE or <checkout>/.cache/parapeval."""
-    env = os.environ.get("PARAPEVAL_CACHE")
-    return Path(env) if env else Path(__file__).resolve().parent.parent / ".cache" / "parapeval"
+    """parapeval's built resources: ``<cache root>/parapeval``."""
+    return cache_root() / "parapeval"
 
 
 def phrase_table_path(pivot: str) -> Path:
@@ -29,5 +27,5 @@ def lm_path() -> Path:
 
 
 def model_path() -> Path:
-    """The shipped default PEM model."""
+    """The shipped default PEM model (its sidecar ``pem-default.json`` beside it)."""
     return data_dir() / "parapeval" / "pem-default.pkl"

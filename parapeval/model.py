@@ -1,10 +1,10 @@
 """The PEM regressor: a scikit-learn Pipeline (standard scaling + SVR, RBF kernel by default)
 over the three features, with hyper-parameters chosen by grouped cross-validation on the
-training data only; plus the paper's artificial control paraphrases."""
+training data only; the paper's artificial control paraphrases; the neutral point; saving and
+loading through :mod:`evalcore.persist` (model file + JSON sidecar with its SHA-256)."""
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -15,10 +15,12 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 
+from evalcore import persist
 from evalcore.resources import ResourceError
 
-FEATURES = ("adequacy", "fluency", "dissimilarity")
-MODEL_FORMAT = "pem-model/1"
+#: the regressor's inputs, in column order (target_ngram_f1 is a similarity of wording: 1 for a copy)
+FEATURES = ("adequacy", "fluency", "target_ngram_f1")
+MODEL_FORMAT = "pem-model/2"
 
 
 class PEMRegressor(BaseEstimator, RegressorMixin):
@@ -78,24 +80,46 @@ def control_pairs(originals: Sequence[str], domain_sentences: Sequence[str], y_m
     return out
 
 
-def save_model(model: PEMRegressor, path: str | Path, meta: dict) -> Path:
-    """Pickle a fitted regressor with the signature and training facts in ``meta``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    import sklearn
-
-    with path.open("wb") as fh:
-        pickle.dump({"format": MODEL_FORMAT, "sklearn": sklearn.__version__, "meta": meta, "model": model}, fh)
-    return path
+def neutral_point(model: PEMRegressor, X: np.ndarray) -> dict:
+    """PEM's neutral value (given to text it cannot judge): the model's prediction at the median of
+    each training feature, with that point; stored in the model's sidecar."""
+    median = np.median(np.asarray(X, dtype=float), axis=0)
+    return {"value": float(model.predict(median[None, :])[0]),
+            "features": {name: float(v) for name, v in zip(FEATURES, median)},
+            "definition": "prediction at the median of each training feature"}
 
 
-def load_model(path: str | Path) -> tuple[PEMRegressor, dict]:
-    """(regressor, meta) from a file written by :func:`save_model`."""
+def save_model(model: PEMRegressor, path: str | Path, info: dict, compress: int = 0) -> Path:
+    """Write a fitted regressor and its sidecar (:mod:`evalcore.persist`); ``info`` names the
+    signature, training data, licence, pivots, discount and the neutral point; ``compress`` is
+    joblib's zlib level (the shipped model uses 3)."""
+    missing = [k for k in ("pivots", "neutral") if k not in info]
+    if missing:
+        raise ValueError(f"PEM model info for {path} lacks {', '.join(missing)}")
+    return persist.save_model(model, path, {**info, "format": MODEL_FORMAT, "feature_names": list(FEATURES)},
+                              compress=compress)
+
+
+def model_info(path: str | Path) -> dict:
+    """The sidecar of a PEM model file (cheap: the model itself is not loaded)."""
     path = Path(path)
     if not path.is_file():
         raise ResourceError(f"PEM model {path} not found: train one with `parapeval train`")
-    with path.open("rb") as fh:
-        payload = pickle.load(fh)
-    if not isinstance(payload, dict) or payload.get("format") != MODEL_FORMAT:
-        raise ResourceError(f"{path} is not a PEM model file ({MODEL_FORMAT})")
-    return payload["model"], payload["meta"]
+    info = persist.read_sidecar(path)
+    if info.get("format") != MODEL_FORMAT or info.get("feature_names") != list(FEATURES):
+        raise persist.ModelFileError(f"{path} is not a {MODEL_FORMAT} model over features {', '.join(FEATURES)} "
+                                     f"(its sidecar says {info.get('format')!r}, {info.get('feature_names')!r}): "
+                                     "retrain it with `parapeval train`")
+    for key in ("pivots", "neutral"):
+        if key not in info:
+            raise persist.ModelFileError(f"{persist.sidecar_path(path)} lacks {key!r}: retrain with `parapeval train`")
+    return info
+
+
+def load_model(path: str | Path) -> tuple[PEMRegressor, dict]:
+    """(regressor, sidecar info) of a file written by :func:`save_model`, hash-checked."""
+    model_info(path)
+    model, info = persist.load_model(path)
+    if not isinstance(model, PEMRegressor):
+        raise persist.ModelFileError(f"{path} holds a {type(model).__name__}, not a PEMRegressor")
+    return model, info

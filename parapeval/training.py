@@ -1,27 +1,30 @@
-"""Feature matrices for human-scored pairs, with or without the paper's controls, and the
-fitting of a PEM regressor on them (used by `parapeval train` and by the benchmark)."""
+"""Feature matrices for human-scored pairs, with or without the paper's controls, the fitting of a
+PEM regressor on them (used by `parapeval train` and by the benchmark), and the facts a model's
+sidecar records about its training."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
+from evalcore.progress import bar
 from parapeval.data import ScoredPair
 from parapeval.model import PEMRegressor, control_pairs
-from parapeval.scoring import PEMFeatures
+from parapeval.pem import PEMFeatures
 
 
 def feature_matrix(features: PEMFeatures, pairs: Sequence[tuple[str, str]],
-                   progress: Callable[[int, int], None] | None = None) -> tuple[np.ndarray, list[dict[str, float]]]:
-    """Rows of (adequacy, fluency, dissimilarity) and the per-pivot F1 of each pair."""
+                   progress: bool = False) -> tuple[np.ndarray, list[dict[str, float]]]:
+    """Rows of (adequacy, fluency, target_ngram_f1) and the per-pivot F1 of each pair; a progress
+    bar on an interactive stderr when ``progress``."""
     X = np.zeros((len(pairs), 3))
     pivots = []
-    for i, (original, paraphrase) in enumerate(pairs):
-        X[i], piv = features.compute(original, paraphrase)
-        pivots.append(piv)
-        if progress and (i + 1) % 500 == 0:
-            progress(i + 1, len(pairs))
+    with bar(len(pairs), progress, "pair") as pbar:
+        for i, (original, paraphrase) in enumerate(pairs):
+            X[i], piv = features.compute(original, paraphrase)
+            pivots.append(piv)
+            pbar.update(1)
     return X, pivots
 
 
@@ -30,6 +33,14 @@ def controls_for(pairs: Sequence[ScoredPair], y_min: float, y_max: float, seed: 
     originals = sorted({p.original for p in pairs})
     domain = sorted({p.original for p in pairs} | {p.paraphrase for p in pairs})
     return [ScoredPair(o, c, s) for o, c, s in control_pairs(originals, domain, y_min, y_max, seed)]
+
+
+def training_pairs(pairs: list[ScoredPair], controls: bool, seed: int = 0) -> list[ScoredPair]:
+    """The pairs a model is fitted on: the human-scored ones, plus the controls when asked."""
+    if not controls:
+        return pairs
+    y = [p.score for p in pairs]
+    return pairs + controls_for(pairs, min(y), max(y), seed)
 
 
 def fit_pem(X: np.ndarray, y: np.ndarray, groups: Sequence[str], model: PEMRegressor | None = None) -> PEMRegressor:

@@ -1,6 +1,7 @@
-"""Summary evaluation: TESLA-S content scores with ROUGE baselines, TAC/AESOP and JSONL inputs,
-per-system aggregation and ranking, meta-evaluation against human scores, and the CLI."""
+"""Summary evaluation: TESLA-S content scores with ROUGE baselines and CREMER responsiveness,
+TAC/AESOP and JSONL inputs, per-system aggregation and ranking, meta-evaluation against human
+scores, and the ``summeval`` command."""
 
-from summeval.metrics import available_metrics, get_metric
+from evalcore import __version__
 
-__all__ = ["available_metrics", "get_metric"]
+__all__ = ["__version__"]

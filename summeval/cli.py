@@ -1,46 +1,60 @@
-"""``summeval``: score summaries, correlate metrics with human judgments, run benchmarks."""
+"""``summeval``: score summaries, correlate metrics with human scores, train CREMER, run benchmarks.
+
+Follows the suite's CLI convention (:mod:`evalcore.cli`): ``--version``, ``--list-metrics``,
+``-m``/``-i``/``-o``/``--format``/``--jobs``/``--max-chars``; machine formats pure on stdout; exit
+codes 0 (all scored), 1 (some summaries failed, counted on stderr), 2 (usage or unreadable input);
+output paths, ``--report`` and ``--human`` checked before any scoring.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
-from evalcore.workers import jobs_arg
-from summeval.io import InputError, read_jsonl, read_summeval, read_tac
-from summeval.metrics import ALL_METRICS, DEFAULT_METRICS, available_metrics, get_metric
+from evalcore.cli import (EXIT_OK, EXIT_USAGE, add_io_args, check_input_path, check_output_dir, check_output_path,
+                          emit, exit_code, new_parser, read_input_text, run, strict_json)
+from evalcore.persist import ModelFileError
+from evalcore.resources import ResourceError
+from evalcore.textio import InputError
 from summeval.metrics.multiref import MULTI_REF_MODES
+from summeval.registry import ALL_METRICS, BORROWED, DEFAULT_METRICS
+
+PROG = "summeval"
+SCORE_FORMATS = ("table", "json", "jsonl", "tsv")
 
 
-def _add_sources(p) -> None:
+def _add_sources(p, with_input: bool) -> None:
     """The summary inputs shared by ``score`` and ``train cremer``."""
     src = p.add_argument_group("input (a TAC folder pair, a JSONL file, or SummEval's file)")
     src.add_argument("--models", type=Path, help="folder of model (reference) summaries, TAC names")
     src.add_argument("--peers", type=Path, help="folder of peer summaries, TAC names")
     src.add_argument("--include-models", action="store_true",
                      help="also score each model against the other models of its topic")
-    src.add_argument("--input", type=Path, help="JSONL with topic, system, summary, references")
+    if with_input:
+        src.add_argument("-i", "--input", metavar="FILE",
+                         help="JSONL with topic, system, summary, references (- = standard input)")
     src.add_argument("--summeval", type=Path, help="SummEval 16-system JSON file or 12-system folder")
 
 
 def _add_score(sub) -> None:
-    p = sub.add_parser("score", help="score peer summaries against model summaries")
-    _add_sources(p)
-    p.add_argument("--metric", "-m", action="append", choices=[*available_metrics(), "all"], metavar="NAME",
-                   help=f"metric to compute (repeatable; default: {' '.join(DEFAULT_METRICS)}); "
-                        f"one of {', '.join(available_metrics())}, or all = {' '.join(ALL_METRICS)}")
-    p.add_argument("--multi-ref", choices=MULTI_REF_MODES, default="max",
-                   help="TESLA-S with several model summaries (default: max, as in the paper)")
-    p.add_argument("--stem", action="store_true", help="Porter-stem content words for TESLA-S")
-    p.add_argument("--function-words", choices=("list", "pos", "none"), default="list",
-                   help="TESLA-S function-word detection (default: closed-class word list)")
+    p = sub.add_parser("score", help="score peer summaries against model summaries",
+                       description="Score summaries; every (summary, metric) gets a value or an error record. "
+                                   f"-m all = {' '.join(ALL_METRICS)}.")
+    _add_sources(p, with_input=False)
+    add_io_args(p, input_help="JSONL with topic, system, summary, references (- = standard input)",
+                formats=SCORE_FORMATS, default_metrics=DEFAULT_METRICS)
+    tesla = p.add_argument_group("TESLA-S options (tesla-s, tesla-s-pos)")
+    tesla.add_argument("--multi-ref", choices=MULTI_REF_MODES, default=None,
+                       help="with several model summaries: max (default, as in the paper), mean or jackknife")
+    tesla.add_argument("--stem", action="store_true", help="Porter-stem content words")
+    tesla.add_argument("--function-words", choices=("list", "pos", "none"), default=None,
+                       help="function-word detection of tesla-s (default: closed-class word list; "
+                            "pos = spaCy POS tags, reported as tesla-s-pos)")
     p.add_argument("--cremer-models", type=Path, metavar="DIR",
                    help="CREMER models from `summeval train cremer --out DIR` (default: the shipped ones)")
-    p.add_argument("--format", choices=("table", "json", "tsv"), default="table")
-    p.add_argument("--output", "-o", type=Path, help="write here instead of standard output")
-    p.add_argument("--jobs", "-j", type=jobs_arg, default=1, help="worker processes (0 = all cores); work is split into "
-                   "chunks of whole topics of ~256 summaries, so smaller inputs run in one process")
     p.add_argument("--report", type=Path, metavar="DIR",
                    help="also write a self-contained HTML report and its Markdown twin into DIR")
     p.add_argument("--human", type=Path,
@@ -56,6 +70,9 @@ def _add_correlate(sub) -> None:
                    help="Koehn-style test: share of topic resamples where metric A beats metric B")
     p.add_argument("--bootstrap", type=int, default=1000, help="resamples (default 1000)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--strict", action="store_true",
+                   help="fail (exit 2) when any scored or human-scored (topic, system) pair has no partner")
+    p.add_argument("-o", "--output", default="-", metavar="FILE", help="write here (default: - = standard output)")
     p.add_argument("--format", choices=("table", "json"), default="table")
 
 
@@ -86,7 +103,7 @@ def _add_train(sub) -> None:
     what = p.add_subparsers(dest="what", required=True)
     c = what.add_parser("cremer", help="CREMER SVR: on SummEval by default (TESLA-S + out-of-fold DICOMER -> "
                                        "overall), or on your judged summaries with --human")
-    _add_sources(c)
+    _add_sources(c, with_input=True)
     c.add_argument("--human", type=Path, help="human scores (JSONL or TSV with topic, system, dimensions) "
                                               "for --models/--peers or --input")
     c.add_argument("--kernel", choices=("rbf", "poly", "linear", "all"), default="all")
@@ -96,7 +113,7 @@ def _add_train(sub) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="summeval", description=__doc__)
+    parser = new_parser(PROG, __doc__.split("\n", 1)[0], "summeval", also=BORROWED)
     sub = parser.add_subparsers(dest="command", required=True)
     _add_score(sub)
     _add_correlate(sub)
@@ -105,7 +122,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# ---- score --------------------------------------------------------------------------------------
+
 def _read_items(args):
+    from summeval.io import read_jsonl, read_tac
+
     sources = [s for s in (args.models or args.peers, args.input, args.summeval) if s]
     if len(sources) != 1:
         raise InputError("give exactly one input: --models DIR --peers DIR, --input FILE.jsonl, or --summeval PATH")
@@ -114,148 +135,216 @@ def _read_items(args):
             raise InputError("--models and --peers go together")
         return read_tac(args.models, args.peers, include_models=args.include_models)
     if args.input:
+        check_input_path(args.input)
         return read_jsonl(args.input)
+    from evalcore.data.summeval import read_summeval
+
     return read_summeval(args.summeval)
 
 
+def metric_names(requested: list[str] | None) -> list[str]:
+    """The metrics to compute: ``all`` expanded, duplicates dropped, unknown names refused."""
+    from evalcore.metric.registry import registered
+
+    offered = [*registered("summeval"), *BORROWED]
+    names = list(dict.fromkeys(n for m in (requested or DEFAULT_METRICS) for n in (ALL_METRICS if m == "all" else (m,))))
+    unknown = [n for n in names if n not in offered]
+    if unknown:
+        raise InputError(f"unknown metric {unknown[0]!r}; summeval offers {', '.join(sorted(offered))}, "
+                         f"or all = {' '.join(ALL_METRICS)}")
+    return names
+
+
+def metric_options(args) -> dict[str, dict]:
+    """Per metric name, the parameters the command's options set (None = the metric's default)."""
+    tesla = {"multi_ref": args.multi_ref, "stem": args.stem, "function_words": args.function_words}
+    cremer = {"models": args.cremer_models}
+    return {"tesla-s": tesla, "tesla-s-pos": tesla, "cremer": cremer, "cremer-lf": cremer, "cremer-pf": cremer}
+
+
 def _score(args) -> int:
-    from summeval.report import to_json, to_text, to_tsv
-    from summeval.scoring import aggregate_systems, score_items
+    from evalcore.metric import InputLimits
+    from summeval.pipeline import aggregate_systems, build_metrics, score_items
+    from summeval.report import to_json, to_jsonl, to_text, to_tsv
 
+    output = check_output_path(args.output)
+    if args.human and not args.report:
+        raise InputError("--human is read for the report's correlations: give --report DIR too")
+    report = check_output_dir(args.report, "--report")
+    human = _read_human(args.human) if args.human else None
+    limits = InputLimits(args.max_chars) if args.max_chars else InputLimits.from_env()
     items = _read_items(args)
-    names = list(dict.fromkeys(n for m in (args.metric or DEFAULT_METRICS)
-                               for n in (ALL_METRICS if m == "all" else (m,))))
-    options = {"multi_ref": args.multi_ref, "stem": args.stem, "function_words": args.function_words,
-               "cremer_models": args.cremer_models}
-    signatures = {n: get_metric(n, **options).signature() for n in names}
-    results = score_items(items, names, options, jobs=args.jobs, progress=sys.stderr.isatty())
-    systems = aggregate_systems(results, names)
+    metrics = build_metrics(metric_names(args.metric), metric_options(args))
+    names = [m.name for m in metrics]
+    signatures = {m.name: m.signature() for m in metrics}
+    results = score_items(items, metrics, jobs=args.jobs, progress=True, limits=limits)
+    systems, rankings = aggregate_systems(results, names)
     if args.format == "json":
-        text = to_json(signatures, results, systems) + "\n"
+        body = to_json(signatures, results, systems, rankings)
+    elif args.format == "jsonl":
+        body = to_jsonl(results)
     elif args.format == "tsv":
-        text = to_tsv(names, results)
+        body = to_tsv(names, results)
     else:
-        text = to_text(signatures, names, results, systems)
-    if args.output:
-        args.output.write_text(text, "utf-8")
-    else:
-        sys.stdout.write(text)
-    if args.format != "table":
-        for sig in signatures.values():
-            print(sig, file=sys.stderr)
-    if args.report:
-        _write_report(args, signatures, names, results, systems)
-    failed = sum(r.error is not None for r in results)
-    if failed:
-        print(f"{failed} of {len(results)} summaries could not be scored (see error records)", file=sys.stderr)
-    return 0
+        body = to_text(names, results, systems, rankings)
+    emit(args.format, body, [str(s) for s in signatures.values()], output)
+    if report:
+        _write_report(report, human, signatures, names, results, systems, rankings)
+    return exit_code(sum(not r.ok for r in results), len(results), "summaries")
 
 
-def _write_report(args, signatures, names, results, systems) -> None:
-    """HTML + Markdown report; with --human, correlations and plots against the human scores."""
+def _read_human(path: Path):
+    from evalcore.data.human import read_human
+
+    check_input_path(path, "--human")
+    return read_human(path)
+
+
+def _write_report(folder: Path, human, signatures, names, results, systems, rankings) -> None:
+    """HTML + Markdown report; with human scores, correlations and plots against them."""
     import numpy as np
 
-    from summeval.correlate import correlation_table, matrices, read_human
+    from evalcore.metaeval import correlation_table, matrices
     from summeval.report_html import write_report
 
     human_by_system, corr = None, None
-    if args.human:
-        human = read_human(args.human)
-        scored = {(r.topic, r.system): r.scores for r in results if r.error is None}
+    if human is not None:
+        scored = {(r.topic, r.system): r.scores for r in results if r.scores}
         keys = scored.keys() & human.keys()
         if not keys:
-            raise InputError(f"no scored (topic, system) pair has human scores in {args.human}")
+            raise InputError("no scored (topic, system) pair has human scores (--human)")
         topics, systems_ = sorted({t for t, _ in keys}), sorted({s for _, s in keys})
         dims = sorted({d for k in keys for d in human[k]})
         human_m = matrices({k: human[k] for k in keys}, dims, topics, systems_)
         corr = correlation_table(matrices({k: scored[k] for k in keys}, names, topics, systems_), human_m)
         human_by_system = {s: {d: float(np.nanmean(human_m[d][:, j])) for d in dims} for j, s in enumerate(systems_)}
-    html_path, _ = write_report(args.report, signatures, names, results, systems, human_by_system, corr)
+    html_path, _ = write_report(folder, signatures, names, results, systems, rankings, human_by_system, corr)
     print(f"report written to {html_path}", file=sys.stderr)
 
 
-def _correlate(args) -> int:
-    from summeval.bench.tables import correlation_markdown
-    from summeval.correlate import correlation_table, matrices, read_human, significance_table
+# ---- correlate ----------------------------------------------------------------------------------
 
+def read_scores(path: Path) -> tuple[dict[tuple[str, str], dict[str, float]], dict]:
+    """(topic, system) -> {metric: value} and the signatures of a `summeval score --format json`
+    file; anything else is an :class:`InputError` saying what is wrong and where."""
+    what = f"{path}: not a `summeval score --format json` file"
     try:
-        doc = json.loads(args.scores.read_text("utf-8"))
-        summaries = doc["summaries"]
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
-        raise InputError(f"{args.scores}: not a `summeval score --format json` file ({exc})") from None
-    human = read_human(args.human)
-    scored = {(s["topic"], s["system"]): s["scores"] for s in summaries if not s.get("error")}
-    names = sorted({n for s in scored.values() for n in s})
-    dims = sorted({d for h in human.values() for d in h})
-    keys = scored.keys() & human.keys()
+        doc = json.loads(read_input_text(path))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{what} (invalid JSON at line {exc.lineno}: {exc.msg})") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("summaries"), list):
+        raise InputError(f"{what} (no \"summaries\" list)")
+    scored: dict[tuple[str, str], dict[str, float]] = {}
+    for k, s in enumerate(doc["summaries"], 1):
+        where = f"{path}: summary {k}"
+        if not isinstance(s, dict) or not all(isinstance(s.get(f), (str, int)) for f in ("topic", "system")):
+            raise InputError(f"{where}: needs \"topic\" and \"system\"")
+        values = s.get("scores", {})
+        if not isinstance(values, dict):
+            raise InputError(f"{where}: \"scores\" must be an object of metric -> number")
+        clean = {}
+        for name, v in values.items():
+            if v is None:
+                continue  # strict JSON's missing value
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise InputError(f"{where}: score {name} = {v!r} is not a finite number")
+            clean[name] = float(v)
+        key = (str(s["topic"]), str(s["system"]))
+        if key in scored:
+            raise InputError(f"{where}: duplicate scores for topic {key[0]!r}, system {key[1]!r}")
+        scored[key] = clean
+    signatures = doc.get("signature") if isinstance(doc.get("signature"), dict) else {}
+    return scored, signatures
+
+
+def _correlate(args) -> int:
+    from evalcore.data.human import match_keys
+    from evalcore.metaeval import correlation_table, matrices, significance_table
+    from evalcore.tables import correlation_markdown
+
+    output = check_output_path(args.output)
+    check_input_path(args.scores, "--scores")
+    scored, signatures = read_scores(args.scores)
+    human = _read_human(args.human)
+    match = match_keys(scored, human)
+    print(match.summary(), file=sys.stderr)
+    if args.strict and not match.complete:
+        raise InputError(f"--strict: {match.summary()}")
+    keys = match.matched
     if not keys:
         raise InputError(f"no (topic, system) pair of {args.scores} has human scores in {args.human}")
+    names = sorted({n for k in keys for n in scored[k]})
+    dims = sorted({d for k in keys for d in human[k]})
     topics = sorted({t for t, _ in keys})
     systems = sorted({s for _, s in keys})
-    metric_m = matrices({k: scored[k] for k in keys}, names, topics, systems)
-    human_m = matrices({k: human[k] for k in keys}, dims, topics, systems)
-    result = {"signature": doc.get("signature"), "n_topics": len(topics), "n_systems": len(systems),
-              "correlations": correlation_table(metric_m, human_m, args.bootstrap, args.seed)}
     pairs = [tuple(p) for p in args.compare or []]
     for a, b in pairs:
-        if a not in metric_m or b not in metric_m:
+        if a not in names or b not in names:
             raise InputError(f"--compare {a} {b}: both must be metrics in {args.scores} ({', '.join(names)})")
+    metric_m = matrices({k: scored[k] for k in keys}, names, topics, systems)
+    human_m = matrices({k: human[k] for k in keys}, dims, topics, systems)
+    short = {n: s["short"] if isinstance(s, dict) else str(s) for n, s in signatures.items()}
+    result = {"signature": signatures, "n_topics": len(topics), "n_systems": len(systems),
+              "pairs": match.counts(), "correlations": correlation_table(metric_m, human_m, args.bootstrap, args.seed)}
     if pairs:
         result["significance"] = significance_table(metric_m, human_m, pairs, args.bootstrap, args.seed)
     if args.format == "json":
-        print(json.dumps(result, indent=2))
+        body = strict_json(result) + "\n"
     else:
-        print(correlation_markdown(result["correlations"], result.get("significance")))
-        print(f"\n{len(topics)} topics x {len(systems)} systems; bootstrap {args.bootstrap} resamples of topics, seed {args.seed}")
-        signatures = result["signature"] or {}
-        print("\nSignatures", *(signatures.values() if isinstance(signatures, dict) else [signatures]), sep="\n")
-    return 0
+        body = (correlation_markdown(result["correlations"], result.get("significance"))
+                + f"\n{len(topics)} topics x {len(systems)} systems; {match.summary()}; bootstrap "
+                  f"{args.bootstrap} resamples of topics, seed {args.seed}\n")
+    emit(args.format, body, short.values(), output)
+    return EXIT_OK
 
+
+# ---- bench and train ----------------------------------------------------------------------------
 
 def _bench(args) -> int:
+    check_output_dir(args.out, "--out")
     if args.bench == "summeval":
-        from summeval.bench.summeval_bench import run
-        run(args.data, args.out, n_boot=args.bootstrap)
+        from summeval.bench.summeval_bench import run as bench
+        bench(args.data, args.out, n_boot=args.bootstrap)
     elif args.bench == "responsiveness":
-        from summeval.bench.responsiveness import run
-        run(args.data, args.out, n_boot=args.bootstrap)
+        from summeval.bench.responsiveness import run as bench
+        bench(args.data, args.out, n_boot=args.bootstrap)
     elif args.bench == "speed":
-        from summeval.bench.speed import run
-        run(args.data, args.out, n_problems=args.problems)
+        from summeval.bench.speed import run as bench
+        bench(args.data, args.out, n_problems=args.problems)
     else:
-        from summeval.bench.scale import run
-        run(args.data, args.out, n_summaries=args.summaries, workers=args.workers)
-    return 0
+        from summeval.bench.scale import run as bench
+        bench(args.data, args.out, n_summaries=args.summaries, workers=args.workers)
+    return EXIT_OK
 
 
 def _train(args) -> int:
     from evalcore.resources import shared_data_dir
     from summeval.cremer import KERNELS, train_on_judged, train_on_summeval
 
+    check_output_dir(args.out, "--out")
     kernels = tuple(KERNELS) if args.kernel == "all" else (args.kernel,)
     if args.models or args.peers or args.input:
         if not args.human:
             raise InputError("--human FILE is needed to train on --models/--peers or --input")
-        from summeval.correlate import read_human
-
+        human = _read_human(args.human)
         items = _read_items(args)
-        paths = train_on_judged(items, read_human(args.human), args.target, kernels, args.out,
-                                source=str(args.input or args.peers))
+        paths = train_on_judged(items, human, args.target, kernels, args.out, source=str(args.input or args.peers))
     else:
         data = args.summeval or shared_data_dir() / "summeval" / "summeval_16sys_mean_expert.json"
         paths = train_on_summeval(data, kernels, args.target, args.out)
     for path in paths:
         print(f"wrote {path}")
-    return 0
+    return EXIT_OK
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    handlers = {"score": _score, "correlate": _correlate, "bench": _bench, "train": _train}
     try:
-        return {"score": _score, "correlate": _correlate, "bench": _bench, "train": _train}[args.command](args)
-    except (InputError, ValueError) as exc:
-        print(f"summeval: error: {exc}", file=sys.stderr)
-        return 2
+        return run(PROG, handlers, args, args.command)
+    except (ResourceError, ModelFileError) as exc:  # a missing or corrupt model file: unreadable input
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

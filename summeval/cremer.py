@@ -9,8 +9,6 @@ paper's variant: linear (CREMER-LF), polynomial (CREMER-PF) or RBF (CREMER-RBF).
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 
 import numpy as np
@@ -19,9 +17,15 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 
+from evalcore import __version__
+from evalcore.metric import Item, Signature
+from evalcore.persist import load_model as load_saved, save_model as save_with_sidecar
 from evalcore.resources import ResourceError, data_dir
+from evalcore.textio import InputError
 
 KERNELS = {"linear": "CREMER-LF", "poly": "CREMER-PF", "rbf": "CREMER-RBF"}
+#: the registered metric name of each kernel's CREMER
+METRIC_NAMES = {"rbf": "cremer", "linear": "cremer-lf", "poly": "cremer-pf"}
 FEATURES = ("tesla-s", "dicomer")
 N_FOLDS = 5
 # Searched by fit_cremer; SummEval's 1,600 summaries fit every grid in well under a minute.
@@ -66,124 +70,100 @@ def fit_cremer(kernel: str, x: np.ndarray, y: np.ndarray, groups: np.ndarray,
     return search.fit(x, y, groups=groups).best_estimator_
 
 
-def model_path(kernel: str, folder: Path | None = None) -> Path:
-    return (folder or data_dir() / "summeval") / f"cremer_{kernel}.joblib"
+def model_path(kernel: str, folder: str | Path | None = None) -> Path:
+    return (Path(folder) if folder else data_dir() / "summeval") / f"cremer_{kernel}.joblib"
 
 
-def save_model(model: TransformedTargetRegressor, kernel: str, signature: dict, folder: Path | None = None) -> Path:
-    """Persist a fitted regressor with a JSON sidecar naming what produced it."""
-    import joblib
-
-    path = model_path(kernel, folder)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    joblib.dump(model, path)
-    path.with_suffix(".json").write_text(json.dumps(signature, indent=2) + "\n", "utf-8")
-    return path
+def model_signature(kernel: str, target: str) -> Signature:
+    """What a CREMER model is, before its file exists: the variant, its features and its target
+    (the metric's signature adds the model file's hash)."""
+    return Signature(METRIC_NAMES[kernel], {"variant": KERNELS[kernel]},
+                     {"features": list(FEATURES), "target": target}, __version__)
 
 
-def load_model(kernel: str = "rbf", folder: Path | None = None) -> tuple[TransformedTargetRegressor, dict]:
-    """The shipped (or retrained) CREMER regressor and its signature."""
-    import joblib
+def save_model(model: TransformedTargetRegressor, kernel: str, info: dict, folder: str | Path | None = None) -> Path:
+    """Persist a fitted regressor with its sidecar (:mod:`evalcore.persist`): ``info`` names the
+    target, the training data and its licence; the model's signature is added here."""
+    signature = str(model_signature(kernel, info["target"]))
+    return save_with_sidecar(model, model_path(kernel, folder), {**info, "signature": signature})
 
+
+def load_model(kernel: str = "rbf", folder: str | Path | None = None) -> tuple[TransformedTargetRegressor, dict]:
+    """The shipped (or retrained) CREMER regressor and its sidecar, the file checked against the
+    SHA-256 recorded there."""
     path = model_path(kernel, folder)
     if not path.exists():
         raise ResourceError(f"CREMER model {path} is missing: run `summeval train cremer`")
-    info = json.loads(path.with_suffix(".json").read_text("utf-8"))
-    info["model_hash"] = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
-    return joblib.load(path), info
+    return load_saved(path)
 
 
-def feature_matrix(tesla: np.ndarray, dicomer: np.ndarray) -> np.ndarray:
+def feature_matrix(tesla, dicomer) -> np.ndarray:
     """Rows of (TESLA-S, DICOMER); an unscorable DICOMER (NaN) is an error for the caller."""
     return np.column_stack([np.asarray(tesla, float), np.asarray(dicomer, float)])
 
 
-def document_folds(topics: list[str], n_folds: int = N_FOLDS) -> np.ndarray:
-    """Fold of each item (benchmarks.md): index of its document among the sorted ids, mod ``n_folds``."""
-    order = {t: k % n_folds for k, t in enumerate(sorted(set(topics)))}
-    return np.array([order[t] for t in topics])
-
-
-def dicomer_fit_predict(analyses, coherence: np.ndarray, topics: np.ndarray, train: np.ndarray,
-                        test: np.ndarray, seed: int = 0) -> np.ndarray:
-    """DICOMER (listwise on coherence) trained on the ``train`` items, decision values of ``test``."""
-    from coherence.dicomer.model import DicomerModel
-
-    idx_train, idx_test = np.flatnonzero(train), np.flatnonzero(test)
-    model = DicomerModel("DICOMER", seed=seed).fit([analyses[i] for i in idx_train], coherence[idx_train],
-                                                   topics[idx_train])
-    return model.decision_function([analyses[i] for i in idx_test])
-
-
-def dicomer_out_of_fold(analyses, coherence: np.ndarray, topics: np.ndarray, within: np.ndarray,
-                        n_folds: int, seed: int = 0) -> np.ndarray:
-    """DICOMER values of the ``within`` items, each from a model that never saw its document
-    (folds grouped by document inside ``within``); NaN outside ``within``.
-
-    CREMER is trained on these rather than on in-sample DICOMER values: a ranker scoring its own
-    training summaries is over-confident, and the regressor would learn to trust it too much."""
-    out = np.full(len(analyses), np.nan)
-    idx = np.flatnonzero(within)
-    folds = document_folds(list(topics[idx]), n_folds)
-    for k in range(n_folds):
-        held = np.zeros(len(analyses), bool)
-        held[idx[folds == k]] = True
-        out[held] = dicomer_fit_predict(analyses, coherence, topics, within & ~held, held, seed)
-    return out
-
-
-def _fit_and_save(x: np.ndarray, y: np.ndarray, groups: np.ndarray, kernels: tuple[str, ...], folder: Path | None,
-                  info: dict) -> list[Path]:
-    """One tuned model per kernel, saved with a signature (``info`` + the chosen SVR parameters)."""
-    import sklearn
-
+def _fit_and_save(x: np.ndarray, y: np.ndarray, groups: np.ndarray, kernels: tuple[str, ...],
+                  folder: str | Path | None, info: dict) -> list[Path]:
+    """One tuned model per kernel, saved with its sidecar (``info`` + the chosen SVR parameters)."""
     paths = []
     for kernel in kernels:
         model = fit_cremer(kernel, x, y, groups, n_folds=min(N_FOLDS - 1, len(set(groups))))
-        signature = {"variant": KERNELS[kernel], "features": list(FEATURES), **info,
-                     "svr": svr_params(model), "target_scaling": "standardised (epsilon in SDs)",
-                     "tuning": f"grid {PARAM_GRIDS[kernel]}, folds by document, MSE", "sklearn": sklearn.__version__}
-        paths.append(save_model(model, kernel, signature, folder))
+        sidecar = {"variant": KERNELS[kernel], "features": list(FEATURES), **info,
+                   "svr": svr_params(model), "target_scaling": "standardised (epsilon in SDs)",
+                   "tuning": f"grid {PARAM_GRIDS[kernel]}, folds by document, MSE"}
+        paths.append(save_model(model, kernel, sidecar, folder))
     return paths
 
 
+def _values(results: list, items, what: str) -> np.ndarray:
+    """Values of a training feature; a summary it could not score is an error naming it (a model
+    cannot be fitted around a hole)."""
+    bad = [(it, r) for it, r in zip(items, results) if not r.ok]
+    if bad:
+        item, record = bad[0]
+        raise InputError(f"{what} could not score {len(bad)} training summaries, e.g. "
+                         f"{item.origin or f'{item.topic}/{item.system}'}: {record.message}")
+    return np.array([r.value for r in results], float)
+
+
+def _metric_items(items) -> list[Item]:
+    return [Item(it.summary, it.references, id=it.origin or f"{it.topic}/{it.system}") for it in items]
+
+
 def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), target: str = "mean",
-                      folder: Path | None = None, seed: int = 0) -> list[Path]:
+                      folder: str | Path | None = None, seed: int = 0) -> list[Path]:
     """Fit CREMER on all of SummEval and save one model per kernel. Features: TESLA-S with all
     references and out-of-fold DICOMER values (the shipped DICOMER is trained on the same
     summaries). Report cross-validated quality with `summeval bench responsiveness`."""
-    from coherence.dicomer.analysis import AnalysisCache
-    from coherence.parser.pipeline import DiscourseParser
+    from coherence.dicomer import oof
+    from coherence.dicomer.metric import Dicomer
 
-    from evalcore.resources import cache_dir
-    from summeval.io import read_summeval
-    from summeval.metrics.discourse import Dicomer
+    from evalcore.data.summeval import read_summeval
     from summeval.metrics.tesla_s import TeslaS
 
     items = read_summeval(data)
     tesla = TeslaS()
-    cache = AnalysisCache(DiscourseParser(tier=1), cache_dir("dicomer"))
-    analyses = cache.analyse([it.summary for it in items])
-    cache.save()
+    analyses = oof.summary_analyses([it.summary for it in items])
     topics = np.array([it.topic for it in items])
     coherence = np.array([it.human["coherence"] for it in items])
-    dicomer = dicomer_out_of_fold(analyses, coherence, topics, np.ones(len(items), bool), N_FOLDS, seed)
-    x = feature_matrix([s.value for s in tesla.score_batch([(it.references, it.summary) for it in items])], dicomer)
+    dicomer = oof.out_of_fold(analyses, coherence, topics, np.ones(len(items), bool), N_FOLDS, seed)
+    x = feature_matrix(_values(tesla.score_batch(_metric_items(items)), items, "TESLA-S"), dicomer)
     y = np.array([it.human[target] for it in items])
     info = {"target": f"summeval:{target}", "data": Path(data).name, "n_summaries": len(items),
-            "tesla_s": tesla.signature(), "dicomer": Dicomer().signature(),
+            "trained_on": f"SummEval {Path(data).name}: {len(items)} summaries, target {target}",
+            "tesla_s": str(tesla.signature()), "dicomer": str(Dicomer().signature()),
             "dicomer_training_values": f"out of fold ({N_FOLDS} folds by document, seed {seed})",
             "licence": "trained on SummEval annotations (MIT); CNN/DailyMail text, research use"}
     return _fit_and_save(x, y, topics, kernels, folder, info)
 
 
 def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], target: str,
-                    kernels: tuple[str, ...] = tuple(KERNELS), folder: Path | None = None,
+                    kernels: tuple[str, ...] = tuple(KERNELS), folder: str | Path | None = None,
                     source: str = "") -> list[Path]:
     """Fit CREMER on one's own judged summaries (TAC folders or JSONL plus a human-score file):
     TESLA-S against their references and the shipped DICOMER, which never saw these texts."""
-    from summeval.io import InputError
-    from summeval.metrics.discourse import Dicomer, dicomer_values
+    from coherence.dicomer.metric import Dicomer
+
     from summeval.metrics.tesla_s import TeslaS
 
     missing = [it.origin or f"{it.topic}/{it.system}" for it in items if target not in human.get(it.key, {})]
@@ -192,11 +172,15 @@ def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], targe
     topics = np.array([it.topic for it in items])
     if len(set(topics)) < 2:
         raise InputError("training CREMER needs summaries of at least two topics (folds are grouped by topic)")
-    tesla = TeslaS()
-    x = feature_matrix([s.value for s in tesla.score_batch([(it.references, it.summary) for it in items])],
-                       dicomer_values([it.summary for it in items]))
+    metric_items = _metric_items(items)
+    tesla, dicomer = TeslaS(), Dicomer()
+    x = feature_matrix(_values(tesla.score_batch(metric_items), items, "TESLA-S"),
+                       _values(dicomer.score_batch(metric_items), items, "DICOMER"))
     y = np.array([human[it.key][target] for it in items])
-    info = {"target": f"{Path(source).name or 'judged'}:{target}", "data": str(source), "n_summaries": len(items),
-            "tesla_s": tesla.signature(), "dicomer": Dicomer().signature(),
-            "dicomer_training_values": "shipped DICOMER model (not trained on these summaries)"}
+    name = Path(source).name or "judged"
+    info = {"target": f"{name}:{target}", "data": str(source), "n_summaries": len(items),
+            "trained_on": f"{source or 'judged summaries'}: {len(items)} summaries, human {target!r}",
+            "tesla_s": str(tesla.signature()), "dicomer": str(dicomer.signature()),
+            "dicomer_training_values": "shipped DICOMER model (not trained on these summaries)",
+            "licence": f"inherits the licence of the judged summaries and judgments ({name})"}
     return _fit_and_save(x, y, topics, kernels, folder, info)

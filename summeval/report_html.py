@@ -16,8 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from summeval.report import table
-from summeval.scoring import SummaryResult, SystemResult
+from evalcore.metric import Signature
+from evalcore.tables import table
+from summeval.pipeline import Ranking, SummaryResult, SystemResult
+from summeval.report import ranking_notes, system_rows
 
 
 def _png(fig) -> str:
@@ -74,25 +76,26 @@ def _plots(names: Sequence[str], systems: Sequence[SystemResult], human: Mapping
     return out
 
 
-def write_report(out: Path, signatures: Mapping[str, str], names: Sequence[str],
-                 summaries: Sequence[SummaryResult], systems: Sequence[SystemResult],
+def write_report(out: Path, signatures: Mapping[str, Signature], names: Sequence[str],
+                 summaries: Sequence[SummaryResult], systems: Sequence[SystemResult], rankings: Mapping[str, Ranking],
                  human: Mapping[str, Mapping[str, float]] | None = None,
                  correlations: Mapping | None = None) -> tuple[Path, Path]:
     """Write ``report.html`` and ``report.md`` into ``out``; ``human`` = per-system human means."""
     out.mkdir(parents=True, exist_ok=True)
-    sys_rows = [[str(s.rank[names[0]]), s.system, *(f"{s.scores[n]:.4f} ({s.rank[n]})" for n in names),
-                 str(s.n_summaries), str(s.n_errors)] for s in systems]
+    sys_rows = system_rows(names, systems)
     sys_head = ["rank", "system", *names, "summaries", "errors"]
+    notes = ranking_notes(names, systems, rankings)
     topics = sorted({r.topic for r in summaries})
     topic_tables = []
     for topic in topics:
-        rows = [[r.system, *([f"{r.scores[n]:.4f}" for n in names] if r.error is None else [r.error] + [""] * (len(names) - 1))]
+        rows = [[r.system, *(f"{r.scores[n]:.4f}" if n in r.scores else f"error: {r.errors[n]}" for n in names)]
                 for r in summaries if r.topic == topic]
         topic_tables.append((topic, ["system", *names], rows))
     plots = _plots(names, systems, human, correlations) if human and correlations else {}
-    md = ["# Summary evaluation report", "", "## Systems (rank per metric in brackets)", "", table(sys_head, sys_rows), ""]
+    md = ["# Summary evaluation report", "", "## Systems (rank per metric in brackets)", "", table(sys_head, sys_rows), "",
+          *(f"{n}  " for n in notes), *([""] if notes else [])]
     if correlations:
-        from summeval.bench.tables import correlation_markdown
+        from evalcore.tables import correlation_markdown
 
         md += ["## Correlation with human scores", "", correlation_markdown(correlations), ""]
     for name, alt in (("bars", "system-level correlation with human scores"), ("scatter", "system-level scatter plots")):
@@ -104,7 +107,8 @@ def write_report(out: Path, signatures: Mapping[str, str], names: Sequence[str],
         md += [f"### {topic}", "", table(head, rows), ""]
     md += ["## Signatures", "", *(f"- `{s}`" for s in signatures.values()), ""]
     (out / "report.md").write_text("\n".join(md), "utf-8")
-    (out / "report.html").write_text(_html(sys_head, sys_rows, topic_tables, plots, signatures, correlations), "utf-8")
+    (out / "report.html").write_text(_html(sys_head, sys_rows, notes, topic_tables, plots, signatures, correlations),
+                                     "utf-8")
     return out / "report.html", out / "report.md"
 
 
@@ -114,26 +118,26 @@ def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
 
 
-def _html(sys_head, sys_rows, topic_tables, plots, signatures, correlations) -> str:
+def _html(sys_head, sys_rows, notes, topic_tables, plots, signatures, correlations) -> str:
     parts = ["<!doctype html><html><head><meta charset='utf-8'><title>Summary evaluation report</title>",
              "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto}table{border-collapse:collapse;"
              "margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}th{background:#eee}"
              "details{margin:.3em 0}code{font-size:90%}</style></head><body>",
              "<h1>Summary evaluation report</h1><h2>Systems</h2><p>Rank per metric in brackets.</p>",
-             _html_table(sys_head, sys_rows)]
+             _html_table(sys_head, sys_rows), *(f"<p>{html.escape(n)}</p>" for n in notes)]
     if plots:
         parts += ["<h2>Correlation with human scores (system level)</h2>",
                   f"<img alt='correlation bars' src='data:image/png;base64,{plots['bars']}'>",
                   f"<img alt='system-level scatter plots' src='data:image/png;base64,{plots['scatter']}'>"]
     if correlations:
-        from summeval.bench.tables import correlation_rows
+        from evalcore.tables import correlation_rows
 
         for level, ci_note, header, rows in correlation_rows(correlations):
-            parts += [f"<h3>{level} level: Pearson r · Spearman ρ · Kendall τ ({ci_note})</h3>",
+            parts += [f"<h3>{level}: Pearson r · Spearman ρ · Kendall τ ({ci_note})</h3>",
                       _html_table(header, rows)]
     parts.append("<h2>Per topic</h2>")
     for topic, head, rows in topic_tables:
         parts.append(f"<details><summary>{html.escape(topic)}</summary>{_html_table(head, rows)}</details>")
-    parts += ["<h2>Signatures</h2><ul>", *(f"<li><code>{html.escape(s)}</code></li>" for s in signatures.values()),
+    parts += ["<h2>Signatures</h2><ul>", *(f"<li><code>{html.escape(str(s))}</code></li>" for s in signatures.values()),
               "</ul></body></html>"]
     return "\n".join(parts)

@@ -16,7 +16,7 @@ from evalcore.resources import ResourceError
 from coherence.corpora import load_gdtb, load_tedm
 from coherence.gold import explicit_examples, pair_examples, parse_corpus
 from coherence.parser.document import ParsedText, parse_texts
-from coherence.parser.pipeline import DiscourseParser, load_model, model_signature
+from coherence.parser.pipeline import DiscourseParser, load_model
 from coherence.relations import Relation
 
 PUBLISHED_E2E = {"gold parses": 46.80, "automatic": 38.18}
@@ -174,9 +174,8 @@ def run(data: Path, out: Path, model_path: str | None = None, limit: int | None 
     if not (gdtb / "splits.md").exists():
         raise ResourceError(f"GDTB not found under {data}: `coherence bench parser` needs the public "
                             "discourse data (../shared/data/discourse, or --data DIR)")
-    load_model(model_path)
+    signature = load_model(model_path)[1]
     parsers = {0: DiscourseParser(tier=0), 1: DiscourseParser(tier=1, model_path=model_path)}
-    signature = model_signature(model_path)
     train_dist = signature.get("nonexplicit_train_distribution") or {}
     majority = max(train_dist, key=train_dist.get) if train_dist else "Expansion"
     sets = []

@@ -3,13 +3,13 @@ plus E/N typed roles and intra-cell bigrams, ranked by a pairwise RankSVM; the B
 Lapata entity grid as baseline and extra feature source.
 
 Data flow: text -> :mod:`analysis` (spaCy + discourse parse, once, cached) -> :mod:`matrix`
--> :mod:`features` -> :mod:`model` (RankSVM score) -> :mod:`bench` (meta-evaluation).
+-> :mod:`features` -> :mod:`model` (RankSVM score) -> :mod:`metric` (the suite's metric
+contract) and :mod:`bench` (meta-evaluation); :mod:`oof` fits it out of fold for CREMER.
 """
 
 from __future__ import annotations
 
 from coherence.dicomer.config import VARIANTS, DicomerConfig, variant_config
-from coherence.dicomer.scorer import DicomerScorer, ScoreRecord, score_texts
+from coherence.dicomer.metric import Dicomer
 
-__all__ = ["VARIANTS", "DicomerConfig", "DicomerScorer", "ScoreRecord",
-           "score_texts", "variant_config"]
+__all__ = ["VARIANTS", "Dicomer", "DicomerConfig", "variant_config"]

@@ -13,6 +13,7 @@ import hashlib
 import math
 import pickle
 import sqlite3
+import sys
 from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import dataclass
@@ -26,6 +27,8 @@ from coherence.parser.document import ParsedText, parse_texts
 from coherence.relations import Relation
 
 CACHE_VERSION = 2
+# Cache files already warned about in this process (one warning each).
+_WARNED: set[str] = set()
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,7 @@ def parser_id(parser) -> str:
     file: caches and trained DICOMER models never silently mix parser versions. Adapters for
     parses made elsewhere are named by their provider alone (nothing of ours to hash)."""
     import coherence.parser as package
-    from coherence.parser.pipeline import DiscourseParser, model_paths
+    from coherence.parser.pipeline import DiscourseParser
 
     if not isinstance(parser, DiscourseParser):
         return parser.provider
@@ -91,13 +94,17 @@ def parser_id(parser) -> str:
     ident = f"{parser.provider}-code{code.hexdigest()[:8]}"
     if parser.tier == 0:
         return ident
-    return f"{ident}-model{hashlib.sha256(model_paths()[0].read_bytes()).hexdigest()[:8]}"
+    return f"{ident}-model{parser.model_sha256[:8]}"
 
 
 class AnalysisCache:
     """Analyses by text hash for one parser: in memory, and on disk (when ``folder`` is given) in
     one SQLite file per parser. Reads are lazy (only the texts asked for), writes incremental
-    (only new analyses), and parallel workers can share the file (SQLite locks it)."""
+    (only new analyses), and parallel workers can share the file (SQLite locks it).
+
+    The disk is an optimisation only: a cache file that cannot be read (corrupt, not a database)
+    or written (read-only, disk full) costs one warning on stderr, then the cache keeps working
+    in memory; it never costs a score."""
 
     def __init__(self, parser, folder: Path | None = None):
         self.parser = parser
@@ -111,34 +118,67 @@ class AnalysisCache:
         db.execute("CREATE TABLE IF NOT EXISTS analyses (key TEXT PRIMARY KEY, value BLOB NOT NULL)")
         return db
 
+    def _give_up_disk(self, action: str, exc: BaseException) -> None:
+        """Continue in memory only, after one warning per cache file and process."""
+        path, self.path = self.path, None
+        if str(path) not in _WARNED:
+            _WARNED.add(str(path))
+            hint = "; delete the file to start a new cache" if action == "read" else ""
+            print(f"warning: DICOMER parse cache {path} cannot be {action} ({type(exc).__name__}: {exc}); "
+                  f"continuing without it (parses are not kept{hint})", file=sys.stderr)
+
+    def _read_rows(self, keys: Sequence[str]) -> list[tuple[str, bytes]]:
+        with closing(self._connect()) as db:
+            rows = []
+            for start in range(0, len(keys), 500):
+                part = list(keys[start:start + 500])
+                rows += db.execute(f"SELECT key, value FROM analyses WHERE key IN ({','.join('?' * len(part))})",
+                                   part).fetchall()
+            return rows
+
     def _load(self, keys: Sequence[str]) -> None:
         """Bring the on-disk analyses of ``keys`` that are not in memory yet into memory."""
         wanted = list(dict.fromkeys(k for k in keys if k not in self.store))
         if not (self.path and wanted and self.path.exists()):
             return
-        with closing(self._connect()) as db:
-            for start in range(0, len(wanted), 500):
-                part = wanted[start:start + 500]
-                rows = db.execute(f"SELECT key, value FROM analyses WHERE key IN ({','.join('?' * len(part))})", part)
-                self.store.update((k, pickle.loads(v)) for k, v in rows)
+        try:
+            found = {k: pickle.loads(v) for k, v in self._read_rows(wanted)}
+            if not all(isinstance(a, Analysis) for a in found.values()):
+                raise TypeError("a cached entry is not an analysis")
+        except Exception as exc:  # noqa: BLE001 - sqlite errors, OSError, any unpickling failure
+            self._give_up_disk("read", exc)
+            return
+        self.store.update(found)
+
+    def _write_rows(self, rows: list[tuple[str, bytes]]) -> None:
+        with closing(self._connect()) as db, db:
+            db.executemany("INSERT OR REPLACE INTO analyses (key, value) VALUES (?, ?)", rows)
 
     def _add(self, key: str, analysis: Analysis) -> None:
         self.store[key] = self._new[key] = analysis
 
-    def analyse(self, texts: Sequence[str]) -> list[Analysis]:
-        """Analyses of ``texts`` in order, parsing (batched) only the texts not cached yet."""
+    def analyse(self, texts: Sequence[str], progress: bool = False) -> list[Analysis]:
+        """Analyses of ``texts`` in order, parsing (batched) only the texts not cached yet;
+        ``progress`` shows a bar on an interactive terminal for long runs."""
+        from evalcore.progress import bar
+
         keys = [text_key(t) for t in texts]
         self._load(keys)
         todo = list(dict.fromkeys(k for k in keys if k not in self.store))
         if todo:
             by_key = dict(zip(keys, texts))
-            for k, pt in zip(todo, parse_texts([by_key[k] for k in todo])):
-                self._add(k, analyse_parsed(pt, self.parser))
+            with bar(len(todo), progress, unit="text") as pbar:
+                for k, pt in zip(todo, parse_texts([by_key[k] for k in todo])):
+                    self._add(k, analyse_parsed(pt, self.parser))
+                    pbar.update(1)
         return [self.store[k] for k in keys]
 
-    def analyse_permutations(self, texts: Sequence[str], k: int = 20, seed: int = 0) -> list[list[Analysis]]:
+    def analyse_permutations(self, texts: Sequence[str], k: int = 20, seed: int = 0,
+                             progress: bool = False) -> list[list[Analysis]]:
         """Analyses of up to ``k`` seeded sentence permutations of each text (spaCy runs once
         per original text; the permutation seed depends on the text, not on its position)."""
+        from evalcore.progress import bar
+
         plans = []
         for text, original in zip(texts, self.analyse(texts)):
             spans = sentence_spans(original)
@@ -148,19 +188,32 @@ class AnalysisCache:
         self._load([text_key(p) for _, _, ptexts in plans for p in ptexts])
         missing = [(text, orders) for text, orders, ptexts in plans
                    if any(text_key(p) not in self.store for p in ptexts)]
-        for (text, orders), pt in zip(missing, parse_texts([t for t, _ in missing])):
-            for order in orders:
-                permuted = permuted_parsed(pt, order)
-                self._add(text_key(permuted.text), analyse_parsed(permuted, self.parser))
+        with bar(sum(len(orders) for _, orders in missing), progress, unit="permutation") as pbar:
+            for (text, orders), pt in zip(missing, parse_texts([t for t, _ in missing])):
+                for order in orders:
+                    permuted = permuted_parsed(pt, order)
+                    self._add(text_key(permuted.text), analyse_parsed(permuted, self.parser))
+                    pbar.update(1)
         return [[self.store[text_key(p)] for p in ptexts] for _, _, ptexts in plans]
 
     def save(self) -> None:
-        """Write the analyses made since the last save (nothing when in memory only)."""
+        """Write the analyses made since the last save (nothing when in memory only); a write that
+        fails (read-only file, disk full) turns the disk cache off with one warning."""
         if self.path and self._new:
             rows = [(k, pickle.dumps(a, protocol=pickle.HIGHEST_PROTOCOL)) for k, a in self._new.items()]
-            with closing(self._connect()) as db, db:
-                db.executemany("INSERT OR REPLACE INTO analyses (key, value) VALUES (?, ?)", rows)
-            self._new.clear()
+            try:
+                self._write_rows(rows)
+            except (OSError, sqlite3.Error) as exc:
+                self._give_up_disk("written", exc)
+        self._new.clear()
+
+
+def shared_cache(parser) -> AnalysisCache:
+    """The analysis cache every command shares for ``parser``: on disk under the suite's cache root
+    (``AESOP_CACHE``) when that folder is usable, else in memory after one warning."""
+    from evalcore.resources import usable_cache_dir
+
+    return AnalysisCache(parser, usable_cache_dir("dicomer"))
 
 
 def sentence_spans(analysis: Analysis) -> list[tuple[int, int]]:

@@ -16,11 +16,10 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.benchio import machine, machine_line, peak_rss_mib, write_report
-from evalcore.resources import cache_dir
 from evalcore.metaeval import correlations
 from evalcore.text import tokenize
 
-from coherence.dicomer.analysis import AnalysisCache
+from coherence.dicomer.analysis import AnalysisCache, shared_cache
 from coherence.dicomer.config import variant_config
 from coherence.dicomer.model import DicomerModel
 from coherence.dicomer.train import N_PERMUTATIONS, load_summeval, summeval_file, training_data
@@ -94,21 +93,21 @@ def _throughput(se, cached, parser, seed: int) -> dict:
 
 def run(data: Path | None, out: Path, tier: int = 0, n_boot: int = 1000, seed: int = 0) -> dict:
     """Run the benchmark; write ``readability.md`` and ``readability.json`` into ``out``."""
-    from summeval.bench.tables import correlation_markdown
-    from summeval.correlate import correlation_table, matrices, significance_table
-    from summeval.metrics import get_metric
+    from evalcore.metaeval import correlation_table, matrices, significance_table
+    from evalcore.metric.registry import get_metric
+    from evalcore.tables import correlation_markdown
 
     from coherence.parser.pipeline import DiscourseParser
 
     start = time.perf_counter()
     se = load_summeval(data)
     parser = DiscourseParser(tier=tier)
-    cache = AnalysisCache(parser, cache_dir("dicomer"))
+    cache = shared_cache(parser)
     t0 = time.perf_counter()
-    summaries = cache.analyse(list(se.summaries))
+    summaries = cache.analyse(list(se.summaries), progress=True)
     docs = list(se.sources)
-    originals = cache.analyse([se.sources[d] for d in docs])
-    permuted = cache.analyse_permutations([se.sources[d] for d in docs], N_PERMUTATIONS, seed)
+    originals = cache.analyse([se.sources[d] for d in docs], progress=True)
+    permuted = cache.analyse_permutations([se.sources[d] for d in docs], N_PERMUTATIONS, seed, progress=True)
     cache.save()
     parse_seconds = time.perf_counter() - t0
     folds = _folds(se)
@@ -129,7 +128,8 @@ def run(data: Path | None, out: Path, tier: int = 0, n_boot: int = 1000, seed: i
             variant, "listwise", se, summaries, originals, permuted, feats, folds, article_fold, seed, "fluency")
     rouge = get_metric("rouge-2")
     baselines = {
-        "rouge-2": np.array([s.value for s in rouge.score_batch(list(zip(se.references, se.summaries)))]),
+        "rouge-2": np.array([s.value if s.ok else np.nan
+                              for s in rouge.score_batch(list(zip(se.references, se.summaries)))]),
         "length": np.array([float(len(tokenize(s))) for s in se.summaries]),
     }
     keys = list(zip(se.topics, se.systems))
@@ -166,7 +166,7 @@ def run(data: Path | None, out: Path, tier: int = 0, n_boot: int = 1000, seed: i
 
 
 def _markdown(report: dict, corr_md: str) -> str:
-    from summeval.report import table
+    from evalcore.tables import table
 
     perm = report["permutation_test"]
     perm_rows = [[v, *(f"{perm[f'{v}/{m}']['accuracy'] * 100:.2f}" for m in MODES),
@@ -214,7 +214,7 @@ def _headline_rows(report: dict, dim: str) -> list[list[str]]:
         names = [n for n in perm if n.endswith(FLUENCY_SUFFIX)]
     rows = []
     for name in [*names, "rouge-2", "length"]:
-        s, t = corr["summary"][dim][name]["spearman"], corr["system"][dim][name]["kendall"]
+        s, t = corr["item"][dim][name]["spearman"], corr["system"][dim][name]["kendall"]
         acc = f"{perm[name]['accuracy'] * 100:.1f}" if name in perm else "-"
         rows.append([name, f"{s['value']:.3f} [{s['ci_low']:.2f}, {s['ci_high']:.2f}]",
                      f"{t['value']:.3f} [{t['ci_low']:.2f}, {t['ci_high']:.2f}]", acc])

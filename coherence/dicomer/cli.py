@@ -1,80 +1,159 @@
-"""DICOMER commands for the ``coherence`` CLI: ``score FILE...``, ``train dicomer`` and
-``bench readability``. :func:`add_commands` registers them on an existing argparse tree."""
+"""DICOMER commands for the ``coherence`` CLI: ``score``, ``train dicomer`` and ``bench
+readability``. :func:`add_commands` registers them on an existing argparse tree."""
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from evalcore.textio import InputError, read_utf8
+from evalcore.cli import (FORMATS, EXIT_OK, check_output_dir, check_output_path, emit, exit_code, jsonl_line,
+                          positive_int, strict_json, tsv_cell)
+from evalcore.metric import ErrorRecord, Item, Score
+from evalcore.textio import InputError
+from evalcore.workers import jobs_arg
 
-from coherence.cli import add_relation_source_args, relation_source
+from coherence.cli import add_relation_source_args, add_text_inputs, limits_of, text_sources
 from coherence.dicomer.config import VARIANTS
 from coherence.dicomer.train import MODES
 
+Result = Score | ErrorRecord
 
-def _read(path: str) -> tuple[str | None, str | None]:
-    """(text, error naming the file) of one UTF-8 file."""
-    try:
-        return read_utf8(path), None
-    except InputError as exc:
-        return None, str(exc)
+
+def _metrics(args) -> list:
+    """The metrics ``-m`` names (``coherence`` registers ``dicomer``), configured from the flags."""
+    from evalcore.metric.registry import get_metric, registered
+
+    offered = registered("coherence")
+    names = list(dict.fromkeys(args.metric or ["dicomer"]))
+    unknown = [n for n in names if n not in offered]
+    if unknown:
+        raise InputError(f"unknown metric {unknown[0]!r} for `coherence score`; available: {', '.join(offered)}")
+    params = {"model": args.model, "precomputed": args.precomputed, "external": args.external,
+              "external_format": args.external_format, "cache": not args.no_cache}
+    metrics = [get_metric(n, **params) for n in names]
+    for m in metrics:
+        m.validate()
+    return metrics
+
+
+def record(name: str, results: Mapping[str, Result]) -> dict:
+    """One text as JSON: ``file``, ``scores`` (metric -> value) and where present ``components``,
+    ``notes`` (metric -> list) and ``errors`` (metric -> message)."""
+    out: dict = {"file": name, "scores": {m: r.value for m, r in results.items() if r.ok}}
+    components = {m: dict(r.components) for m, r in results.items() if r.ok and r.components}
+    notes = {m: list(r.notes) for m, r in results.items() if r.ok and r.notes}
+    errors = {m: r.message for m, r in results.items() if not r.ok}
+    for key, value in (("components", components), ("notes", notes), ("errors", errors)):
+        if value:
+            out[key] = value
+    return out
+
+
+def render(fmt: str, names: Sequence[str], metrics: Sequence, rows: Sequence[tuple[str, Mapping[str, Result]]]) -> str:
+    """The body of ``coherence score`` output in one of the convention's formats."""
+    if fmt == "json":
+        return strict_json({"signature": {m.name: m.signature().as_dict() for m in metrics},
+                            "texts": [record(n, r) for n, r in rows]}) + "\n"
+    if fmt == "jsonl":
+        return "".join(jsonl_line(record(n, r)) + "\n" for n, r in rows)
+    if fmt == "tsv":
+        head = ["file", *(c for n in names for c in (n, f"{n}.log_score")), "notes", "errors"]
+        lines = ["\t".join(head)]
+        for file, results in rows:
+            cells = [file]
+            for n in names:
+                r = results[n]
+                cells += [r.value if r.ok else None, r.components.get("log_score") if r.ok else None]
+            cells.append("; ".join(f"{n}: {note}" for n, r in results.items() for note in r.notes))
+            cells.append("; ".join(f"{n}: {r.message}" for n, r in results.items() if not r.ok))
+            lines.append("\t".join(tsv_cell(c) for c in cells))
+        return "\n".join(lines) + "\n"
+    from evalcore.tables import table
+
+    body = table(["file", *(c for n in names for c in (n, "log score")), "notes"],
+                 [[file, *(c for n in names for c in ((f"{results[n].value:.6f}", f"{results[n].log_score:.4f}")
+                                                        if results[n].ok else ("error", "-"))),
+                   "; ".join(note for r in results.values() for note in r.notes) or "-"]
+                  for file, results in rows])
+    errors = [f"error: {file}: {n}: {r.message}" for file, results in rows for n, r in results.items() if not r.ok]
+    return body + "\n" + "".join(f"{e}\n" for e in errors)
 
 
 def cmd_score(args) -> int:
-    """Score files with the shipped model; prints the signature, then a table or JSON lines."""
-    from coherence.dicomer.scorer import DicomerScorer
+    """Score texts with DICOMER; output and signatures as the CLI convention says."""
+    from evalcore.metric.batch import score_with
 
-    scorer = DicomerScorer(args.model, relations=relation_source(args))
-    read = [_read(f) for f in args.files]
-    ok = [i for i, (text, _) in enumerate(read) if text is not None]
-    records = dict(zip(ok, scorer.score_texts([read[i][0] for i in ok], [args.files[i] for i in ok])))
-    print(f"# {scorer.signature()}", file=sys.stderr if args.format == "json" else sys.stdout)
-    status = 0
-    for i, path in enumerate(args.files):
-        rec = records.get(i)
-        error = read[i][1] or (rec.error if rec else None)
-        status = status or int(error is not None)
-        if args.format == "json":
-            row = {"file": path, **(rec.as_dict() if rec else {}), "error": error}
-            print(json.dumps(row))
-        elif error:
-            print(f"{path}\tERROR\t{error}")
+    sources = text_sources(args)
+    output = check_output_path(args.output)
+    metrics = _metrics(args)
+    names = [m.name for m in metrics]
+    signatures = [str(m.signature()) for m in metrics]  # loads the models: a missing one stops here
+    limits = limits_of(args)
+    items, unreadable = [], {}
+    for k, source in enumerate(sources):
+        try:
+            items.append(Item(source.read(limits), id=source.name))
+        except InputError as exc:  # the record names the file already
+            unreadable[k] = str(exc).removeprefix(f"{source.name}: ")
+    scored = iter(score_with(metrics, items, args.jobs, progress=True, limits=limits, unit="text"))
+    rows = []
+    for k, source in enumerate(sources):
+        if k in unreadable:
+            rows.append((source.name, {n: ErrorRecord(source.name, n, unreadable[k]) for n in names}))
         else:
-            flags = ",".join(rec.flags) or "-"
-            print(f"{path}\t{rec.score:.6f}\t{rec.log_score:.4f}\t{rec.n_sentences}\t{rec.n_relations}\t{flags}")
-    return status
+            rows.append((source.name, next(scored)))
+    emit(args.format, render(args.format, names, metrics, rows), signatures, output)
+    failed = sum(1 for _, results in rows if not all(r.ok for r in results.values()))
+    return exit_code(failed, len(rows), "texts")
 
 
 def cmd_train_dicomer(args) -> int:
-    from coherence.dicomer.scorer import model_paths
+    from coherence.dicomer.metric import model_paths
     from coherence.dicomer.train import train
 
-    target = model_paths(Path(args.out) if args.out else None)[0]
+    out = check_output_dir(args.out, "--out") if args.out else None
+    target = model_paths(out)[0]
     if target.exists():
         print(f"overwriting {target}", file=sys.stderr)
     info = train(args.mode, args.variant, Path(args.data) if args.data else None, args.tier,
-                 args.C if args.C == "svmlight" else float(args.C), args.seed,
-                 Path(args.out) if args.out else None)
+                 args.C if args.C == "svmlight" else _positive_float(args.C), args.seed, out)
     print(json.dumps(info, indent=2))
-    return 0
+    return EXIT_OK
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(f"--C takes a positive number or 'svmlight', got {text!r}") from None
+    if not value > 0:
+        raise InputError(f"--C must be positive, got {value}")
+    return value
 
 
 def cmd_bench_readability(args) -> int:
     from coherence.dicomer.bench import run
 
-    run(Path(args.data) if args.data else None, Path(args.out), args.tier, args.bootstrap, args.seed)
-    return 0
+    out = check_output_dir(args.out, "--out")
+    run(Path(args.data) if args.data else None, out, args.tier, args.bootstrap, args.seed)
+    return EXIT_OK
 
 
 def add_commands(subparsers, train_subparsers, bench_subparsers) -> None:
     """Register ``score`` on ``subparsers``, ``dicomer`` under ``train`` and ``readability``
     under ``bench`` of the ``coherence`` command tree."""
     s = subparsers.add_parser("score", help="DICOMER readability scores of text files")
-    s.add_argument("files", nargs="+", metavar="FILE")
-    s.add_argument("--format", choices=("table", "json"), default="table")
+    add_text_inputs(s, "score")
+    s.add_argument("-m", "--metric", action="append", metavar="NAME",
+                   help="metric to compute (repeatable; see --list-metrics); default: dicomer")
+    s.add_argument("-o", "--output", default="-", metavar="FILE",
+                   help="write results here (default: - = standard output); the folder must exist")
+    s.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
+    s.add_argument("-j", "--jobs", type=jobs_arg, default=1, help="worker processes (0 = all cores)")
     s.add_argument("--model", help="a DICOMER model other than the shipped one")
+    s.add_argument("--no-cache", action="store_true", help="neither read nor write the on-disk parse cache")
     add_relation_source_args(s)
     s.set_defaults(func=cmd_score)
 
@@ -90,9 +169,8 @@ def add_commands(subparsers, train_subparsers, bench_subparsers) -> None:
 
     b = bench_subparsers.add_parser("readability", help="DICOMER on SummEval coherence/fluency, 5-fold CV")
     b.add_argument("--data", help="shared data root, SummEval folder or file")
-    b.add_argument("--out", required=True)
+    b.add_argument("--out", required=True, help="folder for readability.md and readability.json")
     b.add_argument("--tier", type=int, choices=(0, 1), default=1)
-    b.add_argument("--bootstrap", type=int, default=1000)
+    b.add_argument("--bootstrap", type=positive_int, default=1000)
     b.add_argument("--seed", type=int, default=0)
     b.set_defaults(func=cmd_bench_readability)
-

@@ -21,11 +21,9 @@ from sklearn.utils.validation import check_is_fitted
 from coherence.dicomer.analysis import Analysis
 from coherence.dicomer.config import variant_config
 from coherence.dicomer.features import text_features
-from coherence.dicomer.ranking import RankSVM
+from evalcore.ranking import RankSVM
 
 LOG_EPS_FRACTION = 1e-3  # eps of the shifted log, as a share of the training score range
-# Score of texts without features in models fitted before ``neutral_score_`` existed (w . 0).
-LEGACY_NEUTRAL_SCORE = 0.0
 
 
 class DicomerModel(BaseEstimator):
@@ -61,8 +59,7 @@ class DicomerModel(BaseEstimator):
         if not feats:
             return np.zeros(0)
         scores = self.ranker_.decision_function(self.vectorizer_.transform(feats))
-        neutral = getattr(self, "neutral_score_", LEGACY_NEUTRAL_SCORE)
-        return np.where([not f for f in feats], neutral, scores)
+        return np.where([not f for f in feats], self.neutral_score_, scores)
 
     def log_score(self, scores) -> np.ndarray:
         """log(score - m + eps), clipped below at log(eps): the paper's transform for Pearson."""

@@ -10,7 +10,6 @@ trained on all 100 documents, the benchmark only reports out-of-fold numbers.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from dataclasses import dataclass
@@ -18,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.resources import cache_dir, shared_data_dir
+from evalcore.resources import shared_data_dir
 
-from coherence.dicomer.analysis import Analysis, AnalysisCache, parser_id
+from coherence.dicomer.analysis import Analysis, parser_id, shared_cache
 from coherence.dicomer.config import variant_config
 from coherence.dicomer.model import DicomerModel, permutation_training_set
 
@@ -61,7 +60,7 @@ class SummEvalSet:
 
 
 def load_summeval(data: Path | None = None) -> SummEvalSet:
-    from summeval.io import read_summeval
+    from evalcore.data.summeval import read_summeval
 
     path = summeval_file(data)
     items = read_summeval(path, references="all")
@@ -93,25 +92,24 @@ def training_data(mode: str, summaries: list[Analysis], labels: np.ndarray, topi
 
 def train(mode: str = "listwise", variant: str = "DICOMER", data: Path | None = None, tier: int = 1,
           C="svmlight", seed: int = 0, out: Path | None = None, target: str = "coherence") -> dict:
-    """Train on all of SummEval and write ``dicomer_model.joblib`` + ``.json``; returns the info."""
-    import joblib
-    import sklearn
+    """Train on all of SummEval and write ``dicomer_model.joblib`` with its sidecar
+    (:mod:`evalcore.persist`); returns the sidecar."""
+    from evalcore.persist import read_sidecar, save_model
 
-    from coherence.dicomer.scorer import model_paths
+    from coherence.dicomer.metric import model_paths, model_signature
     from coherence.parser.pipeline import DiscourseParser
 
     start = time.perf_counter()
     config = variant_config(variant)
     se = load_summeval(data)
-    cache = AnalysisCache(DiscourseParser(tier=tier), cache_dir("dicomer"))
-    summaries = cache.analyse(list(se.summaries))
+    cache = shared_cache(DiscourseParser(tier=tier))
+    summaries = cache.analyse(list(se.summaries), progress=True)
     sources = list(se.sources.values())
-    originals = cache.analyse(sources) if mode != "listwise" else []
-    permuted = cache.analyse_permutations(sources, N_PERMUTATIONS, seed) if mode != "listwise" else []
+    originals = cache.analyse(sources, progress=True) if mode != "listwise" else []
+    permuted = cache.analyse_permutations(sources, N_PERMUTATIONS, seed, progress=True) if mode != "listwise" else []
     cache.save()
     texts, y, groups = training_data(mode, summaries, se.human[target], list(se.topics), originals, permuted)
     model = DicomerModel(variant, C=C, seed=seed).fit(texts, y, groups)
-    model_file, side_file = model_paths(out)
     info = {
         "variant": variant, "features": config.signature(), "config": config.as_dict(), "mode": mode,
         "training_data": {"file": str(summeval_file(data).name), "target": target,
@@ -120,12 +118,22 @@ def train(mode: str = "listwise", variant: str = "DICOMER", data: Path | None = 
                           "permutations_per_article": N_PERMUTATIONS if originals else 0},
         "parser_tier": tier, "parser": parser_id(cache.parser),
         "C": model.ranker_.C_, "C_setting": C, "n_pairs": model.ranker_.n_pairs_,
-        "n_features": model.ranker_.n_features_in_, "seed": seed,
-        "sklearn": sklearn.__version__, "licence": LICENCE_NOTE,
+        "n_features": model.ranker_.n_features_in_, "seed": seed, "licence": LICENCE_NOTE,
         "seconds": round(time.perf_counter() - start, 1),
     }
-    model_file.parent.mkdir(parents=True, exist_ok=True)
-    joblib.dump({"model": model, "info": info}, model_file, compress=3)
-    side = {**info, "model_hash": hashlib.sha256(model_file.read_bytes()).hexdigest()[:12]}
-    side_file.write_text(json.dumps(side, indent=2) + "\n", "utf-8")
-    return side
+    info["signature"] = str(model_signature(info, info["parser"]))
+    info["trained_on"] = trained_on(info)
+    model_file = save_model(model, model_paths(out)[0], info, compress=3)
+    return read_sidecar(model_file)
+
+
+def trained_on(info: dict) -> str:
+    """One line naming a DICOMER model's training data (the sidecar's ``trained_on``)."""
+    data = info["training_data"]
+    parts = []
+    if data["summaries"]:
+        parts.append(f"{data['summaries']} SummEval summaries ranked by mean expert {data['target']} within each document")
+    if data["source_articles_permuted"]:
+        parts.append(f"{data['source_articles_permuted']} SummEval source articles against "
+                     f"{data['permutations_per_article']} seeded sentence permutations each")
+    return f"{data['file']}: " + "; ".join(parts) + f" ({info['mode']})"

@@ -4,7 +4,6 @@ non-explicit pairs, each stage consuming the previous stage's predictions (Lin e
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
 
 from evalcore.resources import ResourceError, data_dir
@@ -26,34 +25,37 @@ def model_paths(folder: Path | None = None) -> tuple[Path, Path]:
 
 
 @functools.lru_cache(maxsize=4)
-def load_model(path: str | None = None) -> dict:
-    """The Tier 1 estimators (``connective``, ``argpos``, ``explicit_sense``, ``nonexplicit``)."""
-    import joblib
+def load_model(path: str | None = None) -> tuple[dict, dict]:
+    """The Tier 1 estimators (``connective``, ``argpos``, ``explicit_sense``, ``nonexplicit``) and
+    their sidecar (features, split, versions, seed, ``sha256``); the file is checked against the
+    hash recorded there (:mod:`evalcore.persist`)."""
+    from evalcore.persist import ModelFileError, file_sha256
+    from evalcore.persist import load_model as load_saved
 
     model_file = Path(path) if path else model_paths()[0]
     if not model_file.exists():
         raise ResourceError(f"Tier 1 parser model {model_file} is missing: run "
                             "`coherence train parser` or use --tier 0")
-    return joblib.load(model_file)
-
-
-def model_signature(path: str | None = None) -> dict:
-    """The JSON sidecar of a Tier 1 model (features, split, sklearn version, seed)."""
-    side = Path(path).with_suffix(".json") if path else model_paths()[1]
-    return json.loads(side.read_text("utf-8")) if side.exists() else {}
+    try:
+        models, info = load_saved(model_file)
+    except ModelFileError as exc:
+        raise ResourceError(str(exc)) from None
+    return models, {**info, "sha256": info.get("sha256") or file_sha256(model_file)}
 
 
 class DiscourseParser:
     """PDTB-style shallow parser; ``tier=0`` rules and lexicon, ``tier=1`` GDTB classifiers."""
 
     def __init__(self, tier: int = 1, model_path: str | None = None, lexicon_path: str | None = None,
-                 models: dict | None = None, lexicon: Lexicon | None = None):
+                 lexicon: Lexicon | None = None):
         if tier not in PROVIDERS:
             raise ValueError(f"tier must be 0 or 1, got {tier!r}")
         self.tier = tier
         self.provider = PROVIDERS[tier]
         self.lexicon = lexicon or load_lexicon(lexicon_path)
-        self.models = models if models is not None or tier == 0 else load_model(model_path)
+        self.models, info = load_model(model_path) if tier == 1 else (None, {})
+        #: SHA-256 of the Tier 1 model file (None for the rules): part of the parser's identity
+        self.model_sha256: str | None = info.get("sha256")
         self.keys = self.lexicon.tier0_keys if tier == 0 else self.lexicon.tier1_keys
 
     # --- stages -------------------------------------------------------------------------

@@ -51,6 +51,12 @@ class Metric(ABC):
     reads: ClassVar[str] = "references"
     #: short signature keys for constructor parameters (parameter name -> key); others use their name.
     signature_keys: ClassVar[dict[str, str]] = {}
+    #: parameters the signature shows through a derived fact (parameter -> extras key), e.g. a
+    #: model path through the model's hash: the path itself says nothing reproducible; "name"
+    #: where the metric's name carries the parameter (ROUGE's kind: rouge-2).
+    signature_via: ClassVar[dict[str, str]] = {}
+    #: parameters that cannot change a number (a cache switch): left out of the signature.
+    signature_exempt: ClassVar[frozenset[str]] = frozenset()
     #: whether the English input notes apply (False for metrics of other languages).
     english: ClassVar[bool] = True
 
@@ -91,7 +97,8 @@ class Metric(ABC):
 
     def signature(self) -> Signature:
         """The :class:`Signature` of this configuration (printed with every score)."""
-        params = {self.signature_keys.get(k, k): v for k, v in self.get_params().items()}
+        params = {self.signature_keys.get(k, k): v for k, v in self.get_params().items()
+                  if k not in self.signature_exempt and k not in self.signature_via}
         return Signature(self.name, params, self.signature_extras(), __version__)
 
     # ---- scoring -----------------------------------------------------------------------------

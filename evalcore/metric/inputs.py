@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import unicodedata
@@ -90,13 +91,16 @@ def check_text(text: object, role: str, limits: InputLimits | None = None, engli
     return TextCheck(clean, judge_english(clean) if english else ())
 
 
+@functools.lru_cache(maxsize=65536)
 def judge_english(text: str) -> tuple[str, ...]:
     """Notes for text an English pipeline cannot judge: mostly another script, no letters at all,
-    or several words of which none is a common English word."""
+    or several words of which none is a common English word. Cached: a topic's references are
+    judged once, not once per candidate."""
     letters = [c for c in text if c.isalpha()]
     if not letters:
         return ("no-words: the text has no letters to read",)
-    latin = sum(1 for c in letters if "LATIN" in unicodedata.name(c, ""))
+    # ASCII letters are Latin: only other text needs the (slow) Unicode name of each letter
+    latin = len(letters) if text.isascii() else sum(1 for c in letters if "LATIN" in unicodedata.name(c, ""))
     if latin < 0.5 * len(letters):
         return (f"non-english: {100 * (1 - latin / len(letters)):.0f}% of letters are not Latin script",)
     words = [w.lower() for w in _WORD.findall(text)]

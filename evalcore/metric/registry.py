@@ -67,8 +67,10 @@ def get_metric(name: str, **params):
     return cls(**kwargs)
 
 
-def list_metrics(package: str | None = None) -> str:
-    """The text ``--list-metrics`` prints: name, what it reads, package, summary."""
-    rows = registered(package)
+def list_metrics(package: str | None = None, also: tuple[str, ...] = ()) -> str:
+    """The text ``--list-metrics`` prints: name, what it reads, package, summary; ``also`` adds
+    metrics registered by other packages that the command offers too."""
+    rows = {**registered(package), **{name: spec(name) for name in also}}
+    rows = dict(sorted(rows.items()))
     width = max((len(n) for n in rows), default=4)
     return "\n".join(f"{n:<{width}}  {s.reads:<10}  {s.package:<9}  {s.summary}" for n, s in rows.items())

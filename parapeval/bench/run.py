@@ -14,13 +14,13 @@ import numpy as np
 
 from evalcore.bpng import BPNGBuilder, PhraseTableStore
 from evalcore.metaeval import correlations
+from evalcore.phrase_table import build_phrase_table
+from evalcore.phrase_table.bitext import read_parallel_files
 from evalcore.resources import ResourceError, shared_data_dir
 from parapeval import defaults
 from parapeval.bench.baselines import baseline_scores
 from parapeval.data import read_sts_test, read_twitter_para, source_folds, twitter_para_path
-from parapeval.phrase_table import build_phrase_table
-from parapeval.phrase_table.bitext import read_parallel_files
-from parapeval.scoring import PEMFeatures
+from parapeval.pem import PEMFeatures
 from parapeval.training import controls_for, feature_matrix, fit_pem
 
 SHARED_BITEXTS = {"fr": ("en-fr", ".eng", ".fra"), "de": ("de-en", ".eng", ".deu")}
@@ -112,7 +112,7 @@ def run_bench(data: Path | None, out: Path, features: PEMFeatures, log: Callable
     folds = source_folds(pairs)
     groups = [p.original for p in pairs]
     texts = [(p.original, p.paraphrase) for p in pairs]
-    results: dict = {"signature": f"pem|{features.signature()}|v:{defaults.VERSION}",
+    results: dict = {"signature": features.signature(),
                      "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}",
                      "data": str(tw_path), "pairs": len(pairs)}
 
@@ -132,7 +132,7 @@ def run_bench(data: Path | None, out: Path, features: PEMFeatures, log: Callable
     for cname, feats in configs.items():
         log(f"Twitter-Para features with {cname} tables ({len(pairs)} pairs)")
         started = time.perf_counter()
-        X, piv = feature_matrix(feats, texts)
+        X, piv = feature_matrix(feats, texts, progress=True)
         elapsed = time.perf_counter() - started
         row_of = {o: k for k, o in enumerate(dict.fromkeys(o for o, _ in texts))}
         X_orig, _ = feature_matrix(feats, [(o, o) for o in row_of])

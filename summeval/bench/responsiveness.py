@@ -15,14 +15,13 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.benchio import machine, machine_line, write_report
-from evalcore.resources import cache_dir, shared_data_dir
-from summeval.bench.tables import correlation_markdown
-from summeval.correlate import correlation_table, matrices, significance_table
-from summeval.cremer import (KERNELS, N_FOLDS, dicomer_fit_predict, dicomer_out_of_fold, document_folds,
-                             feature_matrix, fit_cremer)
-from summeval.io import read_summeval
-from summeval.report import table
-from summeval.scoring import score_items
+from evalcore.data.summeval import read_summeval
+from evalcore.metaeval import correlation_table, matrices, significance_table
+from evalcore.resources import shared_data_dir
+from evalcore.tables import correlation_markdown, table
+from coherence.dicomer import oof
+from summeval.cremer import KERNELS, N_FOLDS, feature_matrix, fit_cremer
+from summeval.pipeline import build_metrics, score_items
 
 DEFAULT_FILE = ("summeval", "summeval_16sys_mean_expert.json")
 BASELINES = ("tesla-s", "rouge-2", "rouge-su4")
@@ -33,13 +32,13 @@ def cross_validated_scores(items, analyses, tesla: np.ndarray, seed: int = 0) ->
     topics = np.array([it.topic for it in items])
     coherence = np.array([it.human["coherence"] for it in items])
     overall = np.array([it.human["mean"] for it in items])
-    folds = document_folds(list(topics))
+    folds = oof.document_folds(list(topics))
     out = {"dicomer": np.full(len(items), np.nan), **{f"cremer-{k}": np.full(len(items), np.nan) for k in KERNELS}}
     for k in range(N_FOLDS):
         test, train = folds == k, folds != k
-        out["dicomer"][test] = dicomer_fit_predict(analyses, coherence, topics, train, test, seed)
+        out["dicomer"][test] = oof.fit_predict(analyses, coherence, topics, train, test, seed)
         # CREMER is trained as the shipped model is: on DICOMER values out of fold within its training documents.
-        inner = dicomer_out_of_fold(analyses, coherence, topics, train, N_FOLDS - 1, seed)
+        inner = oof.out_of_fold(analyses, coherence, topics, train, N_FOLDS - 1, seed)
         x_train = feature_matrix(tesla[train], inner[train])
         x_test = feature_matrix(tesla[test], out["dicomer"][test])
         for kernel in KERNELS:
@@ -49,17 +48,12 @@ def cross_validated_scores(items, analyses, tesla: np.ndarray, seed: int = 0) ->
 
 
 def run(data: Path | None, out: Path, n_boot: int = 1000, seed: int = 0) -> dict:
-    from coherence.dicomer.analysis import AnalysisCache
-    from coherence.parser.pipeline import DiscourseParser
-
     start = time.perf_counter()
     data = data or shared_data_dir().joinpath(*DEFAULT_FILE)
     items = read_summeval(data)
-    results = score_items(items, BASELINES, progress=True)
-    base = {n: np.array([r.scores[n] for r in results]) for n in BASELINES}
-    cache = AnalysisCache(DiscourseParser(tier=1), cache_dir("dicomer"))
-    analyses = cache.analyse([it.summary for it in items])
-    cache.save()
+    results = score_items(items, build_metrics(BASELINES), progress=True)
+    base = {n: np.array([r.scores.get(n, np.nan) for r in results]) for n in BASELINES}
+    analyses = oof.summary_analyses([it.summary for it in items])
     trained = cross_validated_scores(items, analyses, base["tesla-s"], seed)
     names = [*(f"cremer-{k}" for k in ("rbf", "poly", "linear")), "tesla-s", "dicomer", "rouge-2", "rouge-su4"]
     values = {**base, **trained}
@@ -82,7 +76,7 @@ def run(data: Path | None, out: Path, n_boot: int = 1000, seed: int = 0) -> dict
 
 def _markdown(r: dict) -> str:
     rows = []
-    for level, kind in (("system", "kendall"), ("summary", "spearman")):
+    for level, kind in (("system", "kendall"), ("item", "spearman")):
         by = r["correlations"][level]["mean"]
         best_other = max(by[m][kind]["value"] for m in ("tesla-s", "dicomer", "rouge-2", "rouge-su4"))
         for kernel, variant in (("rbf", "CREMER-RBF"), ("poly", "CREMER-PF"), ("linear", "CREMER-LF")):

@@ -14,11 +14,12 @@ import time
 from pathlib import Path
 
 from evalcore.benchio import machine, machine_line, peak_rss_mib, write_report
+from evalcore.data.records import SummaryItem
+from evalcore.data.summeval import read_summeval
 from evalcore.resources import shared_data_dir
-from summeval.io import SummaryItem, read_summeval
+from evalcore.tables import table
 from summeval.metrics.tesla_s import clear_caches
-from summeval.report import table
-from summeval.scoring import score_items
+from summeval.pipeline import build_metrics, score_items
 
 DEFAULT_FILE = ("summeval", "summeval_16sys_mean_expert.json")
 METRICS = ("tesla-s",)
@@ -45,7 +46,7 @@ def _throughput(label: str, workers: int, fn, items) -> dict:
     start = time.perf_counter()
     results = fn(items)
     seconds = time.perf_counter() - start
-    assert len(results) == len(items) and all(r.error is None for r in results)
+    assert len(results) == len(items) and all(r.ok for r in results)
     return {"setting": label, "workers": workers, "seconds": seconds, "summaries_per_s": len(items) / seconds,
             "per_worker": len(items) / seconds / workers}
 
@@ -57,13 +58,14 @@ def run(data: Path | None, out: Path, n_summaries: int = 100_000, workers: int =
 
     data = data or shared_data_dir().joinpath(*DEFAULT_FILE)
     items = synthetic_corpus(data, n_summaries)
-    rows = [_throughput("one process (score_items)", 1, lambda it: score_items(it, METRICS), items),
+    metrics = build_metrics(METRICS)
+    rows = [_throughput("one process (score_items)", 1, lambda it: score_items(it, metrics), items),
             _throughput(f"--jobs {workers} (local processes)", workers,
-                        lambda it: score_items(it, METRICS, jobs=workers), items)]
+                        lambda it: score_items(it, metrics, jobs=workers), items)]
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         rows.append(_throughput(f"Dask LocalCluster, {workers} workers", workers,
-                                lambda it: score_items_dask(it, METRICS, client=client), items))
+                                lambda it: score_items_dask(it, metrics, client=client), items))
     report = {"data": str(data), "machine": machine(), "n_summaries": n_summaries, "metrics": list(METRICS),
               "references_per_summary": 4, "runs": rows, "peak_rss_mib": peak_rss_mib()}
     md = (f"## Scale: {n_summaries:,} synthetic summaries x 4 references, TESLA-S\n\n"

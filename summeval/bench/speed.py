@@ -15,12 +15,12 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.benchio import machine, machine_line, peak_rss_mib, write_report
+from evalcore.data.summeval import read_summeval
 from evalcore.matching import match
 from evalcore.metaeval import correlations
 from evalcore.resources import shared_data_dir
-from summeval.io import read_summeval
+from evalcore.tables import table
 from summeval.metrics.tesla_s import TeslaS, clear_caches
-from summeval.report import table
 
 DEFAULT_FILE = ("summeval", "summeval_16sys_mean_expert.json")
 LP_BACKENDS = ("network-simplex", "highs", "pulp-highs", "pulp")

@@ -13,15 +13,12 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.benchio import machine, machine_line, write_report
+from evalcore.data.summeval import DIMENSIONS, read_summeval
+from evalcore.metaeval import correlation_table, matrices, significance_table
 from evalcore.resources import shared_data_dir
+from evalcore.tables import correlation_markdown, table
 from evalcore.text import tokenize
-from summeval.bench.tables import correlation_markdown
-from summeval.correlate import correlation_table, matrices, significance_table
-from summeval.io import read_summeval
-from summeval.io.summeval_data import DIMENSIONS
-from summeval.metrics import get_metric
-from summeval.report import table
-from summeval.scoring import score_items
+from summeval.pipeline import build_metrics, score_items
 
 METRICS = ("tesla-s", "tesla-s-pos", "rouge-1", "rouge-2", "rouge-l", "rouge-su4",
            "rouge-1-f", "rouge-2-f", "rouge-l-f")
@@ -33,13 +30,14 @@ DEFAULT_FILE = ("summeval", "summeval_16sys_mean_expert.json")
 def run(data: Path | None, out: Path, n_boot: int = 1000, seed: int = 0) -> dict:
     """Run the benchmark and write ``summeval.md``, ``summeval.json`` and a scatter PNG."""
     data = data or shared_data_dir().joinpath(*DEFAULT_FILE)
+    metrics = build_metrics(METRICS)
     report = {"data": str(data), "machine": machine(), "bootstrap": n_boot, "seed": seed,
-              "signatures": {m: get_metric(m).signature() for m in METRICS}, "settings": {}}
+              "signatures": {m.name: str(m.signature()) for m in metrics}, "settings": {}}
     sections, system_means = [], {}
     for refs in ("original", "all"):
         start = time.perf_counter()
         items = read_summeval(data, references=refs)
-        results = score_items(items, METRICS, progress=True)
+        results = score_items(items, metrics, progress=True)
         records = {(r.topic, r.system): {**r.scores, "length": float(len(tokenize(it.summary)))}
                    for r, it in zip(results, items)}
         human = {it.key: it.human for it in items}

@@ -8,15 +8,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from evalcore.textio import read_utf8
+from evalcore.cli import read_input_text
+from evalcore.data.records import SummaryItem
 
-from summeval.io.records import InputError, SummaryItem, check_unique
+from summeval.io.records import InputError, check_unique
 
 
 def read_jsonl(path: str | Path) -> list[SummaryItem]:
-    """Items of a JSONL file; any malformed line is an error naming file and line."""
-    path = Path(path)
-    lines = read_utf8(path).splitlines()
+    """Items of a JSONL file (``-``: standard input); a malformed line is an error naming file and
+    line. A summary that cannot be scored (empty, too long) is read as it is: each metric gives
+    it an error record, so the run keeps every other summary."""
+    path = Path("<stdin>") if str(path) == "-" else Path(path)
+    lines = read_input_text(None if path.name == "<stdin>" else path).splitlines()
     items = []
     for number, line in enumerate(lines, 1):
         if not line.strip():

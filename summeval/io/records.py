@@ -1,37 +1,18 @@
-"""The unit every reader produces: one summary to score with its references."""
+"""Shared checks of the summary readers: reference files that must not be empty, unique (topic, system)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from evalcore.data.records import SummaryItem
 from evalcore.textio import InputError, read_utf8
 
-__all__ = ["InputError", "SummaryItem", "check_unique", "read_text_file"]
-
-
-@dataclass(frozen=True)
-class SummaryItem:
-    """A candidate summary of ``topic`` by ``system``, with the reference summaries to match.
-
-    ``origin`` says where it came from (file, or file:line) for error messages; ``human`` holds
-    human scores when the input carries them (SummEval), keyed by dimension.
-    """
-
-    topic: str
-    system: str
-    summary: str
-    references: tuple[str, ...]
-    origin: str = ""
-    human: dict[str, float] = field(default_factory=dict)
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return (self.topic, self.system)
+__all__ = ["InputError", "check_unique", "read_text_file"]
 
 
 def read_text_file(path: Path) -> str:
-    """A summary file's text; empty or undecodable files are errors naming the file."""
+    """A reference (model) summary file's text; empty or undecodable files are errors naming the
+    file, since every peer of its topic is scored against it."""
     text = read_utf8(path)
     if not text.strip():
         raise InputError(f"{path}: empty summary file")

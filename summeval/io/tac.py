@@ -6,6 +6,10 @@ numeric ones. Every peer is scored against all models of its topic; with ``inclu
 every model is also scored against the other models of its topic (to compare humans with
 machines, use the jackknife multi-reference mode for both). Hidden files (``.DS_Store``) are
 ignored; anything else that does not fit is an error, so no summary is left out unnoticed.
+
+An empty peer file is read as an empty summary: each metric gives it an error record and the
+run goes on, as for an empty summary in JSONL. An empty or undecodable model file stops the run
+with its name, since every peer of the topic would be scored against it.
 """
 
 from __future__ import annotations
@@ -13,7 +17,9 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from summeval.io.records import InputError, SummaryItem, check_unique, read_text_file
+from evalcore.data.records import SummaryItem
+from evalcore.textio import read_utf8
+from summeval.io.records import InputError, check_unique, read_text_file
 
 
 def parse_tac_name(path: Path) -> tuple[str, str]:
@@ -55,7 +61,7 @@ def read_tac(models_dir: str | Path, peers_dir: str | Path, include_models: bool
         if topic not in models:
             raise InputError(f"{path}: topic {topic!r} has no model summaries in {models_dir}")
         refs = tuple(text for _, text, _ in models[topic])
-        items.append(SummaryItem(topic, pid, read_text_file(path), refs, str(path)))
+        items.append(SummaryItem(topic, pid, read_utf8(path), refs, str(path)))
     if include_models:
         for topic, entries in models.items():
             if len(entries) < 2:

@@ -10,15 +10,17 @@ pairs at once as row-wise minima of sparse bag matrices.
 from __future__ import annotations
 
 import functools
+import numbers
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from scipy.sparse import csr_matrix
 
+from evalcore import __version__
+from evalcore.metric import Item, ReferenceMetric, Score, Signature
 from evalcore.ngrams import Bag, ngram_bag, skip_bigram_bag
-from evalcore.text import Preprocessor
-from summeval.metrics.base import Metric, Score
+from evalcore.text import FUNCTION_WORD_MODES, Preprocessor
 from summeval.metrics.multiref import MULTI_REF_MODES, combine
 
 
@@ -43,51 +45,70 @@ def clear_caches() -> None:
     preprocessor.cache_clear()
 
 
-@dataclass(frozen=True)
-class TeslaSScore(Score):
-    """TESLA-S of one candidate; ``value`` = ``f`` = mean of the unigram and skip-bigram F."""
+class TeslaS(ReferenceMetric):
+    """TESLA-S of a candidate against its references. ``value`` is the mean of the unigram and
+    skip-bigram F; components: ``precision``, ``recall``, ``f`` (= value), ``unigram_f``,
+    ``skip_bigram_f`` (of the best reference under ``multi_ref="max"``, else combined the same way).
 
-    unigram_f: float
-    skip_bigram_f: float
-
-
-class TeslaS(Metric):
-    name = "tesla-s"
+    ``function_words="pos"`` (spaCy POS tags, the paper's definition) is registered as
+    ``tesla-s-pos``; the name follows the parameter so a score always says which it is.
+    """
 
     def __init__(self, alpha: float = 0.8, discount: float = 0.1, max_gap: int = 4,
                  multi_ref: str = "max", stem: bool = False, function_words: str = "list"):
-        if multi_ref not in MULTI_REF_MODES:
-            raise ValueError(f"multi_ref must be one of {MULTI_REF_MODES}, got {multi_ref!r}")
-        if not 0 < alpha < 1:
-            raise ValueError(f"alpha must be within (0, 1), got {alpha}")
         self.alpha = alpha
         self.discount = discount
         self.max_gap = max_gap
         self.multi_ref = multi_ref
-        self.preprocessor = preprocessor(stem, function_words)
+        self.stem = stem
+        self.function_words = function_words
 
-    def signature_fields(self) -> str:
-        fw = "none" if self.preprocessor.function_words == "none" else f"{self.discount:g}"
-        return (f"ngrams:1+sb{self.max_gap}|fw:{fw}|alpha:{self.alpha:g}|refs:{self.multi_ref}|"
-                f"{self.preprocessor.signature()}")
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return "tesla-s-pos" if self.function_words == "pos" else "tesla-s"
 
+    def validate(self) -> None:
+        if self.multi_ref not in MULTI_REF_MODES:
+            raise ValueError(f"multi_ref must be one of {MULTI_REF_MODES}, got {self.multi_ref!r}")
+        if not isinstance(self.alpha, numbers.Real) or not 0 < self.alpha < 1:
+            raise ValueError(f"alpha must be within (0, 1), got {self.alpha!r}")
+        if not isinstance(self.discount, numbers.Real) or not 0 <= self.discount <= 1:
+            raise ValueError(f"discount must be within [0, 1], got {self.discount!r}")
+        if isinstance(self.max_gap, bool) or not isinstance(self.max_gap, numbers.Integral) or self.max_gap < 0:
+            raise ValueError(f"max_gap must be a whole number >= 0, got {self.max_gap!r}")
+        if not isinstance(self.stem, bool):
+            raise ValueError(f"stem must be True or False, got {self.stem!r}")
+        if self.function_words not in FUNCTION_WORD_MODES:
+            raise ValueError(f"function_words must be one of {FUNCTION_WORD_MODES}, got {self.function_words!r}")
+
+    # ---- signature: the short form of 0.1.0, recorded in CREMER's sidecars ---------------------
+    signature_keys: ClassVar[dict[str, str]] = {"max_gap": "ngrams", "discount": "fw", "multi_ref": "refs",
+                                                "function_words": "fwd"}
+
+    def signature(self) -> Signature:
+        """``tesla-s|ngrams:1+sb4|fw:0.1|alpha:0.8|refs:max|tok:ptb-lc|stem:no|fwd:list|v:...``:
+        ``fw`` is the function-word discount (``none`` when function words are not detected); the
+        tokeniser's fields (``tok``, ``stem``, ``fwd``) are named as :class:`Preprocessor` names them."""
+        fw = "none" if self.function_words == "none" else self.discount
+        params = {"ngrams": f"1+sb{self.max_gap}", "fw": fw, "alpha": self.alpha, "refs": self.multi_ref,
+                  "tok": "ptb-lc", "stem": "porter" if self.stem else "no", "fwd": self.function_words}
+        return Signature(self.name, params, {}, __version__)
+
+    # ---- scoring ---------------------------------------------------------------------------------
     def bags(self, text: str) -> tuple[Bag, Bag]:
         """(unigram bag, skip-bigram bag) of a text under this metric's settings (cached)."""
-        pre = self.preprocessor
-        discount = None if pre.function_words == "none" else self.discount
-        return text_bags(text, pre.stem, pre.function_words, self.max_gap, discount)
+        discount = None if self.function_words == "none" else self.discount
+        return text_bags(text, self.stem, self.function_words, self.max_gap, discount)
 
-    def score_batch(self, items: Sequence[tuple[Sequence[str], str]]) -> list[TeslaSScore]:
+    def _score_items(self, items: Sequence[Item]) -> list[Score]:
         texts: dict[str, int] = {}
         pairs: list[tuple[int, int]] = []  # (candidate text id, reference text id)
         owners: list[int] = []
-        for k, (refs, cand) in enumerate(items):
-            c = texts.setdefault(cand, len(texts))
-            for ref in refs:
+        for k, item in enumerate(items):
+            c = texts.setdefault(item.candidate, len(texts))
+            for ref in item.references:
                 pairs.append((c, texts.setdefault(ref, len(texts))))
                 owners.append(k)
-        if not pairs:
-            raise ValueError("every item needs at least one reference summary")
         bags = [self.bags(t) for t in texts]
         cand_idx, ref_idx = (np.array(a) for a in zip(*pairs))
         per_pair = [self._pair_prf([b[part] for b in bags], cand_idx, ref_idx) for part in (0, 1)]
@@ -105,7 +126,7 @@ class TeslaS(Metric):
             f = np.where(overlap > 0, p * r / (self.alpha * p + (1 - self.alpha) * r), 0.0)
         return p, r, f
 
-    def _per_item(self, n_items: int, owners: np.ndarray, per_pair, headline: np.ndarray) -> list[TeslaSScore]:
+    def _per_item(self, n_items: int, owners: np.ndarray, per_pair, headline: np.ndarray) -> list[Score]:
         (up, ur, uf), (bp, br, bf) = per_pair
         starts = np.searchsorted(owners, np.arange(n_items + 1))
         out = []
@@ -117,8 +138,8 @@ class TeslaS(Metric):
             else:
                 pick = lambda a: combine(a[sl], self.multi_ref)  # noqa: E731
             f = combine(headline[sl], self.multi_ref)
-            out.append(TeslaSScore(precision=(pick(up) + pick(bp)) / 2, recall=(pick(ur) + pick(br)) / 2,
-                                   f=f, value=f, unigram_f=pick(uf), skip_bigram_f=pick(bf)))
+            out.append(Score(f, {"precision": (pick(up) + pick(bp)) / 2, "recall": (pick(ur) + pick(br)) / 2,
+                                 "f": f, "unigram_f": pick(uf), "skip_bigram_f": pick(bf)}))
         return out
 
 

@@ -1,12 +1,14 @@
 """Every fast path of the matcher against PuLP on random and degenerate problems."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from evalcore.matching import bag_overlap, class_overlap, f_measure, match
+from evalcore.matching import MatchProblem, bag_overlap, choose, class_overlap, f_measure, match, transport
 
 # Realistic magnitudes (n-gram weights are products of 0.1 discounts; similarities are scores):
 # zero, or not below 1e-4, so that CBC's default tolerances stay comparable.
@@ -100,3 +102,125 @@ def test_f_measure():
     assert (p, r) == (1.0, 0.5)
     assert f == pytest.approx(1.0 * 0.5 / (0.8 * 1.0 + 0.2 * 0.5))
     assert f_measure(0.0, 1.0, 1.0) == (0.0, 0.0, 0.0)
+
+
+# ---- the dispatcher's paths (issue 17) -------------------------------------------------------
+
+def _path(x, y, sim):
+    return choose(MatchProblem.of(x, y, sim).core())
+
+
+@given(problems(max_side=9))
+def test_sparse_network_simplex_equals_pulp(problem):
+    x, y, sim = problem
+    expected = match(x, y, sim, method="pulp-highs")
+    assert match(x, y, sim, method="sparse-network-simplex") == pytest.approx(expected, abs=1e-9)
+
+
+@given(problems(), st.sampled_from(["unit-similarity", "equal-weights", "classes"]), st.floats(0.01, 3.0))
+def test_closed_form_and_assignment_paths_equal_pulp(problem, kind, w):
+    """Problems shaped for the closed forms and the assignment path, where random ones rarely are."""
+    x, y, sim = problem
+    if kind == "unit-similarity":
+        sim = (sim > 0).astype(float)
+    elif kind == "equal-weights":
+        x, y = np.where(x > 0, w, 0.0), np.where(y > 0, w, 0.0)
+    else:
+        labels = np.arange(len(x) + len(y)) % 3
+        sim = (labels[:len(x), None] == labels[None, len(x):]).astype(float)
+    assert match(x, y, sim) == pytest.approx(match(x, y, sim, method="pulp-highs"), abs=1e-9)
+
+
+def test_paths_chosen_by_shape():
+    assert _path([1, 2], [3, 4], [[0.5, 0], [0, 0.25]]) == "disjoint-edges"
+    assert _path([1, 2, 0], [3, 4], [[0.5, 0], [0, 0.25], [1, 1]]) == "disjoint-edges"  # zero weight drops a row
+    assert _path([1], [0.5, 0.25, 1], [[0.2, 0.9, 0.4]]) == "star"
+    assert _path([1, 1], [1, 1], [[1, 1], [1, 0]]) == "classes"
+    assert _path([0.5, 0.5], [0.5, 0.5], [[0.3, 0.7], [0.2, 0.1]]) == "equal-weights"
+    assert _path([1, 2], [1, 3], [[0.3, 0.7], [0.2, 0.1]]) == "dense-simplex"
+    assert MatchProblem.of([1, 2], [3], [[0.0], [0.0]]).core() is None
+
+
+def test_star_is_filled_most_similar_first():
+    # capacity 1 all goes to the 0.4 leaf (weight 1), none is left for the 0.2 leaf
+    assert match([1.0], [0.5, 1.0, 2.0], [[0.2, 0.4, 0.0]]) == pytest.approx(0.4)
+    # the 0.9 leaf takes its whole 0.5, the 0.4 leaf the remaining 0.5
+    assert match([1.0], [0.5, 1.0], [[0.9, 0.4]]) == pytest.approx(0.9 * 0.5 + 0.4 * 0.5)
+    assert match([0.5, 1.0], [1.0], [[0.9], [0.4]]) == pytest.approx(0.9 * 0.5 + 0.4 * 0.5)
+
+
+def test_non_transitive_unit_similarity_falls_back_to_simplex():
+    # x1~y1, x2~y1, x2~y2: one connected class but not a complete block. Sum of minima would give
+    # min(2.1, 2.1); the LP can only move 0.1 on each edge pair.
+    x, y, sim = [2.0, 0.1], [0.1, 2.0], [[1, 0], [1, 1]]
+    assert _path(x, y, sim) == "classes"
+    assert match(x, y, sim) == pytest.approx(0.2)
+    assert match(x, y, sim, method="pulp-highs") == pytest.approx(0.2)
+
+
+def test_large_sparse_core_takes_the_sparse_simplex_and_agrees():
+    rng = np.random.default_rng(3)
+    for size, density in ((60, 0.05), (45, 0.2), (80, 0.02)):
+        x, y = rng.random(size), rng.random(size)
+        sim = np.where(rng.random((size, size)) < density, rng.random((size, size)), 0.0)
+        assert _path(x, y, sim) == "sparse-simplex"
+        expected = match(x, y, sim, method="highs")
+        assert match(x, y, sim) == pytest.approx(expected, abs=1e-9)
+        assert match(x, y, sim, method="network-simplex") == pytest.approx(expected, abs=1e-9)
+
+
+def test_simplex_that_stops_early_is_an_error_not_a_value(monkeypatch):
+    # ot.emd only warned and returned the non-optimal flow; the matcher must not.
+    monkeypatch.setattr(transport, "MAX_ITERATIONS", 1)
+    rng = np.random.default_rng(0)
+    x, y, sim = rng.random(12), rng.random(12), rng.random((12, 12))
+    with pytest.raises(RuntimeError, match="iteration limit"):
+        match(x, y, sim)
+    with pytest.raises(RuntimeError, match="iteration limit"):
+        match(x, y, sim, method="sparse-network-simplex")
+
+
+def test_importing_the_matcher_loads_neither_scipy_nor_pot():
+    import subprocess
+    import sys
+
+    code = ("import sys, evalcore.matching; "
+            "print(sorted(m for m in ('scipy.optimize', 'scipy.sparse.csgraph', 'ot') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "[]"
+
+
+# ---- the benchmark's workload and baseline ---------------------------------------------------
+
+def test_tesla_m_like_workload_is_seeded_and_shaped_as_issue_17_says():
+    from evalcore.matching.bench import tesla_m_like_workload
+
+    a, b = tesla_m_like_workload(40, seed=7), tesla_m_like_workload(40, seed=7)
+    for seg_a, seg_b in zip(a, b):
+        for (xa, ya, sa), (xb, yb, sb) in zip(seg_a, seg_b):
+            assert np.array_equal(xa, xb) and np.array_equal(ya, yb) and np.array_equal(sa, sb)
+    assert [p[2].shape for p in a[0]] == [(25, 25), (24, 24), (23, 23)]
+    weights = np.concatenate([p[0] for seg in a for p in seg])
+    assert set(np.round(np.log10(weights)).astype(int)) <= {0, -1, -2, -3}  # products of 0.1 discounts
+    sims = np.concatenate([p[2].ravel() for seg in a for p in seg])
+    assert 0.08 < (sims > 0).mean() < 0.12 and sims.max() <= 1
+    assert not np.array_equal(tesla_m_like_workload(1, seed=8)[0][0][2], a[0][0][2])
+
+
+def test_benchmark_compares_with_the_baseline_commit():
+    import subprocess
+
+    from evalcore.matching import bench
+
+    probe = subprocess.run(["git", "-C", str(Path(bench.__file__).resolve().parents[2]), "cat-file", "-e",
+                            f"{bench.BASELINE_COMMIT}^{{commit}}"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip(f"this checkout does not have commit {bench.BASELINE_COMMIT}")
+    report = bench.lp_speed(n_segments=4, rounds=1, crossovers=False)
+    for w in report["workloads"]:
+        assert w["objectives_equal"], w
+        assert set(w["ms_per_segment"]) == {f"{bench.BASELINE_COMMIT} match(auto)", "POT ot.emd, whole problem",
+                                            "bare network simplex, whole problem", "match(auto)"}
+    baseline = bench.baseline_matcher()
+    assert baseline.__module__.startswith(f"lp_baseline_{bench.BASELINE_COMMIT}")
+    assert baseline([1, 1], [1, 1], [[0.5, 1.0], [0.0, 1.0]]) == pytest.approx(1.5)

@@ -1,14 +1,16 @@
-"""Reading users' files: pair files (BOM, blank lines, bad bytes, empty), bitexts, training data."""
+"""Reading users' files: pair files (BOM, blank lines, bad bytes, empty, UTF-16, binary,
+whitespace only, standard input) and training data."""
 
 import codecs
+import io
 import json
+import sys
 
 import pytest
 
 from evalcore.textio import InputError
 from parapeval.data import read_twitter_para
-from parapeval.io import read_pairs, write_results
-from parapeval.phrase_table.bitext import read_parallel_files
+from parapeval.io import read_pairs
 
 BOM = codecs.BOM_UTF8
 
@@ -62,21 +64,46 @@ def test_unreadable_input_is_an_input_error(tmp_path):
         read_pairs(tmp_path)
 
 
-def test_tsv_output_keeps_one_row_per_pair(tmp_path):
-    out = tmp_path / "r.tsv"
-    write_results(out, [{"item": "p.jsonl:1 (id a\tb)", "pem": 0.5}, {"item": "p.jsonl:2", "error": "x\ny"}])
-    lines = out.read_text("utf-8").splitlines()
-    assert lines == ["item\tpem\terror", "p.jsonl:1 (id a b)\t0.5\t", "p.jsonl:2\t\tx y"]
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32"])
+def test_utf16_file_is_one_clear_error_naming_it(tmp_path, encoding):
+    """On the old main a UTF-16 file gave one error record per line and exit 0."""
+    path = tmp_path / "pairs.tsv"
+    path.write_bytes("the cat\ta cat\nthe dog\ta dog\n".encode(encoding))
+    with pytest.raises(InputError, match=r"pairs\.tsv: UTF-(16|32) text .*convert it to UTF-8"):
+        read_pairs(path)
 
 
-def test_bitext_bom_separators_and_bad_bytes(tmp_path):
-    src, tgt = tmp_path / "b.en", tmp_path / "b.fr"
-    src.write_bytes(BOM + "the cat\u2028sleeps\nthe dog\x0ceats\r\n".encode())
-    tgt.write_text("le chat dort\nle chien mange\n", "utf-8")
-    assert read_parallel_files(src, tgt) == [("the cat\u2028sleeps", "le chat dort"), ("the dog\x0ceats", "le chien mange")]
-    src.write_bytes(b"the \xff cat\nthe dog\n")
-    with pytest.raises(InputError, match=r"b\.en: not valid UTF-8"):
-        read_parallel_files(src, tgt)
+def test_binary_file_is_one_clear_error_naming_it(tmp_path):
+    path = tmp_path / "model.jsonl"
+    path.write_bytes(bytes(range(256)) * 20)
+    with pytest.raises(InputError, match=r"model\.jsonl: binary data"):
+        read_pairs(path)
+    path.write_bytes(b"\xfa\x80 x\xff\n\x81\x82\n")  # no NUL, but no line is UTF-8 either
+    with pytest.raises(InputError, match=r"model\.jsonl: no line holds a pair \(2 lines; model\.jsonl:1: line is not valid UTF-8"):
+        read_pairs(path)
+
+
+@pytest.mark.parametrize("content", [b"  \n\t \n\n", b" \r\n\r\n", BOM + b"\t\n"])
+def test_whitespace_only_file_is_one_clear_error(tmp_path, content):
+    path = tmp_path / "blank.tsv"
+    path.write_bytes(content)
+    with pytest.raises(InputError, match=r"blank\.tsv: no pairs to score \(the file holds only whitespace\)"):
+        read_pairs(path)
+
+
+def test_a_file_without_a_single_pair_is_an_error(tmp_path):
+    path = tmp_path / "one-column.tsv"
+    path.write_text("just text\nmore text\n", "utf-8")
+    with pytest.raises(InputError, match=r"no line holds a pair \(2 lines; one-column\.tsv:1: .*2 tab-separated"):
+        read_pairs(path)
+
+
+@pytest.mark.parametrize("text,expect", [('{"original": "a", "paraphrase": "b"}\n', ("a", "b")),
+                                         ("a\tb\n", ("a", "b"))])
+def test_standard_input_is_read_as_jsonl_or_tsv(monkeypatch, text, expect):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    (rec,) = read_pairs("-")
+    assert (rec.item, rec.original, rec.paraphrase) == ("stdin:1", *expect)
 
 
 def test_twitter_para_errors_name_the_line(tmp_path):

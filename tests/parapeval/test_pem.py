@@ -1,43 +1,27 @@
-"""PEM regressor, controls, scoring API and the score CLI on bad input (toy resources)."""
+"""PEM on the metric contract (toy resources): the regressor and controls, scores and their
+components, the input rule, the neutral value for text it cannot judge, signatures, persistence."""
 
 import json
+import pickle
 
 import numpy as np
 import pytest
 from sklearn.base import clone
 
-from evalcore.bpng import write_store
-from parapeval.cli import main
+from evalcore.metric import Item, Score
+from evalcore.metric.batch import score_with
+from evalcore.persist import ModelFileError, sidecar_path
+from evalcore.resources import ResourceError
+from evalcore.textio import InputError
+from parapeval import defaults
 from parapeval.data import ScoredPair, source_folds
-from parapeval.io import read_pairs
-from parapeval.model import PEMRegressor, control_pairs, load_model, save_model
-from parapeval.scoring import PEM, PEMError, PEMFeatures, PEMScore, system_summary
-from parapeval.training import controls_for, feature_matrix, fit_pem
+from parapeval.model import FEATURES, PEMRegressor, control_pairs, load_model, neutral_point, save_model
+from parapeval.pem import COPY_NOTE, MAX_WORDS, PEM
+from parapeval.report import Row, system_summary
 
 GOOD = ("the cat sleeps .", "the feline dozes .")
-PAIRS = [
-    ScoredPair("the cat sleeps .", "the feline dozes .", 1.0),
-    ScoredPair("the cat sleeps .", "the cat dozes .", 0.8),
-    ScoredPair("the cat sleeps .", "sleeps the . cat", 0.1),
-    ScoredPair("the cat sleeps .", "a dog eats meat .", 0.0),
-    ScoredPair("the dog sleeps .", "the dog dozes .", 0.9),
-    ScoredPair("the dog sleeps .", "the hound dozes .", 0.9),
-    ScoredPair("the dog sleeps .", "dog . the sleeps", 0.1),
-    ScoredPair("the dog sleeps .", "she opens the window .", 0.0),
-    ScoredPair("the cat is on the mat .", "the feline is on the mat .", 0.9),
-    ScoredPair("the cat is on the mat .", "mat the on is cat the .", 0.0),
-    ScoredPair("a cat eats fish .", "a feline eats fish .", 0.9),
-    ScoredPair("a cat eats fish .", "he closes the door .", 0.0),
-]
-
-
-@pytest.fixture(scope="module")
-def trained(toy_table, toy_lm):
-    features = PEMFeatures({"fr": toy_table}, toy_lm)
-    pairs = PAIRS + controls_for(PAIRS, 0.0, 1.0, seed=1)
-    X, _ = feature_matrix(features, [(p.original, p.paraphrase) for p in pairs])
-    model = fit_pem(X, np.array([p.score for p in pairs]), [p.original for p in pairs], PEMRegressor(cv=2))
-    return PEM(features, model, "toy")
+ARABIC = ("القط ينام على السجادة في الغرفة", "القطة نائمة على البساط")
+CHINESE = ("猫在垫子上睡觉。", "一只猫睡在地毯上。")
 
 
 def test_regressor_follows_sklearn_conventions():
@@ -58,139 +42,158 @@ def test_controls_are_rescaled_and_seeded():
     assert ctl == control_pairs(["a b c"], ["x y", "z w v", "a b"], 0.0, 1.0, seed=3)
 
 
-def test_copy_scores_below_genuine_rewording(trained):
-    copy = trained.score(GOOD[0], GOOD[0])
-    good = trained.score(*GOOD)
-    assert copy.dissimilarity == pytest.approx(1.0) and copy.adequacy == pytest.approx(1.0)
-    assert "identical" in copy.note
-    assert good.pem > copy.pem
-    assert good.pem > trained.score(GOOD[0], "she opens the window .").pem
-
-
-def test_bad_inputs_get_defined_scores_or_errors(trained):
-    empty = trained.score("the cat sleeps .", "")
-    assert isinstance(empty, PEMScore) and empty.adequacy == 0 and "empty paraphrase" in empty.note
-    both = trained.score("", "")
-    assert np.isfinite(both.pem)
-    out = trained.score_batch([("a", "the cat", "x " * 5000), ("b", 3, "cat"), ("c", *GOOD), ("d", "!" * 30000, "x")])
-    assert isinstance(out[0], PEMError) and "paraphrase is too long (5000 words" in out[0].error
-    assert isinstance(out[1], PEMError) and "must be a string" in out[1].error
-    assert isinstance(out[2], PEMScore)
-    assert isinstance(out[3], PEMError) and "original is too long (30000 characters" in out[3].error
-    assert len(out) == 4
-    assert trained.signature().startswith("pem|pivots:fr|fw:none|lm:toy:4g:")
-
-
-def test_system_summary_ranks(trained):
-    res = trained.score_batch([("1", *GOOD), ("2", GOOD[0], GOOD[0]), ("3", "x", 5)])
-    rows = system_summary(["good", "copy", "copy"], res)
-    assert [r["system"] for r in rows] == ["good", "copy"] and rows[1]["errors"] == 1
-
-
 def test_source_folds():
     pairs = [ScoredPair(s, "p", 0) for s in ["b", "a", "c", "a", "f", "e", "d"]]
     assert source_folds(pairs) == [1, 0, 2, 0, 0, 4, 3]
 
 
-def test_model_roundtrip(trained, tmp_path):
-    path = save_model(trained.model, tmp_path / "m.pkl", {"pivots": ["fr"]})
-    model, meta = load_model(path)
-    assert meta == {"pivots": ["fr"]}
+def test_copy_scores_below_genuine_rewording(toy_pem):
+    copy = toy_pem.score(GOOD[0], GOOD[0])
+    good = toy_pem.score(*GOOD)
+    assert copy.target_ngram_f1 == pytest.approx(1.0) and copy.adequacy == pytest.approx(1.0)
+    assert copy.notes == (COPY_NOTE,) and good.notes == ()
+    assert good.value > copy.value
+    assert good.value > toy_pem.score(GOOD[0], "she opens the window .").value
+
+
+def test_components_are_named_for_what_they_hold(toy_pem):
+    score = toy_pem.score(*GOOD)
+    assert isinstance(score, Score)
+    assert set(score.components) == {"adequacy", "fluency", "target_ngram_f1", "pivot_f1_fr"}
+    assert score.adequacy == score.pivot_f1_fr  # one pivot: the mean is that pivot's F1
+    assert FEATURES == ("adequacy", "fluency", "target_ngram_f1")
+    with pytest.raises(AttributeError):
+        score.dissimilarity  # noqa: B018 - the old name held a similarity
+
+
+def test_value_is_the_regressor_on_the_components(toy_pem, toy_model):
+    model, _ = load_model(toy_model)
+    score = toy_pem.score(*GOOD)
+    x = np.array([[score.adequacy, score.fluency, score.target_ngram_f1]])
+    assert score.value == model.predict(x)[0]
+
+
+def test_input_rule_gives_error_records_and_never_loses_an_item(toy_pem):
+    items = [("the cat", ""), ("the cat", "x " * (MAX_WORDS + 1)), (3, "cat"), GOOD, ("   ", "a cat"),
+             ("the cat\x00 sleeps .", "the feline\x07 dozes .")]
+    out = toy_pem.score_batch(items)
+    assert len(out) == len(items)
+    assert [r.ok for r in out] == [False, False, False, True, False, True]
+    assert "candidate is empty" in out[0].message and out[0].item == "item 1"
+    assert f"candidate is too long ({MAX_WORDS + 1:,} words" in out[1].message
+    assert "must be a string" in out[2].message and "source is empty" in out[4].message
+    assert out[5].value == out[3].value  # control characters are stripped before scoring
+    with pytest.raises(InputError, match="candidate is empty"):
+        toy_pem.score("the cat sleeps .", "")
+
+
+def test_batch_equals_one_by_one_in_any_order(toy_pem):
+    pairs = [GOOD, (GOOD[0], GOOD[0]), (GOOD[0], "a dog eats meat ."), ("the dog sleeps .", "the hound dozes .")]
+    batch = toy_pem.score_batch(pairs)
+    assert batch == [toy_pem.score(*p) for p in pairs]
+    assert toy_pem.score_batch(pairs[::-1])[::-1] == batch
+
+
+def test_worker_processes_agree_with_one_process(toy_pem):
+    items = [Item(p, source=o, id=str(k)) for k, (o, p) in
+             enumerate([GOOD, (GOOD[0], GOOD[0]), (GOOD[0], ""), ("the dog sleeps .", "the hound dozes .")] * 3)]
+    serial = score_with([toy_pem], items)
+    assert score_with([toy_pem], items, jobs=2, chunk_size=4) == serial
+    assert [r["pem"].ok for r in serial[:4]] == [True, True, False, True]
+
+
+@pytest.mark.parametrize("pair", [ARABIC, CHINESE, ("🙂🙂 🎉🎉", "✨✨✨"), ("the cat sleeps .", CHINESE[1])],
+                         ids=["arabic", "chinese", "emoji", "english-chinese"])
+def test_text_pem_cannot_judge_gets_the_neutral_value_and_a_note(toy_pem, toy_model, pair):
+    """On the old main an Arabic or Chinese pair got a confident score (0.71 with the shipped model)
+    and no flag."""
+    neutral = json.loads(sidecar_path(toy_model).read_text())["neutral"]
+    score = toy_pem.score(*pair)
+    assert score.value == neutral["value"] and dict(score.components) == neutral["features"]
+    assert any(n.startswith(("non-english", "no-words", "symbols")) for n in score.notes)
+    assert any(n.startswith("neutral:") for n in score.notes)
+
+
+def test_neutral_point_is_the_prediction_at_the_median_features(toy_training, toy_model):
+    _, X, _, _ = toy_training
+    model, info = load_model(toy_model)
+    point = neutral_point(model, X)
+    median = np.median(X, axis=0)
+    assert point["features"] == dict(zip(FEATURES, median.tolist()))
+    assert point["value"] == model.predict(median[None, :])[0]
+    assert info["neutral"] == point
+
+
+def test_signature_short_form_and_parameters(toy_pem, toy_store, toy_lm):
+    sig = str(toy_pem.signature())
+    parts = sig.split("|")
+    assert parts[0] == "pem" and parts[1].startswith("pivots:fr=") and len(parts[1]) == len("pivots:fr=") + 8
+    assert parts[2:] == ["fw:none", f"lm:{toy_lm.signature()}", "model:toy", "v:0.1.0"]
+    assert str(PEM(**toy_pem.get_params()).signature()) == sig
+    assert "fw:0.1" in str(toy_pem.set_params(discount=0.1).signature())
+    toy_pem.set_params(discount=None)
+    assert str(toy_pem.signature()) == sig
+
+
+def test_pickled_metric_travels_as_its_parameters(toy_pem):
+    toy_pem.score(*GOOD)  # loads the model and tables
+    payload = pickle.dumps(toy_pem)
+    assert len(payload) < 2000
+    clone = pickle.loads(payload)
+    assert clone.get_params() == toy_pem.get_params() and clone.score(*GOOD) == toy_pem.score(*GOOD)
+
+
+def test_missing_resources_fail_validation_but_not_the_signature(toy_pem, tmp_path, monkeypatch):
+    monkeypatch.setenv("AESOP_CACHE", str(tmp_path / "cache"))  # no default tables there
+    missing = PEM(**{**toy_pem.get_params(), "model": str(tmp_path / "none.pkl")})
+    assert str(missing.signature()).startswith("pem|pivots:fr=fr|fw:model|lm:toy|model:none|unresolved:yes|v:")
+    with pytest.raises(ResourceError, match="parapeval train"):
+        missing.validate()
+    (result,) = score_with([missing], [Item(GOOD[1], source=GOOD[0], id="p1")])
+    assert not result["pem"].ok and "parapeval train" in result["pem"].message
+    with pytest.raises(ResourceError, match="phrase table for pivot 'de'"):
+        PEM(**{**toy_pem.get_params(), "pivots": ["fr", "de"]}).validate()
+    with pytest.raises(ValueError, match="not among the pivots"):
+        PEM(**{**toy_pem.get_params(), "pivots": ["de"]}).validate()
+
+
+def test_model_roundtrip_and_a_tampered_file_is_refused(toy_model, tmp_path):
+    model, info = load_model(toy_model)
+    for key in ("signature", "trained_on", "licence", "sha256", "pivots", "neutral", "feature_names"):
+        assert key in info
+    path = save_model(model, tmp_path / "m.pkl", {k: info[k] for k in ("signature", "trained_on", "licence",
+                                                                        "pivots", "discount", "neutral")})
+    again, _ = load_model(path)
     x = np.array([[0.5, -2.0, 0.3]])
-    assert model.predict(x) == pytest.approx(trained.model.predict(x))
+    assert again.predict(x) == model.predict(x)
+    path.write_bytes(path.read_bytes()[:-8] + b"tampered")
+    with pytest.raises(ModelFileError, match="does not match the SHA-256"):
+        load_model(path)
+    with pytest.raises(ValueError, match="lacks neutral"):
+        save_model(model, tmp_path / "n.pkl", {"signature": "s", "trained_on": "t", "licence": "l", "pivots": ["fr"]})
 
 
-@pytest.fixture(scope="module")
-def resource_args(trained, toy_table, toy_lm, tmp_path_factory):
-    """CLI options naming the toy phrase table (as a store), the toy LM and the trained model."""
-    tmp = tmp_path_factory.mktemp("cli")
-    table = write_store(tmp / "fr.sqlite",
-                        [(e, entry.count, entry.translations) for e, entry in toy_table._entries.items()],
-                        {"signature": "pt:toy", "stem": "False"})
-    model = save_model(trained.model, tmp / "m.pkl", {"pivots": ["fr"]})
-    return ["--table", f"fr={table}", "--lm", str(toy_lm.lm_path), "--model", str(model)]
+def test_a_model_of_the_old_feature_names_is_refused(toy_model, tmp_path):
+    old = tmp_path / "old.pkl"
+    old.write_bytes(toy_model.read_bytes())
+    info = json.loads(sidecar_path(toy_model).read_text())
+    info["feature_names"] = ["adequacy", "fluency", "dissimilarity"]
+    sidecar_path(old).write_text(json.dumps(info))
+    with pytest.raises(ModelFileError, match="retrain"):
+        load_model(old)
 
 
-def test_score_cli_with_bad_lines(resource_args, tmp_path, capsys):
-    pairs = tmp_path / "pairs.jsonl"
-    lines = [json.dumps({"original": GOOD[0], "paraphrase": GOOD[1], "system": "A"}).encode(),
-             json.dumps({"original": GOOD[0], "paraphrase": GOOD[0], "system": "B"}).encode(),
-             b'{"original": "the cat \xff\xfe", "paraphrase": "x", "system": "B"}',
-             b'{"original": "missing paraphrase"}',
-             b"not json",
-             json.dumps({"original": "", "paraphrase": "", "system": "B"}).encode()]
-    pairs.write_bytes(b"\n".join(lines) + b"\n")
-    out = tmp_path / "out.jsonl"
-    rc = main(["score", "--input", str(pairs), "--system-field", "system", "--out", str(out), *resource_args])
-    assert rc == 0
-    rows = [json.loads(line) for line in out.read_text().splitlines()]
-    assert len(rows) == 6
-    assert "not valid UTF-8" in rows[2]["error"] and "pairs.jsonl:3" == rows[2]["item"]
-    assert "paraphrase" in rows[3]["error"] and "unreadable" in rows[4]["error"]
-    assert rows[0]["pem"] > rows[1]["pem"]
-    printed = capsys.readouterr().out
-    assert "pem|pivots:fr|fw:none|lm:toy:4g:" in printed and "model:m|v:0.1.0" in printed
-    table = [line.split() for line in printed.splitlines()[-3:]]
-    assert [row[:2] for row in table] == [["1", "A"], ["2", "B"], ["-", "all"]]  # unreadable lines: no system
-    assert table[1][2:4] == ["2", "0"] and table[2][2:4] == ["0", "3"]  # scored and errors per system
+def test_system_summary_ranks_and_counts(toy_pem):
+    res = toy_pem.score_batch([GOOD, (GOOD[0], GOOD[0]), ("x", ""), ("y", "")])
+    rows = [Row(str(k), s, {"pem": r}) for k, (s, r) in enumerate(zip(["good", "copy", "copy", "none"], res))]
+    summary = system_summary(toy_pem, rows)
+    assert [(e["system"], e.get("rank"), e["n"], e["errors"]) for e in summary] == \
+        [("good", 1, 1, 0), ("copy", 2, 1, 1), ("none", None, 0, 1)]
+    assert summary[2]["value"] is None and summary[0]["value"] == res[0].value
 
 
-def test_tsv_reader(tmp_path):
-    path = tmp_path / "p.tsv"
-    path.write_text("original\tparaphrase\tgen\nthe cat\ta cat\tg1\nonly one column\n", "utf-8")
-    recs = read_pairs(path, "gen")
-    assert (recs[0].original, recs[0].paraphrase, recs[0].system) == ("the cat", "a cat", "g1")
-    assert recs[1].error and "2 tab-separated columns" in recs[1].error
-
-
-def test_missing_model_is_a_clear_error(tmp_path, capsys):
-    pairs = tmp_path / "p.tsv"
-    pairs.write_text("a\tb\n", "utf-8")
-    assert main(["score", "--input", str(pairs), "--model", str(tmp_path / "none.pkl")]) == 2
-    assert "parapeval train" in capsys.readouterr().err
-
-
-def test_parallel_batch_matches_serial(trained):
-    batch = [(str(i), GOOD[0], p) for i, p in enumerate([GOOD[1], GOOD[0], "", "a dog eats meat ."])] + [("x", 5, "a")]
-    serial = trained.score_batch(batch)
-    assert trained.score_batch(batch, jobs=2) == serial
-    assert isinstance(serial[-1], PEMError) and len(serial) == 5
-
-
-def test_score_cli_is_deterministic_and_jobs_agree(resource_args, tmp_path, capsys):
-    pairs = tmp_path / "p.tsv"
-    pairs.write_text("original\tparaphrase\tsystem\n" + "".join(
-        f"{p.original}\t{p.paraphrase}\tg{i % 3}\n" for i, p in enumerate(PAIRS)), "utf-8")
-    outputs = []
-    for i, jobs in enumerate(["1", "1", "2"]):
-        out = tmp_path / f"r{i}.tsv"
-        assert main(["score", "--input", str(pairs), "--system-field", "system", "--jobs", jobs,
-                     "--out", str(out), *resource_args]) == 0
-        outputs.append((out.read_text("utf-8"), capsys.readouterr().out))
-    assert outputs[0] == outputs[1] == outputs[2]
-    assert len(outputs[0][0].splitlines()) == len(PAIRS) + 1
-
-
-def test_score_cli_empty_input_is_a_clear_error(resource_args, tmp_path, capsys):
-    pairs = tmp_path / "empty.jsonl"
-    pairs.write_bytes(b"")
-    assert main(["score", "--input", str(pairs), *resource_args]) == 2
-    assert "empty.jsonl: no pairs to score" in capsys.readouterr().err
-
-
-def _twitter_para(path, sources):
-    path.write_text("".join(json.dumps({"source": p.original, "candidates": [{"text": p.paraphrase, "score": p.score}]}) + "\n"
-                            for p in PAIRS if p.original in sources), "utf-8")
-    return path
-
-
-def test_train_cli_on_tiny_data(resource_args, tmp_path, capsys):
-    data = _twitter_para(tmp_path / "tp.jsonl", {p.original for p in PAIRS})
-    out = tmp_path / "new.pkl"
-    assert main(["train", "--data", str(data), "--out", str(out), "--controls", *resource_args[:4]]) == 0
-    model, meta = load_model(out)
-    assert meta["controls"] and meta["pivots"] == ["fr"] and meta["pairs"] == len(PAIRS) + 3 * 4
-    assert np.isfinite(model.predict(np.array([[0.5, -2.0, 0.3]]))).all()
-    one = _twitter_para(tmp_path / "one.jsonl", {"the cat sleeps ."})
-    assert main(["train", "--data", str(one), "--out", str(out), *resource_args[:4]]) == 2
-    assert "at least 3 distinct originals" in capsys.readouterr().err
+def test_default_resources_live_below_the_cache_root(tmp_path, monkeypatch):
+    monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
+    monkeypatch.setenv("PARAPEVAL_CACHE", str(tmp_path / "ignored"))
+    assert defaults.phrase_table_path("fr") == tmp_path / "parapeval" / "phrase_tables" / "fr.sqlite"
+    assert defaults.lm_path() == tmp_path / "parapeval" / "lm" / "default.klm"

@@ -1,24 +1,46 @@
 """The shipped PEM model with the default resources built by `make setup` (skipped when the
 cache is not built, e.g. before setup)."""
 
+import json
+
 import pytest
 
+from evalcore.persist import file_sha256, sidecar_path
 from parapeval import PEM, defaults
 
 BUILT = all(defaults.phrase_table_path(p).is_file() for p in defaults.DEFAULT_PIVOTS) and defaults.lm_path().is_file()
+needs_resources = pytest.mark.skipif(not BUILT, reason="default phrase tables / LM not built (run `make setup`)")
 
 
-@pytest.mark.skipif(not BUILT, reason="default phrase tables / LM not built (run `make setup`)")
+@needs_resources
 def test_shipped_model_prefers_rewording_over_copy_and_noise():
-    pem = PEM.default()
+    pem = PEM()
     original = "The cat is sleeping on the mat."
     copy = pem.score(original, original)
     rewording = pem.score(original, "A cat sleeps on the rug.")
     noise = pem.score(original, "banana the run quickly purple")
-    assert rewording.pem > copy.pem > noise.pem
-    assert copy.adequacy == pytest.approx(1.0) and set(rewording.pivot_f1) == set(defaults.DEFAULT_PIVOTS)
-    assert pem.signature().startswith("pem|pivots:fr+de+es+zh|fw:none|lm:default:4g:")
+    assert rewording.value > copy.value > noise.value
+    assert copy.adequacy == pytest.approx(1.0) and copy.target_ngram_f1 == pytest.approx(1.0)
+    assert {f"pivot_f1_{p}" for p in defaults.DEFAULT_PIVOTS} <= set(rewording.components)
+    assert str(pem.signature()).startswith("pem|pivots:fr+de+es+zh|fw:none|lm:default:4g:")
+    assert str(pem.signature()).endswith("|model:pem-default|v:0.1.0")
 
 
-def test_shipped_model_file_exists():
-    assert defaults.model_path().is_file(), "data/parapeval/pem-default.pkl missing: run `parapeval train --controls`"
+@needs_resources
+@pytest.mark.parametrize("pair", [("القط ينام على السجادة في الغرفة", "القطة نائمة على البساط"),
+                                  ("猫在垫子上睡觉。", "一只猫睡在地毯上。")], ids=["arabic", "chinese"])
+def test_shipped_model_flags_non_english_pairs_with_its_neutral_value(pair):
+    """On the old main these pairs got a confident PEM of about 0.71 and no flag."""
+    score = PEM().score(*pair)
+    neutral = json.loads(sidecar_path(defaults.model_path()).read_text("utf-8"))["neutral"]
+    assert score.value == neutral["value"] and score.notes[0].startswith("non-english")
+
+
+def test_shipped_model_file_and_sidecar():
+    path = defaults.model_path()
+    assert path.is_file(), "data/parapeval/pem-default.pkl missing: run `parapeval train --controls`"
+    info = json.loads(sidecar_path(path).read_text("utf-8"))
+    assert info["sha256"] == file_sha256(path)
+    assert info["feature_names"] == ["adequacy", "fluency", "target_ngram_f1"] and info["pivots"] == ["fr", "de", "es", "zh"]
+    assert info["trained_on"].startswith("Twitter-Para") and info["licence"]
+    assert 0 < info["neutral"]["value"] < 1

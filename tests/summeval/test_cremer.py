@@ -1,8 +1,9 @@
 import numpy as np
 import pytest
 
-import summeval.cremer as cremer
-from summeval.cremer import KERNELS, document_folds, feature_matrix, load_model, make_cremer, save_model
+from evalcore.persist import ModelFileError
+from summeval.cremer import KERNELS, feature_matrix, load_model, make_cremer, save_model
+from summeval.metrics.cremer import Cremer
 
 
 def test_kernels_fit_and_rbf_captures_an_interaction():
@@ -15,12 +16,45 @@ def test_kernels_fit_and_rbf_captures_an_interaction():
         make_cremer("sigmoid")
 
 
-def test_save_and_load_round_trip(tmp_path):
+def test_save_and_load_round_trip_with_a_checked_sidecar(tmp_path):
     x = feature_matrix([0.1, 0.5, 0.9, 0.3], [1.0, -1.0, 0.5, 0.0])
     model = make_cremer("linear").fit(x, [1, 3, 5, 2])
-    save_model(model, "linear", {"features": ["tesla-s", "dicomer"], "target": "t"}, tmp_path)
-    loaded, info = load_model("linear", tmp_path)
-    assert np.allclose(loaded.predict(x), model.predict(x)) and len(info["model_hash"]) == 12
+    info = {"features": ["tesla-s", "dicomer"], "target": "t:overall", "trained_on": "four toy summaries",
+            "licence": "test data"}
+    path = save_model(model, "linear", info, tmp_path)
+    loaded, side = load_model("linear", tmp_path)
+    assert np.allclose(loaded.predict(x), model.predict(x))
+    assert side["signature"] == "cremer-lf|variant:CREMER-LF|features:tesla-s+dicomer|target:t:overall|v:0.1.0"
+    assert len(side["sha256"]) == 64 and side["trained_on"] == "four toy summaries"
+    path.write_bytes(path.read_bytes() + b"tampered")
+    with pytest.raises(ModelFileError, match="does not match the SHA-256"):
+        load_model("linear", tmp_path)
+
+
+def test_shipped_models_have_sidecars_of_the_persistence_scheme():
+    for kernel in KERNELS:
+        _, info = load_model(kernel)  # checks the file against the sidecar's SHA-256
+        assert {"signature", "trained_on", "licence", "sha256"} <= set(info)
+        assert info["n_summaries"] == 1600 and info["target"] == "summeval:mean"
+
+
+def test_cremer_signatures_and_model_hashes_are_those_of_0_1_0():
+    # the shipped models were given sidecars without being re-pickled: same bytes, same hashes
+    expected = {"rbf": "cremer|variant:CREMER-RBF|features:tesla-s+dicomer|target:summeval:mean|model:2376e1b69af2",
+                "linear": "cremer-lf|variant:CREMER-LF|features:tesla-s+dicomer|target:summeval:mean|model:286560021ed5",
+                "poly": "cremer-pf|variant:CREMER-PF|features:tesla-s+dicomer|target:summeval:mean|model:dd57762ec071"}
+    for kernel, sig in expected.items():
+        assert str(Cremer(kernel).signature()) == f"{sig}|v:0.1.0"
+
+
+def test_cremer_score_carries_its_inputs_and_no_precision_recall_f():
+    s = Cremer().score(["The council approved the budget. It will fund two new schools next year."],
+                       "The council approved the budget. The money pays for two new schools.")
+    assert set(s.components) == {"tesla_s", "dicomer"}
+    with pytest.raises(AttributeError):
+        s.precision
+    with pytest.raises(ValueError, match="kernel"):
+        Cremer("sigmoid").score("a b", "a b")
 
 
 def test_missing_model_is_a_clear_error(tmp_path):
@@ -28,28 +62,6 @@ def test_missing_model_is_a_clear_error(tmp_path):
 
     with pytest.raises(ResourceError, match="summeval train cremer"):
         load_model("rbf", tmp_path)
-
-
-def test_document_folds_follow_the_benchmark_rule():
-    topics = ["b", "a", "c", "a", "f", "e", "d", "g"]
-    # sorted ids a..g -> folds 0,1,2,3,4,0,1
-    assert document_folds(topics).tolist() == [1, 0, 2, 0, 0, 4, 3, 1]
-
-
-def test_dicomer_training_values_never_see_their_document(monkeypatch):
-    topics = np.array(["d1", "d1", "d2", "d2", "d3", "d3", "d4", "d4", "d5"])
-    within = np.array([True] * 8 + [False])
-    seen = []
-
-    def fake_fit_predict(analyses, coherence, topics_, train, test, seed=0):
-        assert not set(topics_[train]) & set(topics_[test]) and not train[8]
-        seen.append(np.flatnonzero(test))
-        return np.flatnonzero(test).astype(float)
-
-    monkeypatch.setattr(cremer, "dicomer_fit_predict", fake_fit_predict)
-    values = cremer.dicomer_out_of_fold([None] * 9, np.zeros(9), topics, within, n_folds=4)
-    assert values[:8].tolist() == list(range(8)) and np.isnan(values[8])
-    assert sorted(np.concatenate(seen).tolist()) == list(range(8))
 
 
 def test_polynomial_kernel_keeps_the_sign_of_a_linear_signal():

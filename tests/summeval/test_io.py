@@ -3,10 +3,9 @@ from pathlib import Path
 
 import pytest
 
-from summeval.io import InputError, read_jsonl, read_summeval, read_tac
+from summeval.io import InputError, read_jsonl, read_tac
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "summeval"
 
 
 def write(folder: Path, name: str, text: str | bytes) -> Path:
@@ -32,10 +31,11 @@ def test_include_models_scores_each_model_against_the_others():
 
 def test_tac_errors_name_the_file(tmp_path):
     models, peers = tmp_path / "models", tmp_path / "peers"
-    write(models, "D1.M.100.A.A", "A model summary.")
-    write(peers, "D1.M.100.A.1", "")
-    with pytest.raises(InputError, match="D1.M.100.A.1: empty summary file"):
+    write(models, "D1.M.100.A.A", "")
+    write(peers, "D1.M.100.A.1", "A peer.")
+    with pytest.raises(InputError, match="D1.M.100.A.A: empty summary file"):
         read_tac(models, peers)
+    write(models, "D1.M.100.A.A", "A model summary.")
     write(peers, "D1.M.100.A.1", b"caf\xe9 au lait")
     with pytest.raises(InputError, match="D1.M.100.A.1: not valid UTF-8"):
         read_tac(models, peers)
@@ -113,20 +113,28 @@ def test_jsonl_reader_and_errors(tmp_path):
         read_jsonl(tmp_path / "empty.jsonl")
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data/summeval not present")
-def test_summeval_reader_both_releases():
-    items = read_summeval(SHARED / "summeval_16sys_mean_expert.json", references="original")
-    assert len(items) == 1600 and all(len(i.references) == 1 for i in items)
-    assert set(items[0].human) == {"relevance", "coherence", "consistency", "fluency", "mean"}
-    twelve = read_summeval(SHARED / "expert_turker_12sys")
-    assert len(twelve) == 1200 and len(twelve[0].references) == 11
+def test_an_empty_peer_file_is_an_error_record_as_in_jsonl(tmp_path):
+    # defect: one empty peer file stopped a TAC run, while JSONL gave that summary an error record
+    from evalcore.data.records import SummaryItem
+    from summeval.metrics import TeslaS
+    from summeval.pipeline import score_items
+
+    models, peers = tmp_path / "models", tmp_path / "peers"
+    write(models, "D1.M.100.A.A", "Cats chase mice in the garden.")
+    write(peers, "D1.M.100.A.1", "Cats chase mice.")
+    write(peers, "D1.M.100.A.2", "  \n")
+    tac = score_items(read_tac(models, peers), [TeslaS()])
+    jsonl = score_items([SummaryItem("D1", "1", "Cats chase mice.", ("Cats chase mice in the garden.",), "in.jsonl:1"),
+                         SummaryItem("D1", "2", "  \n", ("Cats chase mice in the garden.",), "in.jsonl:2")], [TeslaS()])
+    assert [r.ok for r in tac] == [r.ok for r in jsonl] == [True, False]
+    assert tac[1].errors["tesla-s"] == f"{peers / 'D1.M.100.A.2'}: candidate is empty"
+    assert jsonl[1].errors["tesla-s"] == "in.jsonl:2: candidate is empty"
 
 
-def test_human_scores_file(tmp_path):
-    from summeval.correlate import read_human
+def test_jsonl_from_standard_input(monkeypatch):
+    import io
 
-    path = write(tmp_path, "h.tsv", "\ufefftopic\tsystem\trel\tcoh\nD1\t1\t3.5\t\nD1\t2\t4\t2\n".encode("utf-8"))
-    assert read_human(path) == {("D1", "1"): {"rel": 3.5}, ("D1", "2"): {"rel": 4.0, "coh": 2.0}}
-    write(tmp_path, "na.tsv", "topic\tsystem\trel\nD1\t1\tn/a\n")
-    with pytest.raises(InputError, match="na.tsv:2: rel = 'n/a' is not a number"):
-        read_human(tmp_path / "na.tsv")
+    row = {"topic": "t", "system": "s", "summary": "hi", "references": ["hello"]}
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO((json.dumps(row) + "\n").encode())))
+    (item,) = read_jsonl("-")
+    assert item.summary == "hi" and item.origin == "<stdin>:1"

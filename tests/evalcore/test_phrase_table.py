@@ -1,17 +1,19 @@
-"""Phrase tables: symmetrisation, extraction on a hand-aligned toy bitext, the store, the build."""
+"""Phrase tables (evalcore.phrase_table): symmetrisation, extraction on a hand-aligned toy bitext,
+reading bitexts, the store, the build with eflomal."""
 
+import codecs
 import pickle
 
 import pytest
 
 from evalcore.bpng import BPNGBuilder, PhraseTableStore, write_store
+from evalcore.phrase_table import build_phrase_table
+from evalcore.phrase_table.bitext import read_parallel_files, tokenize_pivot
+from evalcore.phrase_table.build import english_preprocessor
+from evalcore.phrase_table.extract import count_phrase_pairs, extract_phrase_pairs
+from evalcore.phrase_table.symmetrize import grow_diag_final_and
 from evalcore.resources import ResourceError
-from parapeval.cli import main
-from parapeval.phrase_table import build_phrase_table
-from parapeval.phrase_table.bitext import read_parallel_files, tokenize_pivot
-from parapeval.phrase_table.build import english_preprocessor
-from parapeval.phrase_table.extract import count_phrase_pairs, extract_phrase_pairs
-from parapeval.phrase_table.symmetrize import grow_diag_final_and
+from evalcore.textio import InputError
 
 
 def test_extraction_hand_aligned_with_unaligned_pivot_words():
@@ -102,17 +104,16 @@ def test_read_parallel_files_mismatch(tmp_path):
         read_parallel_files(tmp_path / "a", tmp_path / "b")
 
 
-def test_build_phrase_table_cli_on_tiny_and_bad_bitexts(tmp_path, capsys):
-    src, tgt, out = tmp_path / "t.en", tmp_path / "t.fr", tmp_path / "t.sqlite"
-    src.write_text("the cat sleeps .\nthe dog eats .\na cat eats .\n", "utf-8")
-    tgt.write_text("le chat dort .\nle chien mange .\nun chat mange .\n", "utf-8")
-    assert main(["build-phrase-table", "--src", str(src), "--tgt", str(tgt), "--pivot", "fr", "--out", str(out)]) == 0
-    assert capsys.readouterr().out.startswith(f"{out}\tpt:fr:t:")
-    assert PhraseTableStore(out).lookup([(".",)])[(".",)].translations[0][0] == (".",)
-    src.write_text("\n \n", "utf-8")
-    tgt.write_text("x\n\n", "utf-8")
-    assert main(["build-phrase-table", "--src", str(src), "--tgt", str(tgt), "--pivot", "fr", "--out", str(out)]) == 2
-    assert "no usable sentence pair" in capsys.readouterr().err
-    assert main(["build-phrase-table", "--src", str(tmp_path / "none.en"), "--tgt", str(tgt), "--pivot", "fr",
-                 "--out", str(out)]) == 2
-    assert "none.en: cannot be read" in capsys.readouterr().err
+def test_bitext_bom_separators_and_bad_bytes(tmp_path):
+    src, tgt = tmp_path / "b.en", tmp_path / "b.fr"
+    src.write_bytes(codecs.BOM_UTF8 + "the cat\u2028sleeps\nthe dog\x0ceats\r\n".encode())
+    tgt.write_text("le chat dort\nle chien mange\n", "utf-8")
+    assert read_parallel_files(src, tgt) == [("the cat\u2028sleeps", "le chat dort"), ("the dog\x0ceats", "le chien mange")]
+    src.write_bytes(b"the \xff cat\nthe dog\n")
+    with pytest.raises(InputError, match=r"b\.en: not valid UTF-8"):
+        read_parallel_files(src, tgt)
+
+
+def test_empty_bitext_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="no usable sentence pair"):
+        build_phrase_table([("", "x"), (" ", "")], "fr", tmp_path / "t.sqlite", "empty")

@@ -38,7 +38,7 @@ def align_both_ways(e_sents: Sequence[Sequence[str]], f_sents: Sequence[Sequence
     if len(e_sents) != len(f_sents):
         raise ValueError(f"bitext sides differ in length: {len(e_sents)} vs {len(f_sents)} sentences")
     aligner = eflomal.Aligner(model=model)
-    with tempfile.TemporaryDirectory(prefix="parapeval-align-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="aesop-align-") as tmp:
         fwd, rev = Path(tmp, "fwd"), Path(tmp, "rev")
         aligner.align([" ".join(s) for s in e_sents], [" ".join(s) for s in f_sents],
                       links_filename_fwd=str(fwd), links_filename_rev=str(rev), quiet=True)

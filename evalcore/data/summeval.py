@@ -8,7 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from summeval.io.records import InputError, SummaryItem
+from evalcore.data.records import SummaryItem
+from evalcore.textio import InputError, read_utf8
 
 DIMENSIONS = ("relevance", "coherence", "consistency", "fluency")
 
@@ -35,17 +36,23 @@ def _with_mean(scores: dict[str, float]) -> dict[str, float]:
 
 def _read_16sys(path: Path) -> list[SummaryItem]:
     try:
-        data = json.loads(path.read_text("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = json.loads(read_utf8(path))
+    except json.JSONDecodeError as exc:
         raise InputError(f"{path}: not a SummEval JSON file ({exc})") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: not a SummEval JSON file (expected an object of documents)")
     items = []
     for doc_id in sorted(data):
-        doc = data[doc_id]
-        refs = tuple(doc["ref_summs"])
-        for system in sorted(doc["sys_summs"], key=_system_order):
-            entry = doc["sys_summs"][system]
-            items.append(SummaryItem(doc_id, system, entry["sys_summ"], refs, f"{path}:{doc_id}:{system}",
-                                     _with_mean({d: float(entry["scores"][d]) for d in DIMENSIONS})))
+        try:
+            doc = data[doc_id]
+            refs = tuple(doc["ref_summs"])
+            for system in sorted(doc["sys_summs"], key=_system_order):
+                entry = doc["sys_summs"][system]
+                items.append(SummaryItem(doc_id, system, entry["sys_summ"], refs, f"{path}:{doc_id}:{system}",
+                                         _with_mean({d: float(entry["scores"][d]) for d in DIMENSIONS})))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"{path}: document {doc_id!r} is not in SummEval's format "
+                             f"({type(exc).__name__}: {exc})") from None
     return items
 
 
@@ -56,12 +63,18 @@ def _read_12sys(folder: Path) -> list[SummaryItem]:
     items = []
     for file in files:
         system = file.name.split("_")[0]
-        for number, line in enumerate(file.read_text("utf-8").splitlines(), 1):
-            obj = json.loads(line)
-            experts = obj["expert_annotations"]
-            human = {d: float(np.mean([a[d] for a in experts])) for d in DIMENSIONS}
-            items.append(SummaryItem(obj["id"], system, obj["decoded"], tuple(obj["references"]),
-                                     f"{file}:{number}", _with_mean(human)))
+        for number, line in enumerate(read_utf8(file).splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+                experts = obj["expert_annotations"]
+                human = {d: float(np.mean([a[d] for a in experts])) for d in DIMENSIONS}
+                items.append(SummaryItem(obj["id"], system, obj["decoded"], tuple(obj["references"]),
+                                         f"{file}:{number}", _with_mean(human)))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+                raise InputError(f"{file}:{number}: not a SummEval annotation line "
+                                 f"({type(exc).__name__}: {exc})") from None
     return sorted(items, key=lambda i: (i.topic, _system_order(i.system)))
 
 

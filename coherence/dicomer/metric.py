@@ -1,0 +1,178 @@
+"""DICOMER as a metric of the suite's contract: the readability of a candidate text alone.
+
+Each text is parsed once (spaCy + the discourse parser the model was trained with; parses cached
+on disk by text hash), featurised and ranked by the shipped (or a given) model. ``value`` is the
+ranker's decision value, the ``log_score`` component the paper's shifted logarithm (for Pearson).
+Text an English pipeline cannot judge (another script, symbols only) gets the model's neutral
+value, the median of its training predictions, with a note; one-sentence texts and texts without
+relations are scored and noted. Relations may also come from parses made elsewhere
+(``precomputed`` files or an ``external`` command, see :mod:`coherence.adapters`).
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+
+from evalcore import __version__
+from evalcore.metric import Item, ReferenceFreeMetric, Score, Signature
+from evalcore.resources import ResourceError, data_dir
+
+MODEL_NAME = "dicomer_model"
+_NOTES = {
+    "one_sentence": "one_sentence: no sentence transitions to judge (the model's one-sentence value)",
+    "no_relations": "no_relations: no discourse relation found",
+}
+
+
+def model_paths(folder: Path | None = None) -> tuple[Path, Path]:
+    """The shipped model (joblib) and its JSON sidecar (:mod:`evalcore.persist`)."""
+    folder = folder or data_dir() / "coherence"
+    return folder / f"{MODEL_NAME}.joblib", folder / f"{MODEL_NAME}.json"
+
+
+def load_dicomer_model(path: str | Path | None = None):
+    """(fitted :class:`~coherence.dicomer.model.DicomerModel`, sidecar dict) of a model file, the
+    file checked against the SHA-256 in its sidecar; loaded once per process and file version."""
+    file = Path(path) if path else model_paths()[0]
+    if not file.exists():
+        raise ResourceError(f"DICOMER model {file} is missing: run `coherence train dicomer`")
+    stat = file.stat()
+    return _load(str(file), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=4)
+def _load(file: str, mtime_ns: int, size: int):
+    from evalcore.persist import ModelFileError, file_sha256, load_model
+
+    from coherence.dicomer.model import DicomerModel
+
+    try:
+        model, info = load_model(file)
+    except ModelFileError as exc:
+        raise ResourceError(str(exc)) from None
+    if not isinstance(model, DicomerModel):
+        raise ResourceError(f"{file} holds a {type(model).__name__}, not a DICOMER model (files written "
+                            "before aesop-eval's model scheme): retrain with `coherence train dicomer`")
+    return model, {**info, "sha256": info.get("sha256") or file_sha256(file)}
+
+
+def model_signature(info: dict, parser: str, model_hash: str | None = None) -> Signature:
+    """The signature of a DICOMER model described by its sidecar ``info``, with relations from
+    ``parser`` (an id of :func:`~coherence.dicomer.analysis.parser_id`) and, once the file exists,
+    the first 12 hex digits of its SHA-256."""
+    features = dict(part.split(":", 1) for part in info["features"].split("|"))
+    extras = {**features, "svmC": f"{info['C']:.4g}", "transform": "shifted_log"}
+    if model_hash:
+        extras["model"] = model_hash
+    return Signature("dicomer", {"variant": info["variant"], "mode": info["mode"], "parser": parser}, extras,
+                     __version__)
+
+
+def analysis_notes(analysis) -> tuple[str, ...]:
+    """Notes for analyses with little structure to judge: one sentence, no relations."""
+    flags = (["one_sentence"] if analysis.n_sentences == 1 else []) + ([] if analysis.relations else ["no_relations"])
+    return tuple(_NOTES[f] for f in flags)
+
+
+class _Engine:
+    """What scoring needs, built once per configuration: model, sidecar, relation source, cache."""
+
+    def __init__(self, metric: Dicomer):
+        from coherence.adapters import ExternalParser, PrecomputedParses
+        from coherence.dicomer.analysis import AnalysisCache, parser_id, shared_cache
+        from coherence.parser.pipeline import DiscourseParser
+
+        self.key = tuple(metric.get_params().items())
+        self.model, self.info = load_dicomer_model(metric.model)
+        if metric.precomputed:
+            self.relations = PrecomputedParses(metric.precomputed)
+        elif metric.external:
+            self.relations = ExternalParser(metric.external, metric.external_format)
+        else:
+            self.relations = None
+        self.parser = self.relations or DiscourseParser(tier=int(self.info["parser_tier"]))
+        self.parser_id = parser_id(self.parser)
+        if self.info.get("parser", self.parser_id) != self.parser_id:
+            advice = "" if self.relations else ": retrain with `coherence train dicomer`"
+            warnings.warn(f"DICOMER model was trained with parser {self.info['parser']}, the relations "
+                          f"now come from {self.parser_id}{advice}", stacklevel=3)
+        # parses made elsewhere depend on tools we cannot fingerprint: never cached
+        self.cache = None
+        if self.relations is None:
+            self.cache = shared_cache(self.parser) if metric.cache else AnalysisCache(self.parser)
+
+    def analyses(self, items: Sequence[Item]) -> list:
+        """Analyses of the items' candidates; with relations from elsewhere each item's parse is
+        found by its id (the file name), and a failure raises naming it."""
+        from coherence.dicomer.analysis import analyse_parsed
+        from coherence.parser.document import parse_texts
+
+        if self.relations is None:
+            analyses = self.cache.analyse([it.candidate for it in items])
+            self.cache.save()
+            return analyses
+        parsed = parse_texts([it.candidate for it in items], [it.id for it in items])
+        return [analyse_parsed(pt, self.parser) for pt in parsed]
+
+
+class Dicomer(ReferenceFreeMetric):
+    """DICOMER readability (Lin, Liu, Ng & Kan 2012) of a candidate text; no references.
+
+    ``model``: a model file (None: the shipped one). ``precomputed``: a folder of parses named
+    after each item's id (file name), or ``external``: a parser command template with ``{input}``
+    and ``external_format`` (``pipe``/``json``) - else the parser the model was trained with.
+    ``cache``: keep parses on disk under the suite's cache root (it never changes a number)."""
+
+    name = "dicomer"
+    reads = "candidate"
+    signature_via = {"model": "model", "precomputed": "parser", "external": "parser", "external_format": "parser"}
+    signature_exempt = frozenset({"cache"})
+
+    def __init__(self, model: str | Path | None = None, precomputed: str | Path | None = None,
+                 external: str | None = None, external_format: str = "pipe", cache: bool = True):
+        self.model = model
+        self.precomputed = precomputed
+        self.external = external
+        self.external_format = external_format
+        self.cache = cache
+
+    def validate(self) -> None:
+        from coherence.adapters import FORMATS
+
+        if self.precomputed and self.external:
+            raise ValueError("dicomer: give precomputed parses or an external parser, not both")
+        if self.external is not None and "{input}" not in self.external:
+            raise ValueError("dicomer: the external parser command must contain {input}")
+        if self.external_format not in FORMATS:
+            raise ValueError(f"dicomer: external_format must be one of {FORMATS}, got {self.external_format!r}")
+
+    def _engine(self) -> _Engine:
+        self._ensure_valid()
+        engine = self.__dict__.get("_engine_")
+        if engine is None or engine.key != tuple(self.get_params().items()):
+            engine = self.__dict__["_engine_"] = _Engine(self)
+        return engine
+
+    def signature(self) -> Signature:
+        """sacrebleu's short form, as 0.1.0 printed it: the model's variant and training mode, the
+        parser (code and model hash, or where the relations come from), the feature configuration,
+        the ranker's C, the transform and the model file's hash."""
+        engine = self._engine()
+        return model_signature(engine.info, engine.parser_id, engine.info["sha256"][:12])
+
+    def neutral_score(self) -> Score:
+        """The model's neutral value (the median of its training predictions) and its log score:
+        what text the English pipeline cannot judge gets instead of a confident score."""
+        model = self._engine().model
+        return Score(model.neutral_score_, {"log_score": float(model.log_score([model.neutral_score_])[0])})
+
+    def _score_items(self, items: Sequence[Item]) -> list[Score]:
+        engine = self._engine()
+        analyses = engine.analyses(items)
+        values = engine.model.decision_function(analyses)
+        logs = engine.model.log_score(values)
+        return [Score(float(v), {"log_score": float(lg)}, analysis_notes(a))
+                for a, v, lg in zip(analyses, values, logs)]

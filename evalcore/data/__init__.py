@@ -1,0 +1,2 @@
+"""Data readers shared by the benches of every package: the item record, SummEval's release
+files, and human-score tables."""

@@ -1,0 +1,275 @@
+"""The PEM metric (Liu, Dahlmeier, Ng 2010) on the suite's contract: ``PEM().score(original,
+paraphrase)`` -> a :class:`~evalcore.metric.Score` whose value is the regressor's output and whose
+components are its three features (adequacy = pivot-language F1 averaged over pivots, fluency =
+normalised LM score, target_ngram_f1 = English n-gram F1, a similarity of wording) and the F1 of
+each pivot. :class:`PEMFeatures` computes the features (training and the benchmark use it too).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+
+from evalcore import __version__
+from evalcore.bpng import BPNGBuilder, PhraseTableStore, pivot_f1
+from evalcore.bpng.table import PhraseTable
+from evalcore.metric import InputLimits, Item, Score, Signature, SourceMetric
+from evalcore.persist import ModelFileError
+from evalcore.phrase_table.build import english_preprocessor
+from evalcore.resources import ResourceError
+from evalcore.text import Preprocessor
+from evalcore.textio import InputError
+from parapeval import defaults
+from parapeval.fluency import FluencyScorer
+from parapeval.target_ngrams import target_bag, target_f1
+
+#: PEM refuses texts of more words (BPNG and n-gram bags grow with length): an error record.
+MAX_WORDS = 1000
+COPY_NOTE = "copy: the paraphrase is identical to the original"
+
+
+class PEMFeatures:
+    """The three PEM features from phrase tables (one per pivot) and a language model."""
+
+    def __init__(self, tables: Mapping[str, PhraseTable], lm: FluencyScorer, discount: float | None = None):
+        if not tables:
+            raise ValueError("PEM needs at least one pivot phrase table")
+        self.tables = dict(tables)
+        self.lm = lm
+        self.discount = discount
+        self.builders = {p: BPNGBuilder(t, discount=discount) for p, t in self.tables.items()}
+        self._init_preprocessors()
+
+    def _init_preprocessors(self) -> None:
+        self.preprocessors = {p: english_preprocessor(self._stem(t)) for p, t in self.tables.items()}
+        self.target_pre = Preprocessor(lowercase=True, stem=False, function_words="none")
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        del state["preprocessors"], state["target_pre"]  # per-process caches, rebuilt on unpickling
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._init_preprocessors()
+
+    @staticmethod
+    def _stem(table: PhraseTable) -> bool:
+        meta = getattr(table, "meta", {})
+        return str(meta.get("stem", "False")) == "True"
+
+    @classmethod
+    def from_paths(cls, tables: Mapping[str, str | Path], lm: str | Path, discount: float | None = None) -> PEMFeatures:
+        return cls({p: PhraseTableStore(path) for p, path in tables.items()}, FluencyScorer(lm), discount)
+
+    def signature_fields(self) -> dict[str, object]:
+        """The short-form fields of these features: pivots, function-word discount, LM."""
+        return {"pivots": tuple(self.tables), "fw": self.discount, "lm": self.lm.signature()}
+
+    def signature(self) -> str:
+        """``pem|pivots:..|fw:..|lm:..|v:..``: the features' part of PEM's signature."""
+        return str(Signature("pem", self.signature_fields(), {}, __version__))
+
+    def table_signatures(self) -> dict[str, str]:
+        return {p: b.signature() for p, b in self.builders.items()}
+
+    def pivot_scores(self, original: str, paraphrase: str) -> dict[str, float]:
+        """Pivot-language F1 per pivot."""
+        out = {}
+        for pivot, builder in self.builders.items():
+            pre = self.preprocessors[pivot]
+            out[pivot] = pivot_f1(builder.bag(pre(original)), builder.bag(pre(paraphrase)))[2]
+        return out
+
+    def target_score(self, original: str, paraphrase: str) -> float:
+        """English n-gram F1 of the two texts (1 for a verbatim copy)."""
+        return target_f1(target_bag(self.target_pre(original)), target_bag(self.target_pre(paraphrase)))
+
+    def compute(self, original: str, paraphrase: str) -> tuple[np.ndarray, dict[str, float]]:
+        """Feature vector in :data:`parapeval.model.FEATURES` order, and the per-pivot F1."""
+        pivots = self.pivot_scores(original, paraphrase)
+        adequacy = float(np.mean(list(pivots.values())))
+        return np.array([adequacy, self.lm.score(paraphrase), self.target_score(original, paraphrase)]), pivots
+
+
+@dataclass(frozen=True)
+class _Config:
+    """PEM's parameters resolved against the model's sidecar and the default resources."""
+
+    model: Path
+    info: dict
+    pivots: tuple[str, ...]
+    tables: dict[str, Path]
+    lm: Path
+    discount: float | None
+
+
+class PEM(SourceMetric):
+    """PEM: features + a fitted regressor; ``score(original, paraphrase)``.
+
+    Parameters (all optional; None = the default):
+    ``model``: a model file written by ``parapeval train`` (default: the shipped
+    ``data/parapeval/pem-default.pkl``); ``pivots``: pivot languages (default: those the model
+    was trained with, or those of ``tables``); ``tables``: pivot -> phrase-table file (default:
+    the tables ``make setup`` builds); ``lm``: KenLM file (default: the one ``make setup``
+    builds); ``discount``: BPNG function-word discount (default: the model's).
+
+    Text the English pipeline cannot judge gets the model's neutral value (its prediction at the
+    median training features, stored in the model's sidecar) with a note.
+    """
+
+    name: ClassVar[str] = "pem"
+    reads: ClassVar[str] = "source"
+    signature_keys: ClassVar[dict[str, str]] = {"discount": "fw", "tables": "pivots"}
+
+    def __init__(self, model: str | Path | None = None, pivots: Sequence[str] | None = None,
+                 tables: Mapping[str, str | Path] | None = None, lm: str | Path | None = None,
+                 discount: float | None = None):
+        self.model = model
+        self.pivots = pivots
+        self.tables = tables
+        self.lm = lm
+        self.discount = discount
+
+    def set_params(self, **params) -> PEM:
+        super().set_params(**params)
+        self.__dict__.pop("_cached_config", None)
+        self.__dict__.pop("_cached_resources", None)
+        return self
+
+    # ---- resolution of the parameters ---------------------------------------------------------
+    def config(self) -> _Config:
+        """The parameters resolved: model file and sidecar, pivots, table and LM files, discount."""
+        cached = self.__dict__.get("_cached_config")
+        if cached is None:
+            from parapeval.model import model_info
+
+            path = Path(self.model) if self.model else defaults.model_path()
+            info = model_info(path)
+            if self.tables is not None and not isinstance(self.tables, Mapping):
+                raise ValueError(f"PEM's tables must map pivot -> phrase-table file, got {self.tables!r}")
+            given = {p: Path(t) for p, t in (self.tables or {}).items()}
+            if isinstance(self.pivots, str):
+                pivots = tuple(p for p in self.pivots.split(",") if p)
+            elif self.pivots:
+                pivots = tuple(self.pivots)
+            else:
+                pivots = tuple(given) if given else tuple(info["pivots"])
+            tables = {p: given.get(p, defaults.phrase_table_path(p)) for p in pivots}
+            discount = self.discount if self.discount is not None else info.get("discount")
+            cached = _Config(path, info, pivots, tables, Path(self.lm) if self.lm else defaults.lm_path(), discount)
+            self.__dict__["_cached_config"] = cached
+        return cached
+
+    def validate(self) -> None:
+        """Every resource exists and the settings make sense (raised before any scoring)."""
+        cfg = self.config()
+        if not cfg.pivots:
+            raise ValueError("PEM needs at least one pivot language")
+        if cfg.discount is not None and not 0 <= cfg.discount <= 1:
+            raise ValueError(f"PEM's function-word discount must be in [0, 1], got {cfg.discount}")
+        unused = set(self.tables or {}) - set(cfg.pivots)
+        if unused:
+            raise ValueError(f"phrase tables given for {', '.join(sorted(unused))}, not among the pivots "
+                             f"{', '.join(cfg.pivots)}")
+        for pivot, path in cfg.tables.items():
+            if not path.is_file():
+                raise ResourceError(f"phrase table for pivot {pivot!r} not found at {path}: run `make setup` "
+                                    "for the defaults or build one with `parapeval build-phrase-table`")
+        if not cfg.lm.is_file():
+            raise ResourceError(f"language model {cfg.lm} not found: run `make setup` for the default "
+                                "or build one with `parapeval build-lm`")
+
+    def _resources(self):
+        """(features, regressor), loaded once per process."""
+        cached = self.__dict__.get("_cached_resources")
+        if cached is None:
+            from parapeval.model import load_model
+
+            cfg = self.config()
+            regressor, _ = load_model(cfg.model)
+            cached = (PEMFeatures.from_paths(cfg.tables, cfg.lm, cfg.discount), regressor)
+            self.__dict__["_cached_resources"] = cached
+        return cached
+
+    # ---- signature ----------------------------------------------------------------------------
+    def signature(self) -> Signature:
+        """``pem|pivots:fr+de+es+zh|fw:none|lm:default:4g:515b640c|model:pem-default|v:0.1.0``: the
+        pivots (a pivot given its own table reads ``fr=<hash of the table's signature>``), the
+        function-word discount, the LM's name, order and hash, and the model. Never raises: when
+        the model's sidecar or a resource cannot be read, the fields show the parameters as given
+        and an ``unresolved:yes`` field says so (``validate`` names the problem)."""
+        try:
+            return self._resolved_signature()
+        except (ResourceError, ModelFileError, ValueError, TypeError, OSError):
+            return self._raw_signature()
+
+    def _resolved_signature(self) -> Signature:
+        from evalcore.lm import KenLM
+
+        cfg = self.config()
+        given = set(self.tables or {})
+        pivots = tuple(f"{p}={_table_hash(t)}" if p in given else p for p, t in cfg.tables.items())
+        params = {"pivots": pivots, "fw": cfg.discount, "lm": KenLM(cfg.lm).signature(), "model": cfg.model.stem}
+        return Signature(self.name, params, {}, __version__)
+
+    def _raw_signature(self) -> Signature:
+        tables = self.tables if isinstance(self.tables, Mapping) else {}
+        if isinstance(self.pivots, str):
+            pivots = [p for p in self.pivots.split(",") if p]
+        else:
+            pivots = list(self.pivots or tables) or ["model"]
+        shown = [f"{p}={Path(str(tables[p])).stem}" if p in tables else p for p in pivots]
+        if self.tables is not None and not isinstance(self.tables, Mapping):
+            shown.append(f"tables={self.tables}")
+        params = {"pivots": tuple(shown), "fw": self.discount if self.discount is not None else "model",
+                  "lm": Path(str(self.lm)).stem if self.lm else "default",
+                  "model": Path(str(self.model)).stem if self.model else defaults.model_path().stem}
+        return Signature(self.name, params, {"unresolved": True}, __version__)
+
+    # ---- scoring ------------------------------------------------------------------------------
+    def _check(self, item: Item, limits: InputLimits) -> tuple[Item, tuple[str, ...]]:
+        """The contract's input rule, then PEM's word cap on both sides."""
+        checked, notes = super()._check(item, limits)
+        for role, text in (("source", checked.source), ("candidate", checked.candidate)):
+            n = len(text.split())
+            if n > MAX_WORDS:
+                raise InputError(f"{checked.id}: {role} is too long ({n:,} words > {MAX_WORDS:,}: PEM's bags "
+                                 "of pivot n-grams grow with length)")
+        return checked, notes
+
+    def _score_items(self, items: Sequence[Item]) -> list[Score]:
+        """One regressor call for the batch; a text shared by several items (an original with many
+        paraphrases) is preprocessed and its pivot bags built once (both cached by text)."""
+        features, regressor = self._resources()
+        X = np.empty((len(items), 3))
+        per_pivot = []
+        for k, item in enumerate(items):
+            X[k], pivots = features.compute(item.source, item.candidate)
+            per_pivot.append(pivots)
+        predictions = regressor.predict(X)
+        out = []
+        for item, x, pivots, value in zip(items, X, per_pivot, predictions):
+            components = {"adequacy": x[0], "fluency": x[1], "target_ngram_f1": x[2],
+                          **{f"pivot_f1_{p}": f for p, f in pivots.items()}}
+            notes = (COPY_NOTE,) if item.source.split() == item.candidate.split() else ()
+            out.append(Score(float(value), components, notes))
+        return out
+
+    def neutral_score(self) -> Score:
+        """The model's neutral value: its prediction at the median training features (sidecar)."""
+        neutral = self.config().info["neutral"]
+        return Score(neutral["value"], neutral["features"])
+
+
+def _table_hash(path: Path) -> str:
+    """Short hash of a phrase table's own signature (bitext hash and build settings)."""
+    return hashlib.sha1(PhraseTableStore(path).signature().encode("utf-8")).hexdigest()[:8]
+
+
+__all__ = ["COPY_NOTE", "MAX_WORDS", "PEM", "PEMFeatures"]

@@ -1,0 +1,91 @@
+"""CREMER as a metric (Lin, Liu, Ng, Kan 2012, section 5): overall responsiveness predicted by an
+SVR from a summary's TESLA-S (content, against its references) and DICOMER (readability, from
+``coherence``'s metric). The shipped models live in ``data/summeval``; the regressor and its
+training are in :mod:`summeval.cremer`."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from pathlib import Path
+from typing import ClassVar
+
+from evalcore import __version__
+from evalcore.metric import InputLimits, Item, ReferenceMetric, Score, Signature
+from summeval.cremer import KERNELS, METRIC_NAMES, feature_matrix, load_model, model_path
+from summeval.metrics.tesla_s import TeslaS
+
+
+def _model(kernel: str, models: str | Path | None):
+    """(regressor, sidecar) of a model file, loaded once per process and version of the file."""
+    path = model_path(kernel, models)
+    stat = path.stat() if path.exists() else None
+    return _load(kernel, str(models) if models else None, stat and (stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=8)
+def _load(kernel: str, models: str | None, version):
+    return load_model(kernel, models)
+
+
+@functools.lru_cache(maxsize=1)
+def _dicomer():
+    """DICOMER as ``coherence`` offers it (the shipped model, parses cached on disk)."""
+    from coherence.dicomer.metric import Dicomer
+
+    return Dicomer()
+
+
+def feature_values(items: Sequence[Item]) -> tuple[list, list]:
+    """CREMER's two features of checked items (texts already cleaned and within the caller's size
+    cap): TESLA-S's and DICOMER's Score or ErrorRecord for each item."""
+    # the caller's cap already admitted these texts; the features must not apply the default one again
+    limits = InputLimits(max(len(t) for it in items for t in (it.candidate, *it.references)))
+    return TeslaS().score_batch(items, limits), _dicomer().score_batch([Item(it.candidate, id=it.id) for it in items],
+                                                                       limits)
+
+
+class Cremer(ReferenceMetric):
+    """CREMER with the SVR of ``kernel`` (``rbf``: CREMER, ``poly``: CREMER-PF, ``linear``:
+    CREMER-LF), shipped or from ``models`` (a folder written by `summeval train cremer --out`).
+    ``value`` is the predicted responsiveness; components are its inputs, ``tesla_s`` and
+    ``dicomer``."""
+
+    # the kernel shows as the variant's name, the model folder as the model file's hash
+    signature_via: ClassVar[dict[str, str]] = {"kernel": "variant", "models": "model"}
+
+    def __init__(self, kernel: str = "rbf", models: str | Path | None = None):
+        self.kernel = kernel
+        self.models = models
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return METRIC_NAMES.get(self.kernel, f"cremer-{self.kernel}")
+
+    def validate(self) -> None:
+        if self.kernel not in KERNELS:
+            raise ValueError(f"kernel must be one of {sorted(KERNELS)}, got {self.kernel!r}")
+
+    def _loaded(self):
+        self._ensure_valid()
+        return _model(self.kernel, self.models)
+
+    def signature(self) -> Signature:
+        """The short form of 0.1.0: ``cremer|variant:CREMER-RBF|features:tesla-s+dicomer|target:...|model:...``;
+        the model file stands for ``models`` by the first 12 hex digits of its SHA-256, its
+        features and target are read from its sidecar."""
+        info = self._loaded()[1]
+        params = {"variant": KERNELS[self.kernel], "features": info["features"], "target": info["target"],
+                  "model": info["sha256"][:12]}
+        return Signature(self.name, params, {}, __version__)
+
+    def _score_items(self, items: Sequence[Item]) -> list[Score]:
+        tesla, dicomer = feature_values(items)
+        for item, t, d in zip(items, tesla, dicomer):
+            bad = next((f for f in (t, d) if not f.ok), None)
+            if bad is not None:
+                raise ValueError(f"{item.id}: no {bad.metric} score to predict from ({bad.message})")
+        predicted = self._loaded()[0].predict(feature_matrix([t.value for t in tesla], [d.value for d in dicomer]))
+        # DICOMER's notes say why its feature is unusual (e.g. a text without relations)
+        return [Score(float(v), {"tesla_s": t.value, "dicomer": d.value}, tuple(f"dicomer: {n}" for n in d.notes))
+                for v, t, d in zip(predicted, tesla, dicomer)]

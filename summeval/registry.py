@@ -1,0 +1,36 @@
+"""The metrics ``summeval`` registers (name -> class and the arguments the name stands for).
+Read by :mod:`evalcore.metric.registry` without importing any metric; ``dicomer``, which
+``summeval score`` also offers, is registered by ``coherence``."""
+
+from evalcore.metric.registry import MetricSpec
+
+_TESLA = "summeval.metrics.tesla_s:TeslaS"
+_ROUGE = "summeval.metrics.rouge:Rouge"
+_ROUGE_SU = "summeval.metrics.rouge:RougeSU"
+_CREMER = "summeval.metrics.cremer:Cremer"
+
+METRICS = {
+    "tesla-s": MetricSpec(_TESLA, "TESLA-S content score against model summaries (function words by word list)"),
+    "tesla-s-pos": MetricSpec(_TESLA, "TESLA-S with function words by spaCy POS tags (the paper's definition)",
+                              kwargs={"function_words": "pos"}),
+    "rouge-1": MetricSpec(_ROUGE, "ROUGE-1 recall (rouge-score, Porter stemming)", kwargs={"kind": "rouge-1"}),
+    "rouge-2": MetricSpec(_ROUGE, "ROUGE-2 recall (rouge-score, Porter stemming)", kwargs={"kind": "rouge-2"}),
+    "rouge-l": MetricSpec(_ROUGE, "ROUGE-L recall (rouge-score, Porter stemming)", kwargs={"kind": "rouge-l"}),
+    "rouge-1-f": MetricSpec(_ROUGE, "ROUGE-1 F1", kwargs={"kind": "rouge-1", "measure": "f"}),
+    "rouge-2-f": MetricSpec(_ROUGE, "ROUGE-2 F1", kwargs={"kind": "rouge-2", "measure": "f"}),
+    "rouge-l-f": MetricSpec(_ROUGE, "ROUGE-L F1", kwargs={"kind": "rouge-l", "measure": "f"}),
+    "rouge-su4": MetricSpec(_ROUGE_SU, "ROUGE-SU4 recall as ROUGE-1.5.5 computes it", kwargs={"max_gap": 4}),
+    "rouge-su4-f": MetricSpec(_ROUGE_SU, "ROUGE-SU4 F1", kwargs={"max_gap": 4, "measure": "f"}),
+    "cremer": MetricSpec(_CREMER, "CREMER responsiveness: RBF SVR over TESLA-S and DICOMER", kwargs={"kernel": "rbf"}),
+    "cremer-lf": MetricSpec(_CREMER, "CREMER-LF responsiveness: linear SVR over TESLA-S and DICOMER",
+                            kwargs={"kernel": "linear"}),
+    "cremer-pf": MetricSpec(_CREMER, "CREMER-PF responsiveness: polynomial SVR over TESLA-S and DICOMER",
+                            kwargs={"kernel": "poly"}),
+}
+
+#: what `summeval score` computes when no metric is named
+DEFAULT_METRICS = ("tesla-s", "rouge-2", "rouge-su4")
+#: `--metric all`: the AESOP report in one pass (content, readability, responsiveness, baselines)
+ALL_METRICS = ("tesla-s", "dicomer", "cremer", "cremer-lf", "cremer-pf", "rouge-1", "rouge-2", "rouge-l", "rouge-su4")
+#: metrics of other packages that `summeval score` offers
+BORROWED = ("dicomer",)

@@ -1,0 +1,100 @@
+"""Human-score files: finite numbers only, and malformed files give a message naming file:line."""
+
+import json
+
+import pytest
+
+from evalcore.data.human import match_keys, read_human
+from evalcore.textio import InputError
+
+
+def _write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, "utf-8")
+    return path
+
+
+def test_reads_tsv_csv_and_jsonl(tmp_path):
+    tsv = _write(tmp_path, "h.tsv", "\ufefftopic\tsystem\trel\tcoh\nD1\t1\t3.5\t\nD1\t2\t4\t2\n")  # Excel's BOM
+    assert read_human(tsv) == {("D1", "1"): {"rel": 3.5}, ("D1", "2"): {"rel": 4.0, "coh": 2.0}}
+    csv_ = _write(tmp_path, "h.CSV", "topic,system,rel\nD1,1,3\n\n")
+    assert read_human(csv_) == {("D1", "1"): {"rel": 3.0}}
+    jsonl = _write(tmp_path, "h.jsonl", '{"topic": "D1", "system": 1, "human": {"rel": 3}, "coh": null}\n\n'
+                                        '{"topic": "D2", "system": "1", "rel": 2.5, "summary": "text"}\n')
+    assert read_human(jsonl) == {("D1", "1"): {"rel": 3.0}, ("D2", "1"): {"rel": 2.5}}
+
+
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "Infinity", "-inf"])
+def test_non_finite_tsv_values_are_rejected_naming_file_and_line(tmp_path, value):
+    path = _write(tmp_path, "h.tsv", f"topic\tsystem\trel\nD1\t1\t3\nD1\t2\t{value}\n")
+    with pytest.raises(InputError, match=rf"h\.tsv:3: rel = '{value}' is not a finite number"):
+        read_human(path)
+
+
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity"])
+def test_non_finite_jsonl_values_are_rejected_naming_file_and_line(tmp_path, token):
+    path = _write(tmp_path, "h.jsonl", '{"topic": "D1", "system": "1", "rel": 3}\n'
+                                       f'{{"topic": "D1", "system": "2", "human": {{"rel": {token}}}}}\n')
+    with pytest.raises(InputError, match=r"h\.jsonl:2: rel = .* is not a finite number"):
+        read_human(path)
+
+
+@pytest.mark.parametrize("line, message", [
+    ("[1, 2, 3]", r"h\.jsonl:2: expected a JSON object, got list"),
+    ('"just text"', r"h\.jsonl:2: expected a JSON object, got str"),
+    ('{"topic": "D1", "system": "2", "human": [3, 4]}', r"h\.jsonl:2: 'human' must be an object"),
+    ('{"topic": "D1", "system": "2", "rel": true}', r"h\.jsonl:2: rel = True is not a number"),
+    ('{"topic": "D1", "system": "2", "rel": {"a": 1}}', r"h\.jsonl:2: rel = .* is not a number"),
+    ('{"topic": "D1", "rel": 3}', r"h\.jsonl:2: needs 'topic' and 'system' \(missing system\)"),
+    ('{"topic": "D1", "system": "2", "rel": 3', r"h\.jsonl:2: invalid JSON"),
+])
+def test_malformed_jsonl_rows_give_a_message_not_a_traceback(tmp_path, line, message):
+    path = _write(tmp_path, "h.jsonl", '{"topic": "D1", "system": "1", "rel": 3}\n' + line + "\n")
+    with pytest.raises(InputError, match=message):
+        read_human(path)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("topic\tsystem\trel\nD1\t1\n", r"h\.tsv:2: 2 fields, the header has 3"),
+    ("topic\tsystem\trel\nD1\t1\t3\t4\n", r"h\.tsv:2: 4 fields, the header has 3"),
+    ("topic,system,rel\nD1,1,3\n", r"h\.tsv:1: the header needs 'topic' and 'system' columns .*a tab"),
+    ("doc\tsystem\trel\nD1\t1\t3\n", r"h\.tsv:1: the header needs .*missing topic"),
+    ("topic\tsystem\trel\trel\nD1\t1\t3\t4\n", r"h\.tsv:1: column 'rel' appears more than once"),
+    ("topic\tsystem\trel\n\t1\t3\n", r"h\.tsv:2: needs 'topic' and 'system' \(missing topic\)"),
+    ("topic\tsystem\trel\nD1\t1\tgood\n", r"h\.tsv:2: rel = 'good' is not a number"),
+])
+def test_malformed_tables_give_a_message_naming_the_line(tmp_path, text, message):
+    path = _write(tmp_path, "h.tsv", text)
+    with pytest.raises(InputError, match=message):
+        read_human(path)
+
+
+def test_oversized_cell_is_an_input_error_not_a_csv_traceback(tmp_path):
+    path = _write(tmp_path, "h.tsv", 'topic\tsystem\trel\nD1\t1\t"' + "x" * 200_000 + '"\n')
+    with pytest.raises(InputError, match=r"h\.tsv: not a readable TSV file"):
+        read_human(path)
+
+
+def test_duplicates_empty_and_unreadable_files(tmp_path):
+    with pytest.raises(InputError, match=r"h\.tsv:3: duplicate human scores"):
+        read_human(_write(tmp_path, "h.tsv", "topic\tsystem\trel\nD1\t1\t3\nD1\t1\t4\n"))
+    with pytest.raises(InputError, match="no human scores found"):
+        read_human(_write(tmp_path, "e.jsonl", "\n\n"))
+    with pytest.raises(InputError, match="not valid UTF-8"):
+        (tmp_path / "b.tsv").write_bytes(b"topic\tsystem\n\xff\xfe\n")
+        read_human(tmp_path / "b.tsv")
+    with pytest.raises(InputError, match="cannot be read"):
+        read_human(tmp_path / "missing.tsv")
+
+
+def test_match_keys_counts_both_sides():
+    scored = {("D1", "1"): {}, ("D1", "2"): {}, ("D2", "1"): {}}
+    human = {("D1", "1"): {}, ("D2", "1"): {}, ("D3", "9"): {}}
+    m = match_keys(scored, human)
+    assert m.matched == [("D1", "1"), ("D2", "1")]
+    assert m.only_scored == [("D1", "2")] and m.only_human == [("D3", "9")]
+    assert not m.complete
+    assert m.summary() == ("2 (topic, system) pairs matched; 1 scored pair without human scores "
+                           "(e.g. D1/2); 1 human-scored pair not scored (e.g. D3/9)")
+    assert match_keys(scored, scored).complete
+    assert json.dumps(match_keys(scored, human).counts()) == '{"matched": 2, "only_scored": 1, "only_human": 1}'

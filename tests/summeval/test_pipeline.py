@@ -1,0 +1,116 @@
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from evalcore.data.records import SummaryItem
+from evalcore.metric import InputLimits, Item, ReferenceMetric, Score
+from summeval.io import read_tac
+from summeval.metrics import Rouge, RougeSU, TeslaS
+from summeval.pipeline import SummaryResult, aggregate_systems, build_metrics, score_items
+
+DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
+NAMES = ["tesla-s", "rouge-2", "rouge-su4"]
+
+
+def metrics():
+    return [TeslaS(), Rouge("rouge-2"), RougeSU(4)]
+
+
+class Fragile(ReferenceMetric):
+    """A metric that cannot score a candidate mentioning "storm" (as a parser that gives up)."""
+
+    name = "fragile"
+
+    def __init__(self):
+        pass
+
+    def _score_items(self, items: Sequence[Item]) -> list[Score]:
+        if any("storm" in it.candidate for it in items):
+            raise RuntimeError("cannot parse a storm")
+        return [Score(float(len(it.candidate))) for it in items]
+
+
+def test_bad_items_get_error_records_not_dropped():
+    items = [SummaryItem("t1", "a", "cats chase mice", ("cats chase mice",), "x:1"),
+             SummaryItem("t1", "b", "   ", ("cats chase mice",), "x:2"),
+             SummaryItem("t1", "c", "dogs", ("",), "x:3")]
+    results = score_items(items, metrics())
+    assert [r.system for r in results] == ["a", "b", "c"]
+    assert results[0].ok and results[0].scores["tesla-s"] == pytest.approx(1.0)
+    assert results[1].errors == {n: "x:2: candidate is empty" for n in NAMES}
+    assert results[2].errors["tesla-s"] == "x:3: reference 1 is empty"
+    systems, rankings = aggregate_systems(results, NAMES)
+    by = {s.system: s for s in systems}
+    assert by["b"].n_errors == 1 and math.isnan(by["b"].scores["tesla-s"])
+    assert by["b"].rank["tesla-s"] is None and rankings["tesla-s"].unranked == ("b", "c")
+
+
+def test_one_metric_failing_costs_only_its_own_values():
+    items = [SummaryItem("t1", "a", "rain falls on the plain", ("rain falls on the plain",), "x:1"),
+             SummaryItem("t1", "b", "a storm hits the coast", ("rain falls on the plain",), "x:2")]
+    results = score_items(items, [TeslaS(), Fragile()])
+    assert results[0].ok and set(results[0].scores) == {"tesla-s", "fragile"}
+    assert set(results[1].scores) == {"tesla-s"} and "cannot parse a storm" in results[1].errors["fragile"]
+
+
+def test_oversized_summary_is_an_error_record_naming_it():
+    long = "word " * 40
+    items = [SummaryItem("t1", "a", "short summary", ("a short summary",), "in.jsonl:1"),
+             SummaryItem("t1", "b", long, ("a short summary",), "in.jsonl:2")]
+    results = score_items(items, metrics(), limits=InputLimits(max_chars=100))
+    assert results[0].ok
+    assert set(results[1].errors) == set(NAMES) and "too long (200 characters > 100" in results[1].errors["tesla-s"]
+
+
+def test_demo_ranking_and_parallel_jobs_agree():
+    items = read_tac(DEMO / "models", DEMO / "peers")
+    serial = score_items(items, metrics())
+    parallel = score_items(items, metrics(), jobs=2, chunk_size=4)  # three tasks, two workers
+    assert serial == parallel
+    systems, _ = aggregate_systems(serial, NAMES)
+    assert systems[0].system == "1" and systems[0].rank == {n: 1 for n in NAMES}
+    assert serial[0].components["tesla-s"]["unigram_f"] > 0 and set(serial[0].components["rouge-2"]) == {
+        "precision", "recall", "f"}
+
+
+def test_ties_share_a_rank():
+    items = [SummaryItem("t", s, "same words here", ("same words here",)) for s in ("x", "y")]
+    systems, _ = aggregate_systems(score_items(items, [TeslaS()]), ["tesla-s"])
+    assert [s.rank["tesla-s"] for s in systems] == [1, 1]
+
+
+def test_ranks_compare_the_topics_every_ranked_system_has():
+    # defect: "partial" skipped the two hard topics; averaged over its one easy topic it rose
+    # above "full", which beats it on that very topic
+    def result(topic, system, value):
+        return SummaryResult(topic, system, {"m": value})
+
+    results = [result("easy", "full", 0.9), result("hard1", "full", 0.1), result("hard2", "full", 0.1),
+               result("easy", "partial", 0.8)]
+    systems, rankings = aggregate_systems(results, ["m"])
+    by = {s.system: s for s in systems}
+    assert by["full"].rank["m"] == 1 and by["partial"].rank["m"] == 2
+    assert by["partial"].missing_topics == ("hard1", "hard2") and by["full"].missing_topics == ()
+    assert by["full"].scores["m"] == pytest.approx(1.1 / 3) and by["full"].rank_scores == {"m": 0.9}
+    assert rankings["m"].topics == ("easy",) and rankings["m"].n_topics == 3
+
+
+def test_systems_sharing_no_topic_with_the_rest_are_not_ranked():
+    results = [SummaryResult(t, s, {"m": v}) for t, s, v in
+               [("t1", "a", 0.5), ("t2", "a", 0.25), ("t1", "b", 0.625), ("t2", "b", 0.125), ("t3", "c", 0.9)]]
+    systems, rankings = aggregate_systems(results, ["m"])
+    by = {s.system: s for s in systems}
+    assert by["c"].rank["m"] is None and rankings["m"].unranked == ("c",)
+    assert (by["a"].rank["m"], by["b"].rank["m"]) == (1, 1)  # 0.375 each on t1 and t2
+
+
+def test_build_metrics_keeps_what_a_name_stands_for():
+    built = build_metrics(["tesla-s", "tesla-s-pos", "rouge-2"],
+                          {"tesla-s": {"multi_ref": "mean", "function_words": None},
+                           "tesla-s-pos": {"multi_ref": "mean", "function_words": "list"}})
+    assert [m.name for m in built] == ["tesla-s", "tesla-s-pos", "rouge-2"]
+    assert built[0].multi_ref == "mean" and built[1].function_words == "pos" and built[2].stem is True
+    with pytest.raises(ValueError, match="multi_ref"):
+        build_metrics(["tesla-s"], {"tesla-s": {"multi_ref": "median"}})
