@@ -7,4 +7,7 @@ METRICS = {
     "dicomer": MetricSpec("coherence.dicomer.metric:Dicomer",
                           "DICOMER readability from discourse relations (reference-free; Lin et al. 2012)",
                           reads="candidate"),
+    "dicomer-gdtb-all": MetricSpec("coherence.dicomer.metric:Dicomer",
+                                   "DICOMER trained on every GUM genre of GDTB (opt-in: some texts "
+                                   "CC BY-NC-SA, non-commercial)", reads="candidate", kwargs={"model": "gdtb-all"}),
 }

@@ -91,6 +91,17 @@ def _add_bench(sub) -> None:
     r.add_argument("--data", type=Path, help="SummEval 16-system JSON (default: ../shared/data/summeval/...)")
     r.add_argument("--out", type=Path, required=True)
     r.add_argument("--bootstrap", type=int, default=1000)
+    t = bench.add_parser("transfer", help="trained metrics across domains: SummEval <-> DialSummEval, in-domain CV, "
+                                          "coverage, length control, permutation test")
+    t.add_argument("--data", type=Path, help="shared data root (default: ../shared/data)")
+    t.add_argument("--out", type=Path, required=True)
+    t.add_argument("--bootstrap", type=int, default=1000)
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--experiments", action="store_true",
+                   help="also every candidate variant tried for issue 12 (slow: about 40 minutes)")
+    t.add_argument("--cremer-tuning", choices=("grid", "shipped"), default="grid",
+                   help="CREMER's SVR: grid search as `summeval train cremer` (default) or the shipped "
+                        "models' hyper-parameters (faster)")
     c = bench.add_parser("scale", help="synthetic corpus: one process vs --jobs vs a Dask cluster")
     c.add_argument("--data", type=Path, help="SummEval 16-system JSON the corpus is drawn from")
     c.add_argument("--out", type=Path, required=True)
@@ -308,6 +319,10 @@ def _bench(args) -> int:
     elif args.bench == "responsiveness":
         from summeval.bench.responsiveness import run as bench
         bench(args.data, args.out, n_boot=args.bootstrap)
+    elif args.bench == "transfer":
+        from summeval.bench.transfer import run as bench
+        bench(args.out, args.data, n_boot=args.bootstrap, seed=args.seed, experiments=args.experiments,
+              cremer_tuning=args.cremer_tuning, log=lambda m: print(m, file=sys.stderr))
     elif args.bench == "speed":
         from summeval.bench.speed import run as bench
         bench(args.data, args.out, n_problems=args.problems)

@@ -16,7 +16,8 @@ from evalcore.workers import jobs_arg
 
 from coherence.cli import add_relation_source_args, add_text_inputs, limits_of, text_sources
 from coherence.dicomer.config import VARIANTS
-from coherence.dicomer.train import MODES
+from coherence.dicomer.synthetic import GENRE_SETS
+from coherence.dicomer.train import DEFAULT_MODE, DEFAULT_VARIANT, MODES
 
 Result = Score | ErrorRecord
 
@@ -111,14 +112,14 @@ def cmd_score(args) -> int:
 
 def cmd_train_dicomer(args) -> int:
     from coherence.dicomer.metric import model_paths
-    from coherence.dicomer.train import train
+    from coherence.dicomer.train import model_name, train
 
     out = check_output_dir(args.out, "--out") if args.out else None
-    target = model_paths(out)[0]
+    target = model_paths(out, model_name(args.mode, args.genres))[0]
     if target.exists():
         print(f"overwriting {target}", file=sys.stderr)
     info = train(args.mode, args.variant, Path(args.data) if args.data else None, args.tier,
-                 args.C if args.C == "svmlight" else _positive_float(args.C), args.seed, out)
+                 args.C if args.C == "svmlight" else _positive_float(args.C), args.seed, out, genres=args.genres)
     print(json.dumps(info, indent=2))
     return EXIT_OK
 
@@ -157,10 +158,17 @@ def add_commands(subparsers, train_subparsers, bench_subparsers) -> None:
     add_relation_source_args(s)
     s.set_defaults(func=cmd_score)
 
-    t = train_subparsers.add_parser("dicomer", help="retrain the shipped DICOMER model on SummEval")
-    t.add_argument("--mode", choices=MODES, default="listwise")
-    t.add_argument("--variant", choices=list(VARIANTS), default="DICOMER")
-    t.add_argument("--data", help="SummEval file or folder (default ../shared/data/summeval)")
+    t = train_subparsers.add_parser("dicomer", help="retrain the shipped DICOMER model (default: GDTB windows "
+                                                    "vs permutations, licence-clean genres)")
+    t.add_argument("--mode", choices=MODES, default=DEFAULT_MODE,
+                   help="gdtb-permutation (default): GDTB windows vs seeded permutations; listwise/permutation/"
+                        "combined: SummEval summaries and/or articles (0.1.0's models)")
+    t.add_argument("--genres", choices=GENRE_SETS, default="open",
+                   help="gdtb-permutation: GUM genres whose text licence allows commercial use (default), or all "
+                        "(opt-in, non-commercial: written as dicomer_gdtb_all, scored as dicomer-gdtb-all)")
+    t.add_argument("--variant", choices=list(VARIANTS), default=DEFAULT_VARIANT)
+    t.add_argument("--data", help="gdtb-permutation: shared data root; else SummEval file or folder "
+                                  "(default ../shared/data)")
     t.add_argument("--tier", type=int, choices=(0, 1), default=1, help="discourse parser tier")
     t.add_argument("--C", default="svmlight", help="RankSVM C or 'svmlight' (1 / mean(d.d))")
     t.add_argument("--seed", type=int, default=0)

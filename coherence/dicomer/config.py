@@ -40,6 +40,7 @@ class DicomerConfig:
     discourse: bool = True
     entity_grid: bool = False
     one_sentence: bool = True
+    neutral: bool = False
 
     def __post_init__(self) -> None:
         for name, value, allowed in (("role_detail", self.role_detail, ROLE_DETAILS),
@@ -53,6 +54,8 @@ class DicomerConfig:
             raise ValueError(f"lengths must be positive integers, got {self.lengths!r}")
         if not (self.discourse or self.entity_grid):
             raise ValueError("a configuration needs the discourse matrix, the entity grid or both")
+        if self.neutral and self.one_sentence:
+            raise ValueError("neutral (flagged texts get no features) and the one-sentence indicator exclude each other")
 
     def as_dict(self) -> dict:
         return {**asdict(self), "lengths": list(self.lengths)}
@@ -72,6 +75,8 @@ class DicomerConfig:
             parts.append("egrid:SOX")
         if self.one_sentence:
             parts.append("one-sent:ind")
+        if self.neutral:
+            parts.append("flagged:neutral")
         return "|".join(parts)
 
 
@@ -87,6 +92,8 @@ VARIANTS: dict[str, DicomerConfig] = {
     "EGRID": replace(_LIN, discourse=False, entity_grid=True),
     "LIN+EGRID": replace(_LIN, entity_grid=True),
     "DICOMER+EGRID": replace(_LIN, intra_cell=True, explicit_flag=True, entity_grid=True),
+    # the shipped default since issue 12: DICOMER without the one-sentence indicator, flagged texts neutral
+    "DICOMER-N": replace(_LIN, intra_cell=True, explicit_flag=True, one_sentence=False, neutral=True),
 }
 
 

@@ -57,9 +57,18 @@ def discourse_matrices(analysis: Analysis, config: DicomerConfig) -> list[tuple[
 ONE_SENTENCE = "text|one_sentence"
 
 
+def judged(analysis: Analysis, config: DicomerConfig) -> bool:
+    """Whether a text has discourse structure to judge: two or more sentences and, when the
+    configuration reads the discourse matrix, at least one relation."""
+    return analysis.n_sentences >= 2 and (bool(analysis.relations) or not config.discourse)
+
+
 def text_features(analysis: Analysis, config: DicomerConfig) -> dict[str, float]:
     """Sparse feature dict of one analysed text; empty for an empty text and for a text without
-    transitions (and, without the ``one_sentence`` indicator, for a one-sentence text)."""
+    transitions (and, without the ``one_sentence`` indicator, for a one-sentence text); with
+    ``neutral``, empty for every text :func:`judged` refuses."""
+    if config.neutral and not judged(analysis, config):
+        return {}
     out: dict[str, float] = {ONE_SENTENCE: 1.0} if config.one_sentence and analysis.n_sentences == 1 else {}
     if config.discourse:
         for prefix, matrix in discourse_matrices(analysis, config):

@@ -4,8 +4,10 @@ Each text is parsed once (spaCy + the discourse parser the model was trained wit
 on disk by text hash), featurised and ranked by the shipped (or a given) model. ``value`` is the
 ranker's decision value, the ``log_score`` component the paper's shifted logarithm (for Pearson).
 Text an English pipeline cannot judge (another script, symbols only) gets the model's neutral
-value, the median of its training predictions, with a note; one-sentence texts and texts without
-relations are scored and noted. Relations may also come from parses made elsewhere
+value, the median of its training predictions, with a note. So does, with the shipped model (variant
+DICOMER-N), a text with fewer than two sentences or no discourse relation: noted "not_judged", it
+carries no evidence either way. Models with the older one-sentence indicator score such texts and
+note them. Relations may also come from parses made elsewhere
 (``precomputed`` files or an ``external`` command, see :mod:`coherence.adapters`).
 """
 
@@ -21,22 +23,40 @@ from evalcore.metric import Item, ReferenceFreeMetric, Score, Signature
 from evalcore.resources import ResourceError, data_dir
 
 MODEL_NAME = "dicomer_model"
+#: opt-in shipped models by the name ``Dicomer(model=...)`` accepts: file stem in data/coherence
+SHIPPED_MODELS = {"gdtb-all": "dicomer_gdtb_all"}
 _NOTES = {
     "one_sentence": "one_sentence: no sentence transitions to judge (the model's one-sentence value)",
     "no_relations": "no_relations: no discourse relation found",
 }
+_NEUTRAL_NOTES = {
+    "one_sentence": "not_judged: fewer than two sentences (the model's neutral value)",
+    "no_relations": "not_judged: no discourse relation found (the model's neutral value)",
+}
 
 
-def model_paths(folder: Path | None = None) -> tuple[Path, Path]:
-    """The shipped model (joblib) and its JSON sidecar (:mod:`evalcore.persist`)."""
+def model_paths(folder: Path | None = None, name: str = MODEL_NAME) -> tuple[Path, Path]:
+    """A model file (joblib) named ``name`` and its JSON sidecar (:mod:`evalcore.persist`) in
+    ``folder`` (default: the shipped models' folder)."""
     folder = folder or data_dir() / "coherence"
-    return folder / f"{MODEL_NAME}.joblib", folder / f"{MODEL_NAME}.json"
+    return folder / f"{name}.joblib", folder / f"{name}.json"
+
+
+def resolve_model(model: str | Path | None) -> Path:
+    """The file of ``model``: None = the shipped default, a name of :data:`SHIPPED_MODELS`
+    (an opt-in shipped model), else a path."""
+    if model is None:
+        return model_paths()[0]
+    if isinstance(model, str) and model in SHIPPED_MODELS:
+        return model_paths(name=SHIPPED_MODELS[model])[0]
+    return Path(model)
 
 
 def load_dicomer_model(path: str | Path | None = None):
-    """(fitted :class:`~coherence.dicomer.model.DicomerModel`, sidecar dict) of a model file, the
-    file checked against the SHA-256 in its sidecar; loaded once per process and file version."""
-    file = Path(path) if path else model_paths()[0]
+    """(fitted :class:`~coherence.dicomer.model.DicomerModel`, sidecar dict) of a model file (or a
+    name of :data:`SHIPPED_MODELS`), the file checked against the SHA-256 in its sidecar; loaded
+    once per process and file version."""
+    file = resolve_model(path)
     if not file.exists():
         raise ResourceError(f"DICOMER model {file} is missing: run `coherence train dicomer`")
     stat = file.stat()
@@ -65,16 +85,20 @@ def model_signature(info: dict, parser: str, model_hash: str | None = None) -> S
     the first 12 hex digits of its SHA-256."""
     features = dict(part.split(":", 1) for part in info["features"].split("|"))
     extras = {**features, "svmC": f"{info['C']:.4g}", "transform": "shifted_log"}
+    if info.get("genres"):
+        extras["genres"] = info["genres"]
     if model_hash:
         extras["model"] = model_hash
     return Signature("dicomer", {"variant": info["variant"], "mode": info["mode"], "parser": parser}, extras,
                      __version__)
 
 
-def analysis_notes(analysis) -> tuple[str, ...]:
-    """Notes for analyses with little structure to judge: one sentence, no relations."""
-    flags = (["one_sentence"] if analysis.n_sentences == 1 else []) + ([] if analysis.relations else ["no_relations"])
-    return tuple(_NOTES[f] for f in flags)
+def analysis_notes(analysis, neutral: bool = False) -> tuple[str, ...]:
+    """Notes for analyses with little structure to judge: fewer than two sentences, no relations;
+    ``neutral``: the model gave such a text its neutral value (it was not judged)."""
+    flags = (["one_sentence"] if analysis.n_sentences < 2 else []) + ([] if analysis.relations else ["no_relations"])
+    notes = _NEUTRAL_NOTES if neutral else _NOTES
+    return tuple(notes[f] for f in flags)
 
 
 class _Engine:
@@ -126,7 +150,6 @@ class Dicomer(ReferenceFreeMetric):
     and ``external_format`` (``pipe``/``json``) - else the parser the model was trained with.
     ``cache``: keep parses on disk under the suite's cache root (it never changes a number)."""
 
-    name = "dicomer"
     reads = "candidate"
     signature_via = {"model": "model", "precomputed": "parser", "external": "parser", "external_format": "parser"}
     signature_exempt = frozenset({"cache"})
@@ -138,6 +161,11 @@ class Dicomer(ReferenceFreeMetric):
         self.external = external
         self.external_format = external_format
         self.cache = cache
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        """``dicomer``, or ``dicomer-<name>`` for an opt-in shipped model named by ``model``."""
+        return f"dicomer-{self.model}" if isinstance(self.model, str) and self.model in SHIPPED_MODELS else "dicomer"
 
     def validate(self) -> None:
         from coherence.adapters import FORMATS
@@ -174,5 +202,6 @@ class Dicomer(ReferenceFreeMetric):
         analyses = engine.analyses(items)
         values = engine.model.decision_function(analyses)
         logs = engine.model.log_score(values)
-        return [Score(float(v), {"log_score": float(lg)}, analysis_notes(a))
+        neutral = bool(engine.info.get("config", {}).get("neutral", False))
+        return [Score(float(v), {"log_score": float(lg)}, analysis_notes(a, neutral))
                 for a, v, lg in zip(analyses, values, logs)]

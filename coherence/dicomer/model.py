@@ -6,7 +6,8 @@ topic, labels = human scores, pairs only between different scores) and ``permuta
 The shifted log of the score, log(score - m + eps) with m the minimum training prediction,
 is the paper's transform for Pearson. A text with an empty feature vector (empty, or no transitions
 and no one-sentence indicator) has no evidence either way and scores the median training
-prediction, not w . 0 = 0.0, which ranks above most real texts.
+prediction, not w . 0 = 0.0, which ranks above most real texts. Variants with ``neutral`` leave
+such texts out of training too (they carry no evidence; as zero vectors they would pull the ranker).
 """
 
 from __future__ import annotations
@@ -43,6 +44,13 @@ class DicomerModel(BaseEstimator):
         """Train on analysed texts with labels ``y`` within ``groups``; ``features`` may pass
         precomputed :meth:`features` output to avoid recomputing it."""
         feats = list(features) if features is not None else self.features(analyses)
+        y, groups = np.asarray(y), np.asarray(groups)
+        if variant_config(self.variant).neutral:
+            keep = np.array([bool(f) for f in feats], bool)
+            if not keep.any():
+                raise ValueError("no training text has discourse structure to judge (all have fewer than "
+                                 "two sentences or no relation)")
+            feats, y, groups = [f for f, k in zip(feats, keep) if k], y[keep], groups[keep]
         self.vectorizer_ = DictVectorizer(sort=True)
         X = self.vectorizer_.fit_transform(feats)
         self.ranker_ = RankSVM(C=self.C, seed=self.seed).fit(X, y, groups)

@@ -2,10 +2,13 @@
 
 Modes (spec 5.2): ``listwise`` = SummEval summaries grouped by source document, labelled with
 the mean expert coherence; ``permutation`` = SummEval source articles against 20 seeded
-sentence permutations each; ``combined`` = both sets of groups in one ranker.
-The default (listwise, DICOMER, Tier 1 parser, SVMlight's C) is the setting with the best
-out-of-fold summary-level correlation in `coherence bench readability`; the shipped model is
-trained on all 100 documents, the benchmark only reports out-of-fold numbers.
+sentence permutations each; ``combined`` = both sets of groups in one ranker;
+``gdtb-permutation`` = 5-sentence windows of GDTB's training documents against seeded
+permutations (:mod:`coherence.dicomer.synthetic`), across the GUM genres ``open`` (text licences
+that allow commercial use) or ``all`` (opt-in: some texts CC BY-NC-SA).
+The default (gdtb-permutation on the open genres, variant DICOMER-N, Tier 1 parser, SVMlight's C)
+is chosen by `summeval bench transfer` (issue 12): the listwise SummEval model of 0.1.0 is best
+in-domain but does not transfer to other summaries (its one-sentence indicator points the wrong way).
 """
 
 from __future__ import annotations
@@ -23,9 +26,13 @@ from coherence.dicomer.analysis import Analysis, parser_id, shared_cache
 from coherence.dicomer.config import variant_config
 from coherence.dicomer.model import DicomerModel, permutation_training_set
 
-MODES = ("listwise", "permutation", "combined")
+SUMMEVAL_MODES = ("listwise", "permutation", "combined")
+MODES = (*SUMMEVAL_MODES, "gdtb-permutation")
+DEFAULT_MODE = "gdtb-permutation"
+DEFAULT_VARIANT = "DICOMER-N"
 SUMMEVAL_FILE = ("summeval", "summeval_16sys_mean_expert.json")
 N_PERMUTATIONS = 20
+GDTB_NOTE = ("GDTB annotations CC BY 4.0 (Liu, Zeldes et al.); parser: data/coherence/parser_tier1.json")
 LICENCE_NOTE = ("SummEval annotations and summaries: MIT licence; CNN/DailyMail article text: "
                 "research use only; GDTB (parser): annotations CC BY 4.0, GUM texts per genre, "
                 "some CC BY-NC-SA (essays, fiction, letters, podcasts, WikiHow): NC terms for "
@@ -74,9 +81,9 @@ def load_summeval(data: Path | None = None) -> SummEvalSet:
 
 def training_data(mode: str, summaries: list[Analysis], labels: np.ndarray, topics: list[str],
                   originals: list[Analysis], permuted: list[list[Analysis]]):
-    """(analyses, labels, groups) of a mode; summary groups are topics, article groups ``perm:i``."""
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    """(analyses, labels, groups) of a SummEval mode; summary groups are topics, article groups ``perm:i``."""
+    if mode not in SUMMEVAL_MODES:
+        raise ValueError(f"mode must be one of {SUMMEVAL_MODES}, got {mode!r}")
     texts, y, groups = [], [], []
     if mode in ("listwise", "combined"):
         texts += list(summaries)
@@ -90,15 +97,77 @@ def training_data(mode: str, summaries: list[Analysis], labels: np.ndarray, topi
     return texts, np.asarray(y, dtype=float), np.asarray(groups)
 
 
-def train(mode: str = "listwise", variant: str = "DICOMER", data: Path | None = None, tier: int = 1,
-          C="svmlight", seed: int = 0, out: Path | None = None, target: str = "coherence") -> dict:
-    """Train on all of SummEval and write ``dicomer_model.joblib`` with its sidecar
-    (:mod:`evalcore.persist`); returns the sidecar."""
+def model_name(mode: str, genres: str) -> str:
+    """File stem of a trained model: the default's, or ``dicomer_gdtb_all`` for the opt-in
+    all-genre model (it must never replace the licence-clean default by accident)."""
+    from coherence.dicomer.metric import MODEL_NAME, SHIPPED_MODELS
+
+    return SHIPPED_MODELS["gdtb-all"] if mode == "gdtb-permutation" and genres == "all" else MODEL_NAME
+
+
+def genre_licence(genres: dict[str, int]) -> str:
+    """Licence line of a model trained on GDTB windows of ``genres`` (genre -> windows)."""
+    from coherence.dicomer.synthetic import GENRE_LICENCES
+
+    texts = ", ".join(f"{g} ({GENRE_LICENCES.get(g, 'licence not stated in gdtb/LICENSE.txt')})" for g in genres)
+    restricted = [g for g in genres if "NC" in GENRE_LICENCES.get(g, "NC") or "non-commercial" in GENRE_LICENCES.get(g, "")]
+    terms = ("OPT-IN, NON-COMMERCIAL: trained on texts under non-commercial or unknown terms "
+             f"({', '.join(restricted)})" if restricted else "no non-commercial text")
+    return f"{terms}; GUM texts: {texts}; {GDTB_NOTE}"
+
+
+def train_gdtb(variant: str = DEFAULT_VARIANT, genres: str = "open", data: Path | None = None, tier: int = 1,
+               C="svmlight", seed: int = 0, out: Path | None = None) -> dict:
+    """Train on GDTB windows against seeded permutations (no human scores, no summaries) and
+    write the model with its sidecar; ``genres="all"`` writes the opt-in ``dicomer_gdtb_all``."""
+    from evalcore.persist import read_sidecar, save_model
+
+    from coherence.dicomer.metric import model_paths, model_signature
+    from coherence.dicomer.synthetic import TRAIN_NEGATIVES, WINDOW_SENTENCES, gdtb_windows
+    from coherence.parser.pipeline import DiscourseParser
+
+    start = time.perf_counter()
+    config = variant_config(variant)
+    root = Path(data) if data else shared_data_dir()
+    cache = shared_cache(DiscourseParser(tier=tier))
+    synthetic = gdtb_windows(root, cache, seed, inserted=False)
+    texts, y, groups = synthetic.groups(("perm",), genres)
+    model = DicomerModel(variant, C=C, seed=seed).fit(texts, np.asarray(y), np.asarray(groups))
+    counts = synthetic.genre_counts(genres)
+    info = {
+        "variant": variant, "features": config.signature(), "config": config.as_dict(), "mode": "gdtb-permutation",
+        "genres": genres,
+        "training_data": {"file": "GDTB train (discourse/gdtb)", "windows": sum(counts.values()),
+                          "window_sentences": WINDOW_SENTENCES, "permutations_per_window": TRAIN_NEGATIVES,
+                          "windows_per_genre": counts, "summaries": 0},
+        "parser_tier": tier, "parser": parser_id(cache.parser),
+        "C": model.ranker_.C_, "C_setting": C, "n_pairs": model.ranker_.n_pairs_,
+        "n_features": model.ranker_.n_features_in_, "seed": seed, "licence": genre_licence(counts),
+        "valid_for": "English prose of about 2-10 sentences with discourse relations; texts with fewer than two "
+                     "sentences or no relation get the neutral value and the note not_judged",
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+    info["signature"] = str(model_signature(info, info["parser"]))
+    info["trained_on"] = (f"{sum(counts.values())} {WINDOW_SENTENCES}-sentence windows of GDTB train ({genres} genres: "
+                          f"{', '.join(counts)}) against {TRAIN_NEGATIVES} seeded sentence permutations each")
+    model_file = save_model(model, model_paths(out, model_name("gdtb-permutation", genres))[0], info, compress=3)
+    return read_sidecar(model_file)
+
+
+def train(mode: str = DEFAULT_MODE, variant: str = DEFAULT_VARIANT, data: Path | None = None, tier: int = 1,
+          C="svmlight", seed: int = 0, out: Path | None = None, target: str = "coherence",
+          genres: str = "open") -> dict:
+    """Train the DICOMER model of ``mode`` and write it with its sidecar (:mod:`evalcore.persist`);
+    SummEval modes train on all of SummEval; returns the sidecar."""
     from evalcore.persist import read_sidecar, save_model
 
     from coherence.dicomer.metric import model_paths, model_signature
     from coherence.parser.pipeline import DiscourseParser
 
+    if mode == "gdtb-permutation":
+        return train_gdtb(variant, genres, data, tier, C, seed, out)
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     start = time.perf_counter()
     config = variant_config(variant)
     se = load_summeval(data)

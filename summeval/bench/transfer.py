@@ -25,12 +25,12 @@ from pathlib import Path
 import numpy as np
 
 from coherence.corpora import load_gdtb, load_tedm
-from coherence.dicomer.analysis import Analysis, AnalysisCache, sentence_spans, text_key
+from coherence.dicomer.analysis import Analysis, AnalysisCache
 from coherence.dicomer.config import DicomerConfig, variant_config
-from coherence.dicomer.features import text_features
+from coherence.dicomer.features import judged, text_features
 from coherence.dicomer.model import DicomerModel
-from coherence.dicomer.metric import analysis_notes
 from coherence.dicomer.oof import document_folds
+from coherence.dicomer.synthetic import OPEN_GENRES, WINDOW_SENTENCES, WINDOWS_PER_DOC, Synthetic, gdtb_windows
 from evalcore.benchio import machine, machine_line, peak_rss_mib, write_report
 from evalcore.data.dialsummeval import LICENCE as DSE_LICENCE
 from evalcore.data.dialsummeval import read_dialsummeval
@@ -52,16 +52,7 @@ BASELINES = ("tesla-s", "rouge-1", "rouge-2", "rouge-l", "rouge-su4")
 N_FOLDS = 5
 N_PERMUTATIONS = 20
 PARSER_TIER = 1  # the shipped DICOMER's parser
-# GDTB windows for the synthetic objectives: W consecutive sentences (summary-sized texts), at
-# most WINDOWS_PER_DOC per training document, spread over the document, each with
-# TRAIN_NEGATIVES permutations and as many one-sentence moves (parsing them is the cost).
-WINDOW_SENTENCES = 5
-WINDOWS_PER_DOC = 2
-TRAIN_NEGATIVES = 5
-# GUM genres whose text licence (gdtb/LICENSE.txt) allows commercial use (CC BY / CC BY-SA);
-# essays, fiction, letters, podcasts, WikiHow (CC BY-NC-SA) and reddit (NC) are not in it, and
-# conversation, speech, textbook and vlog are not listed there at all.
-OPEN_GENRES = ("academic", "bio", "court", "interview", "news", "voyage")
+
 
 
 # ---------------------------------------------------------------------------------------------
@@ -124,68 +115,6 @@ def load_domain(name: str, root: Path, cache: AnalysisCache) -> Domain:
                   human, analyses, baselines, licence, tesla_one)
 
 
-@dataclass
-class Synthetic:
-    """Summary-sized GDTB training windows with their permuted and sentence-moved versions."""
-
-    genres: list[str]
-    originals: list[Analysis]
-    permuted: list[list[Analysis]]
-    inserted: list[list[Analysis]]
-
-
-def _genre(doc_id: str) -> str:
-    return doc_id.split("_")[1] if doc_id.count("_") >= 2 else doc_id
-
-
-def _moved_orders(n: int, k: int, seed: int) -> list[tuple[int, ...]]:
-    """Up to ``k`` distinct orders that move one sentence elsewhere (sentence insertion)."""
-    rng = np.random.default_rng(seed)
-    out: list[tuple[int, ...]] = []
-    moves = [(i, p) for i in range(n) for p in range(n) if p != i]
-    for pick in rng.permutation(len(moves)):
-        i, p = moves[pick]
-        order = [s for s in range(n) if s != i]
-        order.insert(p, i)
-        if tuple(order) not in out:
-            out.append(tuple(order))
-        if len(out) == k:
-            break
-    return out
-
-
-def gdtb_windows(root: Path, cache: AnalysisCache, seed: int) -> Synthetic:
-    """Windows of the GDTB training split (all genres with text), each with seeded permutations
-    and one-sentence moves (:data:`TRAIN_NEGATIVES` of each); parses cached."""
-    docs, _ = load_gdtb(root / "discourse" / "gdtb", "train")
-    full = cache.analyse([d.text for d in docs])
-    genres, windows = [], []
-    for doc, analysis in zip(docs, full):
-        spans = sentence_spans(analysis)
-        starts = list(range(0, len(spans) - WINDOW_SENTENCES + 1, WINDOW_SENTENCES))
-        if not starts:
-            continue
-        for pick in np.unique(np.linspace(0, len(starts) - 1, WINDOWS_PER_DOC).round().astype(int)):
-            part = spans[starts[pick]:starts[pick] + WINDOW_SENTENCES]
-            windows.append(" ".join(doc.text[a:b] for a, b in part))
-            genres.append(_genre(doc.doc_id))
-    originals = cache.analyse(windows)
-    cache.save()
-    permuted = cache.analyse_permutations(windows, TRAIN_NEGATIVES, seed)
-    moved_texts = []
-    for text, analysis in zip(windows, originals):
-        spans = sentence_spans(analysis)
-        orders = _moved_orders(len(spans), TRAIN_NEGATIVES, (int(text_key(text)[:8], 16) + seed) % 2**32)
-        moved_texts.append([" ".join(text[slice(*spans[i])] for i in o) for o in orders])
-    flat = cache.analyse([t for ts in moved_texts for t in ts])
-    inserted, pos = [], 0
-    for ts in moved_texts:
-        inserted.append(flat[pos:pos + len(ts)])
-        pos += len(ts)
-    cache.save()
-    return Synthetic(genres, originals, permuted, inserted)
-
-
 def permutation_sets(root: Path, cache: AnalysisCache, seed: int) -> dict[str, tuple[list, list]]:
     """GDTB test documents and TED-MDB test talks: originals and 20 seeded permutations each."""
     gdtb, _ = load_gdtb(root / "discourse" / "gdtb", "test")
@@ -200,11 +129,6 @@ def permutation_sets(root: Path, cache: AnalysisCache, seed: int) -> dict[str, t
 
 # ---------------------------------------------------------------------------------------------
 # Readability models
-
-
-def flagged(analysis: Analysis) -> bool:
-    """The scorer's rule: empty, one sentence or no relation means little discourse to judge."""
-    return bool(analysis_notes(analysis))
 
 
 @dataclass(frozen=True)
@@ -238,9 +162,7 @@ class DicomerSpec:
 
     def judged(self, analysis: Analysis) -> bool:
         """Whether the model reads evidence in the text (the entity grid needs two sentences)."""
-        if not self.config.discourse:
-            return analysis.n_sentences >= 2
-        return not flagged(analysis)
+        return judged(analysis, self.config)
 
 
 SHIPPED_VARIANTS = ("LIN", "LIN+C", "LIN+E", "DICOMER", "EGRID", "DICOMER+EGRID")
@@ -302,21 +224,12 @@ class Readability:
         return out
 
     def _synthetic_groups(self, spec: DicomerSpec) -> tuple[list[Analysis], list[float], list[str]]:
-        parts = spec.objective.split("+")
-        texts, y, groups = [], [], []
-        if self.synthetic is None and ({"perm", "insert"} & set(parts)):
+        kinds = tuple(k for k in ("perm", "insert") if k in spec.objective.split("+"))
+        if not kinds:
+            return [], [], []
+        if self.synthetic is None:
             raise ValueError(f"{spec.name} needs the GDTB windows")
-        for kind in ("perm", "insert"):
-            if kind not in parts:
-                continue
-            negatives = self.synthetic.permuted if kind == "perm" else self.synthetic.inserted
-            for g, (genre, orig, negs) in enumerate(zip(self.synthetic.genres, self.synthetic.originals, negatives)):
-                if not negs or (spec.genres == "open" and genre not in OPEN_GENRES):
-                    continue
-                texts += [orig, *negs]
-                y += [1.0] + [0.0] * len(negs)
-                groups += [f"{kind}:{g}"] * (len(negs) + 1)
-        return texts, y, groups
+        return self.synthetic.groups(kinds, spec.genres)
 
     def model(self, spec: DicomerSpec, source: str | None, train: np.ndarray | None) -> DicomerModel:
         """The model of ``spec`` trained on the ``train`` items of ``source`` (plus synthetic data)."""
