@@ -4,7 +4,14 @@ regression over two metric scores, TESLA-S (content) and DICOMER (readability).
 The regressor is a scikit-learn Pipeline (standard scaling + SVR) inside a
 TransformedTargetRegressor that standardises the human scores, so it composes and pickles like
 any estimator and its epsilon and C mean the same on any judgment scale; the kernel picks the
-paper's variant: linear (CREMER-LF), polynomial (CREMER-PF) or RBF (CREMER-RBF).
+paper's variant: linear (CREMER-LF, the default ``cremer`` since issue 12), polynomial (CREMER-PF)
+or RBF (CREMER-RBF).
+
+TESLA-S enters standardised within its topic (``topic-z``: mean 0, SD 1 over the summaries of one
+topic): its raw scale depends on how many references there are (11 in SummEval, one in most
+other sets), a within-topic z-score does not, so a model fitted on one setting is not asked to
+extrapolate on another. A topic with a single summary cannot be standardised on its own; it is
+standardised with the training distribution of raw TESLA-S instead, and the score says so.
 """
 
 from __future__ import annotations
@@ -24,9 +31,16 @@ from evalcore.resources import ResourceError, data_dir
 from evalcore.textio import InputError
 
 KERNELS = {"linear": "CREMER-LF", "poly": "CREMER-PF", "rbf": "CREMER-RBF"}
-#: the registered metric name of each kernel's CREMER
-METRIC_NAMES = {"rbf": "cremer", "linear": "cremer-lf", "poly": "cremer-pf"}
+#: the registered metric name of each kernel's CREMER (linear is the default since issue 12)
+METRIC_NAMES = {"linear": "cremer", "rbf": "cremer-rbf", "poly": "cremer-pf"}
+DEFAULT_KERNEL = "linear"
 FEATURES = ("tesla-s", "dicomer")
+TESLA_SCALING = "topic-z"
+SINGLE_SUMMARY_NOTE = ("tesla_s: the only summary of its topic: standardised with the training distribution "
+                       "of TESLA-S, not within its topic")
+VALID_FOR = ("ranking summaries of the same topics against each other (TESLA-S is standardised within each "
+             "topic; score every summary of a topic in one run); English news-like summaries with one or more "
+             "references. Not validated on dialogue summaries (see `summeval bench transfer`)")
 N_FOLDS = 5
 # Searched by fit_cremer; SummEval's 1,600 summaries fit every grid in well under a minute.
 # epsilon is in standard deviations of the human scores (the target is standardised).
@@ -75,10 +89,38 @@ def model_path(kernel: str, folder: str | Path | None = None) -> Path:
 
 
 def model_signature(kernel: str, target: str) -> Signature:
-    """What a CREMER model is, before its file exists: the variant, its features and its target
-    (the metric's signature adds the model file's hash)."""
+    """What a CREMER model is, before its file exists: the variant, its features (TESLA-S
+    standardised within topic) and its target (the metric's signature adds the model file's hash)."""
     return Signature(METRIC_NAMES[kernel], {"variant": KERNELS[kernel]},
-                     {"features": list(FEATURES), "target": target}, __version__)
+                     {"features": list(FEATURES), "tesla": TESLA_SCALING, "target": target}, __version__)
+
+
+def topic_z(values: np.ndarray, topics: np.ndarray) -> np.ndarray:
+    """Values standardised within each topic (mean 0, SD 1; a constant topic gives 0)."""
+    values, topics = np.asarray(values, float), np.asarray(topics)
+    out = np.zeros(len(values))
+    for t in np.unique(topics):
+        m = topics == t
+        sd = values[m].std()
+        out[m] = (values[m] - values[m].mean()) / sd if sd > 0 else 0.0
+    return out
+
+
+def scale_tesla(values, topics, training: dict) -> tuple[np.ndarray, np.ndarray]:
+    """(TESLA-S standardised within topic, mask of the summaries that were alone in their topic and
+    were standardised with ``training``'s ``mean`` and ``sd`` of raw TESLA-S instead)."""
+    values, topics = np.asarray(values, float), np.asarray(topics)
+    out = topic_z(values, topics)
+    names, counts = np.unique(topics, return_counts=True)
+    alone = np.isin(topics, names[counts == 1])
+    out[alone] = (values[alone] - training["mean"]) / training["sd"]
+    return out, alone
+
+
+def tesla_training(values) -> dict:
+    """Mean and SD of raw TESLA-S over a training set (the single-summary fallback's distribution)."""
+    values = np.asarray(values, float)
+    return {"mean": float(values.mean()), "sd": float(values.std()) or 1.0}
 
 
 def save_model(model: TransformedTargetRegressor, kernel: str, info: dict, folder: str | Path | None = None) -> Path:
@@ -88,7 +130,7 @@ def save_model(model: TransformedTargetRegressor, kernel: str, info: dict, folde
     return save_with_sidecar(model, model_path(kernel, folder), {**info, "signature": signature})
 
 
-def load_model(kernel: str = "rbf", folder: str | Path | None = None) -> tuple[TransformedTargetRegressor, dict]:
+def load_model(kernel: str = DEFAULT_KERNEL, folder: str | Path | None = None) -> tuple[TransformedTargetRegressor, dict]:
     """The shipped (or retrained) CREMER regressor and its sidecar, the file checked against the
     SHA-256 recorded there."""
     path = model_path(kernel, folder)
@@ -102,13 +144,29 @@ def feature_matrix(tesla, dicomer) -> np.ndarray:
     return np.column_stack([np.asarray(tesla, float), np.asarray(dicomer, float)])
 
 
-def _fit_and_save(x: np.ndarray, y: np.ndarray, groups: np.ndarray, kernels: tuple[str, ...],
-                  folder: str | Path | None, info: dict) -> list[Path]:
-    """One tuned model per kernel, saved with its sidecar (``info`` + the chosen SVR parameters)."""
+def monotone_in_tesla(model, dicomer_values, n: int = 41, span: float = 3.0) -> bool:
+    """Whether ``model`` predicts non-decreasing responsiveness as standardised TESLA-S rises from
+    -``span`` to +``span`` at each fixed DICOMER value of ``dicomer_values`` (a grid check)."""
+    tesla = np.linspace(-span, span, n)
+    for d in np.asarray(dicomer_values, float):
+        predicted = model.predict(feature_matrix(tesla, np.full(n, d)))
+        if np.any(np.diff(predicted) < -1e-9):
+            return False
+    return True
+
+
+def _fit_and_save(tesla: np.ndarray, dicomer: np.ndarray, y: np.ndarray, groups: np.ndarray,
+                  kernels: tuple[str, ...], folder: str | Path | None, info: dict) -> list[Path]:
+    """One tuned model per kernel over (TESLA-S standardised within topic, DICOMER), saved with its
+    sidecar (``info`` + the chosen SVR parameters, the scaling and whether it is monotone in TESLA-S)."""
+    x = feature_matrix(topic_z(tesla, groups), dicomer)
+    grid = np.quantile(dicomer, np.linspace(0, 1, 11))
     paths = []
     for kernel in kernels:
         model = fit_cremer(kernel, x, y, groups, n_folds=min(N_FOLDS - 1, len(set(groups))))
         sidecar = {"variant": KERNELS[kernel], "features": list(FEATURES), **info,
+                   "tesla_scaling": TESLA_SCALING, "tesla_s_training": tesla_training(tesla),
+                   "monotone_in_tesla_s": monotone_in_tesla(model, grid), "valid_for": VALID_FOR,
                    "svr": svr_params(model), "target_scaling": "standardised (epsilon in SDs)",
                    "tuning": f"grid {PARAM_GRIDS[kernel]}, folds by document, MSE"}
         paths.append(save_model(model, kernel, sidecar, folder))
@@ -133,8 +191,9 @@ def _metric_items(items) -> list[Item]:
 def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), target: str = "mean",
                       folder: str | Path | None = None, seed: int = 0) -> list[Path]:
     """Fit CREMER on all of SummEval and save one model per kernel. Features: TESLA-S with all
-    references and out-of-fold DICOMER values (the shipped DICOMER is trained on the same
-    summaries). Report cross-validated quality with `summeval bench responsiveness`."""
+    references, standardised within each document, and DICOMER: the shipped model's values when it
+    never saw SummEval's summaries (the default, trained on GDTB), else out-of-fold values.
+    Report cross-validated and cross-domain quality with `summeval bench transfer`."""
     from coherence.dicomer import oof
     from coherence.dicomer.metric import Dicomer
 
@@ -142,19 +201,27 @@ def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), tar
     from summeval.metrics.tesla_s import TeslaS
 
     items = read_summeval(data)
-    tesla = TeslaS()
-    analyses = oof.summary_analyses([it.summary for it in items])
+    tesla, dicomer_metric = TeslaS(), Dicomer()
     topics = np.array([it.topic for it in items])
-    coherence = np.array([it.human["coherence"] for it in items])
-    dicomer = oof.out_of_fold(analyses, coherence, topics, np.ones(len(items), bool), N_FOLDS, seed)
-    x = feature_matrix(_values(tesla.score_batch(_metric_items(items)), items, "TESLA-S"), dicomer)
+    metric_items = _metric_items(items)
+    if dicomer_metric._engine().info["training_data"].get("summaries"):
+        analyses = oof.summary_analyses([it.summary for it in items])
+        coherence = np.array([it.human["coherence"] for it in items])
+        dicomer = oof.out_of_fold(analyses, coherence, topics, np.ones(len(items), bool), N_FOLDS, seed)
+        dicomer_values = f"out of fold ({N_FOLDS} folds by document, seed {seed})"
+    else:
+        dicomer = _values(dicomer_metric.score_batch(metric_items), items, "DICOMER")
+        dicomer_values = "shipped DICOMER model (trained without SummEval summaries)"
     y = np.array([it.human[target] for it in items])
     info = {"target": f"summeval:{target}", "data": Path(data).name, "n_summaries": len(items),
-            "trained_on": f"SummEval {Path(data).name}: {len(items)} summaries, target {target}",
-            "tesla_s": str(tesla.signature()), "dicomer": str(Dicomer().signature()),
-            "dicomer_training_values": f"out of fold ({N_FOLDS} folds by document, seed {seed})",
-            "licence": "trained on SummEval annotations (MIT); CNN/DailyMail text, research use"}
-    return _fit_and_save(x, y, topics, kernels, folder, info)
+            "trained_on": f"SummEval {Path(data).name}: {len(items)} summaries of 100 CNN/DailyMail articles "
+                          f"(11 references each), target {target}",
+            "tesla_s": str(tesla.signature()), "dicomer": str(dicomer_metric.signature()),
+            "dicomer_training_values": dicomer_values,
+            "licence": "trained on SummEval annotations (MIT); CNN/DailyMail text, research use; no "
+                       "non-commercial data"}
+    return _fit_and_save(_values(tesla.score_batch(metric_items), items, "TESLA-S"), dicomer, y, topics,
+                         kernels, folder, info)
 
 
 def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], target: str,
@@ -174,8 +241,8 @@ def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], targe
         raise InputError("training CREMER needs summaries of at least two topics (folds are grouped by topic)")
     metric_items = _metric_items(items)
     tesla, dicomer = TeslaS(), Dicomer()
-    x = feature_matrix(_values(tesla.score_batch(metric_items), items, "TESLA-S"),
-                       _values(dicomer.score_batch(metric_items), items, "DICOMER"))
+    tesla_values = _values(tesla.score_batch(metric_items), items, "TESLA-S")
+    dicomer_values = _values(dicomer.score_batch(metric_items), items, "DICOMER")
     y = np.array([human[it.key][target] for it in items])
     name = Path(source).name or "judged"
     info = {"target": f"{name}:{target}", "data": str(source), "n_summaries": len(items),
@@ -183,4 +250,4 @@ def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], targe
             "tesla_s": str(tesla.signature()), "dicomer": str(dicomer.signature()),
             "dicomer_training_values": "shipped DICOMER model (not trained on these summaries)",
             "licence": f"inherits the licence of the judged summaries and judgments ({name})"}
-    return _fit_and_save(x, y, topics, kernels, folder, info)
+    return _fit_and_save(tesla_values, dicomer_values, y, topics, kernels, folder, info)

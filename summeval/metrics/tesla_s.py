@@ -19,7 +19,7 @@ from scipy.sparse import csr_matrix
 
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceMetric, Score, Signature
-from evalcore.ngrams import Bag, ngram_bag, skip_bigram_bag
+from evalcore.ngrams import IdBag, skip_bigram_id_bag, token_ids, unigram_id_bag
 from evalcore.text import FUNCTION_WORD_MODES, Preprocessor
 from summeval.metrics.multiref import MULTI_REF_MODES, combine
 
@@ -31,12 +31,15 @@ def preprocessor(stem: bool, function_words: str) -> Preprocessor:
 
 
 @functools.lru_cache(maxsize=65536)
-def text_bags(text: str, stem: bool, function_words: str, max_gap: int, discount: float | None) -> tuple[Bag, Bag]:
-    """(unigram bag, skip-bigram bag) of a text under one setting, cached for the whole process so
-    every TESLA-S in it (the metric and the three CREMERs of ``--metric all``) preprocesses a
-    text once. :func:`clear_caches` gives cold caches for timing."""
+def text_bags(text: str, stem: bool, function_words: str, max_gap: int, discount: float | None) -> tuple[IdBag, IdBag]:
+    """(unigram bag, skip-bigram bag) of a text under one setting, as integer-id bags (built in
+    numpy: no Python loop per n-gram), cached for the whole process so every TESLA-S in it (the
+    metric and the three CREMERs of ``--metric all``) preprocesses a text once.
+    :func:`clear_caches` gives cold caches for timing."""
     doc = preprocessor(stem, function_words)(text)
-    return ngram_bag(doc, 1, discount), skip_bigram_bag(doc, max_gap, discount)
+    ids = token_ids(doc.tokens)
+    weights = np.ones(len(ids)) if discount is None else np.where(np.array(doc.function, dtype=bool), discount, 1.0)
+    return unigram_id_bag(ids, weights), skip_bigram_id_bag(ids, weights, max_gap)
 
 
 def clear_caches() -> None:
@@ -95,7 +98,7 @@ class TeslaS(ReferenceMetric):
         return Signature(self.name, params, {}, __version__)
 
     # ---- scoring ---------------------------------------------------------------------------------
-    def bags(self, text: str) -> tuple[Bag, Bag]:
+    def bags(self, text: str) -> tuple[IdBag, IdBag]:
         """(unigram bag, skip-bigram bag) of a text under this metric's settings (cached)."""
         discount = None if self.function_words == "none" else self.discount
         return text_bags(text, self.stem, self.function_words, self.max_gap, discount)
@@ -115,7 +118,7 @@ class TeslaS(ReferenceMetric):
         headline = (per_pair[0][2] + per_pair[1][2]) / 2
         return self._per_item(len(items), np.array(owners), per_pair, headline)
 
-    def _pair_prf(self, bags: list[Bag], cand_idx: np.ndarray, ref_idx: np.ndarray):
+    def _pair_prf(self, bags: list[IdBag], cand_idx: np.ndarray, ref_idx: np.ndarray):
         """Precision, recall and F for every (candidate, reference) pair of one n-gram kind."""
         matrix = _bag_matrix(bags)
         totals = np.asarray(matrix.sum(axis=1)).ravel()
@@ -143,14 +146,18 @@ class TeslaS(ReferenceMetric):
         return out
 
 
-def _bag_matrix(bags: list[Bag]) -> csr_matrix:
-    """Rows = bags, columns = n-grams, values = weights (one shared vocabulary)."""
-    vocab: dict[tuple[str, ...], int] = {}
-    indptr, indices, data = [0], [], []
-    for bag in bags:
-        for gram, weight in bag.items():
-            indices.append(vocab.setdefault(gram, len(vocab)))
-            data.append(weight)
-        indptr.append(len(indices))
-    return csr_matrix((np.array(data, dtype=float), np.array(indices, dtype=np.int64), np.array(indptr)),
-                      shape=(len(bags), max(len(vocab), 1)))
+def _bag_matrix(bags: list[IdBag]) -> csr_matrix:
+    """Rows = bags, columns = n-grams, values = weights (one shared vocabulary). Columns are
+    numbered by first occurrence across the bags in order, so the matrix (and every float summed
+    from it) is the one the dict bags of 0.1.0 gave."""
+    lengths = [len(b.keys) for b in bags]
+    indptr = np.zeros(len(bags) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    if not indptr[-1]:
+        return csr_matrix((np.zeros(0), np.zeros(0, np.int64), indptr), shape=(len(bags), 1))
+    keys = np.concatenate([b.keys for b in bags])
+    uniq, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    column = np.empty(len(uniq), dtype=np.int64)
+    column[np.argsort(first, kind="stable")] = np.arange(len(uniq))
+    data = np.concatenate([b.weights for b in bags])
+    return csr_matrix((data, column[inverse.ravel()], indptr), shape=(len(bags), len(uniq)))
