@@ -206,9 +206,12 @@ def exit_code(n_failed: int, n_total: int, what: str = "items") -> int:
 def run(prog: str, handlers: dict[str, Callable[[argparse.Namespace], int]], args: argparse.Namespace,
         command: str) -> int:
     """Dispatch a subcommand; bad input or usage becomes one line on stderr and exit code 2."""
+    from evalcore.persist import ModelFileError
+    from evalcore.resources import ResourceError
+
     try:
         return handlers[command](args)
-    except (InputError, ValueError, FileNotFoundError) as exc:
+    except (InputError, ValueError, FileNotFoundError, ResourceError, ModelFileError) as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # `... | head`: stop quietly, as Unix tools do

@@ -26,6 +26,8 @@ _CLOSED_UPOS = frozenset({"ADP", "AUX", "CCONJ", "SCONJ", "DET", "PART", "PRON",
 _CLOSED_PENN = frozenset({"EX", "MD", "PDT", "POS", "RP", "TO", "WDT", "WP", "WP$"})
 
 FUNCTION_WORD_MODES = ("list", "pos", "none")
+#: distinct raw tokens a Preprocessor remembers (emptied when full)
+_TOKEN_CACHE = 1_000_000
 
 
 @functools.lru_cache(maxsize=1)
@@ -76,6 +78,7 @@ class Preprocessor:
         self.stem = stem
         self.function_words = function_words
         self.process = functools.lru_cache(maxsize=cache_size)(self._process)
+        self._tokens: dict[str, tuple[str, bool]] = {}  # raw token -> token(raw), for "list" and "none"
 
     def signature(self) -> str:
         """Reproducibility fields for the metric signature."""
@@ -84,21 +87,34 @@ class Preprocessor:
     def __call__(self, text: str) -> Doc:
         return self.process(text)
 
+    def token(self, raw: str) -> tuple[str, bool]:
+        """A raw token's normal form (lowercased, stemmed) and whether it is a function word, for
+        ``function_words`` "list" or "none", where neither depends on the context (cached)."""
+        known = self._tokens.get(raw)
+        if known is not None:
+            return known
+        if self.function_words == "pos":
+            raise ValueError("function words by POS depend on the sentence: use the Preprocessor on the text")
+        token = raw.lower() if self.lowercase else raw
+        function = self.function_words == "list" and (
+            token.lower() in function_word_list() or not _HAS_WORD_CHAR.search(token))
+        if self.stem and len(token) > 3 and not function:
+            token = _porter().stem(token)
+        if len(self._tokens) >= _TOKEN_CACHE:
+            self._tokens.clear()
+        self._tokens[raw] = (token, function)
+        return token, function
+
     def _process(self, text: str) -> Doc:
         if not isinstance(text, str):
             raise TypeError(f"expected text as str, got {type(text).__name__}")
-        if self.function_words == "pos":
-            raw, function = self._tag(text)
-        else:
-            raw = tokenize(text)
-            function = None
+        if self.function_words != "pos":
+            known, token = self._tokens, self.token
+            pairs = [known[t] if t in known else token(t) for t in tokenize(text)]
+            tokens, function = zip(*pairs) if pairs else ((), ())
+            return Doc(tokens, function)
+        raw, function = self._tag(text)
         tokens = [t.lower() for t in raw] if self.lowercase else list(raw)
-        if function is None:
-            if self.function_words == "list":
-                fw = function_word_list()
-                function = [t.lower() in fw or not _HAS_WORD_CHAR.search(t) for t in tokens]
-            else:
-                function = [False] * len(tokens)
         if self.stem:
             stemmer = _porter()
             tokens = [stemmer.stem(t) if len(t) > 3 and not f else t for t, f in zip(tokens, function)]

@@ -19,3 +19,21 @@ def read_utf8(path: str | Path) -> str:
         raise InputError(f"{path}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
+
+
+def jsonl_objects(text: str, source: str | Path):
+    """``(file:line, object)`` for every non-blank line of a JSON Lines text; a line that is not
+    valid JSON or not a JSON object is an :class:`InputError` naming ``source:line``."""
+    import json
+
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{source}:{number}"
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{where}: invalid JSON ({exc.msg})") from None
+        if not isinstance(obj, dict):
+            raise InputError(f"{where}: expected a JSON object, got {type(obj).__name__}")
+        yield where, obj

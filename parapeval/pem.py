@@ -8,7 +8,7 @@ each pivot. :class:`PEMFeatures` computes the features (training and the benchma
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -30,6 +30,8 @@ from parapeval.target_ngrams import target_bag, target_f1
 
 #: PEM refuses texts of more words (BPNG and n-gram bags grow with length): an error record.
 MAX_WORDS = 1000
+#: pairs whose phrases are looked up together (a window's entries fit the stores' caches)
+PREFETCH_PAIRS = 256
 COPY_NOTE = "copy: the paraphrase is identical to the original"
 
 
@@ -46,7 +48,15 @@ class PEMFeatures:
         self._init_preprocessors()
 
     def _init_preprocessors(self) -> None:
-        self.preprocessors = {p: english_preprocessor(self._stem(t)) for p, t in self.tables.items()}
+        """One English preprocessor per distinct table setting (stemmed or not), shared by the
+        pivots of that setting, so a text is tokenised and stemmed once, not once per pivot."""
+        shared: dict[bool, Preprocessor] = {}
+        self.preprocessors = {}
+        for pivot, table in self.tables.items():
+            stem = self._stem(table)
+            if stem not in shared:
+                shared[stem] = english_preprocessor(stem)
+            self.preprocessors[pivot] = shared[stem]
         self.target_pre = Preprocessor(lowercase=True, stem=False, function_words="none")
 
     def __getstate__(self):
@@ -95,6 +105,29 @@ class PEMFeatures:
         pivots = self.pivot_scores(original, paraphrase)
         adequacy = float(np.mean(list(pivots.values())))
         return np.array([adequacy, self.lm.score(paraphrase), self.target_score(original, paraphrase)]), pivots
+
+    def prefetch(self, pairs: Sequence[tuple[str, str]]) -> dict[str, dict]:
+        """Look up the phrases of every text of ``pairs`` in each table at once (batched queries
+        instead of one query per text and pivot); the entries found, per pivot."""
+        texts = dict.fromkeys(t for pair in pairs for t in pair)
+        return {pivot: builder.prefetch(self.preprocessors[pivot](t) for t in texts)
+                for pivot, builder in self.builders.items()}
+
+    def compute_many(self, pairs: Sequence[tuple[str, str]],
+                     on_window: Callable[[int], None] | None = None) -> tuple[np.ndarray, list[dict[str, float]]]:
+        """Feature rows and per-pivot F1 of many pairs; phrases are looked up per window of
+        :data:`PREFETCH_PAIRS` pairs in batched queries. ``on_window(n)`` follows each window."""
+        X = np.empty((len(pairs), 3))
+        per_pivot: list[dict[str, float]] = []
+        for start in range(0, len(pairs), PREFETCH_PAIRS):
+            window = pairs[start:start + PREFETCH_PAIRS]
+            self.prefetch(window)
+            for k, (original, paraphrase) in enumerate(window, start):
+                X[k], pivots = self.compute(original, paraphrase)
+                per_pivot.append(pivots)
+            if on_window is not None:
+                on_window(len(window))
+        return X, per_pivot
 
 
 @dataclass(frozen=True)
@@ -244,14 +277,11 @@ class PEM(SourceMetric):
         return checked, notes
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
-        """One regressor call for the batch; a text shared by several items (an original with many
-        paraphrases) is preprocessed and its pivot bags built once (both cached by text)."""
+        """One regressor call for the batch; phrases looked up in batched queries per window; a text
+        shared by several items (an original with many paraphrases) is preprocessed and its pivot
+        bags built once (both cached by text)."""
         features, regressor = self._resources()
-        X = np.empty((len(items), 3))
-        per_pivot = []
-        for k, item in enumerate(items):
-            X[k], pivots = features.compute(item.source, item.candidate)
-            per_pivot.append(pivots)
+        X, per_pivot = features.compute_many([(item.source, item.candidate) for item in items])
         predictions = regressor.predict(X)
         out = []
         for item, x, pivots, value in zip(items, X, per_pivot, predictions):

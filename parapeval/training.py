@@ -18,14 +18,8 @@ def feature_matrix(features: PEMFeatures, pairs: Sequence[tuple[str, str]],
                    progress: bool = False) -> tuple[np.ndarray, list[dict[str, float]]]:
     """Rows of (adequacy, fluency, target_ngram_f1) and the per-pivot F1 of each pair; a progress
     bar on an interactive stderr when ``progress``."""
-    X = np.zeros((len(pairs), 3))
-    pivots = []
     with bar(len(pairs), progress, "pair") as pbar:
-        for i, (original, paraphrase) in enumerate(pairs):
-            X[i], piv = features.compute(original, paraphrase)
-            pivots.append(piv)
-            pbar.update(1)
-    return X, pivots
+        return features.compute_many(list(pairs), on_window=pbar.update)
 
 
 def controls_for(pairs: Sequence[ScoredPair], y_min: float, y_max: float, seed: int = 0) -> list[ScoredPair]:

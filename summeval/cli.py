@@ -112,8 +112,8 @@ def _add_bench(sub) -> None:
 def _add_train(sub) -> None:
     p = sub.add_parser("train", help="retrain a shipped model")
     what = p.add_subparsers(dest="what", required=True)
-    c = what.add_parser("cremer", help="CREMER SVR: on SummEval by default (TESLA-S + out-of-fold DICOMER -> "
-                                       "overall), or on your judged summaries with --human")
+    c = what.add_parser("cremer", help="CREMER SVR: on SummEval by default (TESLA-S z within topic + the shipped "
+                                       "DICOMER -> overall), or on your judged summaries with --human")
     _add_sources(c, with_input=True)
     c.add_argument("--human", type=Path, help="human scores (JSONL or TSV with topic, system, dimensions) "
                                               "for --models/--peers or --input")
@@ -136,7 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
 # ---- score --------------------------------------------------------------------------------------
 
 def _read_items(args):
-    from summeval.io import read_jsonl, read_tac
+    from evalcore.data.jsonl import read_jsonl
+    from evalcore.data.tac import read_tac
 
     sources = [s for s in (args.models or args.peers, args.input, args.summeval) if s]
     if len(sources) != 1:
@@ -170,7 +171,7 @@ def metric_options(args) -> dict[str, dict]:
     """Per metric name, the parameters the command's options set (None = the metric's default)."""
     tesla = {"multi_ref": args.multi_ref, "stem": args.stem, "function_words": args.function_words}
     cremer = {"models": args.cremer_models}
-    return {"tesla-s": tesla, "tesla-s-pos": tesla, "cremer": cremer, "cremer-lf": cremer, "cremer-pf": cremer}
+    return {"tesla-s": tesla, "tesla-s-pos": tesla, "cremer": cremer, "cremer-rbf": cremer, "cremer-pf": cremer}
 
 
 def _score(args) -> int:

@@ -188,6 +188,11 @@ def _metric_items(items) -> list[Item]:
     return [Item(it.summary, it.references, id=it.origin or f"{it.topic}/{it.system}") for it in items]
 
 
+def _candidate_items(items) -> list[Item]:
+    """The summaries alone, for DICOMER (reference-free)."""
+    return [Item(it.summary, id=it.origin or f"{it.topic}/{it.system}") for it in items]
+
+
 def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), target: str = "mean",
                       folder: str | Path | None = None, seed: int = 0) -> list[Path]:
     """Fit CREMER on all of SummEval and save one model per kernel. Features: TESLA-S with all
@@ -210,7 +215,7 @@ def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), tar
         dicomer = oof.out_of_fold(analyses, coherence, topics, np.ones(len(items), bool), N_FOLDS, seed)
         dicomer_values = f"out of fold ({N_FOLDS} folds by document, seed {seed})"
     else:
-        dicomer = _values(dicomer_metric.score_batch(metric_items), items, "DICOMER")
+        dicomer = _values(dicomer_metric.score_batch(_candidate_items(items)), items, "DICOMER")
         dicomer_values = "shipped DICOMER model (trained without SummEval summaries)"
     y = np.array([it.human[target] for it in items])
     info = {"target": f"summeval:{target}", "data": Path(data).name, "n_summaries": len(items),
@@ -242,7 +247,7 @@ def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], targe
     metric_items = _metric_items(items)
     tesla, dicomer = TeslaS(), Dicomer()
     tesla_values = _values(tesla.score_batch(metric_items), items, "TESLA-S")
-    dicomer_values = _values(dicomer.score_batch(metric_items), items, "DICOMER")
+    dicomer_values = _values(dicomer.score_batch(_candidate_items(items)), items, "DICOMER")
     y = np.array([human[it.key][target] for it in items])
     name = Path(source).name or "judged"
     info = {"target": f"{name}:{target}", "data": str(source), "n_summaries": len(items),

@@ -21,16 +21,17 @@ METRICS = {
     "rouge-l-f": MetricSpec(_ROUGE, "ROUGE-L F1", kwargs={"kind": "rouge-l", "measure": "f"}),
     "rouge-su4": MetricSpec(_ROUGE_SU, "ROUGE-SU4 recall as ROUGE-1.5.5 computes it", kwargs={"max_gap": 4}),
     "rouge-su4-f": MetricSpec(_ROUGE_SU, "ROUGE-SU4 F1", kwargs={"max_gap": 4, "measure": "f"}),
-    "cremer": MetricSpec(_CREMER, "CREMER responsiveness: RBF SVR over TESLA-S and DICOMER", kwargs={"kernel": "rbf"}),
-    "cremer-lf": MetricSpec(_CREMER, "CREMER-LF responsiveness: linear SVR over TESLA-S and DICOMER",
-                            kwargs={"kernel": "linear"}),
-    "cremer-pf": MetricSpec(_CREMER, "CREMER-PF responsiveness: polynomial SVR over TESLA-S and DICOMER",
+    "cremer": MetricSpec(_CREMER, "CREMER(-LF) responsiveness: linear SVR over TESLA-S (z within topic) and DICOMER",
+                         kwargs={"kernel": "linear"}),
+    "cremer-rbf": MetricSpec(_CREMER, "CREMER-RBF responsiveness: RBF SVR over TESLA-S (z within topic) and DICOMER",
+                             kwargs={"kernel": "rbf"}),
+    "cremer-pf": MetricSpec(_CREMER, "CREMER-PF responsiveness: polynomial SVR over TESLA-S (z within topic) and DICOMER",
                             kwargs={"kernel": "poly"}),
 }
 
 #: what `summeval score` computes when no metric is named
 DEFAULT_METRICS = ("tesla-s", "rouge-2", "rouge-su4")
 #: `--metric all`: the AESOP report in one pass (content, readability, responsiveness, baselines)
-ALL_METRICS = ("tesla-s", "dicomer", "cremer", "cremer-lf", "cremer-pf", "rouge-1", "rouge-2", "rouge-l", "rouge-su4")
+ALL_METRICS = ("tesla-s", "dicomer", "cremer", "cremer-rbf", "cremer-pf", "rouge-1", "rouge-2", "rouge-l", "rouge-su4")
 #: metrics of other packages that `summeval score` offers
 BORROWED = ("dicomer",)

@@ -49,6 +49,13 @@ def test_every_package_registers_metrics():
 def test_batch_equals_one_by_one(metric):
     items = _items(metric.reads)
     batch = _values(metric.score_batch(items))
+    if metric.scope == "topic":  # a topic is scored together; other topics in the batch change nothing
+        other = [Item(c, ("A different topic's reference about the weather.",), id=f"o{k}")
+                 for k, c in enumerate(CANDIDATES)]
+        mixed = _values(metric.score_batch([x for pair in zip(items, other) for x in pair]))
+        assert mixed[::2] == pytest.approx(batch, rel=1e-9, abs=1e-12)
+        return
+    assert metric.scope == "item"
     single = [_values(metric.score_batch([it]))[0] for it in items]
     assert batch == pytest.approx(single, rel=1e-9, abs=1e-12)
 

@@ -115,11 +115,47 @@ def cmd_train_dicomer(args) -> int:
     from coherence.dicomer.train import model_name, train
 
     out = check_output_dir(args.out, "--out") if args.out else None
+    if args.input or args.models or args.peers or args.human:
+        args.mode = args.mode or "listwise"
+        return _train_on_judged(args, out)
+    args.mode = args.mode or DEFAULT_MODE
     target = model_paths(out, model_name(args.mode, args.genres))[0]
     if target.exists():
         print(f"overwriting {target}", file=sys.stderr)
     info = train(args.mode, args.variant, Path(args.data) if args.data else None, args.tier,
                  args.C if args.C == "svmlight" else _positive_float(args.C), args.seed, out, genres=args.genres)
+    print(json.dumps(info, indent=2))
+    return EXIT_OK
+
+
+def _train_on_judged(args, out: Path | None) -> int:
+    """`coherence train dicomer --input FILE.jsonl | --models DIR --peers DIR --human FILE`."""
+    from evalcore.cli import check_input_path
+    from evalcore.data.human import read_human
+
+    from coherence.dicomer.train import train_on_judged
+
+    if not args.human:
+        raise InputError("--human FILE (JSONL or TSV with topic, system and the --target dimension) is needed "
+                         "to train on --input or --models/--peers")
+    if args.mode != "listwise":
+        raise InputError("your own judged summaries train listwise: give --mode listwise (or leave --mode out)")
+    check_input_path(args.human, "--human")
+    if bool(args.models) != bool(args.peers):
+        raise InputError("--models and --peers go together")
+    if bool(args.input) == bool(args.models):
+        raise InputError("give one input: --input FILE.jsonl or --models DIR --peers DIR")
+    if args.input:
+        from evalcore.data.jsonl import read_jsonl
+
+        check_input_path(args.input)
+        items, source = read_jsonl(args.input), args.input
+    else:
+        from evalcore.data.tac import read_tac
+
+        items, source = read_tac(args.models, args.peers), args.peers
+    info = train_on_judged(items, read_human(args.human), args.target, args.variant, args.tier,
+                           args.C if args.C == "svmlight" else _positive_float(args.C), args.seed, out, str(source))
     print(json.dumps(info, indent=2))
     return EXIT_OK
 
@@ -160,7 +196,7 @@ def add_commands(subparsers, train_subparsers, bench_subparsers) -> None:
 
     t = train_subparsers.add_parser("dicomer", help="retrain the shipped DICOMER model (default: GDTB windows "
                                                     "vs permutations, licence-clean genres)")
-    t.add_argument("--mode", choices=MODES, default=DEFAULT_MODE,
+    t.add_argument("--mode", choices=MODES, default=None,
                    help="gdtb-permutation (default): GDTB windows vs seeded permutations; listwise/permutation/"
                         "combined: SummEval summaries and/or articles (0.1.0's models)")
     t.add_argument("--genres", choices=GENRE_SETS, default="open",
@@ -170,6 +206,12 @@ def add_commands(subparsers, train_subparsers, bench_subparsers) -> None:
     t.add_argument("--data", help="gdtb-permutation: shared data root; else SummEval file or folder "
                                   "(default ../shared/data)")
     t.add_argument("--tier", type=int, choices=(0, 1), default=1, help="discourse parser tier")
+    own = t.add_argument_group("your own judged summaries (listwise; needs --human and --out)")
+    own.add_argument("-i", "--input", help="JSONL with topic, system, summary, references (the format of `summeval`; references unused)")
+    own.add_argument("--models", type=Path, help="TAC folder of model (reference) summaries")
+    own.add_argument("--peers", type=Path, help="TAC folder of peer summaries")
+    own.add_argument("--human", type=Path, help="human scores: JSONL or TSV/CSV with topic, system, dimensions")
+    own.add_argument("--target", default="coherence", help="human dimension to rank by (default coherence)")
     t.add_argument("--C", default="svmlight", help="RankSVM C or 'svmlight' (1 / mean(d.d))")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--out", help="output folder (default data/coherence: replaces the shipped model)")

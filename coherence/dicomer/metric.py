@@ -87,9 +87,12 @@ def model_signature(info: dict, parser: str, model_hash: str | None = None) -> S
     extras = {**features, "svmC": f"{info['C']:.4g}", "transform": "shifted_log"}
     if info.get("genres"):
         extras["genres"] = info["genres"]
+    if info.get("genres") == "all":  # the opt-in model carries its restriction in its name and signature
+        extras["use"] = "non-commercial"
     if model_hash:
         extras["model"] = model_hash
-    return Signature("dicomer", {"variant": info["variant"], "mode": info["mode"], "parser": parser}, extras,
+    name = "dicomer-gdtb-all" if info.get("genres") == "all" else "dicomer"
+    return Signature(name, {"variant": info["variant"], "mode": info["mode"], "parser": parser}, extras,
                      __version__)
 
 

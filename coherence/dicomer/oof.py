@@ -1,9 +1,9 @@
 """DICOMER fitted and applied out of fold: each value comes from a model that never saw the
 document of the text it scores.
 
-CREMER (``summeval``) is trained on such values rather than on in-sample ones: a ranker scoring
-its own training summaries is over-confident, and a regressor over it would learn to trust it too
-much. Folds follow the benchmarks' rule: sort the document ids, fold = index mod k.
+CREMER (``summeval``) is trained on such values when its DICOMER was trained on the same summaries
+(0.1.0's listwise model; the GDTB-trained default of issue 12 never saw them): a ranker scoring its
+own training summaries is over-confident, and a regressor over it would learn to trust it too much. Folds follow the benchmarks' rule: sort the document ids, fold = index mod k.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def summary_analyses(texts: Sequence[str], tier: int = 1) -> list[Analysis]:
 
 def fit_predict(analyses: Sequence[Analysis], coherence: np.ndarray, topics: np.ndarray, train: np.ndarray,
                 test: np.ndarray, seed: int = 0) -> np.ndarray:
-    """DICOMER (the shipped variant, listwise on ``coherence`` within each topic) fitted on the
+    """DICOMER (0.1.0's variant, listwise on ``coherence`` within each topic) fitted on the
     ``train`` items (a boolean mask); its decision values of the ``test`` items."""
     from coherence.dicomer.model import DicomerModel
 

@@ -196,6 +196,52 @@ def train(mode: str = DEFAULT_MODE, variant: str = DEFAULT_VARIANT, data: Path |
     return read_sidecar(model_file)
 
 
+def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], target: str = "coherence",
+                    variant: str = DEFAULT_VARIANT, tier: int = 1, C="svmlight", seed: int = 0,
+                    out: Path | None = None, source: str = "") -> dict:
+    """Train DICOMER listwise on one's own judged summaries (:class:`~evalcore.data.records.SummaryItem`
+    from TAC folders or JSONL, human scores from :func:`evalcore.data.human.read_human`): one group
+    per topic, labels = the human ``target``; writes the model with its sidecar into ``out``."""
+    from evalcore.persist import read_sidecar, save_model
+    from evalcore.textio import InputError
+
+    from coherence.dicomer.metric import model_paths, model_signature
+    from coherence.parser.pipeline import DiscourseParser
+
+    if out is None:
+        raise InputError("training on your own judged summaries needs --out DIR (the shipped model stays in place)")
+    missing = [it.origin or f"{it.topic}/{it.system}" for it in items if target not in human.get(it.key, {})]
+    if missing:
+        raise InputError(f"no human {target!r} score for {len(missing)} summaries, e.g. {missing[0]}")
+    topics = [it.topic for it in items]
+    y = np.array([human[it.key][target] for it in items], float)
+    if not any(len(set(y[[t == topic for t in topics]])) > 1 for topic in set(topics)):
+        raise InputError(f"no topic has two summaries with different human {target!r} scores: nothing to rank")
+    start = time.perf_counter()
+    config = variant_config(variant)
+    cache = shared_cache(DiscourseParser(tier=tier))
+    analyses = cache.analyse([it.summary for it in items], progress=True)
+    cache.save()
+    model = DicomerModel(variant, C=C, seed=seed).fit(analyses, y, np.asarray([f"doc:{t}" for t in topics]))
+    name = Path(source).name or "judged summaries"
+    info = {
+        "variant": variant, "features": config.signature(), "config": config.as_dict(), "mode": "listwise",
+        "training_data": {"file": name, "target": target, "summaries": len(items), "topics": len(set(topics)),
+                          "source_articles_permuted": 0, "permutations_per_article": 0},
+        "parser_tier": tier, "parser": parser_id(cache.parser),
+        "C": model.ranker_.C_, "C_setting": C, "n_pairs": model.ranker_.n_pairs_,
+        "n_features": model.ranker_.n_features_in_, "seed": seed,
+        "licence": f"inherits the licence of the judged summaries and judgments ({name}); parser: "
+                   "data/coherence/parser_tier1.json",
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+    info["signature"] = str(model_signature(info, info["parser"]))
+    info["trained_on"] = (f"{name}: {len(items)} summaries of {len(set(topics))} topics ranked by human "
+                          f"{target} within each topic (listwise)")
+    model_file = save_model(model, model_paths(out)[0], info, compress=3)
+    return read_sidecar(model_file)
+
+
 def trained_on(info: dict) -> str:
     """One line naming a DICOMER model's training data (the sidecar's ``trained_on``)."""
     data = info["training_data"]

@@ -4,17 +4,26 @@ pivot-language F1 between two bags (exact-match closed form of the TESLA LP, alp
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 
 from evalcore.bpng.network import confusion_network, pivot_ngram_bag
 from evalcore.bpng.segment import candidate_phrases, segment
-from evalcore.bpng.table import PhraseTable
+from evalcore.bpng.table import Phrase, PhraseEntry, PhraseTable
 from evalcore.matching import bag_overlap, f_measure
 from evalcore.ngrams import Bag, total
 from evalcore.text import Doc
 
 
+#: bags a builder keeps (least recently used go first): enough for the originals of a batch
+#: grouped by original; a bag of a tweet holds hundreds of weighted n-grams, so the bound matters
+BAG_CACHE_SIZE = 512
+#: (phrase, weight factor) -> pruned arcs kept per builder; cleared when it grows past this
+ARC_CACHE_SIZE = 100_000
+
+
 class BPNGBuilder:
-    """Builds bags of pivot-language n-grams from one phrase table; bags cached per sentence.
+    """Builds bags of pivot-language n-grams from one phrase table; the last ``cache_size``
+    bags are cached per sentence (an original shared by many paraphrases is built once).
 
     ``discount`` (None = off, TESLA uses 0.1) down-weights pivot tokens of function-word
     segments. The tokens given must be preprocessed like the table's English side.
@@ -22,7 +31,7 @@ class BPNGBuilder:
 
     def __init__(self, table: PhraseTable, max_phrase_len: int = 4, max_n: int = 4,
                  min_arc: float = 0.1, min_weight: float = 0.01, discount: float | None = None,
-                 cache_size: int = 65536):
+                 cache_size: int = BAG_CACHE_SIZE):
         self.table = table
         self.max_phrase_len = max_phrase_len
         self.max_n = max_n
@@ -30,10 +39,15 @@ class BPNGBuilder:
         self.min_weight = min_weight
         self.discount = discount
         self._cached = functools.lru_cache(maxsize=cache_size)(self._bag)
+        self._arcs: dict = {}
+        # (sentences, entries of all their phrases) of the last prefetch
+        self._prefetched: tuple[set, dict[Phrase, PhraseEntry]] = (set(), {})
 
     def __getstate__(self):
         state = dict(self.__dict__)
         state.pop("_cached")
+        state.pop("_arcs")
+        state.pop("_prefetched")
         state["cache_size"] = self._cached.cache_parameters()["maxsize"]
         return state
 
@@ -41,6 +55,8 @@ class BPNGBuilder:
         cache_size = state.pop("cache_size")
         self.__dict__.update(state)
         self._cached = functools.lru_cache(maxsize=cache_size)(self._bag)
+        self._arcs = {}
+        self._prefetched = (set(), {})
 
     def signature(self) -> str:
         """Reproducibility fields of the BPNG settings and the table."""
@@ -52,13 +68,32 @@ class BPNGBuilder:
         """BPNG of a preprocessed sentence."""
         return self._cached(doc.tokens, doc.function)
 
+    def prefetch(self, docs: Iterable[Doc]) -> dict[Phrase, PhraseEntry]:
+        """Look up the phrases of many sentences at once (a store answers with a few large ``IN``
+        queries) and return the entries found; bags of these sentences built before the next
+        prefetch use them without another look-up."""
+        sentences = {doc.tokens for doc in docs}
+        entries = self.table.lookup([p for tokens in sentences for p in candidate_phrases(tokens, self.max_phrase_len)])
+        self._prefetched = (sentences, entries)
+        return entries
+
+    def lookup(self, tokens: tuple[str, ...]) -> dict[Phrase, PhraseEntry]:
+        """The table's entries of every phrase a segmentation of ``tokens`` may use."""
+        return self.table.lookup(candidate_phrases(tokens, self.max_phrase_len))
+
+    def build(self, tokens: tuple[str, ...], function: tuple[bool, ...], entries: dict[Phrase, PhraseEntry]) -> Bag:
+        """BPNG of a sentence from its looked-up ``entries``: segmentation, network, bag."""
+        spans = segment(tokens, self.table, self.max_phrase_len, entries)
+        if len(self._arcs) > ARC_CACHE_SIZE:
+            self._arcs.clear()
+        network = confusion_network(tokens, spans, entries, self.min_arc, function, self.discount, self._arcs)
+        return pivot_ngram_bag(network, self.max_n, self.min_weight)
+
     def _bag(self, tokens: tuple[str, ...], function: tuple[bool, ...]) -> Bag:
         if not tokens:
             return {}
-        entries = self.table.lookup(candidate_phrases(tokens, self.max_phrase_len))
-        spans = segment(tokens, self.table, self.max_phrase_len, entries)
-        network = confusion_network(tokens, spans, entries, self.min_arc, function, self.discount)
-        return pivot_ngram_bag(network, self.max_n, self.min_weight)
+        sentences, entries = self._prefetched
+        return self.build(tokens, function, entries if tokens in sentences else self.lookup(tokens))
 
 
 def pivot_f1(bag_reference: Bag, bag_candidate: Bag) -> tuple[float, float, float]:

@@ -1,5 +1,8 @@
 """The on-disk phrase table: one SQLite file per (bitext, pivot, settings), written once,
-opened lazily read-only and queried one sentence (one ``IN`` query) at a time.
+opened lazily read-only and queried with ``IN`` queries for the phrases not yet seen (one per
+sentence, or a few for a window of sentences looked up together); looked-up entries, and
+phrases found absent, stay in a bounded in-process cache (frequent words and phrases recur in
+every sentence: the cache answers most look-ups).
 
 Schema: ``meta(key, value)`` with the signature, the total count and the build settings;
 ``phrase(src, n, tr)`` keyed by the English phrase (tokens joined by spaces) with N(e) and its
@@ -20,6 +23,9 @@ from evalcore.resources import ResourceError
 
 FORMAT_VERSION = "1"
 _CHUNK = 500
+#: phrases (entries and misses) a store keeps decoded in memory; the oldest half goes when full
+CACHE_PHRASES = 200_000
+_UNKNOWN = object()  # a phrase the cache has not seen (None: seen, not in the table)
 
 
 def _encode(translations: Sequence[tuple[Phrase, float]]) -> str:
@@ -68,8 +74,11 @@ def write_store(path: str | os.PathLike, entries: Iterable[tuple[Phrase, float, 
 class PhraseTableStore:
     """A phrase table file, opened on first use (read-only, shareable across threads, picklable)."""
 
-    def __init__(self, path: str | os.PathLike):
+    def __init__(self, path: str | os.PathLike, cache_phrases: int = CACHE_PHRASES):
         self.path = Path(path)
+        self.cache_phrases = cache_phrases
+        # phrase -> entry, or None when the table lacks it (bounded: see _remember)
+        self._cache: dict[Phrase, PhraseEntry | None] = {}
         if not self.path.is_file():
             raise ResourceError(
                 f"phrase table {self.path} not found: build one with `parapeval build-phrase-table` "
@@ -80,10 +89,10 @@ class PhraseTableStore:
         self._lock = threading.Lock()
 
     def __getstate__(self):
-        return {"path": self.path}
+        return {"path": self.path, "cache_phrases": self.cache_phrases}
 
     def __setstate__(self, state):
-        self.__init__(state["path"])
+        self.__init__(state["path"], state.get("cache_phrases", CACHE_PHRASES))
 
     def _connection(self) -> sqlite3.Connection:
         if self._con is None:
@@ -118,6 +127,24 @@ class PhraseTableStore:
         return self.meta["signature"]
 
     def lookup(self, phrases: Iterable[Phrase]) -> dict[Phrase, PhraseEntry]:
+        """Entries of the phrases in the table: cached ones from memory, the others by one
+        ``IN`` query per 500 phrases."""
+        get = self._cache.get
+        out: dict[Phrase, PhraseEntry] = {}
+        missing: list[Phrase] = []
+        for p in phrases:
+            entry = get(p, _UNKNOWN)
+            if entry is _UNKNOWN:
+                missing.append(p)
+            elif entry is not None:
+                out[p] = entry
+        if missing:
+            found = self._query(missing)
+            out.update(found)
+            self._remember({p: found.get(p) for p in missing})
+        return out
+
+    def _query(self, phrases: Sequence[Phrase]) -> dict[Phrase, PhraseEntry]:
         keys = sorted({" ".join(p) for p in phrases})
         con = self._connection()
         out: dict[Phrase, PhraseEntry] = {}
@@ -127,3 +154,14 @@ class PhraseTableStore:
             for src, n, tr in con.execute(f"SELECT src, n, tr FROM phrase WHERE src IN ({marks})", chunk):
                 out[tuple(src.split(" "))] = PhraseEntry(n, _decode(tr))
         return out
+
+    def _remember(self, entries: Mapping[Phrase, PhraseEntry | None]) -> None:
+        """Add look-up results to the cache; past its bound, the oldest entries go (at least half
+        of the bound at once, so trimming is rare). Entries are immutable and each step is atomic
+        under the GIL, so threads sharing the store at worst repeat a query."""
+        cache = self._cache
+        cache.update(entries)
+        excess = len(cache) - self.cache_phrases
+        if excess > 0:
+            for key in list(cache)[:max(excess, self.cache_phrases // 2)]:
+                cache.pop(key, None)

@@ -8,16 +8,14 @@ for tests, worked examples and tables built on the fly.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 Phrase = tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class PhraseEntry:
+class PhraseEntry(NamedTuple):
     """One English phrase: its count N(e) and translations (pivot phrase, N(e, f)), most
-    frequent first; t(f | e) = N(e, f) / N(e)."""
+    frequent first; t(f | e) = N(e, f) / N(e). A named tuple: stores cache many of them."""
 
     count: float
     translations: tuple[tuple[Phrase, float], ...]

@@ -15,7 +15,6 @@ ship only as an opt-in variant that says so.
 from __future__ import annotations
 
 import csv
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.data.records import SummaryItem
-from evalcore.textio import InputError, read_utf8
+from evalcore.textio import InputError, jsonl_objects, read_utf8
 
 DIMENSIONS = ("coherence", "consistency", "fluency", "relevance")
 LICENCE = ("DialSummEval (Gao & Wan 2022) over SAMSum dialogues and summaries: CC BY-NC-ND 4.0, "
@@ -91,14 +90,7 @@ def read_judgments(path: Path) -> list[tuple[SummaryItem, str]]:
     """Every judged summary of ``human_judgment.jsonl`` (references still unset) with its dialogue."""
     out = []
     seen: dict[tuple[str, str], str] = {}
-    for number, line in enumerate(read_utf8(path).splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{where}: invalid JSON ({exc.msg})") from None
+    for where, obj in jsonl_objects(read_utf8(path), path):
         missing = [k for k in ("id", "dialogue", "summary", "model_id") if not isinstance(obj.get(k), str)]
         if missing:
             raise InputError(f"{where}: missing or non-string field(s) {', '.join(missing)}")

@@ -8,13 +8,12 @@ because one ``Infinity`` can move a system-level correlation from 0.8 to 1.0 wit
 from __future__ import annotations
 
 import csv
-import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.textio import InputError, read_utf8
+from evalcore.textio import InputError, jsonl_objects, read_utf8
 
 HumanScores = dict[tuple[str, str], dict[str, float]]
 
@@ -106,16 +105,7 @@ def _number(value: object, name: str, where: str) -> float | None:
 def _jsonl_rows(path: Path, text: str) -> list[tuple[str, dict]]:
     """(file:line, flat row) per non-blank line; a ``human`` object's fields join the row."""
     rows = []
-    for k, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{path}:{k}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{where}: invalid JSON ({exc.msg})") from None
-        if not isinstance(obj, dict):
-            raise InputError(f"{where}: expected a JSON object, got {type(obj).__name__}")
+    for where, obj in jsonl_objects(text, path):
         nested = obj.pop("human", {})
         if not isinstance(nested, dict):
             raise InputError(f"{where}: 'human' must be an object of scores, got {type(nested).__name__}")

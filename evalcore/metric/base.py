@@ -59,6 +59,10 @@ class Metric(ABC):
     signature_exempt: ClassVar[frozenset[str]] = frozenset()
     #: whether the English input notes apply (False for metrics of other languages).
     english: ClassVar[bool] = True
+    #: "item": a value depends on its item alone (batch = one by one); "topic": on the other items of
+    #: the batch that share its references too (CREMER standardises TESLA-S within a topic), so a
+    #: topic's items must be scored in one batch; items of other topics never change a value.
+    scope: ClassVar[str] = "item"
 
     # ---- scikit-learn's parameter contract ---------------------------------------------------
     @classmethod
@@ -155,7 +159,7 @@ class Metric(ABC):
                 item = item if item.id else replace(item, id=f"item {k + 1}")
                 checked, notes = self._check(item, limits)
             except InputError as exc:
-                out[k] = ErrorRecord(getattr(raw, "id", "") or f"item {k + 1}", self.name, _strip_id(str(exc)))
+                out[k] = ErrorRecord(getattr(raw, "id", "") or f"item {k + 1}", self.name, _strip_id(str(exc), k))
                 continue
             if notes and neutral is not None:
                 out[k] = neutral.with_notes(*notes, "neutral: the model's neutral value, not a judgment")
@@ -214,10 +218,10 @@ class Metric(ABC):
         return Score(float(np.mean([s.value for s in scores])), comps)
 
 
-def _strip_id(message: str) -> str:
-    """The message without its leading ``item N:`` (the record names the item already)."""
-    head, sep, rest = message.partition(": ")
-    return rest if sep and head.startswith("item ") else message
+def _strip_id(message: str, position: int) -> str:
+    """The message without a leading ``item N:`` (a placeholder name the record carries already);
+    a real id such as ``file:line`` stays in the message, so it reaches every output format."""
+    return message.removeprefix(f"item {position + 1}: ")
 
 
 class ReferenceMetric(Metric):

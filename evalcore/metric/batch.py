@@ -8,7 +8,6 @@ travel as their parameters and rebuild their models once per worker).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 
 from evalcore.metric.base import Item, Metric, Result
 from evalcore.metric.inputs import InputLimits
@@ -77,6 +76,8 @@ def score_with(metrics: Sequence[Metric], items: Sequence[Item], jobs: int = 1, 
     out: list[dict[str, Result] | None] = [None] * len(items)
     with bar(len(items), progress, unit) as pbar:
         if jobs > 1 and len(chunks) > 1:
+            from concurrent.futures import ProcessPoolExecutor  # here: one-process runs start faster
+
             with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
                                      initargs=(list(metrics), limits)) as pool:
                 results_iter = pool.map(_work, batches)

@@ -80,10 +80,23 @@ def check_text(text: object, role: str, limits: InputLimits | None = None, engli
     if len(text) > limits.max_chars:
         raise InputError(f"{role} is too long ({len(text):,} characters > {limits.max_chars:,}; "
                          "raise the cap with --max-chars or AESOP_MAX_CHARS)")
+    checked = _accepted.get((text, english))
+    if checked is not None:  # a reference met again with its next candidate: one dict look-up
+        return checked
     clean = strip_control(text)
     if not clean.strip():
         raise InputError(f"{role} is empty" + (" (only control characters)" if text.strip() else ""))
-    return TextCheck(clean, judge_english(clean) if english else ())
+    checked = TextCheck(clean, judge_english(clean) if english else ())
+    if len(_accepted) >= _ACCEPTED_SIZE:
+        _accepted.clear()
+    _accepted[text, english] = checked
+    return checked
+
+
+#: (text, english) -> its check, for texts that passed (what fails is not cached: its message names
+#: the item); bounded by emptying it when full
+_accepted: dict[tuple[str, bool], TextCheck] = {}
+_ACCEPTED_SIZE = 65536
 
 
 @functools.lru_cache(maxsize=65536)

@@ -5,20 +5,20 @@ from __future__ import annotations
 
 import json
 import platform
-import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import numpy as np
 
-from evalcore.bpng import BPNGBuilder, PhraseTableStore
+from evalcore.bpng import PhraseTableStore
 from evalcore.metaeval import correlations
 from evalcore.phrase_table import build_phrase_table
 from evalcore.phrase_table.bitext import read_parallel_files
 from evalcore.resources import ResourceError, shared_data_dir
 from parapeval import defaults
 from parapeval.bench.baselines import baseline_scores
+from parapeval.bench.speed import run_speed, speed_markdown
 from parapeval.data import read_sts_test, read_twitter_para, source_folds, twitter_para_path
 from parapeval.pem import PEMFeatures
 from parapeval.training import controls_for, feature_matrix, fit_pem
@@ -99,8 +99,10 @@ def _table(title: str, header: list[str], rows: list[list]) -> str:
 
 
 def run_bench(data: Path | None, out: Path, features: PEMFeatures, log: Callable[[str], None],
-              extra_tables: Mapping[str, str] | None = None) -> dict:
-    """Run every benchmark, write ``out``/bench.md and bench.json, return the numbers."""
+              extra_tables: Mapping[str, str] | None = None, speed_params: dict | None = None,
+              speed_pairs: int = 2000, repeats: int = 3) -> dict:
+    """Run every benchmark, write ``out``/bench.md and bench.json, return the numbers; the speed
+    table times PEM configured by ``speed_params`` (:mod:`parapeval.bench.speed`)."""
     try:
         tw_path = twitter_para_path(data)
         sts = read_sts_test(data)
@@ -128,17 +130,13 @@ def run_bench(data: Path | None, out: Path, features: PEMFeatures, log: Callable
                                               features.lm)
 
     rows, corr_json = [], {}
-    speed = {}
     for cname, feats in configs.items():
         log(f"Twitter-Para features with {cname} tables ({len(pairs)} pairs)")
-        started = time.perf_counter()
         X, piv = feature_matrix(feats, texts, progress=True)
-        elapsed = time.perf_counter() - started
         row_of = {o: k for k, o in enumerate(dict.fromkeys(o for o, _ in texts))}
         X_orig, _ = feature_matrix(feats, [(o, o) for o in row_of])
         X_copy = X_orig[[row_of[o] for o, _ in texts]]
         if cname == "default":
-            speed["features_pairs_per_s"] = len(pairs) / elapsed
             X_default, piv_default = X, piv
         for label, ctl in (("PEM (CV, no controls)", None), ("PEM (CV, controls)", feats)):
             log(f" {cname}: {label}")
@@ -184,20 +182,7 @@ def run_bench(data: Path | None, out: Path, features: PEMFeatures, log: Callable
     results["sts_b_test"] = sts_json
 
     log("speed")
-    sample = texts[:1000]
-    fresh = PEMFeatures({p: PhraseTableStore(t.path) for p, t in features.tables.items()}, features.lm)
-    model = fit_pem(X_default, y, groups)
-    started = time.perf_counter()
-    Xs, _ = feature_matrix(fresh, sample)
-    model.predict(Xs)
-    speed["pem_end_to_end_pairs_per_s (cold caches, 1000 pairs)"] = len(sample) / (time.perf_counter() - started)
-    builders = {p: BPNGBuilder(PhraseTableStore(t.path)) for p, t in features.tables.items()}
-    started = time.perf_counter()
-    for o, p in sample:
-        for pivot, b in builders.items():
-            pre = fresh.preprocessors[pivot]
-            b.bag(pre(o)), b.bag(pre(p))
-    speed[f"bpng_alone_pairs_per_s ({len(builders)} pivots, 1000 pairs)"] = len(sample) / (time.perf_counter() - started)
+    speed = run_speed(texts[:speed_pairs], speed_params, repeats, log=log)
     build_rows = []
     for name, table in {**{p: t for p, t in features.tables.items()},
                         **{f"{p}-shared": PhraseTableStore(t) for p, t in shared.items()}}.items():
@@ -216,7 +201,7 @@ def run_bench(data: Path | None, out: Path, features: PEMFeatures, log: Callable
                  "above the verbatim copy of their original, out of fold)",
                  ["metric", "Pearson", "Spearman", "Kendall", "per-source r", "good > copy %"], rows),
           _table("STS-B test: adequacy signal (correlation with 0-5 similarity)", ["feature", "Pearson", "Spearman"], sts_rows),
-          _table("Speed", ["what", "value"], [[k, v] for k, v in speed.items()]),
+          speed_markdown(speed),
           _table("Phrase-table build (eflomal both ways + gdfa + extraction + store)",
                  ["table", "bitext", "sentences", "English words", "seconds", "s per million words"], build_rows)]
     (out / "bench.md").write_text("\n".join(md), "utf-8")

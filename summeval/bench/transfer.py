@@ -38,7 +38,7 @@ from evalcore.data.summeval import read_summeval
 from evalcore.metaeval import correlate, correlation_rows, resample_documents
 from evalcore.resources import cache_dir, shared_data_dir
 from evalcore.text import tokenize
-from summeval.cremer import feature_matrix, fit_cremer, make_cremer, model_path
+from summeval.cremer import feature_matrix, fit_cremer, make_cremer, model_path, topic_z
 
 SUMMEVAL = "summeval"
 DIALSUMMEVAL = "dialsummeval"
@@ -165,15 +165,21 @@ class DicomerSpec:
         return judged(analysis, self.config)
 
 
-SHIPPED_VARIANTS = ("LIN", "LIN+C", "LIN+E", "DICOMER", "EGRID", "DICOMER+EGRID")
-SHIPPED = "DICOMER"  # the shipped model: DICOMER preset, listwise on coherence, one-sentence indicator
+LISTWISE_VARIANTS = ("LIN", "LIN+C", "LIN+E", "DICOMER", "EGRID", "DICOMER+EGRID")
+#: the shipped default since issue 12: DICOMER-N on GDTB windows vs permutations, licence-clean genres
+SHIPPED = "DICOMER-N/gdtb-open"
+SHIPPED_ALL = "DICOMER-N/gdtb-all"  # the opt-in all-genre model (dicomer-gdtb-all)
+OLD_SHIPPED = "DICOMER"  # 0.1.0's model: DICOMER preset, listwise on coherence, one-sentence indicator
 _NO_IND = (("one_sentence", False),)
 
 
 def dicomer_specs(experiments: bool) -> list[DicomerSpec]:
-    """The shipped variants (listwise on coherence, as `coherence bench readability` trains them)
-    and, with ``experiments``, the issue-12 candidates."""
-    specs = [DicomerSpec(v, v) for v in SHIPPED_VARIANTS]
+    """The shipped models (the default, the opt-in all-genre model), the listwise variants of
+    0.1.0 (as `coherence bench readability` trains them) and, with ``experiments``, every other
+    issue-12 candidate."""
+    specs = [DicomerSpec(SHIPPED, "DICOMER-N", neutral_flagged=True, objective="perm", genres="open"),
+             DicomerSpec(SHIPPED_ALL, "DICOMER-N", neutral_flagged=True, objective="perm", genres="all")]
+    specs += [DicomerSpec(v, v) for v in LISTWISE_VARIANTS]
     if not experiments:
         return specs
     neutral = dict(overrides=_NO_IND, neutral_flagged=True)
@@ -185,8 +191,6 @@ def dicomer_specs(experiments: bool) -> list[DicomerSpec]:
         DicomerSpec("DICOMER-neutral-len2", overrides=_NO_IND + (("lengths", (2,)),), neutral_flagged=True),
         DicomerSpec("LIN-neutral", "LIN", **neutral),
         DicomerSpec("EGRID-neutral", "EGRID", **neutral),
-        DicomerSpec("DICOMER-neutral/perm", **neutral, objective="perm"),
-        DicomerSpec("DICOMER-neutral/perm-open", **neutral, objective="perm", genres="open"),
         DicomerSpec("DICOMER-neutral/insert", **neutral, objective="insert"),
         DicomerSpec("DICOMER-neutral/perm+insert", **neutral, objective="perm+insert"),
         DicomerSpec("DICOMER-neutral/listwise+perm", **neutral, objective="listwise+perm"),
@@ -285,32 +289,29 @@ class CremerSpec:
     name: str
     kernel: str
     dicomer: str | None = SHIPPED
-    tesla: str = "all"
+    tesla: str = "topic-z"
+
+
+_CREMER_NAMES = {"rbf": "CREMER-RBF", "poly": "CREMER-PF", "linear": "CREMER-LF"}
 
 
 def cremer_specs(experiments: bool) -> list[CremerSpec]:
-    names = {"rbf": "CREMER-RBF", "poly": "CREMER-PF", "linear": "CREMER-LF"}
-    specs = [CremerSpec(names[k], k) for k in ("rbf", "poly", "linear")]
-    specs += [CremerSpec(f"{names[k]}-noDICOMER", k, None) for k in ("rbf", "linear")]
+    """The shipped configuration of each kernel (TESLA-S z within topic + the shipped DICOMER; LF
+    is the default ``cremer``), the ablation without DICOMER, 0.1.0's configuration (raw TESLA-S,
+    listwise DICOMER) and, with ``experiments``, the other issue-12 candidates."""
+    names = _CREMER_NAMES
+    specs = [CremerSpec(names[k], k) for k in ("linear", "rbf", "poly")]
+    specs += [CremerSpec(f"{names[k]}-noDICOMER", k, None) for k in ("linear", "rbf")]
+    specs += [CremerSpec(f"{names[k]} (0.1.0)", k, OLD_SHIPPED, "all") for k in ("linear", "rbf")]
     if not experiments:
         return specs
-    for tesla in ("one", "topic-z"):
-        specs += [CremerSpec(f"{names[k]}[{tesla}]", k, SHIPPED, tesla) for k in ("rbf", "linear")]
-        specs += [CremerSpec(f"CREMER-LF[{tesla}]-noDICOMER", "linear", None, tesla)]
-    for d in ("DICOMER-neutral/perm", "DICOMER-neutral/listwise+perm", "DICOMER-neutral"):
-        specs += [CremerSpec(f"CREMER-LF[topic-z]+{d}", "linear", d, "topic-z"),
-                  CremerSpec(f"CREMER-RBF[topic-z]+{d}", "rbf", d, "topic-z")]
+    specs += [CremerSpec(f"{names[k]}[raw]-noDICOMER", k, None, "all") for k in ("rbf", "linear")]
+    specs += [CremerSpec(f"{names[k]}[one]", k, OLD_SHIPPED, "one") for k in ("rbf", "linear")]
+    specs += [CremerSpec("CREMER-LF[one]-noDICOMER", "linear", None, "one")]
+    specs += [CremerSpec(f"{names[k]}[topic-z]+{OLD_SHIPPED}", k, OLD_SHIPPED) for k in ("rbf", "linear")]
+    for d in (SHIPPED_ALL, "DICOMER-neutral/listwise+perm", "DICOMER-neutral"):
+        specs += [CremerSpec(f"CREMER-LF+{d}", "linear", d), CremerSpec(f"CREMER-RBF+{d}", "rbf", d)]
     return specs
-
-
-def topic_z(values: np.ndarray, topics: np.ndarray) -> np.ndarray:
-    """Values standardised within each topic (mean 0, SD 1; a constant topic gives 0)."""
-    out = np.zeros(len(values))
-    for t in np.unique(topics):
-        m = topics == t
-        sd = values[m].std()
-        out[m] = (values[m] - values[m].mean()) / sd if sd > 0 else 0.0
-    return out
 
 
 def _tesla(spec: CremerSpec, dom: Domain) -> np.ndarray:
@@ -494,7 +495,7 @@ def run(out: Path, data: Path | None = None, n_boot: int = 1000, seed: int = 0, 
     dspecs, cspecs = dicomer_specs(experiments), cremer_specs(experiments)
     needs_windows = any(not s.uses_summaries or "+" in s.objective for s in dspecs)
     t0 = time.perf_counter()
-    synthetic = gdtb_windows(root, cache, seed) if needs_windows else None
+    synthetic = gdtb_windows(root, cache, seed, inserted=experiments) if needs_windows else None
     perm_sets = permutation_sets(root, cache, seed)
     timings["synthetic_and_permutation_parses"] = time.perf_counter() - t0
     log(f"GDTB windows and permutation sets parsed: {timings['synthetic_and_permutation_parses']:.0f} s")
@@ -596,12 +597,41 @@ def render_markdown(report: dict) -> str:
             lines += [f"## {name}: {dim}\n",
                       _table(["metric", "coverage", "summary ρ (all)", "summary τ (all)", "system τ (all)",
                               "system r (all)", "summary ρ (judged)", "system τ (judged)", "partial ρ|len"], rows), ""]
+    lines += ["## Issue-12 targets (cross-domain, all summaries)\n", _table(
+        ["setting", "check", "metric", "reference", "met"], target_rows(report)), ""]
     lines += ["## Permutation test (original vs 20 seeded permutations; accuracy %, ties count as wrong)\n"]
     perm = report["permutation_test"]
     sets = sorted({s for v in perm.values() for s in v})
     lines += [_table(["model@trained on", *sets], [[k, *(f"{v[s]['accuracy'] * 100:.1f}" for s in sets)]
                                                   for k, v in perm.items()]), ""]
     return "\n".join(lines) + "\n"
+
+
+def _value(report: dict, setting: str, metric: str, dim: str, measure: str) -> dict:
+    return report["settings"][setting]["metrics"][metric]["dims"][dim]["all"][measure]
+
+
+def target_rows(report: dict) -> list[list[str]]:
+    """The checks of issue 12 in both cross-domain settings: the default DICOMER above zero (CI
+    excluding it), ROUGE-2 and length on coherence; the default CREMER above TESLA-S and ROUGE-2 on
+    the mean of the four dimensions at both levels, and above its ablation without DICOMER."""
+    rows = []
+    cremer = _CREMER_NAMES["linear"]
+    for setting in [n for n, src, tgt in SETTINGS if src != tgt]:
+        d = _value(report, setting, SHIPPED, "coherence", "summary/spearman")
+        rows.append([setting, "DICOMER coherence ρ > 0, CI excludes 0", _fmt(d), "0",
+                     "yes" if d["ci_low"] > 0 else "no"])
+        for other in ("rouge-2", "length"):
+            o = _value(report, setting, other, "coherence", "summary/spearman")
+            rows.append([setting, f"DICOMER coherence ρ > {other}", _fmt(d), _fmt(o),
+                         "yes" if d["value"] > o["value"] else "no"])
+        for measure in ("summary/spearman", "system/kendall"):
+            c = _value(report, setting, cremer, "mean", measure)
+            for other in ("tesla-s", "rouge-2", f"{cremer}-noDICOMER"):
+                o = _value(report, setting, other, "mean", measure)
+                rows.append([setting, f"CREMER mean {measure} > {other}", _fmt(c), _fmt(o),
+                             "yes" if c["value"] > o["value"] else "no"])
+    return rows
 
 
 def plot(report: dict, out: Path) -> list[Path]:

@@ -1,7 +1,11 @@
 """CREMER as a metric (Lin, Liu, Ng, Kan 2012, section 5): overall responsiveness predicted by an
-SVR from a summary's TESLA-S (content, against its references) and DICOMER (readability, from
-``coherence``'s metric). The shipped models live in ``data/summeval``; the regressor and its
-training are in :mod:`summeval.cremer`."""
+SVR from a summary's TESLA-S (content, against its references, standardised within its topic) and
+DICOMER (readability, from ``coherence``'s metric). The shipped models live in ``data/summeval``;
+the regressor and its training are in :mod:`summeval.cremer`.
+
+A topic is the set of summaries in one batch that share their references (``summeval score``
+never splits a topic between batches); a summary alone in its topic is standardised with the
+training distribution of TESLA-S and noted."""
 
 from __future__ import annotations
 
@@ -10,9 +14,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
+import numpy as np
+
 from evalcore import __version__
 from evalcore.metric import InputLimits, Item, ReferenceMetric, Score, Signature
-from summeval.cremer import KERNELS, METRIC_NAMES, feature_matrix, load_model, model_path
+from summeval.cremer import (DEFAULT_KERNEL, KERNELS, METRIC_NAMES, SINGLE_SUMMARY_NOTE, feature_matrix, load_model,
+                             model_path, scale_tesla)
 from summeval.metrics.tesla_s import TeslaS
 
 
@@ -46,15 +53,16 @@ def feature_values(items: Sequence[Item]) -> tuple[list, list]:
 
 
 class Cremer(ReferenceMetric):
-    """CREMER with the SVR of ``kernel`` (``rbf``: CREMER, ``poly``: CREMER-PF, ``linear``:
-    CREMER-LF), shipped or from ``models`` (a folder written by `summeval train cremer --out`).
+    """CREMER with the SVR of ``kernel`` (``linear``: CREMER-LF, registered as ``cremer``;
+    ``poly``: CREMER-PF; ``rbf``: CREMER-RBF), shipped or from ``models`` (a folder written by `summeval train cremer --out`).
     ``value`` is the predicted responsiveness; components are its inputs, ``tesla_s`` and
     ``dicomer``."""
 
+    scope = "topic"  # TESLA-S is standardised over the batch's summaries that share references
     # the kernel shows as the variant's name, the model folder as the model file's hash
     signature_via: ClassVar[dict[str, str]] = {"kernel": "variant", "models": "model"}
 
-    def __init__(self, kernel: str = "rbf", models: str | Path | None = None):
+    def __init__(self, kernel: str = DEFAULT_KERNEL, models: str | Path | None = None):
         self.kernel = kernel
         self.models = models
 
@@ -75,8 +83,8 @@ class Cremer(ReferenceMetric):
         the model file stands for ``models`` by the first 12 hex digits of its SHA-256, its
         features and target are read from its sidecar."""
         info = self._loaded()[1]
-        params = {"variant": KERNELS[self.kernel], "features": info["features"], "target": info["target"],
-                  "model": info["sha256"][:12]}
+        params = {"variant": KERNELS[self.kernel], "features": info["features"],
+                  "tesla": info.get("tesla_scaling", "raw"), "target": info["target"], "model": info["sha256"][:12]}
         return Signature(self.name, params, {}, __version__)
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
@@ -85,7 +93,13 @@ class Cremer(ReferenceMetric):
             bad = next((f for f in (t, d) if not f.ok), None)
             if bad is not None:
                 raise ValueError(f"{item.id}: no {bad.metric} score to predict from ({bad.message})")
-        predicted = self._loaded()[0].predict(feature_matrix([t.value for t in tesla], [d.value for d in dicomer]))
+        model, info = self._loaded()
+        raw = np.array([t.value for t in tesla])
+        topic_of: dict[tuple[str, ...], int] = {}
+        topics = np.array([topic_of.setdefault(it.references, len(topic_of)) for it in items])
+        scaled, alone = scale_tesla(raw, topics, info["tesla_s_training"])
+        predicted = model.predict(feature_matrix(scaled, [d.value for d in dicomer]))
         # DICOMER's notes say why its feature is unusual (e.g. a text without relations)
-        return [Score(float(v), {"tesla_s": t.value, "dicomer": d.value}, tuple(f"dicomer: {n}" for n in d.notes))
-                for v, t, d in zip(predicted, tesla, dicomer)]
+        return [Score(float(v), {"tesla_s": t.value, "tesla_s_z": float(z), "dicomer": d.value},
+                      ((SINGLE_SUMMARY_NOTE,) if a else ()) + tuple(f"dicomer: {n}" for n in d.notes))
+                for v, t, z, a, d in zip(predicted, tesla, scaled, alone, dicomer)]

@@ -3,8 +3,12 @@ TESLA F-measures, one over unigrams and one over skip-bigrams (at most 4 words a
 function words discounted by 0.1 and alpha = 0.8 (recall-weighted).
 
 Similarity is exact surface match, so the matching LP has the closed form of
-:mod:`evalcore.matching.closed_form`; the batch path evaluates it for all (candidate, reference)
-pairs at once as row-wise minima of sparse bag matrices.
+:mod:`evalcore.matching.closed_form`: the summed minimum of two bags' weights. Tokens are integer
+ids and the bags of all new texts are built in one numpy pass (:func:`evalcore.ngrams.id_bags`);
+overlaps of all (candidate, reference) pairs come from :class:`evalcore.ngrams.BagRows`, which
+adds the same floats in the same order as the sparse-matrix code of 0.1.0, so scores are
+unchanged to the last bit. No compiled kernel: with numpy the time left is mostly tokenisation
+(one regex per text), the contract's per-item work and two sorts (``summeval bench speed``).
 """
 
 from __future__ import annotations
@@ -12,15 +16,15 @@ from __future__ import annotations
 import functools
 import numbers
 from collections.abc import Sequence
+from itertools import chain
 from typing import ClassVar
 
 import numpy as np
-from scipy.sparse import csr_matrix
 
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceMetric, Score, Signature
-from evalcore.ngrams import IdBag, skip_bigram_id_bag, token_ids, unigram_id_bag
-from evalcore.text import FUNCTION_WORD_MODES, Preprocessor
+from evalcore.ngrams import BagRows, IdBag, id_bags, token_id, token_ids
+from evalcore.text import FUNCTION_WORD_MODES, Preprocessor, tokenize
 from summeval.metrics.multiref import MULTI_REF_MODES, combine
 
 
@@ -30,21 +34,71 @@ def preprocessor(stem: bool, function_words: str) -> Preprocessor:
     return Preprocessor(lowercase=True, stem=stem, function_words=function_words)
 
 
-@functools.lru_cache(maxsize=65536)
-def text_bags(text: str, stem: bool, function_words: str, max_gap: int, discount: float | None) -> tuple[IdBag, IdBag]:
-    """(unigram bag, skip-bigram bag) of a text under one setting, as integer-id bags (built in
-    numpy: no Python loop per n-gram), cached for the whole process so every TESLA-S in it (the
-    metric and the three CREMERs of ``--metric all``) preprocesses a text once.
-    :func:`clear_caches` gives cold caches for timing."""
-    doc = preprocessor(stem, function_words)(text)
-    ids = token_ids(doc.tokens)
-    weights = np.ones(len(ids)) if discount is None else np.where(np.array(doc.function, dtype=bool), discount, 1.0)
-    return unigram_id_bag(ids, weights), skip_bigram_id_bag(ids, weights, max_gap)
+#: a unigram's key among skip-bigram keys: bit 31 is never set in those (token ids < 2**31)
+_UNIGRAM_FLAG = 1 << 31
+#: (setting, text) -> (unigram bag, skip-bigram bag); emptied when it reaches this many texts
+_BAGS: dict[tuple, tuple[IdBag, IdBag]] = {}
+CACHE_TEXTS = 65536
+#: distinct raw tokens remembered per setting (emptied when exceeded)
+CACHE_TOKENS = 1_000_000
+
+
+def texts_bags(texts: Sequence[str], stem: bool, function_words: str, max_gap: int,
+               discount: float | None) -> list[tuple[IdBag, IdBag]]:
+    """(unigram bag, skip-bigram bag) of each text under one setting, as integer-id bags. Texts not
+    seen before are bagged together in one vectorised pass; results are cached for the whole
+    process so every TESLA-S in it (the metric and the three CREMERs of ``--metric all``)
+    preprocesses a text once. :func:`clear_caches` gives cold caches for timing."""
+    setting = (stem, function_words, max_gap, discount)
+    missing = list(dict.fromkeys(t for t in texts if (setting, t) not in _BAGS))
+    if missing:
+        if len(_BAGS) + len(missing) > CACHE_TEXTS:
+            _BAGS.clear()
+        ids, function, lengths = _ids_and_flags(missing, stem, function_words)
+        weights = np.ones(len(ids)) if discount is None else np.where(function, discount, 1.0)
+        for text, unigrams, skips in zip(missing, *id_bags(ids, weights, lengths, max_gap)):
+            _BAGS[setting, text] = (unigrams, skips)
+    return [_BAGS[setting, t] for t in texts]
+
+
+#: (stem, function_words) -> raw token -> 2 * token id + function-word flag ("list" and "none")
+_CODES: dict[tuple[bool, str], dict[str, int]] = {}
+
+
+def _ids_and_flags(texts: Sequence[str], stem: bool, function_words: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Token ids and function-word flags of the texts end to end (as :class:`Preprocessor`
+    defines them), and each text's length. With word-list (or no) function words a token's form
+    and flag do not depend on its context, so each distinct raw token is normalised once and
+    later occurrences cost one dict look-up."""
+    prep = preprocessor(stem, function_words)
+    if function_words == "pos":
+        docs = [prep(t) for t in texts]
+        lengths = np.array([len(d) for d in docs], dtype=np.int64)
+        ids = token_ids([t for d in docs for t in d.tokens])
+        return ids, np.array([f for d in docs for f in d.function], dtype=bool), lengths
+    codes = _CODES.setdefault((stem, function_words), {})
+    if len(codes) > CACHE_TOKENS:
+        codes.clear()
+    token_lists = [tokenize(t) for t in texts]
+    lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
+    raw = list(chain.from_iterable(token_lists))
+    try:
+        code = np.fromiter(map(codes.__getitem__, raw), dtype=np.int64, count=len(raw))
+    except KeyError:  # word types not seen before: normalise them once
+        for t in dict.fromkeys(raw):  # in text order: ids are given deterministically
+            if t in codes:
+                continue
+            token, function = prep.token(t)
+            codes[t] = 2 * token_id(token) + function
+        code = np.fromiter(map(codes.__getitem__, raw), dtype=np.int64, count=len(raw))
+    return code >> 1, (code & 1).astype(bool), lengths
 
 
 def clear_caches() -> None:
-    """Forget every cached bag and tokenisation (benchmarks time TESLA-S from cold caches)."""
-    text_bags.cache_clear()
+    """Forget every cached bag and preprocessed text (benchmarks time TESLA-S from cold caches).
+    The token table (a word type's id and function-word flag) stays, like the token ids: it is a
+    vocabulary, not a text's preprocessing."""
+    _BAGS.clear()
     preprocessor.cache_clear()
 
 
@@ -98,36 +152,41 @@ class TeslaS(ReferenceMetric):
         return Signature(self.name, params, {}, __version__)
 
     # ---- scoring ---------------------------------------------------------------------------------
-    def bags(self, text: str) -> tuple[IdBag, IdBag]:
-        """(unigram bag, skip-bigram bag) of a text under this metric's settings (cached)."""
+    def bags(self, texts: Sequence[str]) -> list[tuple[IdBag, IdBag]]:
+        """(unigram bag, skip-bigram bag) of each text under this metric's settings (cached)."""
         discount = None if self.function_words == "none" else self.discount
-        return text_bags(text, self.stem, self.function_words, self.max_gap, discount)
+        return texts_bags(texts, self.stem, self.function_words, self.max_gap, discount)
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
         texts: dict[str, int] = {}
-        pairs: list[tuple[int, int]] = []  # (candidate text id, reference text id)
-        owners: list[int] = []
+        cand, ref, owners = [], [], []  # per (candidate, reference) pair: text ids and the item
         for k, item in enumerate(items):
             c = texts.setdefault(item.candidate, len(texts))
-            for ref in item.references:
-                pairs.append((c, texts.setdefault(ref, len(texts))))
+            for r in item.references:
+                cand.append(c)
+                ref.append(texts.setdefault(r, len(texts)))
                 owners.append(k)
-        bags = [self.bags(t) for t in texts]
-        cand_idx, ref_idx = (np.array(a) for a in zip(*pairs))
-        per_pair = [self._pair_prf([b[part] for b in bags], cand_idx, ref_idx) for part in (0, 1)]
+        bags = self.bags(list(texts))
+        cand_idx, ref_idx = np.array(cand, dtype=np.int64), np.array(ref, dtype=np.int64)
+        per_pair = self._pair_prf(bags, cand_idx, ref_idx)
         headline = (per_pair[0][2] + per_pair[1][2]) / 2
         return self._per_item(len(items), np.array(owners), per_pair, headline)
 
-    def _pair_prf(self, bags: list[IdBag], cand_idx: np.ndarray, ref_idx: np.ndarray):
-        """Precision, recall and F for every (candidate, reference) pair of one n-gram kind."""
-        matrix = _bag_matrix(bags)
-        totals = np.asarray(matrix.sum(axis=1)).ravel()
-        overlap = np.asarray(matrix[cand_idx].minimum(matrix[ref_idx]).sum(axis=1)).ravel()
+    def _pair_prf(self, bags: list[tuple[IdBag, IdBag]], cand_idx: np.ndarray, ref_idx: np.ndarray):
+        """(precision, recall, F) for every (candidate, reference) pair, for unigrams and for
+        skip-bigrams. Both kinds are rows of one :class:`BagRows` (unigram keys made distinct
+        from skip-bigram keys), compared as two groups: one pass of numpy calls, not two."""
+        n = len(bags)
+        rows = BagRows([IdBag((u.keys << 32) | _UNIGRAM_FLAG, u.weights) for u, _ in bags] + [s for _, s in bags])
+        both_cand, both_ref = np.concatenate([cand_idx, cand_idx + n]), np.concatenate([ref_idx, ref_idx + n])
+        groups = np.repeat(np.arange(2), len(cand_idx))
+        totals, overlap = rows.totals(), rows.overlaps(both_cand, both_ref, groups)
         with np.errstate(invalid="ignore", divide="ignore"):
-            p = np.where(totals[cand_idx] > 0, overlap / totals[cand_idx], 0.0)
-            r = np.where(totals[ref_idx] > 0, overlap / totals[ref_idx], 0.0)
+            p = np.where(totals[both_cand] > 0, overlap / totals[both_cand], 0.0)
+            r = np.where(totals[both_ref] > 0, overlap / totals[both_ref], 0.0)
             f = np.where(overlap > 0, p * r / (self.alpha * p + (1 - self.alpha) * r), 0.0)
-        return p, r, f
+        half = len(cand_idx)
+        return [(p[:half], r[:half], f[:half]), (p[half:], r[half:], f[half:])]
 
     def _per_item(self, n_items: int, owners: np.ndarray, per_pair, headline: np.ndarray) -> list[Score]:
         (up, ur, uf), (bp, br, bf) = per_pair
@@ -144,20 +203,3 @@ class TeslaS(ReferenceMetric):
             out.append(Score(f, {"precision": (pick(up) + pick(bp)) / 2, "recall": (pick(ur) + pick(br)) / 2,
                                  "f": f, "unigram_f": pick(uf), "skip_bigram_f": pick(bf)}))
         return out
-
-
-def _bag_matrix(bags: list[IdBag]) -> csr_matrix:
-    """Rows = bags, columns = n-grams, values = weights (one shared vocabulary). Columns are
-    numbered by first occurrence across the bags in order, so the matrix (and every float summed
-    from it) is the one the dict bags of 0.1.0 gave."""
-    lengths = [len(b.keys) for b in bags]
-    indptr = np.zeros(len(bags) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=indptr[1:])
-    if not indptr[-1]:
-        return csr_matrix((np.zeros(0), np.zeros(0, np.int64), indptr), shape=(len(bags), 1))
-    keys = np.concatenate([b.keys for b in bags])
-    uniq, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    column = np.empty(len(uniq), dtype=np.int64)
-    column[np.argsort(first, kind="stable")] = np.arange(len(uniq))
-    data = np.concatenate([b.weights for b in bags])
-    return csr_matrix((data, column[inverse.ravel()], indptr), shape=(len(bags), len(uniq)))

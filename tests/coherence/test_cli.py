@@ -245,16 +245,21 @@ def test_version_and_list_metrics(capsys):
     with pytest.raises(SystemExit):
         main(["--list-metrics"])
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 1 and lines[0].split()[:3] == ["dicomer", "candidate", "coherence"]
+    assert [line.split()[:3] for line in lines] == [["dicomer", "candidate", "coherence"],
+                                                    ["dicomer-gdtb-all", "candidate", "coherence"]]
 
 
 def test_train_dicomer_says_which_model_it_replaces(tmp_path, monkeypatch, capsys):
     import coherence.dicomer.train as train
 
-    monkeypatch.setattr(train, "train", lambda *args: {})
+    monkeypatch.setattr(train, "train", lambda *args, **kwargs: {})
     (tmp_path / "dicomer_model.joblib").write_bytes(b"old")
     assert main(["train", "dicomer", "--out", str(tmp_path)]) == 0
     assert f"overwriting {tmp_path / 'dicomer_model.joblib'}" in capsys.readouterr().err
+    # the opt-in all-genre model has its own file: it never replaces the licence-clean default
+    (tmp_path / "dicomer_gdtb_all.joblib").write_bytes(b"old")
+    assert main(["train", "dicomer", "--out", str(tmp_path), "--genres", "all"]) == 0
+    assert f"overwriting {tmp_path / 'dicomer_gdtb_all.joblib'}" in capsys.readouterr().err
     assert "CC BY-NC-SA" in train.LICENCE_NOTE and "CC BY 4.0" in train.LICENCE_NOTE
     assert main(["train", "dicomer", "--out", str(tmp_path), "--C", "-1"]) == 2
 
@@ -266,5 +271,5 @@ def test_dicomer_commands_are_on_the_coherence_cli():
     ap = build_parser()
     assert ap.parse_args(["score", "a.txt", "--format", "json"]).func is cmd_score
     args = ap.parse_args(["train", "dicomer", "--mode", "listwise", "--tier", "0"])
-    assert args.func is cmd_train_dicomer and args.variant == "DICOMER"
+    assert args.func is cmd_train_dicomer and args.variant == "DICOMER-N" and args.genres == "open"
     assert ap.parse_args(["bench", "readability", "--data", "d", "--out", "o"]).func is cmd_bench_readability

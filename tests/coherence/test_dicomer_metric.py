@@ -84,9 +84,30 @@ def test_score_carries_only_what_dicomer_defines(model_file):
 
 def test_the_shipped_signature_keeps_the_short_form():
     sig = str(Dicomer().signature())
-    assert sig.startswith("dicomer|variant:DICOMER|mode:listwise|parser:gdtb-clf-v1-code")
+    assert sig.startswith("dicomer|variant:DICOMER-N|mode:gdtb-permutation|parser:gdtb-clf-v1-code")
     assert ("|stem:porter|tags:NN,VB,JJ,RB|len:2,3|sal:2/occurrences|cols:all_terms|roles:type+arg"
-            "|E:union|intra:relative|one-sent:ind|svmC:1.413|transform:shifted_log|model:") in sig
+            "|E:union|intra:relative|flagged:neutral|svmC:4.096|transform:shifted_log|genres:open|model:") in sig
+
+
+def test_opt_in_all_genre_model_is_named_as_such():
+    metric = Dicomer(model="gdtb-all")
+    sig = str(metric.signature())
+    assert metric.name == "dicomer-gdtb-all" and sig.startswith("dicomer-gdtb-all|variant:DICOMER-N|")
+    assert "|genres:all|use:non-commercial|" in sig
+    info = load_dicomer_model("gdtb-all")[1]
+    assert info["licence"].startswith("OPT-IN, NON-COMMERCIAL") and "fiction (CC BY-NC-SA 3.0)" in info["licence"]
+    default = load_dicomer_model()[1]
+    assert default["licence"].startswith("no non-commercial text") and "fiction" not in default["trained_on"]
+
+
+def test_shipped_model_gives_unjudged_texts_its_neutral_value():
+    """Issue 12: a one-sentence text got the learned one-sentence indicator (SummEval's preference
+    for short summaries); it now gets the neutral value and says it was not judged."""
+    model = load_dicomer_model()[0]
+    one, two = Dicomer().score_batch(["Just one sentence here.", TEXTS[0]])
+    assert one.value == model.neutral_score_
+    assert [n.split(":")[0] for n in one.notes] == ["not_judged", "not_judged"]
+    assert two.notes == () and two.value != model.neutral_score_
 
 
 def test_degenerate_texts_are_scored_and_noted(model_file):
@@ -171,9 +192,9 @@ def test_model_files_are_checked(model_file, tmp_path):
         load_dicomer_model(old)
 
 
-def test_shipped_model_scores_as_released():
-    """The shipped model, re-saved in the model scheme without refitting, scores as 0.1.0 did
-    (values of 0.1.0 for two SummEval summaries of the first document, systems M0 and M1)."""
+def test_shipped_model_scores_as_trained():
+    """The shipped model (issue 12: DICOMER-N on licence-clean GDTB windows vs permutations) scores
+    two SummEval summaries of the first document (systems M0 and M1) as when it was trained."""
     m0 = ("( cnn ) donald sterling 's racist remarks cost him an nba team last year . But now it 's his former "
           "female companion who has lost big . A los angeles judge has ordered v. stiviano to pay back more than "
           "$ 2.6 million in gifts after sterling 's wife sued her .")
@@ -181,11 +202,11 @@ def test_shipped_model_scores_as_released():
           "sterling 's wife sued her . ( cnn ) donald sterling 's racist remarks cost him an nba team last year . "
           "But now it 's his former female companion who has lost big . Who is v. stiviano ? .")
     model, info = load_dicomer_model()
-    assert info["trained_on"].startswith("summeval_16sys_mean_expert.json: 1600 SummEval summaries")
-    assert info["licence"] and info["signature"].startswith("dicomer|variant:DICOMER|mode:listwise|")
-    assert model.neutral_score_ == pytest.approx(1.081871195782316, abs=1e-12)
+    assert info["trained_on"].startswith("601 4-sentence windows of GDTB train (open genres")
+    assert info["licence"] and info["signature"].startswith("dicomer|variant:DICOMER-N|mode:gdtb-permutation|")
+    assert model.neutral_score_ == pytest.approx(-0.40289722902127345, abs=1e-12)
     values = [r.value for r in Dicomer(cache=False).score_batch([m0, m1])]
-    assert values == pytest.approx([1.632568714161845, 0.6168645387420228], abs=1e-12)
+    assert values == pytest.approx([-1.575500114806635, -1.1356052549023516], abs=1e-12)
 
 
 def test_permuted_parse_reuses_spacy_analysis():

@@ -1,8 +1,15 @@
-"""BPNG: the paper's worked example, segmentation and the confusion-network n-gram bag."""
+"""BPNG: the paper's worked example, segmentation and the confusion-network n-gram bag; the
+walk, the caches and the store's batched look-ups that keep PEM fast."""
+
+import pickle
+import random
 
 import pytest
 
-from evalcore.bpng import BPNGBuilder, MemoryPhraseTable, confusion_network, pivot_f1, pivot_ngram_bag, segment
+from evalcore.bpng import (Arc, BPNGBuilder, MemoryPhraseTable, PhraseTableStore, confusion_network,
+                           pivot_f1, pivot_ngram_bag, segment, write_store)
+from evalcore.bpng.builder import BAG_CACHE_SIZE
+from evalcore.bpng.segment import candidate_phrases
 from evalcore.text import Doc
 
 
@@ -88,3 +95,114 @@ def test_empty_and_identical():
     assert b.bag(_doc("")) == {}
     assert pivot_f1({}, b.bag(_doc("a"))) == (0.0, 0.0, 0.0)
     assert pivot_f1(b.bag(_doc("a b")), b.bag(_doc("a b")))[2] == pytest.approx(1.0)
+
+
+def _recursive_bag(network, max_n=4, min_weight=0.01):
+    """The recursive walk PEM shipped with (one Python call per step): the reference the
+    explicit-stack walk must match bit for bit, sums in the same order."""
+    bag, floor = {}, min_weight - 1e-9
+
+    def walk(gram, weight, arc, offset, slot):
+        for tok in arc.tokens[offset:]:
+            weight *= arc.token_factor
+            if weight < floor:
+                return
+            gram = gram + (tok,)
+            bag[gram] = bag.get(gram, 0.0) + weight
+            if len(gram) == max_n:
+                return
+        if slot + 1 < len(network):
+            for nxt in network[slot + 1]:
+                w = weight * nxt.prob
+                if w >= floor:
+                    walk(gram, w, nxt, 0, slot + 1)
+
+    for s, arcs in enumerate(network):
+        for arc in arcs:
+            if arc.prob >= floor:
+                for offset in range(len(arc.tokens)):
+                    walk((), arc.prob, arc, offset, s)
+    return bag
+
+
+def test_bag_equals_the_recursive_walk_exactly():
+    rng = random.Random(7)
+    vocab = [f"w{i}" for i in range(6)]
+    for _ in range(300):
+        network = []
+        for _ in range(rng.randint(0, 7)):
+            factor = rng.choice([1.0, 1.0, 0.1, 0.37])
+            network.append([Arc(tuple(rng.choices(vocab, k=rng.randint(1, 3))), rng.choice([1.0, rng.random()]), factor)
+                            for _ in range(rng.randint(1, 4))])
+        for max_n, min_weight in ((4, 0.01), (2, 0.2), (3, 0.0)):
+            assert pivot_ngram_bag(network, max_n, min_weight) == _recursive_bag(network, max_n, min_weight)
+
+
+def test_arc_cache_gives_the_same_network_and_is_reused(paper_table):
+    tokens = "hello , querrien .".split()
+    spans = segment(tokens, paper_table)
+    entries = paper_table.lookup(candidate_phrases(tokens))
+    cache = {}
+    plain = confusion_network(tokens, spans, entries)
+    assert confusion_network(tokens, spans, entries, arc_cache=cache) == plain
+    assert cache[(("hello", ","), 1.0)] == plain[0]
+    assert confusion_network(tokens, spans, entries, arc_cache=cache)[0] is cache[(("hello", ","), 1.0)]
+
+
+def test_builder_bag_cache_is_bounded():
+    """The old builders kept 65,536 bags each: 251 MiB of PEM's 500 MiB peak on Twitter-Para."""
+    table = MemoryPhraseTable({("a",): (1, {("x",): 1})})
+    builder = BPNGBuilder(table)
+    assert builder._cached.cache_parameters()["maxsize"] == BAG_CACHE_SIZE <= 1024
+    small = BPNGBuilder(table, cache_size=3)
+    for k in range(10):
+        small.bag(_doc("a " * (k + 1)))
+    assert small._cached.cache_info().currsize == 3
+
+
+@pytest.fixture
+def store_path(tmp_path, paper_table):
+    return write_store(tmp_path / "t.sqlite", [(e, x.count, x.translations) for e, x in paper_table._entries.items()],
+                       {"signature": "pt:paper", "stem": "False"})
+
+
+def _count_queries(store):
+    queries = []
+    store._connection().set_trace_callback(lambda sql: queries.append(sql) if "FROM phrase" in sql else None)
+    return queries
+
+
+def test_store_answers_repeated_phrases_from_memory(store_path, paper_table):
+    """The old store queried SQLite for every sentence and pivot (25% of PEM's time)."""
+    store = PhraseTableStore(store_path)
+    queries = _count_queries(store)
+    asked = [("hello",), ("hello", ","), ("querrien",), (".",)]
+    first = store.lookup(asked)
+    assert len(queries) == 1 and first == paper_table.lookup(asked)
+    assert store.lookup(asked) == first and store.lookup([("querrien",)]) == {}
+    assert len(queries) == 1  # found and absent phrases alike come from the cache
+
+
+def test_store_cache_is_bounded_and_stays_correct(store_path, paper_table):
+    store = PhraseTableStore(store_path, cache_phrases=3)
+    phrases = [e for e in paper_table._entries] + [("unseen",), ("other",)]
+    for _ in range(3):
+        for p in phrases:
+            assert store.lookup([p]) == paper_table.lookup([p])
+            assert len(store._cache) <= 3
+    assert pickle.loads(pickle.dumps(store)).cache_phrases == 3
+
+
+def test_prefetch_looks_up_many_sentences_in_one_query(store_path, paper_table):
+    store = PhraseTableStore(store_path)
+    queries = _count_queries(store)
+    sentences = ["hello , querrien .", "morning , sir .", "hello , sir .", "sir , hello ."]
+    builder = BPNGBuilder(store)
+    builder.prefetch(_doc(s) for s in sentences)
+    assert len(queries) == 1
+    bags = [builder.bag(_doc(s)) for s in sentences]
+    assert len(queries) == 1
+    reference = BPNGBuilder(paper_table)
+    assert bags == [reference.bag(_doc(s)) for s in sentences]
+    other = "morning , hello ."  # not prefetched: looked up on its own, same bag
+    assert builder.bag(_doc(other)) == reference.bag(_doc(other))

@@ -62,3 +62,92 @@ def test_empty_doc_gives_empty_bags_and_bad_arguments_raise():
         ngram_bag(empty, 0)
     with pytest.raises(ValueError):
         skip_bigram_bag(empty, -1)
+
+
+# ---- integer-id bags ---------------------------------------------------------------------------
+import numpy as np  # noqa: E402
+
+from evalcore import ngrams  # noqa: E402
+from evalcore.ngrams import BagRows, id_bags, token_ids  # noqa: E402
+
+
+def _flat(ids, weights):
+    """Texts end to end, as id_bags takes them."""
+    return np.concatenate(ids), np.concatenate(weights), np.array([len(a) for a in ids])
+
+
+def _as_dict(bag, vocab, bigram):
+    words = {i: w for w, i in vocab.items()}
+    keys = [(words[k >> 32], words[k & 0xFFFFFFFF]) if bigram else (words[k],) for k in bag.keys.tolist()]
+    return dict(zip(keys, bag.weights.tolist()))
+
+
+def test_id_bags_hold_the_dict_bags_floats_in_the_same_order():
+    rng = np.random.default_rng(0)
+    words = "the a of cat dog sat on mat ran".split()
+    docs = [doc(" ".join(rng.choice(words, size=n)), function={"the", "a", "of", "on"}) for n in (0, 1, 2, 7, 40)]
+    ids = [token_ids(d.tokens) for d in docs]
+    weights = [np.array([0.1 if f else 1.0 for f in d.function]) for d in docs]
+    unigrams, skips = id_bags(*_flat(ids, weights), max_gap=4)
+    for d, u, s in zip(docs, unigrams, skips):
+        expected_u, expected_s = ngram_bag(d, 1, 0.1), skip_bigram_bag(d, 4, 0.1)
+        assert list(_as_dict(u, ngrams._vocabulary, False).items()) == list(expected_u.items())
+        assert list(_as_dict(s, ngrams._vocabulary, True).items()) == list(expected_s.items())
+    no_last, _ = id_bags(*_flat(ids, weights), max_gap=4, last_unigram=False)
+    assert _as_dict(no_last[3], ngrams._vocabulary, False) == ngram_bag(doc(" ".join(docs[3].tokens[:-1]),
+                                                                           {"the", "a", "of", "on"}), 1, 0.1)
+
+
+@pytest.mark.parametrize("discount", [0.1, 0.0])
+def test_bag_rows_numpy_and_scipy_paths_give_the_same_floats(monkeypatch, discount):
+    rng = np.random.default_rng(1)
+    words = [f"w{k}" for k in range(30)]
+    docs = [doc(" ".join(rng.choice(words, size=int(rng.integers(0, 60)))), function=set(words[:8]))
+            for _ in range(40)]
+    ids = [token_ids(d.tokens) for d in docs]
+    weights = [np.where(np.array(d.function, dtype=bool), discount, 1.0) for d in docs]
+    cand = rng.integers(0, 40, size=200)
+    ref = rng.integers(0, 40, size=200)
+    for bags in id_bags(*_flat(ids, weights), max_gap=4):
+        rows = BagRows(bags)
+        matrix = rows.matrix()
+        scipy_totals = np.asarray(matrix.sum(axis=1)).ravel()
+        scipy_overlaps = np.asarray(matrix[cand].minimum(matrix[ref]).sum(axis=1)).ravel()
+        assert rows.totals().tolist() == scipy_totals.tolist()
+        assert rows._overlaps_numpy(cand, ref, np.zeros(len(cand), dtype=np.int64)).tolist() == scipy_overlaps.tolist()
+        # one candidate against its references, where scipy may take its sorted-rows path
+        for c in range(5):
+            one, refs = np.full(6, c), np.arange(c + 1, c + 7)
+            assert rows._overlaps_numpy(one, refs, np.zeros(6, dtype=np.int64)).tolist() == \
+                np.asarray(matrix[one].minimum(matrix[refs]).sum(axis=1)).ravel().tolist()
+        expected = [sum(min(a, b) for a, b in zip(matrix[c].toarray()[0], matrix[r].toarray()[0]))
+                    for c, r in zip(cand, ref)]
+        assert rows.overlaps(cand, ref) == pytest.approx(expected, abs=1e-12)
+        monkeypatch.setattr(ngrams, "SMALL_PATH_ENTRIES", -1)
+        assert rows.overlaps(cand, ref).tolist() == scipy_overlaps.tolist()
+        monkeypatch.undo()
+
+
+def test_bag_rows_follow_scipys_summation_order_on_sorted_and_unsorted_rows():
+    from evalcore.ngrams import IdBag
+
+    cand = IdBag(np.array([1, 2, 3]), np.array([0.1, 0.2, 0.3]))
+    sums = []
+    for ref_keys in ([1, 2, 3], [3, 1, 2]):  # sorted columns: ascending order; else reversed
+        rows = BagRows([cand, IdBag(np.array(ref_keys), np.array([0.5, 0.5, 0.5]))])
+        scipy_sum = np.asarray(rows.matrix()[[0]].minimum(rows.matrix()[[1]]).sum(axis=1)).ravel().tolist()
+        assert rows._overlaps_numpy(np.array([0]), np.array([1]), np.zeros(1, dtype=np.int64)).tolist() == scipy_sum
+        sums.append(scipy_sum[0])
+    assert sums == [0.1 + (0.2 + 0.3), 0.3 + (0.2 + 0.1)] and sums[0] != sums[1]  # the order shows
+
+
+def test_id_bags_compact_and_stable_sort_paths_agree(monkeypatch):
+    rng = np.random.default_rng(2)
+    ids = [rng.integers(0, 12, size=n) for n in (0, 3, 50, 80)]
+    weights = [rng.choice([0.1, 1.0], size=len(a)) for a in ids]
+    compact = id_bags(*_flat(ids, weights), 4, last_unigram=False)
+    monkeypatch.setattr(ngrams, "COMPACT_LIMIT", 0)
+    stable = id_bags(*_flat(ids, weights), 4, last_unigram=False)
+    for kind_a, kind_b in zip(compact, stable):
+        for a, b in zip(kind_a, kind_b):
+            assert a.keys.tolist() == b.keys.tolist() and a.weights.tolist() == b.weights.tolist()

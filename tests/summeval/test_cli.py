@@ -46,7 +46,7 @@ def test_version_and_list_metrics(capsys):
     listed = {line.split()[0]: line.split()[2] for line in capsys.readouterr().out.splitlines()}
     assert exit_.value.code == 0 and listed["dicomer"] == "coherence" and listed["tesla-s"] == "summeval"
     assert {"tesla-s-pos", "rouge-1", "rouge-2", "rouge-l", "rouge-su4", "rouge-1-f", "rouge-2-f", "rouge-l-f",
-            "rouge-su4-f", "cremer", "cremer-lf", "cremer-pf"} < set(listed)
+            "rouge-su4-f", "cremer", "cremer-rbf", "cremer-pf"} < set(listed)
     assert set(listed.values()) == {"summeval", "coherence"}  # parapeval's metrics are not offered here
 
 
@@ -255,13 +255,13 @@ def test_metric_all_runs_the_aesop_workflow_with_report(capsys, tmp_path):
                        "--report", str(report), "--human", str(human))
     assert code == 0, err
     doc = strict(out_file.read_text())
-    names = {"tesla-s", "dicomer", "cremer", "cremer-lf", "cremer-pf", "rouge-1", "rouge-2", "rouge-l", "rouge-su4"}
+    names = {"tesla-s", "dicomer", "cremer", "cremer-rbf", "cremer-pf", "rouge-1", "rouge-2", "rouge-l", "rouge-su4"}
     assert set(doc["signature"]) == names
     assert all(set(s["scores"]) == names for s in doc["summaries"]) and len(doc["summaries"]) == 12
     assert "|model:" in doc["signature"]["cremer"]["short"] and "|parser:gdtb-clf" in doc["signature"]["dicomer"]["short"]
     # DICOMER and CREMER carry what they define, never precision/recall/F
     components = doc["summaries"][0]["components"]
-    assert set(components["dicomer"]) == {"log_score"} and set(components["cremer"]) == {"tesla_s", "dicomer"}
+    assert set(components["dicomer"]) == {"log_score"} and set(components["cremer"]) == {"tesla_s", "tesla_s_z", "dicomer"}
     ranks = {s["system"]: s["rank"] for s in doc["systems"]}
     assert ranks["1"]["cremer"] == 1  # the close paraphrase is the most responsive peer
     html = (report / "report.html").read_text()
@@ -298,12 +298,12 @@ def test_train_cremer_on_judged_tac_folders(capsys, tmp_path):
     model, info = load_model("linear", tmp_path / "models")
     assert info["n_summaries"] == 12 and info["target"].endswith(":responsiveness")
     assert "not trained on these summaries" in info["dicomer_training_values"] and info["licence"]
-    code, out, err = run(capsys, "score", *TAC, "-m", "cremer-lf", "--cremer-models", str(tmp_path / "models"),
+    code, out, err = run(capsys, "score", *TAC, "-m", "cremer", "--cremer-models", str(tmp_path / "models"),
                          "--format", "json")
     assert code == 0, err
     doc = strict(out)
-    assert f"model:{info['sha256'][:12]}" in doc["signature"]["cremer-lf"]["short"]
-    assert {s["system"]: s["rank"]["cremer-lf"] for s in doc["systems"]}["1"] == 1
+    assert f"model:{info['sha256'][:12]}" in doc["signature"]["cremer"]["short"]
+    assert {s["system"]: s["rank"]["cremer"] for s in doc["systems"]}["1"] == 1
 
 
 def test_train_cremer_names_a_summary_without_human_score(capsys, tmp_path):

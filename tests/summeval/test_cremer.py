@@ -1,8 +1,10 @@
 import numpy as np
 import pytest
 
+from evalcore.metric import Item
 from evalcore.persist import ModelFileError
-from summeval.cremer import KERNELS, feature_matrix, load_model, make_cremer, save_model
+from summeval.cremer import (KERNELS, SINGLE_SUMMARY_NOTE, feature_matrix, load_model, make_cremer, monotone_in_tesla,
+                             save_model)
 from summeval.metrics.cremer import Cremer
 
 
@@ -24,7 +26,7 @@ def test_save_and_load_round_trip_with_a_checked_sidecar(tmp_path):
     path = save_model(model, "linear", info, tmp_path)
     loaded, side = load_model("linear", tmp_path)
     assert np.allclose(loaded.predict(x), model.predict(x))
-    assert side["signature"] == "cremer-lf|variant:CREMER-LF|features:tesla-s+dicomer|target:t:overall|v:0.1.0"
+    assert side["signature"] == "cremer|variant:CREMER-LF|features:tesla-s+dicomer|tesla:topic-z|target:t:overall|v:0.1.0"
     assert len(side["sha256"]) == 64 and side["trained_on"] == "four toy summaries"
     path.write_bytes(path.read_bytes() + b"tampered")
     with pytest.raises(ModelFileError, match="does not match the SHA-256"):
@@ -38,19 +40,52 @@ def test_shipped_models_have_sidecars_of_the_persistence_scheme():
         assert info["n_summaries"] == 1600 and info["target"] == "summeval:mean"
 
 
-def test_cremer_signatures_and_model_hashes_are_those_of_0_1_0():
-    # the shipped models were given sidecars without being re-pickled: same bytes, same hashes
-    expected = {"rbf": "cremer|variant:CREMER-RBF|features:tesla-s+dicomer|target:summeval:mean|model:2376e1b69af2",
-                "linear": "cremer-lf|variant:CREMER-LF|features:tesla-s+dicomer|target:summeval:mean|model:286560021ed5",
-                "poly": "cremer-pf|variant:CREMER-PF|features:tesla-s+dicomer|target:summeval:mean|model:dd57762ec071"}
-    for kernel, sig in expected.items():
-        assert str(Cremer(kernel).signature()) == f"{sig}|v:0.1.0"
+def test_cremer_signatures_name_the_variant_scaling_and_model_file():
+    names = {"linear": "cremer", "rbf": "cremer-rbf", "poly": "cremer-pf"}
+    for kernel, name in names.items():
+        info = load_model(kernel)[1]
+        assert str(Cremer(kernel).signature()) == (
+            f"{name}|variant:{KERNELS[kernel]}|features:tesla-s+dicomer|tesla:topic-z|target:summeval:mean"
+            f"|model:{info['sha256'][:12]}|v:0.1.0")
+        assert info["tesla_scaling"] == "topic-z" and "valid_for" in info and "SummEval" in info["trained_on"]
+        assert "non-commercial" in info["licence"]  # says that none was used
+    assert Cremer().kernel == "linear"  # CREMER-LF is the default since issue 12
+
+
+def test_shipped_default_is_monotone_in_tesla_s_at_fixed_dicomer():
+    model, info = load_model("linear")
+    assert monotone_in_tesla(model, np.linspace(-5, 5, 21), n=81, span=4.0)
+    for kernel in KERNELS:  # the sidecar records the same check for every variant
+        other, side = load_model(kernel)
+        assert isinstance(side["monotone_in_tesla_s"], bool)
+    assert info["monotone_in_tesla_s"] is True
+
+
+def test_monotone_check_catches_a_model_that_falls_with_tesla_s():
+    rng = np.random.default_rng(1)
+    x = feature_matrix(rng.normal(size=200), rng.normal(size=200))
+    falling = make_cremer("linear").fit(x, -x[:, 0] + 0.1 * x[:, 1])
+    rising = make_cremer("linear").fit(x, x[:, 0] + 0.1 * x[:, 1])
+    assert not monotone_in_tesla(falling, [0.0]) and monotone_in_tesla(rising, [-1.0, 0.0, 1.0])
+
+
+def test_cremer_standardises_tesla_s_within_each_topic_and_notes_a_lone_summary():
+    refs = ["The council approved the budget. It will fund two new schools next year."]
+    cands = ["The council approved the budget. The money pays for two new schools.",
+             "The budget was approved.", "Schools are buildings where children learn."]
+    scores = Cremer().score_batch([Item(c, refs, id=str(k)) for k, c in enumerate(cands)])
+    z = np.array([s.components["tesla_s_z"] for s in scores])
+    assert z.mean() == pytest.approx(0.0, abs=1e-9) and z.std() == pytest.approx(1.0)
+    assert all(SINGLE_SUMMARY_NOTE not in s.notes for s in scores)
+    assert scores[0].value > scores[2].value  # the close paraphrase is the most responsive
+    lone = Cremer().score_batch([Item(cands[0], refs, id="0"), Item(cands[1], ["Another topic's reference."], id="1")])
+    assert all(SINGLE_SUMMARY_NOTE in s.notes for s in lone)
 
 
 def test_cremer_score_carries_its_inputs_and_no_precision_recall_f():
     s = Cremer().score(["The council approved the budget. It will fund two new schools next year."],
                        "The council approved the budget. The money pays for two new schools.")
-    assert set(s.components) == {"tesla_s", "dicomer"}
+    assert set(s.components) == {"tesla_s", "tesla_s_z", "dicomer"}
     with pytest.raises(AttributeError):
         s.precision
     with pytest.raises(ValueError, match="kernel"):

@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from summeval.io import read_tac
+from evalcore.data.tac import read_tac
 from summeval.metrics import RougeSU, TeslaS
 from summeval.pipeline import score_items
 

@@ -3,7 +3,9 @@ from pathlib import Path
 
 import pytest
 
-from summeval.io import InputError, read_jsonl, read_tac
+from evalcore.data.jsonl import read_jsonl
+from evalcore.data.tac import read_tac
+from evalcore.textio import InputError
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
 

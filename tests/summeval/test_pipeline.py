@@ -6,7 +6,7 @@ import pytest
 
 from evalcore.data.records import SummaryItem
 from evalcore.metric import InputLimits, Item, ReferenceMetric, Score
-from summeval.io import read_tac
+from evalcore.data.tac import read_tac
 from summeval.metrics import Rouge, RougeSU, TeslaS
 from summeval.pipeline import SummaryResult, aggregate_systems, build_metrics, score_items
 

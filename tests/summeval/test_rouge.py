@@ -1,8 +1,14 @@
-import pytest
-from rouge_score import rouge_scorer
+from pathlib import Path
 
+import pytest
+from rouge_score import rouge_scorer, tokenizers
+
+from evalcore.data.summeval import read_summeval
 from evalcore.metric.registry import get_metric
+from evalcore.ngrams import merge, ngram_bag, skip_bigram_bag, total
+from evalcore.text import Doc
 from summeval.metrics import Rouge, RougeSU
+from summeval.metrics.rouge import ROUGE_TYPES
 
 REF, CAND = "The cats were chasing the mice in the garden.", "Cats chased mice in a garden."
 
@@ -48,3 +54,52 @@ def test_bad_measure_and_type():
         Rouge("rouge-9").score("a", "a")
     with pytest.raises(ValueError):
         RougeSU(4, measure="precision").score("a", "a")
+
+
+# ---- value for value against rouge-score (the reference implementation) on SummEval ------------
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "summeval" / "summeval_16sys_mean_expert.json"
+
+
+@pytest.fixture(scope="module")
+def summeval_pairs():
+    if not SHARED.exists():
+        pytest.skip("../shared/data/summeval not present")
+    items = read_summeval(SHARED)
+    topics = sorted({it.topic for it in items})[:4]
+    return [(list(it.references), it.summary) for it in items if it.topic in topics]
+
+
+@pytest.mark.parametrize("stem", [True, False])
+def test_rouge_equals_rouge_score_on_summeval_value_for_value(summeval_pairs, stem):
+    reference = rouge_scorer.RougeScorer(list(ROUGE_TYPES.values()), use_stemmer=stem)
+    expected = [[reference.score(r, cand) for r in refs] for refs, cand in summeval_pairs]
+    for kind, key in ROUGE_TYPES.items():
+        for measure, field in (("recall", "recall"), ("f", "fmeasure")):
+            got = Rouge(kind, measure, stem).score_batch(summeval_pairs)
+            for scores, per_ref in zip(got, expected):
+                best = max(per_ref, key=lambda s: getattr(s[key], field))[key]  # first best, as before
+                assert (scores.value, scores.precision, scores.recall, scores.f) == \
+                    (getattr(best, field), best.precision, best.recall, best.fmeasure)
+
+
+def _su4_of_0_1_0(reference, candidate, stem):
+    """ROUGE-SU4 recall as 0.1.0 computed it: dict bags on rouge-score's own tokens."""
+    def bag(text):
+        toks = tuple(tokenizers.DefaultTokenizer(use_stemmer=stem).tokenize(text))
+        doc = Doc(toks, (False,) * len(toks))
+        return merge([skip_bigram_bag(doc, 4), ngram_bag(Doc(toks[:-1], (False,) * max(len(toks) - 1, 0)), 1)])
+
+    ref, cand = bag(reference), bag(candidate)
+    hit = sum(min(w, cand[g]) for g, w in ref.items() if g in cand)
+    return hit / total(ref) if total(ref) else 0.0, hit / total(cand) if total(cand) else 0.0
+
+
+def test_rouge_su4_equals_the_dict_bag_computation_on_summeval(summeval_pairs):
+    pairs = summeval_pairs[:48]
+    got = RougeSU(4).score_batch(pairs)
+    for (refs, cand), s in zip(pairs, got):
+        per_ref = [_su4_of_0_1_0(r, cand, True) for r in refs]
+        recall, precision = max(per_ref, key=lambda rp: rp[0])
+        assert (s.value, s.recall, s.precision) == (recall, recall, precision)
+    one = [RougeSU(4).score(refs, cand).value for refs, cand in pairs[:5]]
+    assert one == [s.value for s in got[:5]]

@@ -5,13 +5,11 @@ Optional ``human`` (an object of dimension -> score) is carried along for ``corr
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from evalcore.cli import read_input_text
-from evalcore.data.records import SummaryItem
-
-from summeval.io.records import InputError, check_unique
+from evalcore.data.records import SummaryItem, check_unique
+from evalcore.textio import InputError, jsonl_objects
 
 
 def read_jsonl(path: str | Path) -> list[SummaryItem]:
@@ -19,18 +17,9 @@ def read_jsonl(path: str | Path) -> list[SummaryItem]:
     line. A summary that cannot be scored (empty, too long) is read as it is: each metric gives
     it an error record, so the run keeps every other summary."""
     path = Path("<stdin>") if str(path) == "-" else Path(path)
-    lines = read_input_text(None if path.name == "<stdin>" else path).splitlines()
+    text = read_input_text(None if path.name == "<stdin>" else path)
     items = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{where}: invalid JSON ({exc.msg})") from None
-        if not isinstance(obj, dict):
-            raise InputError(f"{where}: expected a JSON object")
+    for where, obj in jsonl_objects(text, path):
         missing = [k for k in ("topic", "system", "summary", "references") if k not in obj]
         if missing:
             raise InputError(f"{where}: missing field(s) {', '.join(missing)}")

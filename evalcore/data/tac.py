@@ -17,9 +17,8 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from evalcore.data.records import SummaryItem
-from evalcore.textio import read_utf8
-from summeval.io.records import InputError, check_unique, read_text_file
+from evalcore.data.records import SummaryItem, check_unique, read_text_file
+from evalcore.textio import InputError, read_utf8
 
 
 def parse_tac_name(path: Path) -> tuple[str, str]:
