@@ -26,10 +26,12 @@ bench: setup
 	$(BIN)/summeval bench summeval --out bench/summeval
 	$(BIN)/summeval bench speed --out bench/speed
 	$(BIN)/summeval bench responsiveness --out bench/responsiveness
+	$(BIN)/summeval bench transfer --out bench/transfer
 	$(BIN)/summeval bench scale --out bench/scale
 	$(BIN)/coherence bench parser --out bench/coherence
 	$(BIN)/coherence bench readability --out bench/readability
 	$(BIN)/parapeval bench --out bench/parapeval
+	$(BIN)/parapeval bench --speed-only --out bench/parapeval-speed
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis demo-report
