@@ -178,21 +178,18 @@ class Metric(ABC):
             if len(scores) != len(items):
                 raise RuntimeError(f"{self.name} returned {len(scores)} scores for {len(items)} items")
             return list(enumerate(scores))
-        except Exception:  # noqa: BLE001 - isolate the failing item(s) below
+        except Exception as exc:  # noqa: BLE001 - isolate the failing item(s) below
             if len(items) == 1:
-                return [(0, self._error(items[0]))]
+                return [(0, self._error(items[0], exc))]
             return [(k, self._score_one_isolated(it)) for k, it in enumerate(items)]
 
     def _score_one_isolated(self, item: Item) -> Result:
         try:
             return self._score_items([item])[0]
-        except Exception:  # noqa: BLE001
-            return self._error(item)
+        except Exception as exc:  # noqa: BLE001
+            return self._error(item, exc)
 
-    def _error(self, item: Item) -> ErrorRecord:
-        import sys
-
-        exc = sys.exc_info()[1]
+    def _error(self, item: Item, exc: Exception) -> ErrorRecord:
         return ErrorRecord(item.id, self.name, f"{type(exc).__name__}: {exc}")
 
     def _one(self, item: Item) -> Score:

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 import unicodedata
@@ -99,11 +98,11 @@ _accepted: dict[tuple[str, bool], TextCheck] = {}
 _ACCEPTED_SIZE = 65536
 
 
-@functools.lru_cache(maxsize=65536)
 def judge_english(text: str) -> tuple[str, ...]:
     """Notes for text an English pipeline cannot judge: mostly another script, no letters at all,
-    or several words of which none is a common English word. Cached: a topic's references are
-    judged once, not once per candidate."""
+    more symbols than letters, or eight words or more without an English function word (Title-Case
+    headlines excepted). :func:`check_text` caches the verdict per text, so a topic's references
+    are judged once, not once per candidate."""
     letters = [c for c in text if c.isalpha()]
     if not letters:
         return ("no-words: the text has no letters to read",)
@@ -111,11 +110,12 @@ def judge_english(text: str) -> tuple[str, ...]:
     latin = len(letters) if text.isascii() else sum(1 for c in letters if "LATIN" in unicodedata.name(c, ""))
     if latin < 0.5 * len(letters):
         return (f"non-english: {100 * (1 - latin / len(letters)):.0f}% of letters are not Latin script",)
-    words = [w.lower() for w in _WORD.findall(text)]
+    raw_words = _WORD.findall(text)
+    words = [w.lower() for w in raw_words]
     symbols = sum(1 for c in text if not (c.isalnum() or c.isspace()))
     if symbols > len(letters):
         return ("symbols: more symbols than letters",)
-    if len(words) >= 8 and not _has_function_word(words) and not _headline(text):
+    if len(words) >= 8 and not _has_function_word(words) and not _headline(raw_words):
         return ("non-english: no English function word in the text",)
     return ()
 
@@ -129,8 +129,7 @@ def _has_function_word(words: list[str]) -> bool:
     return any(w in closed for w in words)
 
 
-def _headline(text: str) -> bool:
+def _headline(words: list[str]) -> bool:
     """Title-case headlines ("Patriots Select Aaron Dobson Marshall Wide Receiver") drop their
     function words: exempt texts where most words start with a capital."""
-    words = _WORD.findall(text)
     return sum(w[0].isupper() for w in words) > 0.5 * len(words)
