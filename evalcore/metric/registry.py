@@ -62,9 +62,7 @@ def get_metric(name: str, **params):
     s = spec(name)
     cls = s.load()
     accepted = set(cls._param_names())
-    unknown_for_all = {k for k in params if k not in accepted}
-    kwargs = {**s.kwargs, **{k: v for k, v in params.items() if k not in unknown_for_all}}
-    return cls(**kwargs)
+    return cls(**{**s.kwargs, **{k: v for k, v in params.items() if k in accepted}})
 
 
 def list_metrics(package: str | None = None, also: tuple[str, ...] = ()) -> str:
