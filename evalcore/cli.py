@@ -128,14 +128,10 @@ def check_input_path(path: str | Path | None, what: str = "--input") -> Path | N
 
 def read_input_text(path: str | Path | None) -> str:
     """The text of an input file or of stdin (``-``), UTF-8 with an optional BOM."""
-    from evalcore.textio import read_utf8
+    from evalcore.textio import decode_utf8, read_utf8
 
     if path in (None, "-"):
-        data = sys.stdin.buffer.read()
-        try:
-            return data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise InputError(f"standard input: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+        return decode_utf8(sys.stdin.buffer.read(), "standard input")
     return read_utf8(path)
 
 

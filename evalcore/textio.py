@@ -10,13 +10,20 @@ class InputError(ValueError):
     """Bad input; the message names the file (and line or id) at fault."""
 
 
-def read_utf8(path: str | Path) -> str:
-    """The text of ``path``; a leading BOM is dropped, unreadable or non-UTF-8 files are an
-    :class:`InputError` naming the file and the offending byte."""
+def decode_utf8(data: bytes, name: str | Path) -> str:
+    """``data`` as text without a leading BOM; non-UTF-8 bytes are an :class:`InputError` naming
+    ``name`` (a file, or standard input) and the offending byte."""
     try:
-        return Path(path).read_bytes().decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+        raise InputError(f"{name}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+
+
+def read_utf8(path: str | Path) -> str:
+    """The text of ``path`` (:func:`decode_utf8`); an unreadable file is an :class:`InputError`
+    naming it."""
+    try:
+        return decode_utf8(Path(path).read_bytes(), path)
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
 
