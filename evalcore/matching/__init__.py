@@ -8,6 +8,8 @@ can carry flow) and :func:`choose` picks the path by the core's shape and size:
 - :mod:`.assignment`   equal weights: weighted bipartite assignment;
 - :mod:`.transport`    general case: transportation problem by POT's network simplex, dense or
                        sparse by size (or HiGHS as a backend);
+- :mod:`.covered`      TESLA-CELAB's covered matching: n-grams of several orders, coverage
+                       variables, a general LP by HiGHS (PuLP as its reference);
 - :mod:`.reference`    PuLP/CBC, the slow reference the tests cross-check the others against;
 - :mod:`.bench`        the speed benchmark against the matcher at b9955f2 and POT's ``ot.emd``.
 
@@ -15,7 +17,8 @@ Importing this package loads numpy only: scipy and POT are imported by the paths
 """
 
 from evalcore.matching.closed_form import bag_overlap, class_overlap
+from evalcore.matching.covered import CoveredProblem, solve_covered
 from evalcore.matching.problem import Core, MatchProblem
 from evalcore.matching.solve import BACKENDS, PATHS, choose, f_measure, match
 
-__all__ = ["BACKENDS", "PATHS", "Core", "MatchProblem", "bag_overlap", "choose", "class_overlap", "f_measure", "match"]
+__all__ = ["BACKENDS", "PATHS", "Core", "CoveredProblem", "MatchProblem", "bag_overlap", "choose", "class_overlap", "f_measure", "match", "solve_covered"]
