@@ -57,13 +57,13 @@ def new_parser(prog: str, description: str | None, package: str | None,
 
 def add_io_args(p: argparse.ArgumentParser, *, input_required: bool = False, input_help: str = "",
                 formats: Sequence[str] = FORMATS, default_format: str = "table", metrics: bool = True,
-                default_metrics: Sequence[str] = ()) -> None:
-    """The shared scoring flags on a (sub)command."""
+                default_metrics: Sequence[str] = (), input_nargs: str | None = None) -> None:
+    """The shared scoring flags on a (sub)command (``input_nargs="+"``: several input files)."""
     if metrics:
         p.add_argument("-m", "--metric", action="append", metavar="NAME",
                        help="metric to compute (repeatable; see --list-metrics)"
                             + (f"; default: {' '.join(default_metrics)}" if default_metrics else ""))
-    p.add_argument("-i", "--input", required=input_required, metavar="FILE",
+    p.add_argument("-i", "--input", required=input_required, metavar="FILE", nargs=input_nargs,
                    help=input_help or "input file, or - for standard input")
     p.add_argument("-o", "--output", default="-", metavar="FILE",
                    help="write results here (default: - = standard output); the folder must exist")

@@ -1,0 +1,142 @@
+"""``mteval``: score translations (sacrebleu-style plain text), correlate metrics with your own
+human judgments, and meta-evaluate on WMT.
+
+Follows the suite's CLI convention (:mod:`evalcore.cli`): ``--version``, ``--list-metrics``,
+``-m``/``-i``/``-o``/``--format``/``--jobs``/``--max-chars``; machine formats pure on stdout,
+signatures inside JSON or on stderr; exit codes 0 (every segment scored), 1 (some segments could
+not be scored: error records name file and line, a count is on stderr), 2 (usage error or
+unreadable input, such as files whose line counts differ).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from evalcore.cli import (FORMATS, add_io_args, check_input_path, check_output_path, emit, exit_code, new_parser,
+                          positive_int, run)
+from evalcore.textio import InputError
+from mteval.registry import DEFAULT_METRICS
+
+PROG = "mteval"
+#: target languages whose BLEU needs its own tokenizer (sacrebleu's choice for them)
+BLEU_TOKENIZERS = {"zh": "zh"}
+
+
+def _add_score(sub) -> None:
+    p = sub.add_parser("score", help="score system outputs against references (one segment a line)",
+                       description="Score one or more system outputs (plain text, one segment a line, as "
+                                   "sacrebleu reads them) against one or more references. Every (line, metric) "
+                                   "gets a value or an error record naming file and line.")
+    add_io_args(p, input_required=True, input_nargs="+", formats=FORMATS, default_metrics=DEFAULT_METRICS,
+                input_help="system output file(s), as sacrebleu's -i; the first is the baseline of paired "
+                           "tests (- = standard input)")
+    p.add_argument("-r", "--reference", action="append", required=True, metavar="REF",
+                   help="reference file (repeat for several references)")
+    p.add_argument("--src", metavar="SRC", help="source file (line-aligned; read by source-aware metrics)")
+    p.add_argument("-l", "--language-pair", metavar="SRC-TGT",
+                   help="e.g. de-en; the target language picks language-specific processing (BLEU: zh tokenizer)")
+    p.add_argument("--segments", action="store_true", help="also print every segment's scores")
+    sig = p.add_mutually_exclusive_group()
+    sig.add_argument("--paired-bs", action="store_true",
+                     help="paired bootstrap resampling of every system against the first")
+    sig.add_argument("--paired-ar", action="store_true",
+                     help="approximate randomization of every system against the first")
+    p.add_argument("--paired-n", type=positive_int, metavar="N",
+                   help="resamples (default: 1000 bootstrap, 10000 randomization, as sacrebleu)")
+    p.add_argument("--seed", type=int, default=12345, help="seed of the paired tests (default 12345, as sacrebleu)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = new_parser(PROG, __doc__.split("\n", 1)[0], "mteval")
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_score(sub)
+    return parser
+
+
+# ---- score --------------------------------------------------------------------------------------
+
+def metric_names(requested: list[str] | None) -> list[str]:
+    """The metrics to compute, duplicates dropped, unknown names refused."""
+    from evalcore.metric.registry import registered
+
+    offered = registered("mteval")
+    names = list(dict.fromkeys(requested or DEFAULT_METRICS))
+    unknown = [n for n in names if n not in offered]
+    if unknown:
+        raise InputError(f"unknown metric {unknown[0]!r}; mteval offers {', '.join(offered)}")
+    return names
+
+
+def target_language(pair: str | None) -> str | None:
+    """The target language of ``-l SRC-TGT`` (None without it)."""
+    if pair is None:
+        return None
+    src, sep, tgt = pair.partition("-")
+    if not (sep and src and tgt):
+        raise InputError(f"-l takes SRC-TGT (e.g. de-en), got {pair!r}")
+    return tgt.lower()
+
+
+def build_metrics(names: list[str], target: str | None) -> list:
+    """Configured, validated metrics for the target language."""
+    from evalcore.metric.registry import get_metric
+
+    options = {"tokenize": BLEU_TOKENIZERS.get(target or "", "13a")}
+    metrics = [get_metric(n, **options) for n in names]
+    for m in metrics:
+        m.validate()
+    return metrics
+
+
+def _system_names(paths: list[str]) -> list[str]:
+    """File names as system names; full paths where two files share a name."""
+    names = [Path(p).name if p != "-" else "stdin" for p in paths]
+    return names if len(set(names)) == len(names) else list(paths)
+
+
+def _score(args) -> int:
+    from evalcore.metric import InputLimits
+    from mteval.io import check_aligned, read_segments, segments_of
+    from mteval.report import to_json, to_jsonl, to_text, to_tsv
+    from mteval.scoring import score_systems, significance
+
+    output = check_output_path(args.output)
+    if args.input.count("-") > 1:
+        raise InputError("-i: standard input (-) can be given once")
+    for path in [*args.reference, *args.input, *([args.src] if args.src else [])]:
+        check_input_path(path, "-r" if path in args.reference else "--src" if path == args.src else "-i")
+    limits = InputLimits(args.max_chars) if args.max_chars else InputLimits.from_env()
+    names = metric_names(args.metric)
+    metrics = build_metrics(names, target_language(args.language_pair))
+    refs = [read_segments(p) for p in args.reference]
+    hyps = [read_segments(p) for p in args.input]
+    src = read_segments(args.src) if args.src else None
+    check_aligned([*refs, *hyps, *([src] if src else [])])
+    systems = {(name, h.path): segments_of(h, refs, src) for name, h in zip(_system_names(args.input), hyps)}
+    results = score_systems(systems, metrics, jobs=args.jobs, limits=limits)
+    test = "bootstrap" if args.paired_bs else "randomization" if args.paired_ar else None
+    if test and len(results) < 2:
+        raise InputError(f"--paired-{'bs' if args.paired_bs else 'ar'} compares systems: give at least two -i files")
+    sig = significance(metrics, results, test, args.paired_n, args.seed) if test else None
+    signatures = {m.name: m.signature() for m in metrics}
+    if args.format == "json":
+        body = to_json({n: s.as_dict() for n, s in signatures.items()}, names, results, sig, args.segments)
+    elif args.format == "jsonl":
+        body = to_jsonl(names, results, args.segments)
+    elif args.format == "tsv":
+        body = to_tsv(names, results, args.segments)
+    else:
+        body = to_text(names, results, sig, args.segments)
+    emit(args.format, body, [str(s) for s in signatures.values()], output)
+    return exit_code(sum(r.failed for r in results), sum(len(r.segments) for r in results), "segments")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return run(PROG, {"score": _score}, args, args.command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

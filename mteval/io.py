@@ -1,0 +1,107 @@
+"""Plain-text test sets as sacrebleu reads them: one segment a line, files aligned by line.
+
+Each line is decoded on its own, so one undecodable or empty line costs that segment only: it
+becomes an error message naming ``file:line``, never a silent drop, and the other lines are
+scored. Files whose line counts differ cannot be aligned at all: that is an :class:`InputError`
+naming both files and where the shorter one ends.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from evalcore.metric import Item
+from evalcore.textio import InputError
+
+
+@dataclass(frozen=True)
+class Segments:
+    """The lines of one file: ``lines[k]`` is segment k+1's text, or None where ``errors[k]``
+    says why it cannot be read (empty, not UTF-8)."""
+
+    path: str
+    lines: tuple[str | None, ...]
+    errors: dict[int, str]
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    @property
+    def name(self) -> str:
+        return "stdin" if self.path == "-" else Path(self.path).name
+
+
+def read_segments(path: str | Path) -> Segments:
+    """One segment per line of ``path`` (``-`` = standard input); a final newline ends the last
+    line rather than adding an empty one; Windows line ends and a leading BOM are accepted."""
+    name = str(path)
+    if name == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    raw = data.split(b"\n")
+    if raw and raw[-1] == b"":
+        raw.pop()
+    lines: list[str | None] = []
+    errors: dict[int, str] = {}
+    for k, line in enumerate(raw):
+        where = f"{name}:{k + 1}"
+        try:
+            text = line.removesuffix(b"\r").decode("utf-8")
+        except UnicodeDecodeError as exc:
+            errors[k] = f"{where}: not valid UTF-8 ({exc.reason} at byte {exc.start})"
+            lines.append(None)
+            continue
+        if not text.strip():
+            errors[k] = f"{where}: empty line"
+            lines.append(None)
+            continue
+        lines.append(text)
+    if not lines:
+        raise InputError(f"{name}: no lines to score")
+    return Segments(name, tuple(lines), errors)
+
+
+def check_aligned(files: Sequence[Segments]) -> int:
+    """The common line count; differing counts are an InputError naming the files."""
+    first = files[0]
+    for other in files[1:]:
+        if len(other) != len(first):
+            short, long_ = (first, other) if len(first) < len(other) else (other, first)
+            raise InputError(f"{other.path} has {len(other)} lines but {first.path} has {len(first)}: "
+                             f"{short.path} ends at line {len(short)}, {long_.path} goes on to line "
+                             f"{len(long_)} (files must align line by line)")
+    return len(first)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One system's segment ready to score (``item``), or the reason it cannot be (``error``)."""
+
+    system: str
+    line: int
+    item: Item | None
+    error: str = ""
+
+
+def segments_of(hypotheses: Segments, references: Sequence[Segments], source: Segments | None = None) -> list[Segment]:
+    """Every line of one system as a :class:`Segment`; a line is unscorable when its
+    hypothesis, any reference or the source line is bad (the message names that file and line)."""
+    out = []
+    for k, cand in enumerate(hypotheses.lines):
+        bad = [f.errors[k] for f in (hypotheses, *references, *([source] if source else [])) if k in f.errors]
+        if bad:
+            out.append(Segment(hypotheses.name, k + 1, None, "; ".join(bad)))
+            continue
+        refs = tuple(r.lines[k] for r in references)
+        item = Item(cand, refs, source.lines[k] if source else None, id=f"{hypotheses.path}:{k + 1}")
+        out.append(Segment(hypotheses.name, k + 1, item))
+    return out

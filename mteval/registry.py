@@ -1,0 +1,26 @@
+"""The metrics ``mteval`` registers (name -> class and the arguments the name stands for).
+Read by :mod:`evalcore.metric.registry` without importing any metric."""
+
+from evalcore.metric.registry import MetricSpec
+
+_BASE = "mteval.baselines"
+
+METRICS = {
+    "tesla-m": MetricSpec("mteval.tesla.tesla_m:TeslaM",
+                          "TESLA-M: LP-matched n-grams (n=1..3) with WordNet synonyms and POS, mean of 6 F-measures"),
+    "tesla-b": MetricSpec("mteval.tesla.tesla_b:TeslaB",
+                          "TESLA-B: TESLA-M plus bags of pivot-language n-grams (BPNG), averaged in two steps"),
+    "tesla-f": MetricSpec("mteval.tesla.tesla_f:TeslaF",
+                          "TESLA-F: linear ranker over TESLA-B's features and two LM features"),
+    "bleu": MetricSpec(f"{_BASE}:Bleu", "BLEU (sacrebleu): sentence BLEU with exponential smoothing; "
+                                        "corpus BLEU from summed statistics"),
+    "chrf": MetricSpec(f"{_BASE}:Chrf", "chrF (sacrebleu): character 6-gram F-beta (beta 2); corpus from summed statistics"),
+    "ter": MetricSpec(f"{_BASE}:Ter", "TER (sacrebleu): edits per reference word, lower is better; corpus from summed edits"),
+    "meteor": MetricSpec(f"{_BASE}:Meteor", "METEOR (nltk 1.0-style): exact, stem and WordNet synonym matches; "
+                                            "corpus = mean of segments"),
+}
+
+#: what `mteval score` computes when no metric is named
+DEFAULT_METRICS = ("bleu", "chrf", "ter")
+#: the baselines every benchmark table shows beside the metric under study
+BASELINES = ("bleu", "chrf", "ter", "meteor")

@@ -1,0 +1,119 @@
+"""Rendering ``mteval score`` results: a sacrebleu-like text table, strict JSON, JSONL and TSV
+rows (per system, or per segment with ``--segments``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from evalcore.cli import jsonl_line, strict_json, tsv_cell
+from evalcore.metric.records import finite_or_none
+from evalcore.tables import table
+from mteval.scoring import SystemResult
+
+
+def _num(value: float) -> str:
+    value = finite_or_none(value)
+    return "-" if value is None else f"{value:.4f}"
+
+
+def _errors(results: Sequence[SystemResult]) -> list[str]:
+    """One line per unscorable (line, metric set): metrics that fail alike share a line."""
+    out = []
+    for r in results:
+        for row in r.segments:
+            failed: dict[str, list[str]] = {}
+            for name, res in row.items():
+                if not res.ok:
+                    failed.setdefault(res.message, []).append(name)
+            item = next((res.item for res in row.values() if not res.ok), "")
+            for message, names in failed.items():
+                where = "" if message.startswith(item) else f"{item}: "
+                out.append(f"{where}{'/'.join(names)}: {message}")
+    return out
+
+
+def to_text(names: Sequence[str], results: Sequence[SystemResult], sig: dict | None, segments: bool) -> str:
+    """System scores (and counts of scored lines), paired tests, segment scores, error lines."""
+    rows = [[r.name, *(_num(r.corpus[n].value) for n in names),
+             f"{len(r.segments) - r.failed}/{len(r.segments)}"] for r in results]
+    out = [table(["system", *names, "lines scored"], rows), ""]
+    if sig:
+        first = next(iter(sig.values()))
+        test = "paired bootstrap" if first["test"] == "bootstrap" else "approximate randomization"
+        out.append(f"{test} against the baseline {first['baseline']} ({first['n_samples']} samples, "
+                   f"seed {first['seed']}; difference = system - baseline, 95% CI of the difference; "
+                   "* p < 0.05):")
+        sig_rows = []
+        for name, entry in sig.items():
+            if "error" in entry:
+                sig_rows.append([name, "-", "-", "-", "-", entry["error"]])
+                continue
+            for system, t in entry["systems"].items():
+                star = " *" if t["p_value"] < 0.05 else ""
+                sig_rows.append([name, system, _num(t["score_a"]), f"{t['difference']:+.4f}",
+                                 f"[{t['ci_low']:+.4f}, {t['ci_high']:+.4f}]", f"{t['p_value']:.4f}{star}"])
+        out += [table(["metric", "system", "score", "difference", "95% CI", "p"], sig_rows), ""]
+    if segments:
+        seg_rows = [[r.name, str(k + 1), *(_num(row[n].value) for n in names)]
+                    for r in results for k, row in enumerate(r.segments)]
+        out += [table(["system", "line", *names], seg_rows), ""]
+    errors = _errors(results)
+    if errors:
+        out += ["Not scored:", *(f"  {e}" for e in errors), ""]
+    return "\n".join(out)
+
+
+def _segment_rows(names: Sequence[str], results: Sequence[SystemResult]) -> list[dict]:
+    rows = []
+    for r in results:
+        for k, row in enumerate(r.segments):
+            entry: dict = {"system": r.name, "line": k + 1,
+                           "scores": {n: finite_or_none(row[n].value) for n in names}}
+            comps = {n: dict(row[n].components) for n in names if row[n].ok and row[n].components}
+            if comps:
+                entry["components"] = comps
+            notes = {n: list(row[n].notes) for n in names if row[n].ok and row[n].notes}
+            if notes:
+                entry["notes"] = notes
+            errors = {n: row[n].message for n in names if not row[n].ok}
+            if errors:
+                entry["errors"] = errors
+            rows.append(entry)
+    return rows
+
+
+def _system_rows(names: Sequence[str], results: Sequence[SystemResult]) -> list[dict]:
+    return [{"system": r.name, "path": r.path, "lines": len(r.segments),
+             "scored": {n: len(r.scored(n)) for n in names},
+             "scores": {n: finite_or_none(r.corpus[n].value) for n in names},
+             "components": {n: dict(r.corpus[n].components) for n in names if r.corpus[n].components}}
+            for r in results]
+
+
+def to_json(signatures: dict, names: Sequence[str], results: Sequence[SystemResult], sig: dict | None,
+            segments: bool) -> str:
+    doc: dict = {"signature": signatures, "systems": _system_rows(names, results)}
+    if sig:
+        doc["significance"] = sig
+    if segments:
+        doc["segments"] = _segment_rows(names, results)
+    doc["errors"] = _errors(results)
+    return strict_json(doc) + "\n"
+
+
+def to_jsonl(names: Sequence[str], results: Sequence[SystemResult], segments: bool) -> str:
+    rows = _segment_rows(names, results) if segments else _system_rows(names, results)
+    return "".join(jsonl_line(r) + "\n" for r in rows)
+
+
+def to_tsv(names: Sequence[str], results: Sequence[SystemResult], segments: bool) -> str:
+    if segments:
+        head = ["system", "line", *names, "error"]
+        rows = [[r.name, k + 1, *(row[n].value for n in names),
+                 "; ".join(f"{n}: {row[n].message}" for n in names if not row[n].ok)]
+                for r in results for k, row in enumerate(r.segments)]
+    else:
+        head = ["system", *names, "lines", "lines_scored"]
+        rows = [[r.name, *(r.corpus[n].value for n in names), len(r.segments), len(r.segments) - r.failed]
+                for r in results]
+    return "".join("\t".join(tsv_cell(c) for c in row) + "\n" for row in [head, *rows])
