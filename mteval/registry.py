@@ -12,6 +12,12 @@ METRICS = {
                           "TESLA-B: TESLA-M plus bags of pivot-language n-grams (BPNG), averaged in two steps"),
     "tesla-f": MetricSpec("mteval.tesla.tesla_f:TeslaF",
                           "TESLA-F: linear ranker over TESLA-B's features and two LM features"),
+    "tesla-celab": MetricSpec("mteval.celab.metric:TeslaCelab",
+                              "TESLA-CELAB (Chinese): covered LP matching of character n-grams with Cilin synonyms "
+                              "(research-use data)", kwargs={"synonyms": "cilin="}),
+    "tesla-celab-nocilin": MetricSpec("mteval.celab.metric:TeslaCelab",
+                                      "TESLA-CELAB without Cilin: covered LP matching of character n-grams",
+                                      kwargs={"synonyms": "none"}),
     "bleu": MetricSpec(f"{_BASE}:Bleu", "BLEU (sacrebleu): sentence BLEU with exponential smoothing; "
                                         "corpus BLEU from summed statistics"),
     "chrf": MetricSpec(f"{_BASE}:Chrf", "chrF (sacrebleu): character 6-gram F-beta (beta 2); corpus from summed statistics"),
