@@ -1,0 +1,78 @@
+"""Issue 17's batched parser and shared DICOMER analysis change no number: relations (both tiers,
+batched and one text at a time), token layouts, DICOMER features and the values of DICOMER and
+the three CREMERs equal those of commit 1e6608f on a fixed set of SummEval summaries
+(``golden/dicomer_1e6608f.json``; ``golden/make_dicomer_1e6608f.py`` regenerates it and holds the
+selection and fingerprint helpers both use)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from dataclasses import astuple
+from pathlib import Path
+
+import pytest
+
+GOLDEN_DIR = Path(__file__).parent / "golden"
+GOLDEN = json.loads((GOLDEN_DIR / "dicomer_1e6608f.json").read_text())
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "summeval" / "summeval_16sys_mean_expert.json"
+_spec = importlib.util.spec_from_file_location("make_dicomer_1e6608f", GOLDEN_DIR / "make_dicomer_1e6608f.py")
+make = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(make)
+
+
+@pytest.fixture(scope="module")
+def items():
+    if not SHARED.exists():
+        pytest.skip("../shared/data/summeval not present")
+    from evalcore.data.summeval import read_summeval
+
+    by_key = {(it.topic, it.system): it for it in read_summeval(SHARED)}
+    selected = [by_key[t, s] for t, s in GOLDEN["items"]]
+    assert selected == make.golden_items(read_summeval(SHARED))
+    return selected
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    """A cold analysis cache for every test."""
+    monkeypatch.setenv("AESOP_CACHE", str(tmp_path / "cache"))
+
+
+def _json(value):
+    return json.loads(json.dumps(value))
+
+
+@pytest.mark.parametrize("tier", [0, 1])
+def test_relations_batched_and_single_are_those_of_1e6608f(items, tier):
+    from coherence.parser.pipeline import DiscourseParser
+
+    parser = DiscourseParser(tier=tier)
+    texts = [it.summary for it in items]
+    expected = GOLDEN["relations"][str(tier)]
+    assert [_json(make.relation_rows(rels)) for rels in parser.parse_many(texts)] == expected
+    assert [_json(make.relation_rows(parser.parse(t))) for t in texts[::7]] == expected[::7]
+
+
+def test_layouts_and_features_are_those_of_1e6608f(items):
+    from coherence.dicomer.analysis import AnalysisCache
+    from coherence.dicomer.config import variant_config
+    from coherence.dicomer.features import text_features
+    from coherence.dicomer.metric import load_dicomer_model
+    from coherence.parser.pipeline import DiscourseParser
+
+    model, info = load_dicomer_model()
+    analyses = AnalysisCache(DiscourseParser(tier=int(info["parser_tier"]))).analyse([it.summary for it in items])
+    assert [make.digest([astuple(t) for t in a.tokens]) for a in analyses] == GOLDEN["layout"]
+    assert [make.digest(text_features(a, variant_config(model.variant))) for a in analyses] == GOLDEN["features"]
+
+
+def test_dicomer_and_cremer_values_are_those_of_1e6608f(items):
+    from summeval.pipeline import build_metrics, score_items
+
+    changed = sorted(name for name, sha in make.shipped_model_hashes().items() if GOLDEN["models"][name] != sha)
+    if changed:
+        pytest.skip(f"shipped models retrained since 1e6608f ({', '.join(changed)}): regenerate the golden file")
+    names = tuple(GOLDEN["values"])
+    for run in ("cold cache", "warm cache"):
+        assert _json(make.value_rows(score_items(items, build_metrics(names)), names)) == GOLDEN["values"], run
