@@ -1,0 +1,65 @@
+"""PEM's values did not move with the speed work: every 10th Twitter-Para pair scored with the
+shipped model and the default resources equals, bit for bit, what the code before the compiled
+BPNG path gave (tests/parapeval/data/pem_golden.json). The default tables come from eflomal,
+whose sampler has no seed: on a machine whose tables differ from the recorded ones (their SHA-256)
+the values legitimately differ and the test is skipped; test_bpng's compiled-vs-reference tests
+cover every machine."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evalcore.persist import file_sha256
+from evalcore.resources import ResourceError
+from parapeval import PEM, defaults
+from parapeval.data import read_twitter_para, twitter_para_path
+
+GOLDEN = Path(__file__).parent / "data" / "pem_golden.json"
+
+
+def _resource_files() -> dict[str, Path]:
+    files = {f"table_{p}": defaults.phrase_table_path(p) for p in defaults.DEFAULT_PIVOTS}
+    return {**files, "lm": defaults.lm_path(), "model": defaults.model_path()}
+
+
+@pytest.fixture(scope="module")
+def golden() -> dict:
+    record = json.loads(GOLDEN.read_text("utf-8"))
+    files = _resource_files()
+    missing = [k for k, path in files.items() if not path.is_file()]
+    if missing:
+        pytest.skip(f"default resources not built ({', '.join(missing)}): run `make setup`")
+    differ = [k for k, path in files.items() if file_sha256(path) != record["resources"][k]]
+    if differ:
+        pytest.skip(f"default resources differ from the recorded ones ({', '.join(differ)}): eflomal is unseeded")
+    try:
+        record["pairs"] = read_twitter_para(twitter_para_path())
+    except ResourceError as exc:
+        pytest.skip(str(exc))
+    return record
+
+
+def test_pem_values_equal_the_recorded_ones_bit_for_bit(golden):
+    pairs = golden["pairs"]
+    rows = golden["rows"]
+    columns = golden["columns"][1:]
+    pem = PEM()
+    assert str(pem.signature()) == golden["signature"]
+    results = pem.score_batch([(pairs[row[0]].original, pairs[row[0]].paraphrase) for row in rows])
+    mismatched = []
+    for row, result in zip(rows, results):
+        got = {"value": result.value, **result.components}
+        for name, want in zip(columns, row[1:]):
+            have = got.get(name)
+            if (want is None) != (have is None) or (want is not None and float(have).hex() != want):
+                mismatched.append((row[0], name, want, None if have is None else float(have).hex()))
+    assert not mismatched, f"{len(mismatched)} values moved, e.g. {mismatched[:3]}"
+
+
+def test_one_pair_at_a_time_gives_the_batch_values(golden):
+    """The per-pair ``score`` path gives the same bits as the batch (a few pairs)."""
+    pairs, pem = golden["pairs"], PEM()
+    for row in golden["rows"][:25]:
+        pair = pairs[row[0]]
+        assert float(pem.score(pair.original, pair.paraphrase).value).hex() == row[1]
