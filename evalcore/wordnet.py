@@ -1,0 +1,122 @@
+"""WordNet 3.0 for nltk, offline: Debian's ``wordnet-base`` files plus the ``lexnames`` file Debian
+omits, linked into one folder of the suite's cache, read by nltk's WordNetCorpusReader once a process.
+
+nltk's reader needs ``lexnames`` (the fixed list of WordNet's 45 lexicographer files) and refuses
+data writable by other accounts (nltk >= 3.10), so the folder is built private: the Debian files
+are symlinked (nltk judges the root-owned targets) and ``lexnames`` is written with mode 0644.
+``python -m evalcore.wordnet`` prepares the folder (``scripts/setup_resources.sh`` runs it).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+from pathlib import Path
+
+from evalcore.resources import ResourceError, cache_root
+
+#: where Debian's ``wordnet-base`` (and ``wordnet-sense-index`` for index.sense) installs WordNet 3.0
+DEBIAN_DIR = Path("/usr/share/wordnet")
+#: the files nltk's reader opens, besides ``lexnames``
+WORDNET_FILES = ("cntlist.rev", "index.sense", "index.adj", "index.adv", "index.noun", "index.verb",
+                 "data.adj", "data.adv", "data.noun", "data.verb", "adj.exc", "adv.exc", "noun.exc", "verb.exc")
+#: WordNet 3.0's lexicographer files in number order, with their syntactic category (1 noun,
+#: 2 verb, 3 adjective, 4 adverb): the content of WordNet's own ``lexnames`` file
+LEXNAMES = (
+    ("adj.all", 3), ("adj.pert", 3), ("adv.all", 4), ("noun.Tops", 1), ("noun.act", 1), ("noun.animal", 1),
+    ("noun.artifact", 1), ("noun.attribute", 1), ("noun.body", 1), ("noun.cognition", 1),
+    ("noun.communication", 1), ("noun.event", 1), ("noun.feeling", 1), ("noun.food", 1), ("noun.group", 1),
+    ("noun.location", 1), ("noun.motive", 1), ("noun.object", 1), ("noun.person", 1),
+    ("noun.phenomenon", 1), ("noun.plant", 1), ("noun.possession", 1), ("noun.process", 1),
+    ("noun.quantity", 1), ("noun.relation", 1), ("noun.shape", 1), ("noun.state", 1), ("noun.substance", 1),
+    ("noun.time", 1), ("verb.body", 2), ("verb.change", 2), ("verb.cognition", 2), ("verb.communication", 2),
+    ("verb.competition", 2), ("verb.consumption", 2), ("verb.contact", 2), ("verb.creation", 2),
+    ("verb.emotion", 2), ("verb.motion", 2), ("verb.perception", 2), ("verb.possession", 2),
+    ("verb.social", 2), ("verb.stative", 2), ("verb.weather", 2), ("adj.ppl", 3),
+)
+INSTALL_HINT = "install Debian's wordnet-base and wordnet-sense-index (`make setup` does)"
+
+
+def lexnames_text() -> str:
+    """WordNet's ``lexnames`` file: ``NN<tab>name<tab>category`` per line."""
+    return "".join(f"{k:02d}\t{name}\t{cat}\n" for k, (name, cat) in enumerate(LEXNAMES))
+
+
+def nltk_data_dir() -> Path:
+    """The suite's nltk data root (``corpora/wordnet`` below it), in the cache root."""
+    return cache_root() / "nltk_data"
+
+
+def wordnet_dir(source: Path = DEBIAN_DIR, target: Path | None = None) -> Path:
+    """The folder nltk reads WordNet from, built on first use (idempotent): a copy of each Debian
+    file and the ``lexnames`` file, private to its owner. ResourceError when Debian's files are absent."""
+    missing = [f for f in WORDNET_FILES if not (source / f).is_file()]
+    if missing:
+        raise ResourceError(f"WordNet 3.0 files missing in {source} ({', '.join(missing)}): {INSTALL_HINT}")
+    target = target or nltk_data_dir() / "corpora" / "wordnet"
+    target.mkdir(parents=True, exist_ok=True)
+    for folder in (target, target.parent, target.parent.parent):
+        os.chmod(folder, os.stat(folder).st_mode & 0o755)  # nltk refuses group/world-writable data
+    for name in WORDNET_FILES:
+        _place(source / name, target / name)
+    lexnames = target / "lexnames"
+    if not lexnames.is_file() or lexnames.read_text("ascii") != lexnames_text():
+        tmp = target / f".lexnames-{os.getpid()}"
+        tmp.write_text(lexnames_text(), "ascii")
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, lexnames)
+    return target
+
+
+def _place(src: Path, dst: Path) -> None:
+    """``dst`` is a private copy of ``src`` (nltk refuses symlinks that leave its root and
+    multiply-linked files); copied again only when the source changed (size or time)."""
+    if dst.is_file() and not dst.is_symlink():
+        have, want = dst.stat(), src.stat()
+        if have.st_size == want.st_size and have.st_mtime == want.st_mtime and have.st_nlink == 1:
+            return
+    tmp = dst.with_name(f".{dst.name}-{os.getpid()}")
+    shutil.copy2(src, tmp)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, dst)
+
+
+@functools.lru_cache(maxsize=1)
+def _reader_class():
+    """nltk's reader without its mapping to nltk_data's own WordNet, which only the multilingual
+    (OMW) functions use: building it reads index.sense twice (seconds) and needs that corpus."""
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    class DebianWordNet(WordNetCorpusReader):
+        def map_wn(self, version: str = "wordnet"):
+            return None
+
+    return DebianWordNet
+
+
+@functools.lru_cache(maxsize=1)
+def wordnet():
+    """nltk's WordNetCorpusReader over Debian's WordNet 3.0, loaded once per process."""
+    import warnings
+
+    import nltk
+
+    root = wordnet_dir()
+    if str(nltk_data_dir()) not in nltk.data.path:  # nltk reads corpora only below its data path
+        nltk.data.path.append(str(nltk_data_dir()))
+    with warnings.catch_warnings():  # "multilingual functions are not available": no OMW is wanted
+        warnings.simplefilter("ignore", UserWarning)
+        try:
+            return _reader_class()(str(root), None)
+        except (OSError, PermissionError) as exc:
+            raise ResourceError(f"WordNet in {root} could not be read ({exc}): {INSTALL_HINT}") from exc
+
+
+def version() -> str:
+    """The loaded WordNet's version as its data files state it (``3.0``)."""
+    return wordnet().get_version()
+
+
+if __name__ == "__main__":
+    print(f"WordNet {version()} ready in {wordnet_dir()}")

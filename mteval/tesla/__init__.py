@@ -1,0 +1,1 @@
+"""The TESLA family of MT metrics: shared preprocessing, bags of target n-grams, TESLA-M/B/F."""

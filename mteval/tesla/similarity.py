@@ -1,0 +1,121 @@
+"""TESLA's similarities (2010 §3.1) as matrices over the token positions of two segments.
+
+- s_ms(x, y) = 1 if lemma(x) = lemma(y), else (a + b) / 2 with a = [the WordNet synsets of x and
+  y overlap] and b = [POS(x) = POS(y)] (MaxSim's measure);
+- s_lem(x, y) = [lemma(x) = lemma(y)], s_pos(x, y) = [POS(x) = POS(y)];
+- n-grams of equal length: 0 if some position has similarity 0, else the mean over positions.
+
+A token's synsets are WordNet's synsets of its lemma in the WordNet part of speech its tag names
+(nouns, verbs, adjectives, adverbs; none for other tags). Decision where the paper is silent:
+restricting the look-up to the tagged part of speech keeps closed-class words from matching rare
+senses ("in" and "inch" share the noun synset inch.n.01).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import NamedTuple
+
+import numpy as np
+
+from mteval.tesla.preprocess import Segment
+
+#: Penn Treebank tag prefix -> WordNet part of speech
+_WORDNET_POS = {"NN": "n", "VB": "v", "JJ": "a", "RB": "r"}
+_POS_INDEX = {"n": 0, "v": 1, "a": 2, "s": 2, "r": 3}  # satellites live in the adjective file
+
+
+def wordnet_pos(tag: str) -> str | None:
+    """WordNet's part of speech for a Penn Treebank tag (None for closed classes, numbers, ...)."""
+    return _WORDNET_POS.get(tag[:2])
+
+
+@functools.lru_cache(maxsize=200_000)
+def synset_ids(lemma: str, tag: str) -> np.ndarray:
+    """Sorted integer ids (offset x 4 + part of speech) of the WordNet synsets of ``lemma`` in
+    the part of speech of ``tag``; empty when the tag has none."""
+    pos = wordnet_pos(tag)
+    if pos is None:
+        return np.empty(0, np.int64)
+    from evalcore.wordnet import wordnet
+
+    ids = {4 * s.offset() + _POS_INDEX[s.pos()] for s in wordnet().synsets(lemma, pos)}
+    return np.array(sorted(ids), dtype=np.int64)
+
+
+class _Vocabulary(dict):
+    """Process-wide integer ids of strings (equal strings, equal ids)."""
+
+    def ids(self, items) -> np.ndarray:
+        return np.array([self.setdefault(x, len(self)) for x in items], dtype=np.int64)
+
+
+_LEMMAS, _TAGS, _TYPES = _Vocabulary(), _Vocabulary(), _Vocabulary()
+
+
+class Encoded(NamedTuple):
+    """A segment as integer arrays: lemma, tag and (lemma, tag) type ids per token, token weights
+    (``discount`` per function word), and its synsets as (token position, synset id) pairs."""
+
+    lemmas: np.ndarray
+    tags: np.ndarray
+    types: np.ndarray
+    weights: np.ndarray
+    synset_tokens: np.ndarray
+    synsets: np.ndarray
+
+
+@functools.lru_cache(maxsize=65536)
+def encode(segment: Segment, discount: float, synonyms: bool = True) -> Encoded:
+    """Integer form of ``segment`` (cached: a reference is encoded once for all its candidates).
+    ``synonyms=False`` leaves out WordNet (a language without a synonym dictionary)."""
+    lemmas, tags = segment.lemmas, segment.tags
+    weights = np.where(np.array(segment.function, dtype=bool), discount, 1.0) if len(segment) else np.empty(0)
+    per_token = [synset_ids(lemma, tag) for lemma, tag in zip(lemmas, tags)] if synonyms else []
+    if per_token and any(len(s) for s in per_token):
+        tokens = np.repeat(np.arange(len(per_token)), [len(s) for s in per_token])
+        synsets = np.concatenate(per_token)
+    else:
+        tokens, synsets = np.empty(0, np.int64), np.empty(0, np.int64)
+    return Encoded(_LEMMAS.ids(lemmas), _TAGS.ids(tags), _TYPES.ids(zip(lemmas, tags)), weights, tokens, synsets)
+
+
+def shared_synsets(x: Encoded, y: Encoded) -> np.ndarray:
+    """Boolean matrix: whether token i of ``x`` and token j of ``y`` share a synset."""
+    out = np.zeros((len(x.lemmas), len(y.lemmas)), dtype=bool)
+    if not (len(x.synsets) and len(y.synsets)):
+        return out
+    common = np.intersect1d(x.synsets, y.synsets)
+    if not len(common):
+        return out
+    in_x, in_y = np.isin(x.synsets, common), np.isin(y.synsets, common)
+    # pairs of occurrences of one synset: few, since only the shared synsets are left
+    i, j = np.nonzero(x.synsets[in_x][:, None] == y.synsets[in_y][None, :])
+    out[x.synset_tokens[in_x][i], y.synset_tokens[in_y][j]] = True
+    return out
+
+
+def unigram_ms(x: Encoded, y: Encoded) -> np.ndarray:
+    """s_ms between every token of ``x`` (rows) and of ``y`` (columns)."""
+    same_lemma = x.lemmas[:, None] == y.lemmas[None, :]
+    same_pos = x.tags[:, None] == y.tags[None, :]
+    partial = (shared_synsets(x, y).astype(float) + same_pos) / 2
+    return np.where(same_lemma, 1.0, partial)
+
+
+def unigram_pos(x: Encoded, y: Encoded) -> np.ndarray:
+    """s_pos between every token of ``x`` (rows) and of ``y`` (columns)."""
+    return (x.tags[:, None] == y.tags[None, :]).astype(float)
+
+
+def ngram_similarity(unigram: np.ndarray, n: int) -> np.ndarray:
+    """Similarity of every n-gram of the rows' text to every n-gram of the columns' text (rows
+    and columns numbered by start position), from the unigram similarities: 0 if some aligned
+    position has similarity 0, else their mean."""
+    m, k = unigram.shape[0] - n + 1, unigram.shape[1] - n + 1
+    if m <= 0 or k <= 0:
+        return np.zeros((max(m, 0), max(k, 0)))
+    if n == 1:
+        return unigram
+    parts = np.stack([unigram[d:d + m, d:d + k] for d in range(n)])
+    return np.where((parts > 0).all(axis=0), parts.mean(axis=0), 0.0)
