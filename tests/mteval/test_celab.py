@@ -1,0 +1,146 @@
+"""TESLA-CELAB: Chinese units, Cilin, the running example in characters, several references,
+bad and non-Chinese input, signatures, the CLI, and the word-level baseline."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evalcore.matching.covered import CoveredProblem, plain_matching
+from evalcore.metric import Item
+from evalcore.textio import InputError
+from evalcore.metric.registry import get_metric
+from mteval.celab.cilin import are_synonyms, word_groups
+from mteval.celab.metric import TeslaCelab, links
+from mteval.celab.text import has_chinese, units
+from mteval.celab.wordlevel import WordTeslaM, ngram_similarities, unigram_similarities
+
+# The paper's example: reference 买雨伞 (buy rain umbrella), candidate 买伞 (buy umbrella);
+# Cilin's group Bp34A01= holds 伞 and 雨伞.
+REF, CAND = "买雨伞", "买伞"
+
+
+@pytest.fixture(scope="module")
+def celab():
+    return TeslaCelab()
+
+
+def test_units_are_characters_and_alphanumeric_runs():
+    assert units("我买了2021个iPhone！ ，好。") == ["我", "买", "了", "2021", "个", "iPhone", "好"]
+    assert units("２０２１年") == ["2021", "年"]  # NFKC: full-width digits
+    assert units("COVID疫情") == ["COVID", "疫", "情"]
+    assert units("，。！ …") == []
+    assert has_chinese("2021年") and not has_chinese("Hello 2021")
+
+
+def test_cilin_synonym_groups():
+    assert are_synonyms("伞", "雨伞", "cilin=")
+    assert not are_synonyms("伞", "雨伞", "none")
+    same, related = word_groups("cilin="), word_groups("cilin=#")
+    assert 40000 < len(same) < len(related)
+    assert set(same) <= set(related)
+    with pytest.raises(ValueError, match="unknown synonym source"):
+        word_groups("wordnet")
+
+
+def test_running_example_in_characters_at_each_stage(celab):
+    ref, cand = celab.side(REF), celab.side(CAND)
+    found = links(ref, cand)
+    assert found == {((0, 1), (0, 1)), ((2, 3), (1, 2)), ((1, 3), (1, 2))}  # 买-买, 伞-伞, 雨伞-伞
+    plain = CoveredProblem.from_links(3, 2, found, phrases=False)
+    assert plain_matching(plain) / 6 == pytest.approx(2 / 6) and plain_matching(plain) / 3 == pytest.approx(2 / 3)
+    assert plain_matching(celab.problem(ref, cand)) == pytest.approx(3)  # 买雨伞-买伞 by phrase matching
+    score = celab.score([REF], CAND)
+    assert score.value == pytest.approx(1.0) and score.recall == pytest.approx(1.0)
+    without = get_metric("tesla-celab-nocilin").score([REF], CAND)
+    assert without.value < 0.5  # 买 and 伞 alone: recall 2/6, precision 2/3 once covered
+    assert without.recall == pytest.approx(2 / 6) and without.precision == pytest.approx(2 / 3)
+
+
+def test_identical_text_scores_one_and_disjoint_text_zero(celab):
+    assert celab.score(["政府不能为此道歉。"], "政府不能为此道歉。").value == pytest.approx(1.0)
+    assert celab.score(["政府不能为此道歉。"], "明天下雨").value == 0.0
+
+
+def test_several_references_are_averaged(celab):
+    refs = ("我去商店买了一把雨伞。", "我到商店去买了把伞。")
+    cand = "我去商店买了一把伞。"
+    both = celab.score(refs, cand)
+    single = [celab.score([r], cand) for r in refs]
+    assert both.value == pytest.approx(np.mean([s.value for s in single]))
+    assert both.recall == pytest.approx(np.mean([s.recall for s in single]))
+    assert single[0].value > single[1].value  # the closer reference counts more, but not alone
+
+
+def test_corpus_score_is_the_mean_of_segments(celab):
+    items = [Item("我去商店买了一把伞。", ("我去商店买了一把雨伞。",)), Item("明天下雨", ("今天下雪了",))]
+    values = [r.value for r in celab.score_batch(items)]
+    assert celab.corpus_score(items).value == pytest.approx(np.mean(values))
+
+
+def test_bad_and_non_chinese_input(celab):
+    items = [Item("   ", (REF,), id="blank"), Item("！！！", (REF,), id="punct"),
+             Item("He bought an umbrella.", (REF,), id="english"), Item(CAND, ("。。",), id="bad-ref"),
+             Item(CAND, (REF,), id="fine")]
+    results = celab.score_batch(items)
+    assert [r.ok for r in results] == [False, True, True, False, True]
+    assert "empty" in results[0].message and results[0].item == "blank"
+    assert results[1].value == 0.0 and results[1].notes[0].startswith("no-units")
+    assert results[2].value == 0.0 and results[2].notes[0].startswith("non-chinese")
+    assert results[3].item == "bad-ref" and "reference 1 has no characters" in results[3].message
+    assert results[4].value == pytest.approx(1.0) and not results[4].notes
+    with pytest.raises(InputError):
+        celab.score(["。。"], CAND)
+
+
+def test_signature_names_the_dictionary_and_parameters():
+    sig = str(get_metric("tesla-celab").signature())
+    assert sig.startswith("tesla-celab|syn:cilin=|f:0.25|n:4|tok:zh-units|cilin:") and "research use" in sig
+    nocilin = get_metric("tesla-celab-nocilin")
+    assert nocilin.name == "tesla-celab-nocilin" and "cilin:" not in str(nocilin.signature())
+    assert "syn:cilin=#" in str(TeslaCelab(synonyms="cilin=#").signature())
+    for bad in ({"synonyms": "hownet"}, {"f": 0.0}, {"max_n": 0}):
+        with pytest.raises(ValueError):
+            TeslaCelab(**bad).validate()
+
+
+def test_related_groups_only_add_links():
+    ref, cand = "他是一个好人", "他是一个良民"
+    assert TeslaCelab(synonyms="cilin=#").score([ref], cand).value >= TeslaCelab().score([ref], cand).value
+
+
+def test_mteval_score_en_zh_on_the_demo(capsys):
+    from mteval.cli import main
+
+    demo = Path(__file__).resolve().parents[2] / "data" / "demo" / "mt-zh"
+    code = main(["score", "-l", "en-zh", "-m", "tesla-celab", "-m", "bleu", "--format", "tsv",
+                 "-r", str(demo / "ref.A.zh"), "-r", str(demo / "ref.B.zh"),
+                 "-i", str(demo / "system-a.zh"), str(demo / "system-b.zh")])
+    assert code == 0
+    captured = capsys.readouterr()
+    head, *rows = [line.split("\t") for line in captured.out.splitlines()]
+    assert head[:3] == ["system", "tesla-celab", "bleu"]
+    corpus = {row[0]: float(row[1]) for row in rows}
+    assert corpus["system-a.zh"] > corpus["system-b.zh"] + 0.2
+    assert "tesla-celab|syn:cilin=" in captured.err and "bleu|tok:zh" in captured.err
+
+
+# ---- the word-level baseline (TESLA-M on jieba words with Cilin) -------------------------------
+
+def test_word_level_similarities():
+    ref, cand = [("买", "v"), ("雨伞", "n")], [("买", "v"), ("伞", "n"), ("了", "ul")]
+    sim = unigram_similarities(ref, cand, "cilin=")
+    assert sim.tolist() == [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]  # 雨伞~伞: synonym and same tag
+    assert unigram_similarities(ref, cand, "none")[1, 1] == 0.5  # same tag only
+    bigram = ngram_similarities(np.array([[1.0, 0.5], [0.0, 1.0], [0.5, 0.0]]), 2)
+    assert bigram.tolist() == [[1.0], [0.0]]  # a zero position zeroes the n-gram
+
+
+def test_word_level_baseline_scores():
+    metric = WordTeslaM()
+    assert metric.score(["我买了雨伞"], "我买了雨伞").value == pytest.approx(1.0)
+    with_cilin = metric.score(["我买了雨伞"], "我买了伞").value
+    without = WordTeslaM(synonyms="none").score(["我买了雨伞"], "我买了伞").value
+    assert with_cilin > without
+    assert "tok:jieba-posseg" in str(metric.signature())
+    assert metric.score(["我买了雨伞"], "！！").notes[0].startswith("no-words")
