@@ -14,10 +14,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from evalcore.cli import (FORMATS, add_io_args, check_input_path, check_output_path, emit, exit_code, new_parser,
-                          positive_int, run)
+from evalcore.cli import (EXIT_OK, FORMATS, add_io_args, check_input_path, check_output_dir, check_output_path, emit,
+                          exit_code, new_parser, positive_int, run)
 from evalcore.textio import InputError
-from mteval.registry import DEFAULT_METRICS
+from evalcore.workers import jobs_arg
+from mteval.registry import BASELINES, DEFAULT_METRICS
 
 PROG = "mteval"
 #: target languages whose BLEU needs its own tokenizer (sacrebleu's choice for them)
@@ -48,10 +49,46 @@ def _add_score(sub) -> None:
     p.add_argument("--seed", type=int, default=12345, help="seed of the paired tests (default 12345, as sacrebleu)")
 
 
+def _add_correlate(sub) -> None:
+    p = sub.add_parser("correlate", help="correlate metric scores with your own human judgments",
+                       description="Correlate the segment or system scores of `mteval score --format json "
+                                   "--segments` with human judgments in a TSV/CSV file: columns system, line "
+                                   "(or seg_id), then one column per judgment (segment level); or system and "
+                                   "judgments only (system level).")
+    p.add_argument("--scores", type=Path, required=True, help="JSON written by `mteval score --format json --segments`")
+    p.add_argument("--human", type=Path, required=True, help="TSV/CSV of human judgments with a header row")
+    p.add_argument("--bootstrap", type=int, default=1000, help="resamples of segments for the CIs (default 1000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("-o", "--output", default="-", metavar="FILE", help="write here (default: - = standard output)")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+
+
+def _add_bench(sub) -> None:
+    p = sub.add_parser("bench", help="benchmarks that write Markdown + JSON tables")
+    bench = p.add_subparsers(dest="bench", required=True)
+    b = bench.add_parser("wmt", help="meta-evaluation on WMT12 rankings and WMT21 MQM",
+                         description="Every requested metric beside BLEU, chrF, TER and METEOR on WMT12 relative "
+                                     "rankings (8 pairs) and WMT21 MQM (en-de, zh-en), with bootstrap CIs and "
+                                     "segments per second.")
+    b.add_argument("--out", type=Path, required=True)
+    b.add_argument("--data", type=Path, help="shared data root (default: ../shared/data)")
+    b.add_argument("-m", "--metric", action="append", metavar="NAME",
+                   help="metric (repeatable; default: every registered mteval metric; the baselines are always in)")
+    b.add_argument("--pairs", nargs="+", metavar="PAIR",
+                   help="WMT12 pairs and/or mqm-en-de, mqm-zh-en (default: all)")
+    b.add_argument("--max-segments", type=int, default=None, metavar="N",
+                   help="segments per pair (seeded sample; default: the documented subset, 0 = all)")
+    b.add_argument("--bootstrap", type=int, default=1000)
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("-j", "--jobs", type=jobs_arg, default=1, help="worker processes for scoring (0 = all cores)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = new_parser(PROG, __doc__.split("\n", 1)[0], "mteval")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_score(sub)
+    _add_correlate(sub)
+    _add_bench(sub)
     return parser
 
 
@@ -133,9 +170,34 @@ def _score(args) -> int:
     return exit_code(sum(r.failed for r in results), sum(len(r.segments) for r in results), "segments")
 
 
+# ---- correlate ----------------------------------------------------------------------------------
+
+def _correlate(args) -> int:
+    from mteval.correlate import correlate_files
+
+    output = check_output_path(args.output)
+    check_input_path(args.scores, "--scores")
+    check_input_path(args.human, "--human")
+    body = correlate_files(args.scores, args.human, args.format, args.bootstrap, args.seed)
+    emit(args.format, body.text, body.signatures, output)
+    return EXIT_OK
+
+
+# ---- bench --------------------------------------------------------------------------------------
+
+def _bench(args) -> int:
+    from mteval.bench.wmt import run as bench
+
+    check_output_dir(args.out, "--out")
+    bench(args.out, data=args.data, metrics=args.metric, pairs=args.pairs, max_segments=args.max_segments,
+          n_boot=args.bootstrap, seed=args.seed, jobs=args.jobs, baselines=BASELINES,
+          log=lambda m: print(m, file=sys.stderr, flush=True))
+    return EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return run(PROG, {"score": _score}, args, args.command)
+    return run(PROG, {"score": _score, "correlate": _correlate, "bench": _bench}, args, args.command)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ def orientation(metric: Metric) -> float:
     return -1.0 if getattr(metric, "lower_is_better", False) else 1.0
 
 
-def _interval(value: float, boot: np.ndarray, alpha: float = 0.05) -> Correlation:
+def percentile_interval(value: float, boot: np.ndarray, alpha: float = 0.05) -> Correlation:
     """A percentile CI around ``value``; NaN resamples dropped."""
     boot = boot[~np.isnan(boot)]
     if math.isnan(value) or not boot.size:
@@ -111,7 +111,7 @@ def wmt12_kendall(counts: KendallCounts, variant: str, n_boot: int = 1000, seed:
     value = float(counts.tau(variant)[0])
     if not n_boot:
         return Correlation(value, math.nan, math.nan)
-    return _interval(value, counts.tau(variant, resample_counts(len(counts.segments), n_boot, seed)))
+    return percentile_interval(value, counts.tau(variant, resample_counts(len(counts.segments), n_boot, seed)))
 
 
 def win_counts(comparisons: Sequence[Comparison], segments: Sequence[int],
@@ -192,5 +192,5 @@ def system_correlations(metric: CorpusStatistics, human_sum: np.ndarray, human_c
         for kind in kinds:
             value = float(correlation_rows(system, human, kind)[0])
             out[kind] = (Correlation(value, math.nan, math.nan) if boot_m is None
-                         else _interval(value, correlation_rows(boot_m, boot_h, kind)))
+                         else percentile_interval(value, correlation_rows(boot_m, boot_h, kind)))
     return out, system[0], human[0]

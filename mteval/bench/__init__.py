@@ -1,0 +1,1 @@
+"""Benchmarks of mteval: meta-evaluation on WMT human judgments (Markdown + JSON)."""

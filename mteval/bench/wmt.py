@@ -1,0 +1,390 @@
+"""`mteval bench wmt`: MT metrics against WMT human judgments, baselines in the same run.
+
+- WMT12 (8 pairs, 5-way relative rankings): segment-level Kendall's tau in the WMT12 variant
+  (metric ties penalised) and with metric ties excluded; system level = Spearman and Pearson of
+  corpus scores with the human win ratio. Every ranked system is scored on a seeded sample of
+  the ranked segments (``DEFAULT_SEGMENTS``), so system scores share one segment set.
+- WMT21 MQM (en-de, zh-en; reference A): segment-level Kendall tau-b and Pearson, no grouping and
+  per segment; system level Pearson/Kendall of corpus scores with mean MQM over the rated
+  segments; without the ``ref-*`` rows (the headline) and, where their text exists, with them.
+
+Bootstrap CIs (seeded) resample segments; "A>B" figures are the share of the same resamples in
+which metric A correlates better than B. Each metric is timed alone (segments per second). A
+metric that fails to load, or fails on segments, is reported, never dropped.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from evalcore.benchio import machine, machine_line, write_report
+from evalcore.metaeval import correlate, paired_significance, resample_documents
+from evalcore.metric import Item, Metric, Score
+from evalcore.metric.batch import score_with
+from evalcore.metric.registry import get_metric, registered
+from evalcore.resources import shared_data_dir
+from evalcore.tables import table
+from mteval.data import mqm, wmt12
+from mteval.data.testset import TestSet
+from mteval.metaeval import (KendallCounts, corpus_statistics, kendall_counts, orientation, percentile_interval,
+                             resample_counts, system_correlations, wmt12_kendall, win_counts)
+from mteval.registry import BASELINES
+
+#: segments per pair the default run scores (seeded sample; --max-segments 0 = all): with every
+#: ranked system scored on each, about 15,000 WMT12 and 4,500 MQM items, which keeps the whole
+#: bench (TESLA-B/F included) within about 15 minutes on 2 cores
+DEFAULT_SEGMENTS = {"wmt12": 150, "mqm": 250}
+MQM_PAIRS = ("mqm-en-de", "mqm-zh-en")
+INTO_ENGLISH = ("cs-en", "de-en", "es-en", "fr-en")
+#: baselines the metrics under study are tested against
+AGAINST = ("bleu", "chrf")
+
+
+@dataclass
+class Scored:
+    """One metric's scores of one pair's (segment, system) items, its time and its failures."""
+
+    scores: dict[tuple[int, str], Score] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    items: int = 0
+
+
+def load_metrics(names: Sequence[str]) -> tuple[list[Metric], dict[str, str]]:
+    """Metrics that load and validate, and for the others the reason (reported, never dropped)."""
+    loaded, failed = [], {}
+    for name in names:
+        try:
+            metric = get_metric(name)
+            metric.validate()
+            loaded.append(metric)
+        except Exception as exc:  # noqa: BLE001 - a metric that cannot load is a row of the report
+            failed[name] = f"{type(exc).__name__}: {exc}"
+    return loaded, failed
+
+
+def sample_segments(segments: Sequence[int], limit: int, seed: int) -> list[int]:
+    """A seeded sample of ``limit`` segments (all when ``limit`` is 0 or larger), sorted."""
+    segments = sorted(segments)
+    if not limit or limit >= len(segments):
+        return segments
+    picked = np.random.default_rng(seed).choice(len(segments), size=limit, replace=False)
+    return sorted(segments[k] for k in picked)
+
+
+def score_pair(metrics: Sequence[Metric], testset: TestSet, segments: Sequence[int], systems: Sequence[str],
+               jobs: int = 1) -> dict[str, Scored]:
+    """Score every (segment, system) with each metric separately (so each is timed alone); a line
+    that cannot be read is an error of every metric."""
+    items, keys, unreadable = [], [], []
+    for s in segments:
+        refs = tuple(r.lines[s - 1] for r in testset.references)
+        for system in systems:
+            out = testset.systems[system]
+            bad = [f.errors[s - 1] for f in (out, *testset.references) if s - 1 in f.errors]
+            if bad:
+                unreadable.append("; ".join(bad))
+                continue
+            keys.append((s, system))
+            items.append(Item(out.lines[s - 1], refs, testset.source.lines[s - 1], id=f"{testset.pair}:{system}:{s}"))
+    result = {}
+    for metric in metrics:
+        start = time.perf_counter()
+        rows = score_with([metric], items, jobs=jobs, key=lambda item: item.references)
+        scored = Scored(seconds=time.perf_counter() - start, items=len(items), errors=list(unreadable))
+        for key, row in zip(keys, rows):
+            r = row[metric.name]
+            if r.ok:
+                scored.scores[key] = r
+            else:
+                scored.errors.append(str(r))
+        result[metric.name] = scored
+    return result
+
+
+def _value(c) -> dict:
+    return c.as_dict()
+
+
+# --- WMT12 ---------------------------------------------------------------------------------------
+
+def wmt12_pair(root: Path, pair: str, metrics: Sequence[Metric], rankings, limit: int, n_boot: int, seed: int,
+               jobs: int) -> tuple[dict, dict[str, Scored], dict[str, KendallCounts]]:
+    """One WMT12 pair: segment Kendall (both variants), system Spearman/Pearson, per metric."""
+    comps = wmt12.comparisons(r for r in rankings if r.pair == pair)
+    testset = wmt12.read_testset(root, pair)
+    systems = sorted({s for c in comps for s in (c.a, c.b)})
+    missing = [s for s in systems if s not in testset.systems]
+    if missing:
+        raise ValueError(f"WMT12 {pair}: ranked systems without output files: {', '.join(missing)}")
+    segments = sample_segments({c.segment for c in comps if c.human}, limit, seed)
+    chosen = set(segments)
+    comps = [c for c in comps if c.segment in chosen]
+    scored = score_pair(metrics, testset, segments, systems, jobs)
+    wins, decided = win_counts(comps, segments, systems)
+    out: dict = {"segments": len(segments), "systems": len(systems),
+                 "comparisons": sum(1 for c in comps if c.human), "human_ties": sum(1 for c in comps if not c.human),
+                 "metrics": {}}
+    counts_by_metric = {}
+    for metric in metrics:
+        s = scored[metric.name]
+        values = {k: v.value for k, v in s.scores.items()}
+        counts = kendall_counts(comps, values, orientation(metric))
+        counts_by_metric[metric.name] = counts
+        stats = corpus_statistics(metric, [[s.scores.get((seg, sys)) for seg in segments] for sys in systems])
+        corr, _, _ = system_correlations(stats, wins, decided, n_boot, seed, kinds=("spearman", "pearson"))
+        out["metrics"][metric.name] = {
+            "kendall_wmt12": _value(wmt12_kendall(counts, "wmt12", n_boot, seed)),
+            "kendall_no_ties": _value(wmt12_kendall(counts, "no-ties", n_boot, seed)),
+            "metric_ties": int(counts.ties.sum()), "unscored_comparisons": counts.unscored,
+            "system": {k: _value(c) for k, c in corr.items()}}
+    return out, scored, counts_by_metric
+
+
+def kendall_beats(a: KendallCounts, b: KendallCounts, variant: str, n_boot: int, seed: int) -> float:
+    """Share of segment resamples (the same for both) where metric a's tau exceeds b's."""
+    counts = resample_counts(len(a.segments), n_boot, seed)
+    ta, tb = a.tau(variant, counts), b.tau(variant, counts)
+    ok = ~(np.isnan(ta) | np.isnan(tb))
+    return float((ta[ok] > tb[ok]).mean()) if ok.any() else math.nan
+
+
+def average_kendall(per_pair: dict[str, KendallCounts], variant: str, n_boot: int, seed: int):
+    """Mean tau over pairs with a CI from the mean of the pairs' (independent) resamples."""
+    values = [float(c.tau(variant)[0]) for c in per_pair.values()]
+    boots = [c.tau(variant, resample_counts(len(c.segments), n_boot, seed + k))
+             for k, c in enumerate(per_pair.values())]
+    return percentile_interval(float(np.mean(values)), np.mean(boots, axis=0))
+
+
+# --- MQM -----------------------------------------------------------------------------------------
+
+def mqm_pair(root: Path, pair: str, metrics: Sequence[Metric], limit: int, n_boot: int, seed: int,
+             jobs: int) -> tuple[dict, dict[str, Scored]]:
+    """One WMT21 MQM pair: segment and system level, without and with the ``ref-*`` systems."""
+    testset = mqm.newstest_testset(root, pair, "A", with_references=True)
+    human = mqm.newstest_scores(root, pair)
+    rated = {s for s, _ in human}
+    mt_systems = sorted(s for s in testset.systems if s in rated and not s.startswith("ref-"))
+    ref_systems = sorted(s for s in testset.systems if s in rated and s.startswith("ref-"))
+    segments = sample_segments([seg for seg in range(1, len(testset) + 1)
+                                if all((s, seg) in human for s in mt_systems)], limit, seed)
+    scored = score_pair(metrics, testset, segments, [*mt_systems, *ref_systems], jobs)
+    out: dict = {"segments": len(segments), "systems": mt_systems, "reference_systems": ref_systems, "metrics": {}}
+    resamples = resample_documents(len(segments), n_boot, seed) if n_boot else None
+    for metric in metrics:
+        entry = {}
+        for label, systems in (("without_refs", mt_systems), ("with_refs", [*mt_systems, *ref_systems])):
+            if label == "with_refs" and not ref_systems:
+                continue
+            entry[label] = _mqm_correlations(metric, scored[metric.name], human, segments, systems, resamples,
+                                             n_boot, seed)
+        out["metrics"][metric.name] = entry
+    out["significance"] = _mqm_significance(metrics, scored, human, segments, mt_systems, resamples)
+    return out, scored
+
+
+def _mqm_significance(metrics: Sequence[Metric], scored: dict[str, Scored], human: dict, segments: Sequence[int],
+                      systems: Sequence[str], resamples) -> dict:
+    """Share of segment resamples where a studied metric's Kendall beats BLEU's / chrF's."""
+    if resamples is None:
+        return {}
+    by_name = {m.name: m for m in metrics}
+    mats = {n: mqm_matrices(m, scored[n], human, segments, systems) for n, m in by_name.items()}
+    out = {}
+    for a in (n for n in by_name if n not in BASELINES):
+        for b in (n for n in AGAINST if n in by_name):
+            out[f"{a}>{b}"] = {g: paired_significance(mats[a][0], mats[b][0], mats[a][1], g, "kendall", resamples)
+                               for g in ("none", "item")}
+    return out
+
+
+def mqm_matrices(metric: Metric, scored: Scored, human: dict, segments: Sequence[int],
+                 systems: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(segments x systems) oriented metric values and MQM scores, NaN where missing."""
+    sign = orientation(metric)
+    m = np.array([[sign * scored.scores[(seg, s)].value if (seg, s) in scored.scores else np.nan
+                   for s in systems] for seg in segments])
+    h = np.array([[human.get((s, seg), np.nan) for s in systems] for seg in segments])
+    return m, h
+
+
+def _mqm_correlations(metric: Metric, scored: Scored, human: dict, segments: Sequence[int], systems: Sequence[str],
+                      resamples, n_boot: int, seed: int) -> dict:
+    m, h = mqm_matrices(metric, scored, human, segments, systems)
+    out = {f"segment_{grouping}": {kind: _value(correlate(m, h, grouping, kind, resamples))
+                                   for kind in ("kendall", "pearson")}
+           for grouping in ("none", "item")}
+    stats = corpus_statistics(metric, [[scored.scores.get((seg, s)) for seg in segments] for s in systems])
+    rated = ~np.isnan(h)
+    corr, _, _ = system_correlations(stats, np.where(rated, h, 0.0), rated.astype(float), n_boot, seed,
+                                     kinds=("pearson", "kendall"))
+    out["system"] = {k: _value(c) for k, c in corr.items()}
+    return out
+
+
+# --- the run -------------------------------------------------------------------------------------
+
+def run(out: Path, data: Path | None = None, metrics: Sequence[str] | None = None, pairs: Sequence[str] | None = None,
+        max_segments: int | None = None, n_boot: int = 1000, seed: int = 0, jobs: int = 1,
+        baselines: Sequence[str] = BASELINES, log: Callable[[str], None] = print) -> dict:
+    """Run the benchmark; write ``wmt.md`` and ``wmt.json`` into ``out``."""
+    root = (data or shared_data_dir()) / "mt"
+    if not root.is_dir():
+        raise FileNotFoundError(f"{root}: the WMT data folder is missing (see ../shared/data/mt/README.md)")
+    names = list(dict.fromkeys([*(metrics or [n for n in registered("mteval") if n not in baselines]), *baselines]))
+    pairs = list(pairs or [*wmt12.PAIRS, *MQM_PAIRS])
+    unknown = [p for p in pairs if p not in wmt12.PAIRS and p not in MQM_PAIRS]
+    if unknown:
+        raise ValueError(f"unknown pair {unknown[0]!r}; choose from {', '.join([*wmt12.PAIRS, *MQM_PAIRS])}")
+    loaded, failed = load_metrics(names)
+    for name, why in failed.items():
+        log(f"[bench wmt] {name} does not load: {why}")
+    report: dict = {"data": str(root), "machine": machine(), "bootstrap": n_boot, "seed": seed,
+                    "signatures": {m.name: str(m.signature()) for m in loaded}, "failed_to_load": failed,
+                    "segments_per_pair": {"wmt12": DEFAULT_SEGMENTS["wmt12"] if max_segments is None else max_segments,
+                                          "mqm": DEFAULT_SEGMENTS["mqm"] if max_segments is None else max_segments},
+                    "wmt12": {}, "mqm": {}, "speed": {}, "errors": {}}
+    speed = {m.name: [0, 0.0] for m in loaded}
+    errors: dict[str, list[str]] = {m.name: [] for m in loaded}
+    kendall: dict[str, dict[str, KendallCounts]] = {m.name: {} for m in loaded}
+    rankings = wmt12.read_rankings(root / "wmt12" / "wmt12.RNK_results.csv") if set(pairs) & set(wmt12.PAIRS) else []
+    start = time.perf_counter()
+    for pair in pairs:
+        log(f"[bench wmt] {pair} ({time.perf_counter() - start:.0f} s)")
+        if pair in wmt12.PAIRS:
+            result, scored, counts = wmt12_pair(root / "wmt12", pair, loaded, rankings,
+                                                report["segments_per_pair"]["wmt12"], n_boot, seed, jobs)
+            for name, c in counts.items():
+                kendall[name][pair] = c
+            report["wmt12"][pair] = result
+        else:
+            result, scored = mqm_pair(root / "wmt21-mqm", pair.removeprefix("mqm-"), loaded,
+                                      report["segments_per_pair"]["mqm"], n_boot, seed, jobs)
+            report["mqm"][pair] = result
+        for name, s in scored.items():
+            speed[name][0] += s.items
+            speed[name][1] += s.seconds
+            errors[name] += s.errors
+    report["seconds"] = time.perf_counter() - start
+    report["speed"] = {n: {"segments": k, "seconds": t, "segments_per_second": k / t if t else math.nan}
+                       for n, (k, t) in speed.items()}
+    report["errors"] = {n: {"count": len(e), "examples": e[:5]} for n, e in errors.items()}
+    _averages_and_significance(report, loaded, kendall, n_boot, seed)
+    md = markdown(report)
+    write_report(out, "wmt", md, report)
+    log(md)
+    return report
+
+
+def _averages_and_significance(report: dict, metrics: Sequence[Metric], kendall: dict, n_boot: int, seed: int) -> None:
+    """WMT12 averages (into English and all pairs) and A>B shares of TESLA metrics vs BLEU/chrF."""
+    names = [m.name for m in metrics]
+    studied = [n for n in names if n not in BASELINES]
+    averages: dict = {}
+    for group, group_pairs in (("into-English", INTO_ENGLISH), ("all", wmt12.PAIRS)):
+        present = [p for p in group_pairs if p in report["wmt12"]]
+        if not present:
+            continue
+        averages[group] = {}
+        for n in names:
+            per_pair = {p: kendall[n][p] for p in present}
+            sys_rho = [report["wmt12"][p]["metrics"][n]["system"]["spearman"]["value"] for p in present]
+            averages[group][n] = {
+                "kendall_wmt12": _value(average_kendall(per_pair, "wmt12", n_boot, seed)),
+                "kendall_no_ties": _value(average_kendall(per_pair, "no-ties", n_boot, seed)),
+                "system_spearman": float(np.nanmean(sys_rho)), "pairs": present}
+    report["wmt12_average"] = averages
+    sig: dict = {}
+    for a in studied:
+        for b in AGAINST:
+            if b not in names:
+                continue
+            sig[f"{a}>{b}"] = {p: {v: kendall_beats(kendall[a][p], kendall[b][p], v, n_boot, seed)
+                                   for v in ("wmt12", "no-ties")} for p in report["wmt12"]}
+    report["wmt12_significance"] = sig
+
+
+# --- Markdown ------------------------------------------------------------------------------------
+
+def _cell(entry: dict) -> str:
+    v, lo, hi = entry.get("value"), entry.get("ci_low"), entry.get("ci_high")
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "-"
+    if lo is None or (isinstance(lo, float) and math.isnan(lo)):
+        return f"{v:.3f}"
+    return f"{v:.3f} [{lo:.2f}, {hi:.2f}]"
+
+
+def markdown(report: dict) -> str:
+    """The report: settings, WMT12 and MQM tables, speed, errors and metrics that did not load."""
+    out = ["## MT metrics on WMT human judgments (`mteval bench wmt`)", "",
+           f"Data: `{report['data']}`. Segments per pair: WMT12 {report['segments_per_pair']['wmt12'] or 'all'} "
+           f"(seeded sample of the ranked segments; every ranked system scored on each), MQM "
+           f"{report['segments_per_pair']['mqm'] or 'all'} (rated segments). Bootstrap {report['bootstrap']} "
+           f"resamples of segments, seed {report['seed']}. {machine_line(report['machine'])} "
+           f"Run time {report.get('seconds', 0):.0f} s.", ""]
+    metrics = list(report["speed"])
+    if report["wmt12"]:
+        pairs = list(report["wmt12"])
+        avg = report.get("wmt12_average", {})
+        for key, title in (("kendall_wmt12", "WMT12 segment level: Kendall's tau, WMT12 variant (metric ties penalised)"),
+                           ("kendall_no_ties", "WMT12 segment level: Kendall's tau, metric ties excluded")):
+            head = ["metric", *pairs, *(f"avg {g}" for g in avg)]
+            rows = [[n, *(_cell(report["wmt12"][p]["metrics"][n][key]) for p in pairs),
+                     *(_cell(avg[g][n][key]) for g in avg)] for n in metrics]
+            out += [f"**{title}** (95% CI)", "", table(head, rows), ""]
+        counts = [[p, str(r["segments"]), str(r["systems"]), str(r["comparisons"]), str(r["human_ties"])]
+                  for p, r in report["wmt12"].items()]
+        out += ["Human comparisons used (ties excluded from tau):", "",
+                table(["pair", "segments", "systems", "decided comparisons", "human ties"], counts), ""]
+        for kind in ("spearman", "pearson"):
+            head = ["metric", *pairs] + (["avg all"] if kind == "spearman" and "all" in avg else [])
+            rows = [[n, *(_cell(report["wmt12"][p]["metrics"][n]["system"][kind]) for p in pairs)]
+                    + ([f"{avg['all'][n]['system_spearman']:.3f}"] if kind == "spearman" and "all" in avg else [])
+                    for n in metrics]
+            out += [f"**WMT12 system level: {kind.capitalize()} with the human win ratio** (95% CI)", "",
+                    table(head, rows), ""]
+        if report.get("wmt12_significance"):
+            sig = report["wmt12_significance"]
+            rows = [[k, *(f"{v[p]['wmt12']:.2f} / {v[p]['no-ties']:.2f}" for p in pairs)] for k, v in sig.items()]
+            out += ["**Share of segment resamples where A's tau beats B's** (WMT12 variant / ties excluded)", "",
+                    table(["A>B", *pairs], rows), ""]
+    for pair, r in report["mqm"].items():
+        for label in ("without_refs", "with_refs"):
+            if not any(label in e for e in r["metrics"].values()):
+                continue
+            systems = r["systems"] + (r["reference_systems"] if label == "with_refs" else [])
+            head = ["metric", "seg τb (none)", "seg r (none)", "seg τb (per segment)", "seg r (per segment)",
+                    "system r", "system τb"]
+            rows = []
+            for n in metrics:
+                e = r["metrics"][n][label]
+                rows.append([n, _cell(e["segment_none"]["kendall"]), _cell(e["segment_none"]["pearson"]),
+                             _cell(e["segment_item"]["kendall"]), _cell(e["segment_item"]["pearson"]),
+                             _cell(e["system"]["pearson"]), _cell(e["system"]["kendall"])])
+            refs = "ref-* rows excluded" if label == "without_refs" else f"with {', '.join(r['reference_systems'])}"
+            out += [f"**WMT21 MQM {pair.removeprefix('mqm-')}** (reference A; {r['segments']} rated segments x "
+                    f"{len(systems)} systems; {refs}; 95% CI)", "", table(head, rows), ""]
+    mqm_sig = {(k, p): v for p, r in report["mqm"].items() for k, v in r.get("significance", {}).items()}
+    if mqm_sig:
+        rows = [[k, p.removeprefix("mqm-"), f"{v['none']:.2f}", f"{v['item']:.2f}"] for (k, p), v in mqm_sig.items()]
+        out += ["**MQM: share of segment resamples where A's Kendall beats B's** (without ref-* rows)", "",
+                table(["A>B", "pair", "no grouping", "per segment"], rows), ""]
+    rows = [[n, str(s["segments"]), f"{s['seconds']:.1f}", f"{s['segments_per_second']:.0f}",
+             str(report["errors"][n]["count"])] for n, s in report["speed"].items()]
+    out += ["**Speed** (each metric timed alone, one process, preprocessing included)", "",
+            table(["metric", "segments", "seconds", "segments/s", "not scored"], rows), ""]
+    bad = [(n, e) for n, e in report["errors"].items() if e["count"]]
+    if bad:
+        out += ["Segments not scored (examples):", *(f"- {n}: {ex}" for n, e in bad for ex in e["examples"]), ""]
+    if report["failed_to_load"]:
+        out += ["Metrics that did not load:", *(f"- {n}: {why}" for n, why in report["failed_to_load"].items()), ""]
+    out += ["Signatures:", *(f"- `{s}`" for s in report["signatures"].values()), ""]
+    return "\n".join(out)
