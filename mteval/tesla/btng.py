@@ -86,12 +86,13 @@ def pos_overlap(x: Encoded, y: Encoded, n: int) -> float:
 
 
 def btng_fmeasures(reference: Segment, hypothesis: Segment, alpha: float = 0.8, discount: float = 0.1,
-                   synonyms: bool = True) -> np.ndarray:
+                   synonyms: bool = True, pos: bool = True) -> np.ndarray:
     """TESLA-M's six F-measures of ``hypothesis`` against ``reference``, in :data:`FEATURES`
     order (s_ms n = 1, 2, 3, then s_pos n = 1, 2, 3); NaN for an order neither side has.
-    ``synonyms=False``: s_ms without WordNet (a = 0), for languages without a synonym dictionary."""
+    For languages without a synonym dictionary (``synonyms=False``: a = 0 in s_ms) or without
+    POS tags (``pos=False``: b = 0 in s_ms, and the s_pos F-measures are NaN)."""
     x, y = encode(reference, discount, synonyms), encode(hypothesis, discount, synonyms)
-    unigram = unigram_ms(x, y)
+    unigram = unigram_ms(x, y, pos)
     out = np.full(2 * len(ORDERS), np.nan)
     for k, n in enumerate(ORDERS):
         if len(reference) < n and len(hypothesis) < n:
@@ -99,5 +100,6 @@ def btng_fmeasures(reference: Segment, hypothesis: Segment, alpha: float = 0.8, 
         x_total, y_total = ngram_weights(x.weights, n).sum(), ngram_weights(y.weights, n).sum()
         xw, yw, sim = ms_problem(x, y, n, unigram)
         out[k] = f_measure(match(xw, yw, sim) if len(xw) and len(yw) else 0.0, x_total, y_total, alpha)[2]
-        out[len(ORDERS) + k] = f_measure(pos_overlap(x, y, n), x_total, y_total, alpha)[2]
+        if pos:
+            out[len(ORDERS) + k] = f_measure(pos_overlap(x, y, n), x_total, y_total, alpha)[2]
     return out

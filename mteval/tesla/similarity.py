@@ -95,12 +95,14 @@ def shared_synsets(x: Encoded, y: Encoded) -> np.ndarray:
     return out
 
 
-def unigram_ms(x: Encoded, y: Encoded) -> np.ndarray:
-    """s_ms between every token of ``x`` (rows) and of ``y`` (columns)."""
+def unigram_ms(x: Encoded, y: Encoded, pos: bool = True) -> np.ndarray:
+    """s_ms between every token of ``x`` (rows) and of ``y`` (columns); ``pos=False`` for a
+    language without tags (b = 0)."""
     same_lemma = x.lemmas[:, None] == y.lemmas[None, :]
-    same_pos = x.tags[:, None] == y.tags[None, :]
-    partial = (shared_synsets(x, y).astype(float) + same_pos) / 2
-    return np.where(same_lemma, 1.0, partial)
+    partial = shared_synsets(x, y).astype(float)
+    if pos:
+        partial += x.tags[:, None] == y.tags[None, :]
+    return np.where(same_lemma, 1.0, partial / 2)
 
 
 def unigram_pos(x: Encoded, y: Encoded) -> np.ndarray:
