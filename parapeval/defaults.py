@@ -6,24 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evalcore.resources import cache_root, data_dir
+from evalcore.default_resources import DEFAULT_PIVOTS, lm_path, phrase_table_path, resource_dir
+from evalcore.resources import data_dir
 
-DEFAULT_PIVOTS = ("fr", "de", "es", "zh")
+__all__ = ["DEFAULT_PIVOTS", "cache_dir", "lm_path", "model_path", "phrase_table_path"]
 
 
 def cache_dir() -> Path:
-    """parapeval's built resources: ``<cache root>/parapeval``."""
-    return cache_root() / "parapeval"
-
-
-def phrase_table_path(pivot: str) -> Path:
-    """The default phrase table of a pivot language."""
-    return cache_dir() / "phrase_tables" / f"{pivot}.sqlite"
-
-
-def lm_path() -> Path:
-    """The default English language model."""
-    return cache_dir() / "lm" / "default.klm"
+    """parapeval's built resources: ``<cache root>/parapeval`` (paths in :mod:`evalcore.default_resources`)."""
+    return resource_dir()
 
 
 def model_path() -> Path:

