@@ -97,10 +97,14 @@ class CoveredProblem:
     def from_links(cls, ref_length: int, cand_length: int, links: Iterable[Link], max_n: int = 4,
                    f: float = 0.25, phrases: bool = True) -> "CoveredProblem":
         """The problem on all n-grams (n = 1..max_n) of two sequences, edges = ``links``
-        (identical or synonym spans), closed under phrase matching when ``phrases``."""
+        (identical or synonym spans), closed under phrase matching when ``phrases``; a link with
+        a span longer than ``max_n`` has no node and is left out."""
         links = phrase_closure(links, max_n) if phrases else set(links)
+        for (s, e), (t, u) in links:
+            if not (0 <= s < e <= ref_length and 0 <= t < u <= cand_length):
+                raise ValueError(f"link {(s, e)}-{(t, u)} lies outside the sequences ({ref_length}, {cand_length})")
         edges = [(span_index(r, ref_length), span_index(c, cand_length)) for r, c in links
-                 if r[1] - r[0] <= max_n and c[1] - c[0] <= max_n and r[1] <= ref_length and c[1] <= cand_length]
+                 if r[1] - r[0] <= max_n and c[1] - c[0] <= max_n]
         return cls.of(ngram_spans(ref_length, max_n), ngram_spans(cand_length, max_n), edges, f)
 
     @property

@@ -79,6 +79,8 @@ def test_bad_problems_raise_clear_errors():
         CoveredProblem.of([[0, 1]], [[0, 1]], [[0, 3]])
     with pytest.raises(ValueError, match="end > start"):
         CoveredProblem.of([[1, 1]], [[0, 1]], [])
+    with pytest.raises(ValueError, match="outside the sequences"):
+        CoveredProblem.from_links(3, 2, [((2, 4), (0, 1))])
 
 
 @given(st.integers(0, 9), st.integers(1, 5))
