@@ -2,7 +2,7 @@
 
 - s_ms(x, y) = 1 if lemma(x) = lemma(y), else (a + b) / 2 with a = [the WordNet synsets of x and
   y overlap] and b = [POS(x) = POS(y)] (MaxSim's measure);
-- s_lem(x, y) = [lemma(x) = lemma(y)], s_pos(x, y) = [POS(x) = POS(y)];
+- s_pos(x, y) = [POS(x) = POS(y)] (binary and transitive: :mod:`.btng` uses the closed form);
 - n-grams of equal length: 0 if some position has similarity 0, else the mean over positions.
 
 A token's synsets are WordNet's synsets of its lemma in the WordNet part of speech its tag names
@@ -50,49 +50,42 @@ class _Vocabulary(dict):
         return np.array([self.setdefault(x, len(self)) for x in items], dtype=np.int64)
 
 
-_LEMMAS, _TAGS, _TYPES = _Vocabulary(), _Vocabulary(), _Vocabulary()
+_LEMMAS, _TAGS = _Vocabulary(), _Vocabulary()
 
 
 class Encoded(NamedTuple):
-    """A segment as integer arrays: lemma, tag and (lemma, tag) type ids per token, token weights
-    (``discount`` per function word), and its synsets as (token position, synset id) pairs."""
+    """A segment as arrays, built once: lemma and tag ids per token, token weights
+    (``discount`` per function word), the segment's distinct synsets (sorted) and which token
+    has which (a tokens x synsets 0/1 matrix)."""
 
     lemmas: np.ndarray
     tags: np.ndarray
-    types: np.ndarray
     weights: np.ndarray
-    synset_tokens: np.ndarray
     synsets: np.ndarray
+    incidence: np.ndarray
 
 
 @functools.lru_cache(maxsize=65536)
 def encode(segment: Segment, discount: float, synonyms: bool = True) -> Encoded:
-    """Integer form of ``segment`` (cached: a reference is encoded once for all its candidates).
+    """Array form of ``segment`` (cached: a reference is encoded once for all its candidates).
     ``synonyms=False`` leaves out WordNet (a language without a synonym dictionary)."""
     lemmas, tags = segment.lemmas, segment.tags
     weights = np.where(np.array(segment.function, dtype=bool), discount, 1.0) if len(segment) else np.empty(0)
     per_token = [synset_ids(lemma, tag) for lemma, tag in zip(lemmas, tags)] if synonyms else []
-    if per_token and any(len(s) for s in per_token):
-        tokens = np.repeat(np.arange(len(per_token)), [len(s) for s in per_token])
-        synsets = np.concatenate(per_token)
-    else:
-        tokens, synsets = np.empty(0, np.int64), np.empty(0, np.int64)
-    return Encoded(_LEMMAS.ids(lemmas), _TAGS.ids(tags), _TYPES.ids(zip(lemmas, tags)), weights, tokens, synsets)
+    synsets = np.unique(np.concatenate(per_token)) if per_token else np.empty(0, np.int64)
+    incidence = np.zeros((len(segment), len(synsets)))
+    for k, ids in enumerate(per_token):
+        incidence[k, np.searchsorted(synsets, ids)] = 1.0
+    return Encoded(_LEMMAS.ids(lemmas), _TAGS.ids(tags), weights, synsets, incidence)
 
 
 def shared_synsets(x: Encoded, y: Encoded) -> np.ndarray:
     """Boolean matrix: whether token i of ``x`` and token j of ``y`` share a synset."""
-    out = np.zeros((len(x.lemmas), len(y.lemmas)), dtype=bool)
-    if not (len(x.synsets) and len(y.synsets)):
-        return out
-    common = np.intersect1d(x.synsets, y.synsets)
-    if not len(common):
-        return out
-    in_x, in_y = np.isin(x.synsets, common), np.isin(y.synsets, common)
-    # pairs of occurrences of one synset: few, since only the shared synsets are left
-    i, j = np.nonzero(x.synsets[in_x][:, None] == y.synsets[in_y][None, :])
-    out[x.synset_tokens[in_x][i], y.synset_tokens[in_y][j]] = True
-    return out
+    if len(x.synsets) and len(y.synsets):
+        _, ix, iy = np.intersect1d(x.synsets, y.synsets, assume_unique=True, return_indices=True)
+        if len(ix):
+            return x.incidence[:, ix] @ y.incidence[:, iy].T > 0
+    return np.zeros((len(x.lemmas), len(y.lemmas)), dtype=bool)
 
 
 def unigram_ms(x: Encoded, y: Encoded, pos: bool = True) -> np.ndarray:
@@ -103,11 +96,6 @@ def unigram_ms(x: Encoded, y: Encoded, pos: bool = True) -> np.ndarray:
     if pos:
         partial += x.tags[:, None] == y.tags[None, :]
     return np.where(same_lemma, 1.0, partial / 2)
-
-
-def unigram_pos(x: Encoded, y: Encoded) -> np.ndarray:
-    """s_pos between every token of ``x`` (rows) and of ``y`` (columns)."""
-    return (x.tags[:, None] == y.tags[None, :]).astype(float)
 
 
 def ngram_similarity(unigram: np.ndarray, n: int) -> np.ndarray:
