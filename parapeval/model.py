@@ -52,7 +52,14 @@ class PEMRegressor(BaseEstimator, RegressorMixin):
         return self
 
     def predict(self, X) -> np.ndarray:
-        return self.pipeline_.predict(np.asarray(X, dtype=float))
+        """The pipeline's predictions; an RBF SVR's by the compiled loop of :mod:`parapeval.rbf_svr`
+        (libsvm's values, several times faster)."""
+        from parapeval import rbf_svr
+
+        X = np.asarray(X, dtype=float)
+        if rbf_svr.supports(self.pipeline_):
+            return rbf_svr.predict(self.pipeline_, X)
+        return self.pipeline_.predict(X)
 
 
 def control_pairs(originals: Sequence[str], domain_sentences: Sequence[str], y_min: float, y_max: float,

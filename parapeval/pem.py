@@ -16,7 +16,7 @@ from typing import ClassVar
 import numpy as np
 
 from evalcore import __version__
-from evalcore.bpng import BPNGBuilder, PhraseTableStore, pivot_f1
+from evalcore.bpng import BPNGBuilder, PhraseTableStore
 from evalcore.bpng.table import PhraseTable
 from evalcore.metric import InputLimits, Item, Score, Signature, SourceMetric
 from evalcore.persist import ModelFileError
@@ -26,12 +26,12 @@ from evalcore.text import Preprocessor
 from evalcore.textio import InputError
 from parapeval import defaults
 from parapeval.fluency import FluencyScorer
-from parapeval.target_ngrams import target_bag, target_f1
+from parapeval.target_ngrams import target_f1_batch
 
 #: PEM refuses texts of more words (BPNG and n-gram bags grow with length): an error record.
 MAX_WORDS = 1000
-#: pairs whose phrases are looked up together (a window's entries fit the stores' caches)
-PREFETCH_PAIRS = 256
+#: pairs whose features are computed together (bags of a window are held at once)
+WINDOW_PAIRS = 256
 COPY_NOTE = "copy: the paraphrase is identical to the original"
 
 
@@ -90,41 +90,45 @@ class PEMFeatures:
 
     def pivot_scores(self, original: str, paraphrase: str) -> dict[str, float]:
         """Pivot-language F1 per pivot."""
-        out = {}
-        for pivot, builder in self.builders.items():
-            pre = self.preprocessors[pivot]
-            out[pivot] = pivot_f1(builder.bag(pre(original)), builder.bag(pre(paraphrase)))[2]
-        return out
+        return dict(zip(self.builders, self.pivot_matrix([(original, paraphrase)])[0].tolist()))
 
     def target_score(self, original: str, paraphrase: str) -> float:
         """English n-gram F1 of the two texts (1 for a verbatim copy)."""
-        return target_f1(target_bag(self.target_pre(original)), target_bag(self.target_pre(paraphrase)))
+        return float(self.target_scores([(original, paraphrase)])[0])
+
+    def pivot_matrix(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """Pivot F1 of each pair (rows) for each pivot (columns, in the tables' order), each
+        pivot's bags built and compared by the compiled kernels in one call."""
+        F = np.empty((len(pairs), len(self.builders)))
+        for j, (pivot, builder) in enumerate(self.builders.items()):
+            pre = self.preprocessors[pivot]
+            F[:, j] = builder.f1_batch([(pre(original), pre(paraphrase)) for original, paraphrase in pairs])
+        return F
+
+    def target_scores(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """English n-gram F1 of each pair."""
+        pre = self.target_pre
+        return target_f1_batch([(pre(original), pre(paraphrase)) for original, paraphrase in pairs])
 
     def compute(self, original: str, paraphrase: str) -> tuple[np.ndarray, dict[str, float]]:
         """Feature vector in :data:`parapeval.model.FEATURES` order, and the per-pivot F1."""
-        pivots = self.pivot_scores(original, paraphrase)
-        adequacy = float(np.mean(list(pivots.values())))
-        return np.array([adequacy, self.lm.score(paraphrase), self.target_score(original, paraphrase)]), pivots
-
-    def prefetch(self, pairs: Sequence[tuple[str, str]]) -> dict[str, dict]:
-        """Look up the phrases of every text of ``pairs`` in each table at once (batched queries
-        instead of one query per text and pivot); the entries found, per pivot."""
-        texts = dict.fromkeys(t for pair in pairs for t in pair)
-        return {pivot: builder.prefetch(self.preprocessors[pivot](t) for t in texts)
-                for pivot, builder in self.builders.items()}
+        X, per_pivot = self.compute_many([(original, paraphrase)])
+        return X[0], per_pivot[0]
 
     def compute_many(self, pairs: Sequence[tuple[str, str]],
                      on_window: Callable[[int], None] | None = None) -> tuple[np.ndarray, list[dict[str, float]]]:
-        """Feature rows and per-pivot F1 of many pairs; phrases are looked up per window of
-        :data:`PREFETCH_PAIRS` pairs in batched queries. ``on_window(n)`` follows each window."""
+        """Feature rows and per-pivot F1 of many pairs, a window of :data:`WINDOW_PAIRS` pairs at a
+        time (a window's bags are what is held in memory). ``on_window(n)`` follows each window."""
         X = np.empty((len(pairs), 3))
         per_pivot: list[dict[str, float]] = []
-        for start in range(0, len(pairs), PREFETCH_PAIRS):
-            window = pairs[start:start + PREFETCH_PAIRS]
-            self.prefetch(window)
-            for k, (original, paraphrase) in enumerate(window, start):
-                X[k], pivots = self.compute(original, paraphrase)
-                per_pivot.append(pivots)
+        for start in range(0, len(pairs), WINDOW_PAIRS):
+            window = pairs[start:start + WINDOW_PAIRS]
+            rows = slice(start, start + len(window))
+            F = self.pivot_matrix(window)
+            X[rows, 0] = F.mean(axis=1)
+            X[rows, 1] = [self.lm.score(paraphrase) for _, paraphrase in window]
+            X[rows, 2] = self.target_scores(window)
+            per_pivot.extend(dict(zip(self.builders, row)) for row in F.tolist())
             if on_window is not None:
                 on_window(len(window))
         return X, per_pivot
@@ -277,9 +281,9 @@ class PEM(SourceMetric):
         return checked, notes
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
-        """One regressor call for the batch; phrases looked up in batched queries per window; a text
-        shared by several items (an original with many paraphrases) is preprocessed and its pivot
-        bags built once (both cached by text)."""
+        """One regressor call for the batch; features per window of pairs by the compiled kernels; a
+        text shared by several items of a window (an original with many paraphrases) is
+        preprocessed and its pivot bags built once."""
         features, regressor = self._resources()
         X, per_pivot = features.compute_many([(item.source, item.candidate) for item in items])
         predictions = regressor.predict(X)

@@ -4,8 +4,11 @@ pivot-language F1 between two bags (exact-match closed form of the TESLA LP, alp
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+import numpy as np
+
+from evalcore.bpng.compiled import CompiledTable, compile_table
 from evalcore.bpng.network import confusion_network, pivot_ngram_bag
 from evalcore.bpng.segment import candidate_phrases, segment
 from evalcore.bpng.table import Phrase, PhraseEntry, PhraseTable
@@ -19,6 +22,7 @@ from evalcore.text import Doc
 BAG_CACHE_SIZE = 512
 #: (phrase, weight factor) -> pruned arcs kept per builder; cleared when it grows past this
 ARC_CACHE_SIZE = 100_000
+_UNCOMPILED = object()  # the table's compiled form not asked for yet
 
 
 class BPNGBuilder:
@@ -40,6 +44,7 @@ class BPNGBuilder:
         self.discount = discount
         self._cached = functools.lru_cache(maxsize=cache_size)(self._bag)
         self._arcs: dict = {}
+        self._compiled: CompiledTable | None | object = _UNCOMPILED
         # (sentences, entries of all their phrases) of the last prefetch
         self._prefetched: tuple[set, dict[Phrase, PhraseEntry]] = (set(), {})
 
@@ -48,6 +53,7 @@ class BPNGBuilder:
         state.pop("_cached")
         state.pop("_arcs")
         state.pop("_prefetched")
+        state.pop("_compiled")
         state["cache_size"] = self._cached.cache_parameters()["maxsize"]
         return state
 
@@ -57,6 +63,7 @@ class BPNGBuilder:
         self._cached = functools.lru_cache(maxsize=cache_size)(self._bag)
         self._arcs = {}
         self._prefetched = (set(), {})
+        self._compiled = _UNCOMPILED
 
     def signature(self) -> str:
         """Reproducibility fields of the BPNG settings and the table."""
@@ -88,6 +95,34 @@ class BPNGBuilder:
             self._arcs.clear()
         network = confusion_network(tokens, spans, entries, self.min_arc, function, self.discount, self._arcs)
         return pivot_ngram_bag(network, self.max_n, self.min_weight)
+
+    def f1_batch(self, pairs: Sequence[tuple[Doc, Doc]]) -> np.ndarray:
+        """Pivot F1 of each (reference, candidate) pair of preprocessed sentences: equal, bit for
+        bit, to ``pivot_f1(self.bag(ref), self.bag(cand))[2]``, computed by the compiled kernels
+        (:mod:`.kernels`) when the table can be compiled, each distinct sentence's bag built once."""
+        compiled = self.compiled()
+        if compiled is None:
+            self.prefetch(doc for pair in pairs for doc in pair)
+            return np.array([pivot_f1(self.bag(ref), self.bag(cand))[2] for ref, cand in pairs], dtype=float)
+        from evalcore.bpng.kernels import bpng_f1
+
+        docs: dict[tuple, int] = {}
+        ref = np.array([docs.setdefault((r.tokens, r.function), len(docs)) for r, _ in pairs], np.int64)
+        cand = np.array([docs.setdefault((c.tokens, c.function), len(docs)) for _, c in pairs], np.int64)
+        toks, ptr = compiled.token_ids([tokens for tokens, _ in docs])
+        func = np.fromiter((f for _, function in docs for f in function), np.bool_, len(toks))
+        a = compiled.arrays
+        return bpng_f1(toks, func, ptr, ref, cand, self.max_phrase_len, self.max_n, self.min_weight,
+                       -1.0 if self.discount is None else float(self.discount), compiled.log_total,
+                       a["phrase_ids"], a["phrase_len"], a["phrase_count"], a["slots"], a["arc_ptr"],
+                       a["arc_prob"], a["arc_tok_ptr"], a["arc_toks"])
+
+    def compiled(self) -> CompiledTable | None:
+        """The table compiled for the batch kernels (loaded or built on first use; None when the
+        table cannot list its entries)."""
+        if self._compiled is _UNCOMPILED:
+            self._compiled = compile_table(self.table, self.min_arc)
+        return self._compiled
 
     def _bag(self, tokens: tuple[str, ...], function: tuple[bool, ...]) -> Bag:
         if not tokens:

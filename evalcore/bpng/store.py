@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from evalcore.bpng.table import Phrase, PhraseEntry
@@ -143,6 +143,11 @@ class PhraseTableStore:
             out.update(found)
             self._remember({p: found.get(p) for p in missing})
         return out
+
+    def items(self) -> Iterator[tuple[Phrase, PhraseEntry]]:
+        """Every (phrase, entry) of the table, in key order (for compiling it, see :mod:`.compiled`)."""
+        for src, n, tr in self._connection().execute("SELECT src, n, tr FROM phrase"):
+            yield tuple(src.split(" ")), PhraseEntry(n, _decode(tr))
 
     def _query(self, phrases: Sequence[Phrase]) -> dict[Phrase, PhraseEntry]:
         keys = sorted({" ".join(p) for p in phrases})

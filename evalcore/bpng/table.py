@@ -7,7 +7,7 @@ for tests, worked examples and tables built on the fly.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple, Protocol
 
 Phrase = tuple[str, ...]
@@ -52,6 +52,10 @@ class MemoryPhraseTable:
     def lookup(self, phrases: Iterable[Phrase]) -> dict[Phrase, PhraseEntry]:
         get = self._entries.get
         return {p: entry for p in phrases if (entry := get(p)) is not None}
+
+    def items(self) -> Iterator[tuple[Phrase, PhraseEntry]]:
+        """Every (phrase, entry) of the table (for compiling it, see :mod:`.compiled`)."""
+        return iter(self._entries.items())
 
     def signature(self) -> str:
         return f"pt:{self.name}"

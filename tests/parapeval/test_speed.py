@@ -20,7 +20,7 @@ def test_pivots_share_one_preprocessor(toy_store, toy_lm):
 
 
 def test_batched_features_equal_features_pair_by_pair(toy_store, toy_lm, toy_pairs, monkeypatch):
-    monkeypatch.setattr(pem_module, "PREFETCH_PAIRS", 3)  # several look-up windows
+    monkeypatch.setattr(pem_module, "WINDOW_PAIRS", 3)  # several windows
     pairs = [(p.original, p.paraphrase) for p in toy_pairs]
     one_by_one = PEMFeatures({"fr": PhraseTableStore(toy_store)}, toy_lm)
     expected = [one_by_one.compute(o, p) for o, p in pairs]
@@ -51,7 +51,7 @@ def test_speed_compares_pem_with_bleu_in_one_run(toy_pem, toy_pairs):
     assert set(res["stage_seconds"]) == {*STAGES, "other"} and all(v >= 0 for v in res["stage_seconds"].values())
     assert res["memory"]["pem_heap_peak_mib"] > 0 and res["memory"]["process_peak_rss_mib"] > 0
     md = speed_markdown(res)
-    assert "| PEM (score_batch, end to end) |" in md and "time vs BLEU" in md and "| look-ups |" in md
+    assert "| PEM (score_batch, end to end) |" in md and "time vs BLEU" in md and "| BPNG + pivot F1 |" in md
 
 
 def test_cli_speed_only_writes_the_speed_report(tmp_path, toy_pairs, resource_args, capsys):

@@ -1,0 +1,147 @@
+"""A phrase table compiled to flat arrays for BPNG's batch path (:mod:`.kernels`), so look-ups,
+segmentation, the network walk and F1 run without a Python operation per phrase or n-gram.
+
+Every token string (English side and pivot side) gets an integer id; a phrase is a row of ids
+found through an open-addressing hash; its arcs are those the network keeps (t(f | e) >= min_arc,
+else the most probable one), with t(f | e) computed as :meth:`.table.PhraseEntry.distribution`
+does. A store's compiled form is built once (seconds to a minute, by the table's size) and kept
+in the cache root as ``.npy`` files, memory-mapped on later loads: the OS pages in what the
+look-ups touch, and the pages stay shared and reclaimable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import shutil
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from evalcore.bpng.table import Phrase, PhraseEntry
+from evalcore.resources import usable_cache_dir
+
+#: bump when the arrays' layout changes: older cached forms are then rebuilt
+FORMAT = "1"
+_EPS = 1e-9  # the network's inclusive-threshold tolerance (evalcore.bpng.network._EPS)
+_ARRAYS = ("phrase_ids", "phrase_len", "phrase_count", "slots", "arc_ptr", "arc_prob", "arc_tok_ptr", "arc_toks")
+
+
+class CompiledTable:
+    """A phrase table's entries as arrays (see the module docstring) for one ``min_arc``."""
+
+    def __init__(self, vocab: dict[str, int], total: float, arrays: dict[str, np.ndarray]):
+        self.vocab = vocab
+        self.total = total
+        self.log_total = math.log(max(total, 1.0))
+        self.arrays = arrays
+
+    @classmethod
+    def build(cls, entries: Iterable[tuple[Phrase, PhraseEntry]], total: float, min_arc: float) -> CompiledTable:
+        """Compile ``(phrase, entry)`` pairs; arcs pruned as the confusion network prunes them."""
+        from evalcore.bpng.kernels import build_slots
+
+        vocab: dict[str, int] = {}
+        ids = vocab.setdefault
+        phrases: list[list[int]] = []
+        counts: list[float] = []
+        arc_ptr = [0]
+        arc_prob: list[float] = []
+        arc_tok_ptr = [0]
+        arc_toks: list[int] = []
+        floor = min_arc - _EPS
+        for phrase, entry in entries:
+            phrases.append([ids(t, len(vocab)) for t in phrase])
+            counts.append(entry.count)
+            dist = entry.distribution() if entry.translations else []
+            kept = [(f, p) for f, p in dist if p >= floor] or dist[:1]
+            for f, p in kept:
+                arc_prob.append(p)
+                arc_toks.extend(ids(t, len(vocab)) for t in f)
+                arc_tok_ptr.append(len(arc_toks))
+            arc_ptr.append(len(arc_prob))
+        width = max((len(p) for p in phrases), default=1)
+        phrase_ids = np.full((len(phrases), width), -1, np.int32)
+        for row, phrase in zip(phrase_ids, phrases):
+            row[:len(phrase)] = phrase
+        phrase_len = np.array([len(p) for p in phrases], np.int64)
+        n_slots = 1 << max(4, (2 * len(phrases)).bit_length())
+        arrays = {
+            "phrase_ids": phrase_ids, "phrase_len": phrase_len, "phrase_count": np.array(counts, np.float64),
+            "slots": build_slots(phrase_ids, phrase_len, len(phrases), n_slots),
+            "arc_ptr": np.array(arc_ptr, np.int64), "arc_prob": np.array(arc_prob, np.float64),
+            "arc_tok_ptr": np.array(arc_tok_ptr, np.int64), "arc_toks": np.array(arc_toks, np.int32),
+        }
+        for array in arrays.values():  # read-only like the memory-mapped form: one compiled kernel for both
+            array.flags.writeable = False
+        return cls(vocab, total, arrays)
+
+    def save(self, folder: Path) -> None:
+        """Write the arrays and the vocabulary into ``folder`` (created; replaced atomically)."""
+        tmp = folder.with_name(f"{folder.name}.tmp-{os.getpid()}")
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        for name in _ARRAYS:
+            np.save(tmp / f"{name}.npy", self.arrays[name])
+        tokens = sorted(self.vocab, key=self.vocab.__getitem__)
+        (tmp / "meta.json").write_text(json.dumps({"format": FORMAT, "total": repr(self.total), "vocab": tokens}),
+                                       "utf-8")
+        try:
+            os.replace(tmp, folder)
+        except OSError:  # another process wrote it first: theirs is the same
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    @classmethod
+    def load(cls, folder: Path) -> CompiledTable | None:
+        """The compiled table saved in ``folder`` (memory-mapped), or None when absent or stale."""
+        try:
+            meta = json.loads((folder / "meta.json").read_text("utf-8"))
+            if meta.get("format") != FORMAT:
+                return None
+            arrays = {name: np.asarray(np.load(folder / f"{name}.npy", mmap_mode="r")) for name in _ARRAYS}
+        except (OSError, ValueError):
+            return None
+        return cls({t: i for i, t in enumerate(meta["vocab"])}, float(meta["total"]), arrays)
+
+    def token_ids(self, docs: Sequence[tuple[str, ...]]) -> tuple[np.ndarray, np.ndarray]:
+        """(ids of all tokens of ``docs`` concatenated, offsets per doc); a token the table never
+        saw gets a fresh id past the vocabulary, the same for equal tokens within the call."""
+        vocab, fresh = self.vocab, {}
+        base = len(vocab)
+        ids = [vocab.get(t) for doc in docs for t in doc]
+        if None in ids:
+            flat = (t for doc in docs for t in doc)
+            ids = [i if i is not None else fresh.setdefault(t, base + len(fresh)) for i, t in zip(ids, flat)]
+        ptr = np.zeros(len(docs) + 1, np.int64)
+        np.cumsum([len(doc) for doc in docs], out=ptr[1:])
+        return np.array(ids, np.int32), ptr
+
+
+def compile_table(table, min_arc: float) -> CompiledTable | None:
+    """The compiled form of ``table`` for ``min_arc``, or None when the table cannot list its
+    entries (it lacks ``items()``). A store's form is cached on disk by its file's identity."""
+    items = getattr(table, "items", None)
+    if items is None:
+        return None
+    path = getattr(table, "path", None)
+    if path is None:
+        return CompiledTable.build(items(), table.total, min_arc)
+    path = Path(path).resolve()
+    stat = path.stat()
+    where = hashlib.sha1(str(path).encode("utf-8")).hexdigest()[:12]
+    version = hashlib.sha1(f"{stat.st_size}|{stat.st_mtime_ns}|{table.signature()}|{min_arc!r}|{FORMAT}"
+                           .encode("utf-8")).hexdigest()[:12]
+    cache = usable_cache_dir("bpng")
+    folder = cache / f"{where}-{version}" if cache is not None else None
+    compiled = CompiledTable.load(folder) if folder is not None else None
+    if compiled is None:
+        compiled = CompiledTable.build(items(), table.total, min_arc)
+        if folder is not None:
+            for stale in cache.glob(f"{where}-*"):  # earlier versions of this file
+                if stale.name != folder.name and ".tmp-" not in stale.name:
+                    shutil.rmtree(stale, ignore_errors=True)
+            compiled.save(folder)
+    return compiled
