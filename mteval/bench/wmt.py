@@ -166,7 +166,7 @@ def average_kendall(per_pair: dict[str, KendallCounts], variant: str, n_boot: in
 # --- MQM -----------------------------------------------------------------------------------------
 
 def mqm_pair(root: Path, pair: str, metrics: Sequence[Metric], limit: int, n_boot: int, seed: int,
-             jobs: int) -> tuple[dict, dict[str, Scored]]:
+             jobs: int, versus: Sequence[tuple[str, str]] = ()) -> tuple[dict, dict[str, Scored]]:
     """One WMT21 MQM pair: segment and system level, without and with the ``ref-*`` systems."""
     testset = mqm.newstest_testset(root, pair, "A", with_references=True)
     human = mqm.newstest_scores(root, pair)
@@ -186,23 +186,19 @@ def mqm_pair(root: Path, pair: str, metrics: Sequence[Metric], limit: int, n_boo
             entry[label] = _mqm_correlations(metric, scored[metric.name], human, segments, systems, resamples,
                                              n_boot, seed)
         out["metrics"][metric.name] = entry
-    out["significance"] = _mqm_significance(metrics, scored, human, segments, mt_systems, resamples)
+    out["significance"] = _mqm_significance(metrics, scored, human, segments, mt_systems, resamples, versus)
     return out, scored
 
 
 def _mqm_significance(metrics: Sequence[Metric], scored: dict[str, Scored], human: dict, segments: Sequence[int],
-                      systems: Sequence[str], resamples) -> dict:
-    """Share of segment resamples where a studied metric's Kendall beats BLEU's / chrF's."""
+                      systems: Sequence[str], resamples, versus: Sequence[tuple[str, str]]) -> dict:
+    """Share of segment resamples where metric a's Kendall beats metric b's, per (a, b) in ``versus``."""
     if resamples is None:
         return {}
     by_name = {m.name: m for m in metrics}
     mats = {n: mqm_matrices(m, scored[n], human, segments, systems) for n, m in by_name.items()}
-    out = {}
-    for a in (n for n in by_name if n not in BASELINES):
-        for b in (n for n in AGAINST if n in by_name):
-            out[f"{a}>{b}"] = {g: paired_significance(mats[a][0], mats[b][0], mats[a][1], g, "kendall", resamples)
-                               for g in ("none", "item")}
-    return out
+    return {f"{a}>{b}": {g: paired_significance(mats[a][0], mats[b][0], mats[a][1], g, "kendall", resamples)
+                         for g in ("none", "item")} for a, b in versus}
 
 
 def mqm_matrices(metric: Metric, scored: Scored, human: dict, segments: Sequence[int],
@@ -244,6 +240,8 @@ def run(out: Path, data: Path | None = None, metrics: Sequence[str] | None = Non
     if unknown:
         raise ValueError(f"unknown pair {unknown[0]!r}; choose from {', '.join([*wmt12.PAIRS, *MQM_PAIRS])}")
     loaded, failed = load_metrics(names)
+    loaded_names = [m.name for m in loaded]
+    versus = [(a, b) for a in loaded_names if a not in baselines for b in AGAINST if b in loaded_names and b != a]
     for name, why in failed.items():
         log(f"[bench wmt] {name} does not load: {why}")
     report: dict = {"data": str(root), "machine": machine(), "bootstrap": n_boot, "seed": seed,
@@ -266,7 +264,7 @@ def run(out: Path, data: Path | None = None, metrics: Sequence[str] | None = Non
             report["wmt12"][pair] = result
         else:
             result, scored = mqm_pair(root / "wmt21-mqm", pair.removeprefix("mqm-"), loaded,
-                                      report["segments_per_pair"]["mqm"], n_boot, seed, jobs)
+                                      report["segments_per_pair"]["mqm"], n_boot, seed, jobs, versus)
             report["mqm"][pair] = result
         for name, s in scored.items():
             speed[name][0] += s.items
@@ -276,17 +274,17 @@ def run(out: Path, data: Path | None = None, metrics: Sequence[str] | None = Non
     report["speed"] = {n: {"segments": k, "seconds": t, "segments_per_second": k / t if t else math.nan}
                        for n, (k, t) in speed.items()}
     report["errors"] = {n: {"count": len(e), "examples": e[:5]} for n, e in errors.items()}
-    _averages_and_significance(report, loaded, kendall, n_boot, seed)
+    _averages_and_significance(report, loaded_names, kendall, versus, n_boot, seed)
     md = markdown(report)
     write_report(out, "wmt", md, report)
     log(md)
     return report
 
 
-def _averages_and_significance(report: dict, metrics: Sequence[Metric], kendall: dict, n_boot: int, seed: int) -> None:
-    """WMT12 averages (into English and all pairs) and A>B shares of TESLA metrics vs BLEU/chrF."""
-    names = [m.name for m in metrics]
-    studied = [n for n in names if n not in BASELINES]
+def _averages_and_significance(report: dict, names: Sequence[str], kendall: dict, versus: Sequence[tuple[str, str]],
+                               n_boot: int, seed: int) -> None:
+    """WMT12 averages (into English and all pairs) and A>B shares of the metrics under study vs
+    BLEU and chrF."""
     averages: dict = {}
     for group, group_pairs in (("into-English", INTO_ENGLISH), ("all", wmt12.PAIRS)):
         present = [p for p in group_pairs if p in report["wmt12"]]
@@ -301,13 +299,8 @@ def _averages_and_significance(report: dict, metrics: Sequence[Metric], kendall:
                 "kendall_no_ties": _value(average_kendall(per_pair, "no-ties", n_boot, seed)),
                 "system_spearman": float(np.nanmean(sys_rho)), "pairs": present}
     report["wmt12_average"] = averages
-    sig: dict = {}
-    for a in studied:
-        for b in AGAINST:
-            if b not in names:
-                continue
-            sig[f"{a}>{b}"] = {p: {v: kendall_beats(kendall[a][p], kendall[b][p], v, n_boot, seed)
-                                   for v in ("wmt12", "no-ties")} for p in report["wmt12"]}
+    sig = {f"{a}>{b}": {p: {v: kendall_beats(kendall[a][p], kendall[b][p], v, n_boot, seed)
+                            for v in ("wmt12", "no-ties")} for p in report["wmt12"]} for a, b in versus}
     report["wmt12_significance"] = sig
 
 

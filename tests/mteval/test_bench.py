@@ -1,0 +1,39 @@
+"""`mteval bench wmt` on small slices of the real data, and the data README's protocol check:
+sentence chrF agrees with WMT12 human preferences at Kendall about 0.23-0.27."""
+
+import json
+
+import pytest
+
+from evalcore.resources import shared_data_dir
+from mteval.baselines import Chrf
+from mteval.bench.wmt import run, wmt12_pair
+from mteval.data import wmt12
+
+
+def test_protocol_check_chrf_on_wmt12_cs_en():
+    root = shared_data_dir() / "mt" / "wmt12"
+    rankings = wmt12.read_rankings(root / "wmt12.RNK_results.csv", ["cs-en"])
+    result, _, _ = wmt12_pair(root, "cs-en", [Chrf()], rankings, limit=0, n_boot=200, seed=0, jobs=1)
+    chrf = result["metrics"]["chrf"]
+    assert result["segments"] == 937 and result["systems"] == 6
+    assert 0.22 <= chrf["kendall_wmt12"]["value"] <= chrf["kendall_no_ties"]["value"] <= 0.28
+
+
+def test_bench_writes_tables_and_reports_metrics_that_do_not_load(tmp_path):
+    report = run(tmp_path, metrics=["bleu", "no-such-metric"], pairs=["de-en", "mqm-zh-en"], max_segments=12,
+                 n_boot=50, baselines=("chrf",), log=lambda m: None)
+    assert list(report["failed_to_load"]) == ["no-such-metric"]
+    assert report["failed_to_load"]["no-such-metric"].startswith("ValueError: unknown metric 'no-such-metric'")
+    md = (tmp_path / "wmt.md").read_text()
+    data = json.loads((tmp_path / "wmt.json").read_text())
+    assert "Metrics that did not load:\n- no-such-metric" in md
+    assert "WMT12 segment level: Kendall's tau, WMT12 variant" in md and "WMT21 MQM zh-en" in md
+    de = data["wmt12"]["de-en"]
+    assert de["segments"] == 12 and de["systems"] == 16
+    assert set(de["metrics"]) == {"bleu", "chrf"}
+    assert 0 <= data["wmt12_significance"]["bleu>chrf"]["de-en"]["wmt12"] <= 1
+    zh = data["mqm"]["mqm-zh-en"]
+    assert zh["reference_systems"] == [] and len(zh["systems"]) == 8
+    assert set(zh["metrics"]["bleu"]["without_refs"]) == {"segment_none", "segment_item", "system"}
+    assert data["speed"]["bleu"]["segments"] == 12 * 16 + 12 * 8
