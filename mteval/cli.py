@@ -83,12 +83,23 @@ def _add_bench(sub) -> None:
     b.add_argument("-j", "--jobs", type=jobs_arg, default=1, help="worker processes for scoring (0 = all cores)")
 
 
+def _add_train(sub) -> None:
+    from mteval.tesla.train_cli import add_arguments
+
+    p = sub.add_parser("train", help="train a learned metric on human judgments")
+    models = p.add_subparsers(dest="model", required=True)
+    add_arguments(models.add_parser("tesla-f", help="TESLA-F's weights from WMT12 rankings into English",
+                                    description="Train TESLA-F as a pairwise ranker on WMT12 human rankings "
+                                                "(--out), or cross-validate it by segment (--cv-report)."))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = new_parser(PROG, __doc__.split("\n", 1)[0], "mteval")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_score(sub)
     _add_correlate(sub)
     _add_bench(sub)
+    _add_train(sub)
     return parser
 
 
@@ -195,9 +206,15 @@ def _bench(args) -> int:
     return EXIT_OK
 
 
+def _train(args) -> int:
+    from mteval.tesla.train_cli import run_train
+
+    return run_train(args)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return run(PROG, {"score": _score, "correlate": _correlate, "bench": _bench}, args, args.command)
+    return run(PROG, {"score": _score, "correlate": _correlate, "bench": _bench, "train": _train}, args, args.command)
 
 
 if __name__ == "__main__":

@@ -81,3 +81,6 @@ say "WordNet for nltk (Debian files + lexnames in $AESOP_CACHE/nltk_data)"
 
 say "parapeval setup (default phrase tables and LM in $CACHE; skips what is built)"
 "$BIN/python" -m parapeval.cli setup
+
+say "TESLA-F's second LM (King James Bible, English side of the sword pair) in $CACHE/lm; skipped when built"
+"$BIN/python" -c "from evalcore.default_resources import build_bible_lm; build_bible_lm()"

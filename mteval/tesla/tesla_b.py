@@ -28,6 +28,14 @@ from mteval.tesla.preprocess import preparer
 from mteval.tesla.tesla_m import MULTI_REF_MODES
 
 
+def check_english(metric: str, language: str) -> None:
+    """TESLA-B/F read English targets only: a clear error naming what other targets would need."""
+    if language != "en":
+        raise ValueError(f"{metric} scores English targets only, got {language!r}: out of English the pivot is "
+                         "English, which needs phrase tables segmenting the target language; the suite builds "
+                         "English -> pivot tables only (use tesla-m for other targets)")
+
+
 def pivot_list(pivots: Sequence[str] | str | None, tables: Mapping[str, str | Path] | None) -> tuple[str, ...]:
     """The pivots asked for: a list or a comma-separated string; default those of ``tables``, else
     the default pivots."""
@@ -64,20 +72,23 @@ class TeslaB(ReferenceMetric):
 
     ``pivots``: pivot languages (default fr, de, es, zh); ``tables``: pivot -> phrase-table file
     (default: the tables `make setup` builds); ``alpha``: F's precision weight (0.8, recall-heavy);
-    ``multi_ref``: "mean" (the papers' rule) or "max"."""
+    ``multi_ref``: "mean" (the papers' rule) or "max"; ``language``: the target language, English
+    only (see the module's note)."""
 
     name: ClassVar[str] = "tesla-b"
-    signature_keys: ClassVar[dict[str, str]] = {"multi_ref": "refs"}
+    signature_keys: ClassVar[dict[str, str]] = {"multi_ref": "refs", "language": "lang"}
     signature_via: ClassVar[dict[str, str]] = {"pivots": "pivots", "tables": "pivots"}
 
     def __init__(self, pivots: Sequence[str] | str | None = None, tables: Mapping[str, str | Path] | None = None,
-                 alpha: float = 0.8, multi_ref: str = "mean"):
+                 alpha: float = 0.8, multi_ref: str = "mean", language: str = "en"):
         self.pivots = pivots
         self.tables = tables
         self.alpha = alpha
         self.multi_ref = multi_ref
+        self.language = language
 
     def validate(self) -> None:
+        check_english(self.name, self.language)
         if not isinstance(self.alpha, numbers.Real) or not 0 < self.alpha < 1:
             raise ValueError(f"alpha must be within (0, 1), got {self.alpha!r}")
         if self.multi_ref not in MULTI_REF_MODES:
@@ -114,13 +125,8 @@ class TeslaB(ReferenceMetric):
         return [self._combine(rows, names) for rows in per_item]
 
     def _combine(self, rows: np.ndarray, names: Sequence[str]) -> Score:
-        """One score from the F-measures against each reference (rows; NaN: an order neither
-        side has). A reference has a word, so some BTNG order is defined; when no pivot order is
-        (nothing survived pruning on either side), the target side stands alone."""
-        btng = mean_defined(rows[:, :N_BTNG])
-        bpng = mean_defined(rows[:, N_BTNG:])
-        bpng = np.where(np.isnan(bpng), btng, bpng)
-        sentence = (btng + bpng) / 2
+        """One score from the F-measures against each reference (rows)."""
+        btng, bpng, sentence = two_step(rows)
         if self.multi_ref == "max":
             best = int(np.argmax(sentence))
             value, fs, parts = sentence[best], rows[best], (btng[best], bpng[best])
@@ -129,6 +135,17 @@ class TeslaB(ReferenceMetric):
         components = {name: float(f) for name, f in zip(names, fs) if not np.isnan(f)}
         return Score(float(value), {"btng": float(parts[0]), "bpng": float(parts[1]), **components,
                                     "references": len(rows)})
+
+
+def two_step(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(s_BTNG, s_BPNG, TESLA-B) per row of F-measures (BTNG first; NaN: an order neither side
+    has). A reference has a word, so some BTNG order is defined; when no pivot order is (nothing
+    survived pruning on either side), the target side stands alone."""
+    rows = np.atleast_2d(rows)
+    btng = mean_defined(rows[:, :N_BTNG])
+    bpng = mean_defined(rows[:, N_BTNG:])
+    bpng = np.where(np.isnan(bpng), btng, bpng)
+    return btng, bpng, (btng + bpng) / 2
 
 
 def mean_defined(rows: np.ndarray) -> np.ndarray:

@@ -1,0 +1,130 @@
+"""TESLA-F (TESLA 2010 §4.4; TESLA at WMT 2011 §4): a linear model over TESLA-B's F-measures
+(6 BTNG + 3 per pivot here) and the normalised LM scores of the hypothesis under two LMs, learned
+as a pairwise ranker on human rankings (:mod:`.train`), optionally scaled to [0, 1] (§4.1).
+
+The shipped model (``data/mteval/tesla-f-wmt12.joblib``) is trained on the WMT12 rankings into
+English; its sidecar names the pivot tables and LMs it was trained with, and scoring refuses
+resources whose signatures differ from them (features would not mean what the weights expect).
+Several references: the F-measures are averaged over references before the model, which for a
+linear model equals the mean of the per-reference scores (the LM features do not depend on them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+
+from evalcore.metric import Item, ReferenceMetric, Score
+from evalcore.persist import ModelFileError, file_sha256, read_sidecar
+from evalcore.resources import ResourceError, data_dir
+from mteval.tesla.bpng_features import PivotFeatures
+from mteval.tesla.features import TeslaFeatures
+from mteval.tesla.lm_features import LMFeatures, default_lms
+from mteval.tesla.model import LinearModel, load_linear_model
+from mteval.tesla.preprocess import preparer
+from mteval.tesla.tesla_b import check_english, mean_defined, resolve_tables
+from mteval.tesla.train import model_matrix
+
+
+def default_model_path() -> Path:
+    """The shipped TESLA-F model (WMT12 rankings into English; research use, see its sidecar)."""
+    return data_dir() / "mteval" / "tesla-f-wmt12.joblib"
+
+
+class TeslaF(ReferenceMetric):
+    """TESLA-F of a translation against one or more references. ``value`` is the model's score,
+    scaled to [0, 1] by the paper's rule when ``scale`` (the default; rank-invariant); components:
+    ``raw`` (the unscaled score) and every feature.
+
+    ``model``: a model written by `mteval train tesla-f` (default: the shipped WMT12 model);
+    ``tables``: pivot -> phrase-table file, ``lms``: LM name -> KenLM file, overriding the
+    defaults for the pivots and LMs the model was trained with (their signatures must match);
+    ``language``: the target language, English only (as TESLA-B)."""
+
+    name: ClassVar[str] = "tesla-f"
+    signature_keys: ClassVar[dict[str, str]] = {"language": "lang"}
+    signature_via: ClassVar[dict[str, str]] = {"model": "model", "tables": "pivots", "lms": "lms"}
+
+    def __init__(self, model: str | Path | None = None, scale: bool = True,
+                 tables: Mapping[str, str | Path] | None = None, lms: Mapping[str, str | Path] | None = None,
+                 language: str = "en"):
+        self.model = model
+        self.scale = scale
+        self.tables = tables
+        self.lms = lms
+        self.language = language
+
+    def set_params(self, **params) -> TeslaF:
+        super().set_params(**params)
+        self.__dict__.pop("_resources", None)
+        return self
+
+    def model_path(self) -> Path:
+        return Path(self.model) if self.model else default_model_path()
+
+    def _load(self) -> tuple[LinearModel, TeslaFeatures, LMFeatures]:
+        """(model, F-measure extractor, LM features), loaded once; resources checked against the
+        sidecar."""
+        cached = self.__dict__.get("_resources")
+        if cached is None:
+            model, info = load_linear_model(self.model_path())
+            if self.lms is not None and not isinstance(self.lms, Mapping):
+                raise ValueError(f"lms must map LM name -> KenLM file, got {self.lms!r}")
+            pivots = PivotFeatures.from_paths(resolve_tables(info["pivots"], self.tables))
+            given = {name: Path(path) for name, path in (self.lms or {}).items()}
+            unused = set(given) - set(info["lms"])
+            if unused:
+                raise ValueError(f"LMs given for {', '.join(sorted(unused))}, not among the model's {', '.join(info['lms'])}")
+            lm_paths = {**(default_lms() if set(info["lms"]) - set(given) else {}), **given}
+            lms = LMFeatures({name: lm_paths[name] for name in info["lms"]})
+            tesla = TeslaFeatures(pivots)
+            names = tesla.names() + lms.names()
+            if tuple(names) != model.names:
+                raise ModelFileError(f"{self.model_path()}: its features {model.names} differ from "
+                                     f"those of its resources {tuple(names)}")
+            expected = (tuple(info["pivot_tables"]), tuple(info["lm_files"]))
+            found = (pivots.signature_fields()["pivots"], lms.signature_fields()["lms"])
+            if found != expected:
+                raise ResourceError(f"TESLA-F model {self.model_path().name} was trained with pivot tables "
+                                    f"{expected[0]} and LMs {expected[1]}, found {found[0]} and {found[1]}: "
+                                    "rebuild the defaults (`make setup`) or retrain (`mteval train tesla-f`)")
+            cached = (model, tesla, lms)
+            self.__dict__["_resources"] = cached
+        return cached
+
+    def validate(self) -> None:
+        check_english(self.name, self.language)
+        if not isinstance(self.scale, bool):
+            raise ValueError(f"scale must be true or false, got {self.scale!r}")
+        self._load()
+
+    def signature_extras(self) -> dict[str, object]:
+        """The model's name and hash, the pivot tables and LMs (``unresolved`` when a resource
+        cannot be read: ``validate`` names it), and what prepares the text."""
+        path = self.model_path()
+        extras: dict[str, object] = {"scaled": self.scale}
+        try:
+            _, tesla, lms = self._load()
+            extras.update(model=f"{path.stem}:{file_sha256(path)[:8]}", **tesla.pivots.signature_fields(),
+                          **lms.signature_fields())
+        except (ResourceError, ModelFileError, ValueError, OSError, KeyError):
+            extras.update(model=path.stem, unresolved=True)
+        return {**extras, **preparer("en").describe()}
+
+    def licence(self) -> str:
+        """The licence the model inherits from its training data (from its sidecar)."""
+        return str(read_sidecar(self.model_path()).get("licence", ""))
+
+    def _score_items(self, items: Sequence[Item]) -> list[Score]:
+        model, tesla, lms = self._load()
+        per_ref = tesla.per_reference([(item.references, item.candidate) for item in items])
+        raw = np.array([np.concatenate([mean_defined(rows.T), lms.compute(item.candidate)])
+                        for rows, item in zip(per_ref, items)])
+        X = model_matrix(raw, len(lms.names()))
+        values = model.scaled(X) if self.scale else model.raw(X)
+        raws = model.raw(X)
+        return [Score(float(v), {"raw": float(r), **dict(zip(model.names, map(float, x)))})
+                for v, r, x in zip(values, raws, X)]

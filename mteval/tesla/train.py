@@ -1,0 +1,194 @@
+"""TESLA-F's training (`mteval train tesla-f`, options in :mod:`.train_cli`): its weights from WMT12 human rankings into English, and the
+cross-validated benchmark that says how well they rank outputs they were not trained on.
+
+Data: every ranked output of cs/de/es/fr-en (``../shared/data/mt/wmt12``, A's readers in
+:mod:`mteval.data.wmt12`). A ranking (one annotator, up to five outputs of one segment) is a
+RankSVM group: every pair of outputs with different ranks is a training preference. Features
+(TESLA-B's F-measures and the two LM scores) are computed once and cached below the suite's cache
+root, keyed by a hash of the texts and of every resource's signature.
+
+Cross-validation folds group by segment (``srcIndex``): newstest2012 is multi-parallel, so one
+segment shares its English reference across the four pairs, and no reference is seen in both a
+training and a test fold. The shipped model is trained on all rankings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from evalcore.resources import shared_data_dir, usable_cache_dir
+from mteval.bench.wmt import sample_segments
+from mteval.data.wmt12 import Ranking, read_rankings, read_testset
+from mteval.tesla.bpng_features import PivotFeatures, default_tables
+from mteval.tesla.features import N_BTNG, TeslaFeatures, fill_undefined
+from mteval.tesla.lm_features import LMFeatures, default_lms
+from mteval.tesla.model import LinearModel, fit_ranker
+from mteval.tesla.preprocess import preparer
+from mteval.tesla.tesla_b import mean_defined
+from mteval.tesla.train_cli import DEFAULT_SEGMENTS
+
+INTO_ENGLISH = ("cs-en", "de-en", "es-en", "fr-en")
+RNK = "wmt12.RNK_results.csv"
+HypKey = tuple[str, int, str]  # (pair, 1-based segment, system)
+#: licence note the shipped model's sidecar carries (it inherits the rankings' terms)
+LICENCE = ("weights learned from the WMT12 human rankings, which WMT distributes for research use: "
+           "use this model for research; for other uses retrain on rankings you may use (`mteval train tesla-f`)")
+
+
+@dataclass
+class RankedSet:
+    """The ranked outputs: one key and (references, hypothesis) per output, the rankings over them."""
+
+    keys: list[HypKey]
+    items: list[tuple[tuple[str, ...], str]]
+    rankings: list[Ranking]
+    unreadable: list[str]
+
+    def index(self) -> dict[HypKey, int]:
+        return {k: i for i, k in enumerate(self.keys)}
+
+
+def load_ranked_set(root: Path, pairs: Sequence[str] = INTO_ENGLISH, max_segments: int = 0, seed: int = 0) -> RankedSet:
+    """Rankings of ``pairs`` (of a seeded sample of ``max_segments`` segments; 0 = all) and the
+    texts of every ranked output; an output whose line cannot be read leaves its ranking (named
+    in ``unreadable``)."""
+    rankings = read_rankings(root / RNK, pairs)
+    wanted = set(sample_segments({r.segment for r in rankings}, max_segments, seed))
+    rankings = [r for r in rankings if r.segment in wanted]
+    testsets = {pair: read_testset(root, pair) for pair in pairs}
+    keys: dict[HypKey, tuple[tuple[str, ...], str]] = {}
+    kept, unreadable = [], []
+    for r in rankings:
+        ts = testsets[r.pair]
+        refs = tuple(ref.lines[r.segment - 1] for ref in ts.references)
+        systems, ranks = [], []
+        for system, rank in zip(r.systems, r.ranks):
+            out = ts.systems.get(system)
+            line = out.lines[r.segment - 1] if out is not None else None
+            if line is None or any(ref is None for ref in refs):
+                unreadable.append(f"{r.pair}:{system}:{r.segment}" + (f" ({out.errors.get(r.segment - 1)})" if out else ""))
+                continue
+            keys.setdefault((r.pair, r.segment, system), (refs, line))
+            systems.append(system)
+            ranks.append(rank)
+        if len(set(ranks)) > 1:  # a ranking with one output or all ties teaches nothing
+            kept.append(Ranking(r.pair, r.segment, r.judge, tuple(systems), tuple(ranks)))
+    return RankedSet(list(keys), list(keys.values()), kept, sorted(set(unreadable)))
+
+
+def feature_names(tesla: TeslaFeatures, lms: LMFeatures) -> list[str]:
+    return tesla.names() + lms.names()
+
+
+def raw_features(data: RankedSet, tesla: TeslaFeatures, lms: LMFeatures,
+                 log: Callable[[str], None] = print) -> np.ndarray:
+    """(outputs x features) TESLA-B F-measures (mean over references, NaN kept) and LM scores,
+    from the cache when this exact configuration and data were computed before."""
+    names = feature_names(tesla, lms)
+    h = hashlib.sha1(json.dumps([names, tesla.pivots.signature_fields(), lms.signature_fields(),
+                                 preparer("en").describe(), tesla.alpha], sort_keys=True, default=str).encode())
+    for refs, hyp in data.items:
+        h.update(("\x1f".join(refs) + "\x1e" + hyp + "\n").encode("utf-8"))
+    cache = usable_cache_dir("mteval")
+    path = cache / f"tesla-features-{h.hexdigest()[:16]}.npy" if cache is not None else None
+    if path is not None and path.is_file():
+        X = np.load(path)
+        if X.shape == (len(data.keys), len(names)):
+            log(f"features: {len(data.keys)} outputs from the cache ({path})")
+            return X
+    X = np.empty((len(data.keys), len(names)))
+    start = time.perf_counter()
+    chunk = 1024
+    for lo in range(0, len(data.items), chunk):
+        part = data.items[lo:lo + chunk]
+        for k, (rows, (_, hyp)) in enumerate(zip(tesla.per_reference(part), part), lo):
+            X[k, :len(names) - len(lms.names())] = mean_defined(rows.T)
+            X[k, len(names) - len(lms.names()):] = lms.compute(hyp)
+        done = lo + len(part)
+        log(f"features: {done}/{len(data.items)} outputs ({done / (time.perf_counter() - start):.1f}/s)")
+    if path is not None:
+        np.save(path, X)
+    return X
+
+
+def model_matrix(X: np.ndarray, n_lm: int) -> np.ndarray:
+    """The linear model's input: undefined F-measures filled (:func:`fill_undefined`), LM columns as is."""
+    out = X.copy()
+    out[:, :X.shape[1] - n_lm] = fill_undefined(X[:, :X.shape[1] - n_lm])
+    return out
+
+
+def ranking_arrays(rankings: Sequence[Ranking], index: dict[HypKey, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(output row, label = -rank, group = ranking number) of every ranked output, for RankSVM."""
+    rows, labels, groups = [], [], []
+    for g, r in enumerate(rankings):
+        for system, rank in zip(r.systems, r.ranks):
+            rows.append(index[(r.pair, r.segment, system)])
+            labels.append(-rank)
+            groups.append(g)
+    return np.array(rows, dtype=int), np.array(labels, dtype=float), np.array(groups, dtype=int)
+
+
+def fit(X: np.ndarray, data: RankedSet, names: Sequence[str], rankings: Sequence[Ranking] | None = None,
+        seed: int = 0) -> LinearModel:
+    """RankSVM on the preferences of ``rankings`` (default: all) over the rows of ``X``."""
+    rows, y, groups = ranking_arrays(data.rankings if rankings is None else rankings, data.index())
+    return fit_ranker(X[rows], y, groups, names, seed=seed)
+
+
+def cross_validated(X: np.ndarray, data: RankedSet, names: Sequence[str], folds: int = 5, seed: int = 0) -> np.ndarray:
+    """Out-of-fold raw scores of every output: folds are seeded groups of segments; each fold's
+    outputs are scored by a model trained on the rankings of the other folds' segments."""
+    segments = sorted({k[1] for k in data.keys})
+    order = np.random.default_rng(seed).permutation(len(segments))
+    fold_of = {segments[i]: k % folds for k, i in enumerate(order)}
+    key_fold = np.array([fold_of[k[1]] for k in data.keys])
+    out = np.full(len(data.keys), np.nan)
+    for f in range(folds):
+        train = [r for r in data.rankings if fold_of[r.segment] != f]
+        model = fit(X, data, names, train, seed)
+        test = key_fold == f
+        out[test] = model.raw(X[test])
+    return out
+
+
+# --- command line ----------------------------------------------------------------------------------
+
+def default_extractors() -> tuple[TeslaFeatures, LMFeatures]:
+    """TESLA-B's features over the default pivot tables and the two default LMs."""
+    return TeslaFeatures(PivotFeatures.from_paths(default_tables())), LMFeatures(default_lms())
+
+
+def train_default(out: Path, data_root: Path | None = None, max_segments: int = DEFAULT_SEGMENTS, seed: int = 0,
+                  log: Callable[[str], None] = print) -> Path:
+    """Train TESLA-F on the WMT12 into-English rankings of ``max_segments`` segments (0 = all)
+    and save it with its sidecar."""
+    from mteval.tesla.model import save_linear_model
+
+    root = (data_root or shared_data_dir()) / "mt" / "wmt12"
+    data = load_ranked_set(root, max_segments=max_segments, seed=seed)
+    tesla, lms = default_extractors()
+    names = feature_names(tesla, lms)
+    X = model_matrix(raw_features(data, tesla, lms, log), len(lms.names()))
+    model = fit(X, data, names, seed=seed)
+    info = {"signature": f"tesla-f|{'+'.join(tesla.pivots.signature_fields()['pivots'])}|"
+                         f"lms:{'+'.join(lms.signature_fields()['lms'])}|seed:{seed}",
+            "trained_on": f"WMT12 human rankings into English ({', '.join(INTO_ENGLISH)}): {len(data.rankings)} "
+                          f"rankings of {len(data.keys)} outputs, {len({k[1] for k in data.keys})} segments",
+            "licence": LICENCE, "pivots": list(tesla.pivots.pivots), "lms": list(lms.lms),
+            "pivot_tables": tesla.pivots.signature_fields()["pivots"], "lm_files": lms.signature_fields()["lms"],
+            "seed": seed, "unreadable_outputs": len(data.unreadable)}
+    path = save_linear_model(model, out, info)
+    log(f"TESLA-F trained on {len(data.rankings)} rankings; weights: "
+        + ", ".join(f"{n} {w:+.3g}" for n, w in zip(names, model.weights)) + f"; written to {path}")
+    return path
+
+
+__all__ = ["INTO_ENGLISH", "LICENCE", "RankedSet", "cross_validated", "fit", "load_ranked_set", "raw_features"]
