@@ -122,7 +122,8 @@ class CompiledTable:
 
 def compile_table(table, min_arc: float) -> CompiledTable | None:
     """The compiled form of ``table`` for ``min_arc``, or None when the table cannot list its
-    entries (it lacks ``items()``). A store's form is cached on disk by its file's identity."""
+    entries (it lacks ``items()``). A store's form is cached on disk, one per file and ``min_arc``,
+    replaced when the file changes (size, modification time or signature)."""
     items = getattr(table, "items", None)
     if items is None:
         return None
@@ -131,8 +132,8 @@ def compile_table(table, min_arc: float) -> CompiledTable | None:
         return CompiledTable.build(items(), table.total, min_arc)
     path = Path(path).resolve()
     stat = path.stat()
-    where = hashlib.sha1(str(path).encode("utf-8")).hexdigest()[:12]
-    version = hashlib.sha1(f"{stat.st_size}|{stat.st_mtime_ns}|{table.signature()}|{min_arc!r}|{FORMAT}"
+    where = hashlib.sha1(f"{path}|{min_arc!r}".encode("utf-8")).hexdigest()[:12]
+    version = hashlib.sha1(f"{stat.st_size}|{stat.st_mtime_ns}|{table.signature()}|{FORMAT}"
                            .encode("utf-8")).hexdigest()[:12]
     cache = usable_cache_dir("bpng")
     folder = cache / f"{where}-{version}" if cache is not None else None
@@ -140,7 +141,7 @@ def compile_table(table, min_arc: float) -> CompiledTable | None:
     if compiled is None:
         compiled = CompiledTable.build(items(), table.total, min_arc)
         if folder is not None:
-            for stale in cache.glob(f"{where}-*"):  # earlier versions of this file
+            for stale in cache.glob(f"{where}-*"):  # earlier versions of this file (and min_arc)
                 if stale.name != folder.name and ".tmp-" not in stale.name:
                     shutil.rmtree(stale, ignore_errors=True)
             compiled.save(folder)

@@ -4,6 +4,7 @@ walk, the caches and the store's batched look-ups that keep PEM fast."""
 import pickle
 import random
 
+import numpy as np
 import pytest
 
 from evalcore.bpng import (Arc, BPNGBuilder, MemoryPhraseTable, PhraseTableStore, confusion_network,
@@ -206,3 +207,92 @@ def test_prefetch_looks_up_many_sentences_in_one_query(store_path, paper_table):
     assert bags == [reference.bag(_doc(s)) for s in sentences]
     other = "morning , hello ."  # not prefetched: looked up on its own, same bag
     assert builder.bag(_doc(other)) == reference.bag(_doc(other))
+
+
+# ---- the compiled batch path (evalcore.bpng.compiled, evalcore.bpng.kernels) -----------------------
+
+def _reference_f1(builder, pairs):
+    return [pivot_f1(builder.bag(ref), builder.bag(cand))[2] for ref, cand in pairs]
+
+
+def _random_table(rng, vocab, pivot_vocab):
+    entries = {}
+    for _ in range(rng.randint(5, 40)):
+        phrase = tuple(rng.choices(vocab, k=rng.choice([1, 1, 2, 3, 4])))
+        translations = {tuple(rng.choices(pivot_vocab, k=rng.randint(0, 3))): rng.randint(1, 9)
+                        for _ in range(rng.randint(0, 12))}
+        entries[phrase] = (rng.randint(1, 30), translations)
+    return MemoryPhraseTable(entries)
+
+
+def test_compiled_f1_equals_the_reference_bit_for_bit_on_random_tables():
+    """Random tables (multi-word phrases, empty and long pivot phrases, pass-through words whose
+    string is also a pivot token, phrases without translations), random sentences, every setting."""
+    rng = random.Random(11)
+    vocab = [f"e{i}" for i in range(8)] + ["the", "a", ".", "p1"]
+    pivot_vocab = [f"p{i}" for i in range(6)] + ["e1", "."]
+    for _ in range(40):
+        table = _random_table(rng, vocab, pivot_vocab)
+        sentences = [_doc(" ".join(rng.choices(vocab + ["unseen", "zz"], k=rng.randint(0, 12)))) for _ in range(8)]
+        pairs = [(rng.choice(sentences), rng.choice(sentences)) for _ in range(12)]
+        for settings in ({}, {"discount": 0.1}, {"max_n": 2, "min_weight": 0.2}, {"min_arc": 0.01, "max_n": 5},
+                         {"max_phrase_len": 2, "min_arc": 0.4, "discount": 0.0}):
+            builder = BPNGBuilder(table, **settings)
+            assert builder.compiled() is not None
+            assert builder.f1_batch(pairs).tolist() == _reference_f1(BPNGBuilder(table, **settings), pairs)
+
+
+def test_compiled_f1_on_the_paper_example_and_empty_sentences(paper_table):
+    builder = BPNGBuilder(paper_table)
+    pairs = [(_doc("hello , querrien ."), _doc("morning , sir .")), (_doc(""), _doc("hello ,")),
+             (_doc(""), _doc("")), (_doc("morning , sir ."), _doc("morning , sir ."))]
+    f1 = builder.f1_batch(pairs)
+    assert f1[0] == pytest.approx(0.38) and f1[1] == f1[2] == 0.0 and f1[3] == pytest.approx(1.0)
+    assert f1.tolist() == _reference_f1(BPNGBuilder(paper_table), pairs)
+    assert builder.f1_batch([]).shape == (0,)
+
+
+class _ListlessTable:
+    """A phrase table that cannot list its entries (only look-ups): the builder falls back to the
+    Python path."""
+
+    def __init__(self, table):
+        self.table, self.total = table, table.total
+
+    def lookup(self, phrases):
+        return self.table.lookup(phrases)
+
+    def signature(self):
+        return "pt:listless"
+
+
+def test_tables_that_cannot_list_their_entries_use_the_python_path(paper_table):
+    builder = BPNGBuilder(_ListlessTable(paper_table))
+    pairs = [(_doc("hello , querrien ."), _doc("morning , sir ."))]
+    assert builder.compiled() is None
+    assert builder.f1_batch(pairs).tolist() == _reference_f1(BPNGBuilder(paper_table), pairs)
+
+
+def test_store_is_compiled_once_into_the_cache_and_memory_mapped(store_path, paper_table, tmp_path, monkeypatch):
+    monkeypatch.setenv("AESOP_CACHE", str(tmp_path / "cache"))
+    pairs = [(_doc("hello , querrien ."), _doc("morning , sir .")), (_doc("sir , hello ."), _doc("hello , sir ."))]
+    first = BPNGBuilder(PhraseTableStore(store_path))
+    expected = _reference_f1(BPNGBuilder(paper_table), pairs)
+    assert first.f1_batch(pairs).tolist() == expected
+    folders = list((tmp_path / "cache" / "bpng").iterdir())
+    assert len(folders) == 1
+    again = BPNGBuilder(PhraseTableStore(store_path))
+    compiled = again.compiled()
+    assert not isinstance(first.compiled().arrays["phrase_ids"].base, np.memmap)  # built in this process
+    assert all(isinstance(a.base, np.memmap) for a in compiled.arrays.values())  # loaded from the cache
+    assert again.f1_batch(pairs).tolist() == expected
+    assert pickle.loads(pickle.dumps(again)).f1_batch(pairs).tolist() == expected
+    # another min_arc is another compiled form; a rewritten table file replaces its old form
+    assert BPNGBuilder(PhraseTableStore(store_path), min_arc=0.5).compiled() is not None
+    assert len(list((tmp_path / "cache" / "bpng").iterdir())) == 2
+    write_store(store_path, [(e, x.count, x.translations) for e, x in paper_table._entries.items()][:3],
+                {"signature": "pt:paper", "stem": "False"})
+    smaller = BPNGBuilder(PhraseTableStore(store_path))
+    assert smaller.compiled().arrays["phrase_ids"].shape[0] == 3
+    now = {f.name for f in (tmp_path / "cache" / "bpng").iterdir()}
+    assert len(now) == 2 and folders[0].name not in now

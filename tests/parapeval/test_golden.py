@@ -63,3 +63,25 @@ def test_one_pair_at_a_time_gives_the_batch_values(golden):
     for row in golden["rows"][:25]:
         pair = pairs[row[0]]
         assert float(pem.score(pair.original, pair.paraphrase).value).hex() == row[1]
+
+
+def test_compiled_path_equals_the_python_path_on_the_default_tables():
+    """On any machine with the default resources (whatever eflomal gave): each pivot's compiled F1
+    equals the dict-based reference (``pivot_f1`` of ``BPNGBuilder.bag``) on Twitter-Para pairs."""
+    from evalcore.bpng import BPNGBuilder, PhraseTableStore, pivot_f1
+    from evalcore.phrase_table.build import english_preprocessor
+
+    tables = {p: defaults.phrase_table_path(p) for p in defaults.DEFAULT_PIVOTS}
+    if not all(path.is_file() for path in tables.values()):
+        pytest.skip("default phrase tables not built: run `make setup`")
+    try:
+        pairs = read_twitter_para(twitter_para_path())[:300]
+    except ResourceError as exc:
+        pytest.skip(str(exc))
+    pre = english_preprocessor(True)
+    docs = [(pre(p.original), pre(p.paraphrase)) for p in pairs]
+    for pivot, path in tables.items():
+        for discount in (None, 0.1):
+            fast = BPNGBuilder(PhraseTableStore(path), discount=discount).f1_batch(docs).tolist()
+            reference = BPNGBuilder(PhraseTableStore(path), discount=discount)
+            assert fast == [pivot_f1(reference.bag(o), reference.bag(p))[2] for o, p in docs], (pivot, discount)

@@ -69,3 +69,37 @@ def test_cli_speed_only_writes_the_speed_report(tmp_path, toy_pairs, resource_ar
     assert "time vs BLEU" in (out / "speed.md").read_text("utf-8") and "time vs BLEU" in capsys.readouterr().out
     assert main(["bench", "--speed-only", "--data", str(data), "--out", str(out), "--repeats", "0",
                  *resource_args]) == 2
+
+
+def test_target_f1_batch_equals_target_f1_bit_for_bit():
+    import random
+
+    from evalcore.text import Doc
+    from parapeval.target_ngrams import target_bag, target_f1, target_f1_batch
+
+    rng = random.Random(3)
+    docs = [Doc(tuple(rng.choices(["a", "b", "c", "the", "."], k=rng.randint(0, 14))), ()) for _ in range(30)]
+    pairs = [(rng.choice(docs), rng.choice(docs)) for _ in range(200)]
+    for max_n in (1, 2, 4):
+        want = [target_f1(target_bag(o, max_n), target_bag(p, max_n)) for o, p in pairs]
+        assert target_f1_batch(pairs, max_n).tolist() == want
+
+
+def test_compiled_svr_prediction_equals_libsvm_bit_for_bit(toy_model):
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVR
+
+    from parapeval import rbf_svr
+    from parapeval.model import load_model
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(400, 3))
+    fitted = Pipeline([("scale", StandardScaler()), ("svr", SVR(C=3.0))]).fit(X, X @ [0.5, -1.0, 2.0] + rng.normal(size=400))
+    regressor, _ = load_model(toy_model)
+    for pipeline in (fitted, regressor.pipeline_):
+        assert rbf_svr.supports(pipeline)
+        Z = rng.normal(size=(300, 3)) * 3
+        assert np.array_equal(rbf_svr.predict(pipeline, Z), pipeline.predict(Z))
+    linear = Pipeline([("svr", SVR(kernel="linear"))]).fit(X, X[:, 0])
+    assert not rbf_svr.supports(linear)
