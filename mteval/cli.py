@@ -37,7 +37,8 @@ def _add_score(sub) -> None:
                    help="reference file (repeat for several references)")
     p.add_argument("--src", metavar="SRC", help="source file (line-aligned; read by source-aware metrics)")
     p.add_argument("-l", "--language-pair", metavar="SRC-TGT",
-                   help="e.g. de-en; the target language picks language-specific processing (BLEU: zh tokenizer)")
+                   help="e.g. de-en; the target language picks language-specific processing (TESLA: the "
+                        "language's lemmatiser and tagger; BLEU: the zh tokenizer for Chinese)")
     p.add_argument("--segments", action="store_true", help="also print every segment's scores")
     sig = p.add_mutually_exclusive_group()
     sig.add_argument("--paired-bs", action="store_true",
@@ -128,10 +129,11 @@ def target_language(pair: str | None) -> str | None:
 
 
 def build_metrics(names: list[str], target: str | None) -> list:
-    """Configured, validated metrics for the target language."""
+    """Configured, validated metrics for the target language (``language`` of the metrics that
+    have it, e.g. TESLA's lemmatiser; BLEU's tokenizer)."""
     from evalcore.metric.registry import get_metric
 
-    options = {"tokenize": BLEU_TOKENIZERS.get(target or "", "13a")}
+    options = {"tokenize": BLEU_TOKENIZERS.get(target or "", "13a"), **({"language": target} if target else {})}
     metrics = [get_metric(n, **options) for n in names]
     for m in metrics:
         m.validate()

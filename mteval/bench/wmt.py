@@ -37,9 +37,10 @@ from mteval.metaeval import (KendallCounts, corpus_statistics, kendall_counts, o
 from mteval.registry import BASELINES
 
 #: segments per pair the default run scores (seeded sample; --max-segments 0 = all): with every
-#: ranked system scored on each, about 15,000 WMT12 and 4,500 MQM items, which keeps the whole
-#: bench (TESLA-B/F included) within about 15 minutes on 2 cores
-DEFAULT_SEGMENTS = {"wmt12": 150, "mqm": 250}
+#: ranked system scored on each, 10,300 WMT12 items (103 systems x 100) and 3,600 MQM items, which
+#: keeps the whole bench (TESLA-M/B/F and sacrebleu's TER, ~10 ms a segment, included) within
+#: about 15 minutes on 2 cores
+DEFAULT_SEGMENTS = {"wmt12": 100, "mqm": 200}
 MQM_PAIRS = ("mqm-en-de", "mqm-zh-en")
 INTO_ENGLISH = ("cs-en", "de-en", "es-en", "fr-en")
 #: baselines the metrics under study are tested against
@@ -56,12 +57,13 @@ class Scored:
     items: int = 0
 
 
-def load_metrics(names: Sequence[str]) -> tuple[list[Metric], dict[str, str]]:
-    """Metrics that load and validate, and for the others the reason (reported, never dropped)."""
+def load_metrics(names: Sequence[str], language: str) -> tuple[list[Metric], dict[str, str]]:
+    """Metrics configured for target ``language`` that load and validate, and for the others the
+    reason (reported, never dropped)."""
     loaded, failed = [], {}
     for name in names:
         try:
-            metric = get_metric(name)
+            metric = get_metric(name, language=language)
             metric.validate()
             loaded.append(metric)
         except Exception as exc:  # noqa: BLE001 - a metric that cannot load is a row of the report
@@ -230,7 +232,8 @@ def _mqm_correlations(metric: Metric, scored: Scored, human: dict, segments: Seq
 def run(out: Path, data: Path | None = None, metrics: Sequence[str] | None = None, pairs: Sequence[str] | None = None,
         max_segments: int | None = None, n_boot: int = 1000, seed: int = 0, jobs: int = 1,
         baselines: Sequence[str] = BASELINES, log: Callable[[str], None] = print) -> dict:
-    """Run the benchmark; write ``wmt.md`` and ``wmt.json`` into ``out``."""
+    """Run the benchmark; write ``wmt.md`` and ``wmt.json`` into ``out``. Metrics are configured
+    for each pair's target language (``language``, where a metric has that parameter)."""
     root = (data or shared_data_dir()) / "mt"
     if not root.is_dir():
         raise FileNotFoundError(f"{root}: the WMT data folder is missing (see ../shared/data/mt/README.md)")
@@ -239,42 +242,50 @@ def run(out: Path, data: Path | None = None, metrics: Sequence[str] | None = Non
     unknown = [p for p in pairs if p not in wmt12.PAIRS and p not in MQM_PAIRS]
     if unknown:
         raise ValueError(f"unknown pair {unknown[0]!r}; choose from {', '.join([*wmt12.PAIRS, *MQM_PAIRS])}")
-    loaded, failed = load_metrics(names)
-    loaded_names = [m.name for m in loaded]
-    versus = [(a, b) for a in loaded_names if a not in baselines for b in AGAINST if b in loaded_names and b != a]
-    for name, why in failed.items():
-        log(f"[bench wmt] {name} does not load: {why}")
-    report: dict = {"data": str(root), "machine": machine(), "bootstrap": n_boot, "seed": seed,
-                    "signatures": {m.name: str(m.signature()) for m in loaded}, "failed_to_load": failed,
-                    "segments_per_pair": {"wmt12": DEFAULT_SEGMENTS["wmt12"] if max_segments is None else max_segments,
-                                          "mqm": DEFAULT_SEGMENTS["mqm"] if max_segments is None else max_segments},
-                    "wmt12": {}, "mqm": {}, "speed": {}, "errors": {}}
-    speed = {m.name: [0, 0.0] for m in loaded}
-    errors: dict[str, list[str]] = {m.name: [] for m in loaded}
-    kendall: dict[str, dict[str, KendallCounts]] = {m.name: {} for m in loaded}
+    limits = {k: v if max_segments is None else max_segments for k, v in DEFAULT_SEGMENTS.items()}
+    report: dict = {"data": str(root), "machine": machine(), "bootstrap": n_boot, "seed": seed, "signatures": {},
+                    "failed_to_load": {}, "segments_per_pair": limits, "wmt12": {}, "mqm": {}}
+    by_language: dict[str, list[Metric]] = {}
+    speed: dict[str, list] = {}
+    errors: dict[str, list[str]] = {}
+    kendall: dict[str, dict[str, KendallCounts]] = {}
+    versus: set[tuple[str, str]] = set()
     rankings = wmt12.read_rankings(root / "wmt12" / "wmt12.RNK_results.csv") if set(pairs) & set(wmt12.PAIRS) else []
     start = time.perf_counter()
     for pair in pairs:
-        log(f"[bench wmt] {pair} ({time.perf_counter() - start:.0f} s)")
+        target = pair.rsplit("-", 1)[1]
+        if target not in by_language:
+            by_language[target], failed = load_metrics(names, target)
+            for name, why in failed.items():
+                report["failed_to_load"][f"{name} ({target})"] = why
+                log(f"[bench wmt] {name} does not load for target {target}: {why}")
+            for m in by_language[target]:
+                report["signatures"].setdefault(m.name, {})[target] = str(m.signature())
+        loaded = by_language[target]
+        here = [m.name for m in loaded]
+        pair_versus = [(a, b) for a in here if a not in baselines for b in AGAINST if b in here and b != a]
+        versus.update(pair_versus)
+        log(f"[bench wmt] {pair}: {', '.join(here)} ({time.perf_counter() - start:.0f} s)")
         if pair in wmt12.PAIRS:
-            result, scored, counts = wmt12_pair(root / "wmt12", pair, loaded, rankings,
-                                                report["segments_per_pair"]["wmt12"], n_boot, seed, jobs)
+            result, scored, counts = wmt12_pair(root / "wmt12", pair, loaded, rankings, limits["wmt12"], n_boot,
+                                                seed, jobs)
             for name, c in counts.items():
-                kendall[name][pair] = c
+                kendall.setdefault(name, {})[pair] = c
             report["wmt12"][pair] = result
         else:
-            result, scored = mqm_pair(root / "wmt21-mqm", pair.removeprefix("mqm-"), loaded,
-                                      report["segments_per_pair"]["mqm"], n_boot, seed, jobs, versus)
+            result, scored = mqm_pair(root / "wmt21-mqm", pair.removeprefix("mqm-"), loaded, limits["mqm"], n_boot,
+                                      seed, jobs, pair_versus)
             report["mqm"][pair] = result
         for name, s in scored.items():
-            speed[name][0] += s.items
-            speed[name][1] += s.seconds
-            errors[name] += s.errors
+            total = speed.setdefault(name, [0, 0.0])
+            total[0] += s.items
+            total[1] += s.seconds
+            errors.setdefault(name, []).extend(s.errors)
     report["seconds"] = time.perf_counter() - start
     report["speed"] = {n: {"segments": k, "seconds": t, "segments_per_second": k / t if t else math.nan}
                        for n, (k, t) in speed.items()}
     report["errors"] = {n: {"count": len(e), "examples": e[:5]} for n, e in errors.items()}
-    _averages_and_significance(report, loaded_names, kendall, versus, n_boot, seed)
+    _averages_and_significance(report, list(speed), kendall, sorted(versus), n_boot, seed)
     md = markdown(report)
     write_report(out, "wmt", md, report)
     log(md)
@@ -292,19 +303,30 @@ def _averages_and_significance(report: dict, names: Sequence[str], kendall: dict
             continue
         averages[group] = {}
         for n in names:
-            per_pair = {p: kendall[n][p] for p in present}
-            sys_rho = [report["wmt12"][p]["metrics"][n]["system"]["spearman"]["value"] for p in present]
+            per_pair = {p: kendall[n][p] for p in present if p in kendall.get(n, {})}
+            if not per_pair:
+                continue
+            sys_rho = [report["wmt12"][p]["metrics"][n]["system"]["spearman"]["value"] for p in per_pair]
             averages[group][n] = {
                 "kendall_wmt12": _value(average_kendall(per_pair, "wmt12", n_boot, seed)),
                 "kendall_no_ties": _value(average_kendall(per_pair, "no-ties", n_boot, seed)),
-                "system_spearman": float(np.nanmean(sys_rho)), "pairs": present}
+                "system_spearman": float(np.nanmean(sys_rho)), "pairs": list(per_pair)}
     report["wmt12_average"] = averages
     sig = {f"{a}>{b}": {p: {v: kendall_beats(kendall[a][p], kendall[b][p], v, n_boot, seed)
-                            for v in ("wmt12", "no-ties")} for p in report["wmt12"]} for a, b in versus}
+                            for v in ("wmt12", "no-ties")}
+                        for p in report["wmt12"] if p in kendall.get(a, {}) and p in kendall.get(b, {})}
+           for a, b in versus}
     report["wmt12_significance"] = sig
 
 
 # --- Markdown ------------------------------------------------------------------------------------
+
+def _get(tree: dict, *keys) -> dict:
+    """A nested entry, or {} where a metric has no result (it did not load for that pair)."""
+    for key in keys:
+        tree = tree.get(key, {}) if isinstance(tree, dict) else {}
+    return tree
+
 
 def _cell(entry: dict) -> str:
     v, lo, hi = entry.get("value"), entry.get("ci_low"), entry.get("ci_high")
@@ -330,8 +352,8 @@ def markdown(report: dict) -> str:
         for key, title in (("kendall_wmt12", "WMT12 segment level: Kendall's tau, WMT12 variant (metric ties penalised)"),
                            ("kendall_no_ties", "WMT12 segment level: Kendall's tau, metric ties excluded")):
             head = ["metric", *pairs, *(f"avg {g}" for g in avg)]
-            rows = [[n, *(_cell(report["wmt12"][p]["metrics"][n][key]) for p in pairs),
-                     *(_cell(avg[g][n][key]) for g in avg)] for n in metrics]
+            rows = [[n, *(_cell(_get(report["wmt12"], p, "metrics", n, key)) for p in pairs),
+                     *(_cell(_get(avg, g, n, key)) for g in avg)] for n in metrics]
             out += [f"**{title}** (95% CI)", "", table(head, rows), ""]
         counts = [[p, str(r["segments"]), str(r["systems"]), str(r["comparisons"]), str(r["human_ties"])]
                   for p, r in report["wmt12"].items()]
@@ -339,14 +361,16 @@ def markdown(report: dict) -> str:
                 table(["pair", "segments", "systems", "decided comparisons", "human ties"], counts), ""]
         for kind in ("spearman", "pearson"):
             head = ["metric", *pairs] + (["avg all"] if kind == "spearman" and "all" in avg else [])
-            rows = [[n, *(_cell(report["wmt12"][p]["metrics"][n]["system"][kind]) for p in pairs)]
-                    + ([f"{avg['all'][n]['system_spearman']:.3f}"] if kind == "spearman" and "all" in avg else [])
+            rows = [[n, *(_cell(_get(report["wmt12"], p, "metrics", n, "system", kind)) for p in pairs)]
+                    + ([_cell({"value": _get(avg, "all", n).get("system_spearman")})]
+                       if kind == "spearman" and "all" in avg else [])
                     for n in metrics]
             out += [f"**WMT12 system level: {kind.capitalize()} with the human win ratio** (95% CI)", "",
                     table(head, rows), ""]
         if report.get("wmt12_significance"):
             sig = report["wmt12_significance"]
-            rows = [[k, *(f"{v[p]['wmt12']:.2f} / {v[p]['no-ties']:.2f}" for p in pairs)] for k, v in sig.items()]
+            rows = [[k, *(f"{v[p]['wmt12']:.2f} / {v[p]['no-ties']:.2f}" if p in v else "-" for p in pairs)]
+                    for k, v in sig.items()]
             out += ["**Share of segment resamples where A's tau beats B's** (WMT12 variant / ties excluded)", "",
                     table(["A>B", *pairs], rows), ""]
     for pair, r in report["mqm"].items():
@@ -356,12 +380,9 @@ def markdown(report: dict) -> str:
             systems = r["systems"] + (r["reference_systems"] if label == "with_refs" else [])
             head = ["metric", "seg τb (none)", "seg r (none)", "seg τb (per segment)", "seg r (per segment)",
                     "system r", "system τb"]
-            rows = []
-            for n in metrics:
-                e = r["metrics"][n][label]
-                rows.append([n, _cell(e["segment_none"]["kendall"]), _cell(e["segment_none"]["pearson"]),
-                             _cell(e["segment_item"]["kendall"]), _cell(e["segment_item"]["pearson"]),
-                             _cell(e["system"]["pearson"]), _cell(e["system"]["kendall"])])
+            cells = (("segment_none", "kendall"), ("segment_none", "pearson"), ("segment_item", "kendall"),
+                     ("segment_item", "pearson"), ("system", "pearson"), ("system", "kendall"))
+            rows = [[n, *(_cell(_get(r["metrics"], n, label, *c)) for c in cells)] for n in metrics]
             refs = "ref-* rows excluded" if label == "without_refs" else f"with {', '.join(r['reference_systems'])}"
             out += [f"**WMT21 MQM {pair.removeprefix('mqm-')}** (reference A; {r['segments']} rated segments x "
                     f"{len(systems)} systems; {refs}; 95% CI)", "", table(head, rows), ""]
@@ -379,5 +400,6 @@ def markdown(report: dict) -> str:
         out += ["Segments not scored (examples):", *(f"- {n}: {ex}" for n, e in bad for ex in e["examples"]), ""]
     if report["failed_to_load"]:
         out += ["Metrics that did not load:", *(f"- {n}: {why}" for n, why in report["failed_to_load"].items()), ""]
-    out += ["Signatures:", *(f"- `{s}`" for s in report["signatures"].values()), ""]
+    sigs = dict.fromkeys(s for by_target in report["signatures"].values() for s in by_target.values())
+    out += ["Signatures (one per metric and target language):", *(f"- `{s}`" for s in sigs), ""]
     return "\n".join(out)

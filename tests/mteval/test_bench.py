@@ -23,11 +23,11 @@ def test_protocol_check_chrf_on_wmt12_cs_en():
 def test_bench_writes_tables_and_reports_metrics_that_do_not_load(tmp_path):
     report = run(tmp_path, metrics=["bleu", "no-such-metric"], pairs=["de-en", "mqm-zh-en"], max_segments=12,
                  n_boot=50, baselines=("chrf",), log=lambda m: None)
-    assert list(report["failed_to_load"]) == ["no-such-metric"]
-    assert report["failed_to_load"]["no-such-metric"].startswith("ValueError: unknown metric 'no-such-metric'")
+    assert list(report["failed_to_load"]) == ["no-such-metric (en)"]
+    assert report["failed_to_load"]["no-such-metric (en)"].startswith("ValueError: unknown metric 'no-such-metric'")
     md = (tmp_path / "wmt.md").read_text()
     data = json.loads((tmp_path / "wmt.json").read_text())
-    assert "Metrics that did not load:\n- no-such-metric" in md
+    assert "Metrics that did not load:\n- no-such-metric (en)" in md
     assert "WMT12 segment level: Kendall's tau, WMT12 variant" in md and "WMT21 MQM zh-en" in md
     de = data["wmt12"]["de-en"]
     assert de["segments"] == 12 and de["systems"] == 16
