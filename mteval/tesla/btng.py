@@ -66,7 +66,7 @@ def ms_problem(reference: Segment, hypothesis: Segment, n: int, discount: float 
     if unigram is None:
         unigram = unigram_ms(encode(reference, discount, synonyms), encode(hypothesis, discount, synonyms), pos)
     x, y = bags(reference, discount), bags(hypothesis, discount)
-    sim = ngram_similarity(unigram, n)[np.ix_(x.starts[n - 1], y.starts[n - 1])]
+    sim = ngram_similarity(unigram, n, x.starts[n - 1], y.starts[n - 1])
     return x.ms_weights[n - 1], y.ms_weights[n - 1], sim
 
 

@@ -93,6 +93,10 @@ class Preparer:
                 self._done[text] = _segment(tokens)
         return [self._done[t] for t in texts]
 
+    def clear(self) -> None:
+        """Forget every prepared text (benchmarks time preparation from a cold cache)."""
+        self._done.clear()
+
     def describe(self) -> dict[str, str]:
         """Signature fields: tokeniser, tagger (model and version), tag set, lemmatiser,
         function-word rule and synonym source."""

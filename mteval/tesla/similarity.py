@@ -22,7 +22,7 @@ from mteval.tesla.preprocess import Segment
 
 #: Penn Treebank tag prefix -> WordNet part of speech
 _WORDNET_POS = {"NN": "n", "VB": "v", "JJ": "a", "RB": "r"}
-_POS_INDEX = {"n": 0, "v": 1, "a": 2, "s": 2, "r": 3}  # satellites live in the adjective file
+_POS_INDEX = {"n": 0, "v": 1, "a": 2, "r": 3}  # offsets are unique within one part's data file
 
 
 def wordnet_pos(tag: str) -> str | None:
@@ -37,10 +37,9 @@ def synset_ids(lemma: str, tag: str) -> np.ndarray:
     pos = wordnet_pos(tag)
     if pos is None:
         return np.empty(0, np.int64)
-    from evalcore.wordnet import wordnet
+    from evalcore.wordnet import synset_offsets
 
-    ids = {4 * s.offset() + _POS_INDEX[s.pos()] for s in wordnet().synsets(lemma, pos)}
-    return np.array(sorted(ids), dtype=np.int64)
+    return np.unique(np.array(synset_offsets(lemma, pos), dtype=np.int64) * 4 + _POS_INDEX[pos])
 
 
 class _Vocabulary(dict):
@@ -82,9 +81,10 @@ def encode(segment: Segment, discount: float, synonyms: bool = True) -> Encoded:
 def shared_synsets(x: Encoded, y: Encoded) -> np.ndarray:
     """Boolean matrix: whether token i of ``x`` and token j of ``y`` share a synset."""
     if len(x.synsets) and len(y.synsets):
-        _, ix, iy = np.intersect1d(x.synsets, y.synsets, assume_unique=True, return_indices=True)
-        if len(ix):
-            return x.incidence[:, ix] @ y.incidence[:, iy].T > 0
+        at = np.searchsorted(y.synsets, x.synsets).clip(max=len(y.synsets) - 1)
+        hit = y.synsets[at] == x.synsets  # both sorted and unique: matching positions
+        if hit.any():
+            return x.incidence[:, hit] @ y.incidence[:, at[hit]].T > 0
     return np.zeros((len(x.lemmas), len(y.lemmas)), dtype=bool)
 
 
@@ -98,14 +98,15 @@ def unigram_ms(x: Encoded, y: Encoded, pos: bool = True) -> np.ndarray:
     return np.where(same_lemma, 1.0, partial / 2)
 
 
-def ngram_similarity(unigram: np.ndarray, n: int) -> np.ndarray:
-    """Similarity of every n-gram of the rows' text to every n-gram of the columns' text (rows
-    and columns numbered by start position), from the unigram similarities: 0 if some aligned
+def ngram_similarity(unigram: np.ndarray, n: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Similarity of the n-grams starting at positions ``rows`` of the rows' text to those
+    starting at ``cols`` of the columns' text, from the unigram similarities: 0 if some aligned
     position has similarity 0, else their mean."""
-    m, k = unigram.shape[0] - n + 1, unigram.shape[1] - n + 1
-    if m <= 0 or k <= 0:
-        return np.zeros((max(m, 0), max(k, 0)))
+    parts = [unigram[(rows + d)[:, None], (cols + d)[None, :]] for d in range(n)]
     if n == 1:
-        return unigram
-    parts = np.stack([unigram[d:d + m, d:d + k] for d in range(n)])
-    return np.where((parts > 0).all(axis=0), parts.mean(axis=0), 0.0)
+        return parts[0]
+    total, product = parts[0] + parts[1], parts[0] * parts[1]
+    for part in parts[2:]:
+        total += part
+        product *= part
+    return np.where(product > 0, total / n, 0.0)

@@ -26,6 +26,13 @@ def test_reader_loads_once_and_answers():
     assert set(wn.synsets("car", "n")) & set(wn.synsets("automobile", "n"))
 
 
+@pytest.mark.parametrize("lemma,pos", [("dog", "n"), ("dogs", "n"), ("run", "v"), ("ran", "v"), ("better", "a"),
+                                       ("good", "a"), ("quickly", "r"), ("car", "n"), ("xyzzy", "n"), ("the", "n")])
+def test_synset_offsets_are_those_of_nltks_synsets(lemma, pos):
+    wn = wn_module.wordnet()
+    assert wn_module.synset_offsets(lemma, pos) == tuple(s.offset() for s in wn.synsets(lemma, pos))
+
+
 def test_prepared_folder_is_private_and_idempotent(tmp_path):
     target = tmp_path / "corpora" / "wordnet"
     first = wn_module.wordnet_dir(target=target)

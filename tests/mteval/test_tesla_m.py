@@ -33,6 +33,10 @@ def position_weights(segment: Segment, n: int, discount: float = 0.1) -> np.ndar
     return np.array([w[i:i + n].prod() for i in range(len(segment) - n + 1)])
 
 
+def starts(segment: Segment, n: int) -> np.ndarray:
+    return np.arange(max(len(segment) - n + 1, 0))
+
+
 def unigram_pos(x: Segment, y: Segment) -> np.ndarray:
     return (np.array(x.tags)[:, None] == np.array(y.tags)[None, :]).astype(float)
 
@@ -112,14 +116,14 @@ def test_ngram_similarity_is_zero_if_a_position_is_zero_else_the_mean():
     u = np.array([[1.0, 0.5, 0.0],
                   [0.0, 0.5, 1.0],
                   [0.5, 0.0, 1.0]])
-    b = ngram_similarity(u, 2)
+    b = ngram_similarity(u, 2, np.arange(2), np.arange(2))
     assert b[0, 0] == pytest.approx((1.0 + 0.5) / 2)  # (0,0) and (1,1)
     assert b[0, 1] == pytest.approx((0.5 + 1.0) / 2)  # (0,1) and (1,2)
     assert b[1, 0] == 0.0  # (1,0) = 0
     assert b[1, 1] == pytest.approx((0.5 + 1.0) / 2)  # (1,1) and (2,2)
-    t = ngram_similarity(u, 3)
+    t = ngram_similarity(u, 3, np.arange(1), np.arange(1))
     assert t.shape == (1, 1) and t[0, 0] == pytest.approx((1.0 + 0.5 + 1.0) / 3)
-    assert ngram_similarity(u, 4).shape == (0, 0)
+    assert ngram_similarity(u, 2, np.array([1]), np.array([0])).tolist() == [[0.0]]  # chosen starts only
 
 
 # ---- F-measures by hand -----------------------------------------------------------------------------
@@ -157,7 +161,7 @@ def test_closed_form_equals_lp_on_s_pos():
                           for i, j in enumerate(rng.integers(0, 4, k))]
         x, y = seg(*toks(rng.integers(3, 12))), seg(*toks(rng.integers(3, 12)))
         for n in (1, 2, 3):
-            sim = ngram_similarity(unigram_pos(x, y), n)
+            sim = ngram_similarity(unigram_pos(x, y), n, starts(x, n), starts(y, n))
             lp = match(position_weights(x, n), position_weights(y, n), sim, method="network-simplex")
             assert bag_overlap(bags(x, 0.1).pos[n - 1], bags(y, 0.1).pos[n - 1]) == pytest.approx(lp, abs=1e-9)
 
@@ -167,7 +171,7 @@ def test_merged_s_ms_bags_give_the_lp_of_all_occurrences():
     hyp = prepare(["A cat was sitting on a rug, and the cat was sleeping on the carpet."])[0]
     for n in (1, 2, 3):
         xw, yw, sim = ms_problem(ref, hyp, n)
-        full = ngram_similarity(unigram_ms(encode(ref, 0.1), encode(hyp, 0.1)), n)
+        full = ngram_similarity(unigram_ms(encode(ref, 0.1), encode(hyp, 0.1)), n, starts(ref, n), starts(hyp, n))
         if n == 1:
             assert len(xw) < len(ref) and len(yw) < len(hyp)  # repeated words are one entry
         assert match(xw, yw, sim) == pytest.approx(
