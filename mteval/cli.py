@@ -155,6 +155,9 @@ def _score(args) -> int:
     output = check_output_path(args.output)
     if args.input.count("-") > 1:
         raise InputError("-i: standard input (-) can be given once")
+    test = "bootstrap" if args.paired_bs else "randomization" if args.paired_ar else None
+    if test and len(args.input) < 2:
+        raise InputError(f"--paired-{'bs' if args.paired_bs else 'ar'} compares systems: give at least two -i files")
     for path in [*args.reference, *args.input, *([args.src] if args.src else [])]:
         check_input_path(path, "-r" if path in args.reference else "--src" if path == args.src else "-i")
     limits = InputLimits(args.max_chars) if args.max_chars else InputLimits.from_env()
@@ -166,9 +169,6 @@ def _score(args) -> int:
     check_aligned([*refs, *hyps, *([src] if src else [])])
     systems = {(name, h.path): segments_of(h, refs, src) for name, h in zip(_system_names(args.input), hyps)}
     results = score_systems(systems, metrics, jobs=args.jobs, limits=limits)
-    test = "bootstrap" if args.paired_bs else "randomization" if args.paired_ar else None
-    if test and len(results) < 2:
-        raise InputError(f"--paired-{'bs' if args.paired_bs else 'ar'} compares systems: give at least two -i files")
     sig = significance(metrics, results, test, args.paired_n, args.seed) if test else None
     signatures = {m.name: m.signature() for m in metrics}
     if args.format == "json":
