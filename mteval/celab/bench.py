@@ -124,7 +124,9 @@ def _stats(values: Sequence[float], scale: float = 1.0, digits: int = 1) -> list
 
 
 def _ci(entry: dict) -> str:
-    return f"{entry['value']:.3f} [{entry['ci_low']:.3f}, {entry['ci_high']:.3f}]"
+    """Value [CI]; "!" where the interval carries a flag (the point estimate outside it)."""
+    mark = " !" if entry.get("flags") else ""
+    return f"{entry['value']:.3f} [{entry['ci_low']:.3f}, {entry['ci_high']:.3f}]{mark}"
 
 
 def markdown(report: dict) -> str:
@@ -138,7 +140,8 @@ def markdown(report: dict) -> str:
              table(["system", *labels], report["ranking_rows"]), "",
              "### Agreement of the LP metrics with the baselines and with each other", "",
              "Segment level = all (segment, system) cells of the 29 systems (no grouping); system level = "
-             "the 29 system means of segment scores (sentence BLEU for BLEU). 95% bootstrap CIs.", ""]
+             "the 29 system means of segment scores (sentence BLEU for BLEU). 95% percentile bootstrap CIs; "
+             "\"!\": the point estimate lies outside its interval (skewed resamples; flags in the JSON).", ""]
     rows = [[pair.replace("~", " vs "), *(_ci(e[g][k]) for g in ("none", "system") for k in ("pearson", "kendall"))]
             for pair, e in report["agreement"].items()]
     lines += [table(["pair", "segment r", "segment τ", "system r", "system τ"], rows), ""]
