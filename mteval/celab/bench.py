@@ -15,6 +15,7 @@ Run with ``python -m mteval.celab.bench --out DIR [--segments N]``.
 from __future__ import annotations
 
 import argparse
+import re
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -35,6 +36,8 @@ from mteval.celab.wordlevel import WordTeslaM
 from mteval.data.mqm import newstest_testset
 
 PAIR = "en-zh"
+_LATIN = re.compile("[A-Za-z]")
+_HAN = re.compile("[\u4e00-\u9fff]")
 #: seeded sample of segments the default run scores (0 = all 1,002): 30 "systems" x 500 segments
 #: = 15,000 items per metric keeps the whole run near 10 minutes on a loaded 2-core machine
 DEFAULT_SEGMENTS = 500
@@ -68,6 +71,23 @@ def rankings(corpus: dict[str, dict[str, float]], systems: Sequence[str]) -> lis
     ranks = {m: {y: r + 1 for r, y in enumerate(sorted(systems, key=lambda y: -corpus[m][y]))} for m in corpus}
     order = sorted(systems, key=lambda y: ranks["tesla-celab"][y])
     return [[y, *(f"{corpus[m][y]:.4f} ({ranks[m][y]})" for m in corpus)] for y in order]
+
+
+def latin_rank_shift(testset, segments: Sequence[int], systems: Sequence[str], corpus: dict) -> dict:
+    """Per system, the share of Latin letters among letters of its scored output, and Spearman's
+    rho between it and the ranks a system loses under TESLA-CELAB against chrF (``char`` BLEU
+    and chrF count every Latin letter, TESLA-CELAB's units a whole Latin word once)."""
+    from scipy.stats import spearmanr
+
+    share = {}
+    for y in systems:
+        text = "".join(testset.systems[y].lines[s - 1] or "" for s in segments)
+        latin = len(_LATIN.findall(text))
+        share[y] = latin / max(1, latin + len(_HAN.findall(text)))
+    rank = {m: {y: r for r, y in enumerate(sorted(systems, key=lambda y: -corpus[m][y]))} for m in ("tesla-celab", "chrf")}
+    shift = {y: rank["tesla-celab"][y] - rank["chrf"][y] for y in systems}
+    rho = spearmanr([share[y] for y in systems], [shift[y] for y in systems]).statistic
+    return {"latin_share": share, "ranks_lost_vs_chrf": shift, "spearman": float(rho)}
 
 
 def agreement(values: dict[str, np.ndarray], n_boot: int, seed: int) -> dict:
@@ -138,6 +158,8 @@ def markdown(report: dict) -> str:
              "### System scores and ranks (rank in brackets; corpus BLEU/chrF from summed statistics, "
              "the others = mean of segments)", "",
              table(["system", *labels], report["ranking_rows"]), "",
+             f"Ranks a system loses under TESLA-CELAB against chrF vs the share of Latin letters in its output "
+             f"(29 systems): Spearman {report['latin']['spearman']:.2f}.", "",
              "### Agreement of the LP metrics with the baselines and with each other", "",
              "Segment level = all (segment, system) cells of the 29 systems (no grouping); system level = "
              "the 29 system means of segment scores (sentence BLEU for BLEU). 95% percentile bootstrap CIs; "
@@ -202,6 +224,7 @@ def run(out: Path, data: Path | None = None, n_segments: int = DEFAULT_SEGMENTS,
         "reference_b_rank": {m: ranks[m].index(REFERENCE_B) + 1 for m in chosen},
         "best": {m: next(y for y in ranks[m] if y != REFERENCE_B) for m in chosen},
         "agreement": agreement(values, n_boot, seed),
+        "latin": latin_rank_shift(testset, segments, systems, corpus),
         "speed": {m: {"items": s.items, "seconds": s.seconds, "cpu_seconds": cpu[m],
                       "segments_per_second": s.items / s.seconds, "segments_per_cpu_second": s.items / cpu[m],
                       "errors": len(s.errors), "error_examples": s.errors[:5]} for m, s in scored.items()},
