@@ -61,6 +61,8 @@ class TeslaM(ReferenceMetric):
 
     def signature_extras(self) -> dict[str, object]:
         """What prepares the text (tokeniser, tagger model, lemmatiser) and the synonym source."""
+        if self.language not in LANGUAGES:
+            return {}  # validate() refuses it before any scoring; the signature still names it
         prep = preparer(self.language)
         return {"ngrams": "1-3", "sim": "ms+pos" if prep.pos else "ms", **prep.describe()}
 
