@@ -3,14 +3,15 @@
 as a pairwise ranker on human rankings (:mod:`.train`), optionally scaled to [0, 1] (§4.1).
 
 The shipped model (``data/mteval/tesla-f-wmt12.joblib``) is trained on the WMT12 rankings into
-English; its sidecar names the pivot tables and LMs it was trained with, and scoring refuses
-resources whose signatures differ from them (features would not mean what the weights expect).
+English; its sidecar names the pivot tables and LMs it was trained with, and scoring warns when
+the resources in use have other signatures (gettext tables depend on the catalogs installed).
 Several references: the F-measures are averaged over references before the model, which for a
 linear model equals the mean of the per-reference scores (the LM features do not depend on them).
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -27,6 +28,10 @@ from mteval.tesla.model import LinearModel, load_linear_model
 from mteval.tesla.preprocess import preparer
 from mteval.tesla.tesla_b import check_english, mean_defined, resolve_tables
 from mteval.tesla.train import model_matrix
+
+
+class ResourceMismatchWarning(UserWarning):
+    """The pivot tables or LMs differ from those the TESLA-F model was trained with."""
 
 
 def default_model_path() -> Path:
@@ -87,10 +92,10 @@ class TeslaF(ReferenceMetric):
                                      f"those of its resources {tuple(names)}")
             expected = (tuple(info["pivot_tables"]), tuple(info["lm_files"]))
             found = (pivots.signature_fields()["pivots"], lms.signature_fields()["lms"])
-            if found != expected:
-                raise ResourceError(f"TESLA-F model {self.model_path().name} was trained with pivot tables "
-                                    f"{expected[0]} and LMs {expected[1]}, found {found[0]} and {found[1]}: "
-                                    "rebuild the defaults (`make setup`) or retrain (`mteval train tesla-f`)")
+            if found != expected:  # the signature shows the tables and LMs in use; the weights assume others
+                warnings.warn(f"TESLA-F model {self.model_path().name} was trained with pivot tables {expected[0]} "
+                              f"and LMs {expected[1]}, scoring uses {found[0]} and {found[1]}: its weights may not "
+                              "fit them (retrain with `mteval train tesla-f`)", ResourceMismatchWarning, stacklevel=2)
             cached = (model, tesla, lms)
             self.__dict__["_resources"] = cached
         return cached

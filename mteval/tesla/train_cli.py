@@ -30,7 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run_train(args: argparse.Namespace) -> int:
     """Train (``--out``) or write the cross-validated report (``--cv-report``)."""
     if args.cv_report is not None:
-        from mteval.tesla.bench import run
+        from mteval.tesla.cv_report import run
 
         run(args.cv_report, args.data, args.max_segments, seed=args.seed)
     elif args.out is None:

@@ -11,7 +11,7 @@ from mteval.tesla.bpng_features import PivotFeatures
 from mteval.tesla.features import TeslaFeatures, fill_undefined
 from mteval.tesla.lm_features import LMFeatures
 from mteval.tesla.model import LinearModel, fit_ranker, load_linear_model, save_linear_model
-from mteval.tesla.tesla_f import TeslaF
+from mteval.tesla.tesla_f import ResourceMismatchWarning, TeslaF
 from mteval.tesla.train import (RankedSet, cross_validated, feature_names, fit, model_matrix, ranking_arrays,
                                 raw_features)
 
@@ -144,5 +144,7 @@ def test_metric_end_to_end(ranked, extractors, features, toy_tables, toy_lms, tm
     sig = str(metric.signature())
     assert "model:toy:" in sig and "lms:" in sig and "scaled:yes" in sig
     other = TeslaF(model=path, tables={"fr": toy_tables["zh"], "zh": toy_tables["zh"]}, lms=toy_lms)
-    with pytest.raises(ResourceError, match="trained with pivot tables"):
+    with pytest.warns(ResourceMismatchWarning, match="trained with pivot tables"):
         other.validate()
+    with pytest.raises(ResourceError, match="'fr'"):
+        TeslaF(model=path, tables={"fr": tmp_path / "absent.sqlite"}, lms=toy_lms).validate()
