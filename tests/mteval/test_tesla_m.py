@@ -258,3 +258,25 @@ def test_undefined_components_are_left_out_of_the_corpus_means():
     assert corpus.components["ms3"] == pytest.approx(scores[1].components["ms3"])
     assert corpus.components["ms1"] == pytest.approx((1.0 + scores[1].components["ms1"]) / 2)
     assert not math.isnan(corpus.value)
+
+
+def test_preparation_drops_non_alphanumeric_tokens_and_flags_function_words_by_pos():
+    (s,) = prepare(["The cats weren't running -- 3.5% faster!"])
+    assert s.words == ("The", "cats", "were", "n't", "running", "3.5", "faster")
+    assert s.lemmas[:5] == ("the", "cat", "be", "not", "run")
+    assert s.tags[1] == "NNS"  # Penn Treebank tags for English
+    assert s.function == (True, False, True, True, False, False, False)
+
+
+@pytest.mark.parametrize("language,ref,hyp,pos", [
+    ("fr", "Les chats couraient vite dans la rue.", "Le chat court vite.", "upos"),
+    ("zh", "我们今天去北京大学看了很多书。", "今天我们去北京大学看书。", "ictclas"),
+])
+def test_other_target_languages_are_tagged_and_named(language, ref, hyp, pos):
+    m = TeslaM(language=language)
+    assert m.score([ref], ref).value == pytest.approx(1.0)
+    s = m.score([ref], hyp)
+    assert 0 < s.value < 1 and set(s.components) == set(FEATURES)
+    sig = str(m.signature())
+    assert f"pos:{pos}" in sig and "syn:none" in sig and f"lang:{language}" in sig
+    assert not m.english
