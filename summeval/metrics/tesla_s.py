@@ -4,11 +4,11 @@ function words discounted by 0.1 and alpha = 0.8 (recall-weighted).
 
 Similarity is exact surface match, so the matching LP has the closed form of
 :mod:`evalcore.matching.closed_form`: the summed minimum of two bags' weights. Tokens are integer
-ids and the bags of all new texts are built in one numpy pass (:func:`evalcore.ngrams.id_bags`);
-overlaps of all (candidate, reference) pairs come from :class:`evalcore.ngrams.BagRows`, which
-adds the same floats in the same order as the sparse-matrix code of 0.1.0, so scores are
-unchanged to the last bit. No compiled kernel: with numpy the time left is mostly tokenisation
-(one regex per text), the contract's per-item work and two sorts (``summeval bench speed``).
+ids (each whitespace-separated string tokenised once per process) and the bags of a batch are one
+:class:`evalcore.ngrams.BagSet`, whose overlaps add the same floats in the same order as the
+sparse-matrix code of 0.1.0, so scores are unchanged to the last bit. A corpus batch is bagged
+and joined in compiled code (numba, :mod:`evalcore.ngram_kernels`: numpy's memory-bound passes
+left TESLA-S at 4x rouge-score-rs); a one-document run stays on numpy and never imports numba.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy as np
 
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceMetric, Score, Signature
-from evalcore.ngrams import BagRows, IdBag, id_bags, token_id, token_ids
+from evalcore.ngrams import BagSet, IdBag, ranges, token_id, token_ids
 from evalcore.text import FUNCTION_WORD_MODES, Preprocessor, tokenize
 from summeval.metrics.multiref import MULTI_REF_MODES, combine
 
@@ -34,72 +34,107 @@ def preprocessor(stem: bool, function_words: str) -> Preprocessor:
     return Preprocessor(lowercase=True, stem=stem, function_words=function_words)
 
 
-#: a unigram's key among skip-bigram keys: bit 31 is never set in those (token ids < 2**31)
-_UNIGRAM_FLAG = 1 << 31
-#: (setting, text) -> (unigram bag, skip-bigram bag); emptied when it reaches this many texts
-_BAGS: dict[tuple, tuple[IdBag, IdBag]] = {}
-CACHE_TEXTS = 65536
-#: distinct raw tokens remembered per setting (emptied when exceeded)
+#: (setting, texts) -> their BagSet, for the last few batches: the three CREMERs of ``--metric
+#: all`` score the very items TESLA-S scored, and reuse its bags
+_BAG_SETS: dict[tuple, BagSet] = {}
+CACHE_BATCHES = 4
+#: distinct raw tokens (and whitespace-separated strings) remembered per setting (emptied when exceeded)
 CACHE_TOKENS = 1_000_000
 
 
-def texts_bags(texts: Sequence[str], stem: bool, function_words: str, max_gap: int,
-               discount: float | None) -> list[tuple[IdBag, IdBag]]:
-    """(unigram bag, skip-bigram bag) of each text under one setting, as integer-id bags. Texts not
-    seen before are bagged together in one vectorised pass; results are cached for the whole
-    process so every TESLA-S in it (the metric and the three CREMERs of ``--metric all``)
-    preprocesses a text once. :func:`clear_caches` gives cold caches for timing."""
-    setting = (stem, function_words, max_gap, discount)
-    missing = list(dict.fromkeys(t for t in texts if (setting, t) not in _BAGS))
-    if missing:
-        if len(_BAGS) + len(missing) > CACHE_TEXTS:
-            _BAGS.clear()
-        ids, function, lengths = _ids_and_flags(missing, stem, function_words)
+def bag_set(texts: Sequence[str], stem: bool, function_words: str, max_gap: int,
+            discount: float | None) -> BagSet:
+    """The bags of ``texts`` under one setting as one :class:`BagSet`, built in one vectorised
+    pass: bag ``2t`` is text ``t``'s unigrams, bag ``2t + 1`` its skip-bigrams. The last
+    few batches' bags are kept (:func:`clear_caches` empties them for timing)."""
+    key = (stem, function_words, max_gap, discount, tuple(texts))
+    bags = _BAG_SETS.pop(key, None)
+    if bags is None:
+        ids, function, lengths = _ids_and_flags(texts, stem, function_words)
         weights = np.ones(len(ids)) if discount is None else np.where(function, discount, 1.0)
-        for text, unigrams, skips in zip(missing, *id_bags(ids, weights, lengths, max_gap)):
-            _BAGS[setting, text] = (unigrams, skips)
-    return [_BAGS[setting, t] for t in texts]
+        bags = BagSet.of_texts(ids, weights, lengths, max_gap)
+        if len(_BAG_SETS) >= CACHE_BATCHES:
+            del _BAG_SETS[next(iter(_BAG_SETS))]
+    _BAG_SETS[key] = bags  # most recently used last
+    return bags
 
 
-#: (stem, function_words) -> raw token -> 2 * token id + function-word flag ("list" and "none")
-_CODES: dict[tuple[bool, str], dict[str, int]] = {}
+class _Vocabulary:
+    """What a process learns of the language under one setting ("list" or "none" function words):
+    each raw token's code (2 * token id + function-word flag) and each whitespace-separated
+    string's tokens, as codes in flat arrays (string k's codes are ``codes[starts[k]:starts[k + 1]]``)."""
+
+    def __init__(self, stem: bool, function_words: str):
+        self.prep = preprocessor(stem, function_words)
+        self.token_codes: dict[str, int] = {}
+        self.strings: dict[str, int] = {}
+        self._codes: list[int] = []
+        self._starts: list[int] = [0]
+        self.codes, self.starts = np.zeros(0, np.int64), np.zeros(1, np.int64)
+
+    def learn(self, strings: Sequence[str]) -> None:
+        """Tokenise and normalise strings not seen before (in order: ids are deterministic)."""
+        for string in dict.fromkeys(strings):
+            if string not in self.strings:
+                self.strings[string] = len(self.strings)
+                self._codes.extend(map(self._code, tokenize(string)))
+                self._starts.append(len(self._codes))
+        self.codes, self.starts = np.array(self._codes, dtype=np.int64), np.array(self._starts, dtype=np.int64)
+
+    def _code(self, raw: str) -> int:
+        code = self.token_codes.get(raw)
+        if code is None:
+            token, function = self.prep.token(raw)
+            code = self.token_codes[raw] = 2 * token_id(token) + function
+        return code
+
+
+#: (stem, function_words) -> its vocabulary
+_VOCABULARIES: dict[tuple[bool, str], _Vocabulary] = {}
 
 
 def _ids_and_flags(texts: Sequence[str], stem: bool, function_words: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Token ids and function-word flags of the texts end to end (as :class:`Preprocessor`
     defines them), and each text's length. With word-list (or no) function words a token's form
-    and flag do not depend on its context, so each distinct raw token is normalised once and
-    later occurrences cost one dict look-up."""
-    prep = preprocessor(stem, function_words)
+    and flag do not depend on its context, and no token spans white space (the tokeniser's
+    pattern neither matches nor looks past it: the tests check it), so each distinct
+    whitespace-separated string is tokenised and normalised once; later occurrences cost one
+    dict look-up instead of a regular-expression pass."""
     if function_words == "pos":
+        prep = preprocessor(stem, function_words)
         docs = [prep(t) for t in texts]
         lengths = np.array([len(d) for d in docs], dtype=np.int64)
         ids = token_ids([t for d in docs for t in d.tokens])
         return ids, np.array([f for d in docs for f in d.function], dtype=bool), lengths
-    codes = _CODES.setdefault((stem, function_words), {})
-    if len(codes) > CACHE_TOKENS:
-        codes.clear()
-    token_lists = [tokenize(t) for t in texts]
-    lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
-    raw = list(chain.from_iterable(token_lists))
+    vocabulary = _VOCABULARIES.get((stem, function_words))
+    if vocabulary is None or len(vocabulary.strings) > CACHE_TOKENS or len(vocabulary.token_codes) > CACHE_TOKENS:
+        vocabulary = _VOCABULARIES[stem, function_words] = _Vocabulary(stem, function_words)
+    split = [t.split() for t in texts]
+    n_strings = np.fromiter(map(len, split), dtype=np.int64, count=len(texts))
     try:
-        code = np.fromiter(map(codes.__getitem__, raw), dtype=np.int64, count=len(raw))
-    except KeyError:  # word types not seen before: normalise them once
-        for t in dict.fromkeys(raw):  # in text order: ids are given deterministically
-            if t in codes:
-                continue
-            token, function = prep.token(t)
-            codes[t] = 2 * token_id(token) + function
-        code = np.fromiter(map(codes.__getitem__, raw), dtype=np.int64, count=len(raw))
+        string = np.fromiter(map(vocabulary.strings.__getitem__, chain.from_iterable(split)), dtype=np.int64,
+                             count=int(n_strings.sum()))
+    except KeyError:
+        vocabulary.learn(list(chain.from_iterable(split)))
+        string = np.fromiter(map(vocabulary.strings.__getitem__, chain.from_iterable(split)), dtype=np.int64,
+                             count=int(n_strings.sum()))
+    size = np.diff(vocabulary.starts)[string]
+    ends = np.zeros(len(string) + 1, dtype=np.int64)
+    np.cumsum(size, out=ends[1:])
+    lengths = np.diff(ends[np.concatenate([[0], np.cumsum(n_strings)])])
+    code = vocabulary.codes[ranges(vocabulary.starts[string], size)]
     return code >> 1, (code & 1).astype(bool), lengths
 
 
-def clear_caches() -> None:
+def clear_caches(vocabulary: bool = False) -> None:
     """Forget every cached bag and preprocessed text (benchmarks time TESLA-S from cold caches).
-    The token table (a word type's id and function-word flag) stays, like the token ids: it is a
-    vocabulary, not a text's preprocessing."""
-    _BAGS.clear()
+    The vocabulary (a word type's id and function-word flag, the tokens of a whitespace-separated
+    string) stays unless ``vocabulary``: it is what a process learns of the language, not a
+    text's preprocessing. Token ids stay in any case (cached bags of other settings hold them)."""
+    _BAG_SETS.clear()
     preprocessor.cache_clear()
+    if vocabulary:
+        _VOCABULARIES.clear()
 
 
 class TeslaS(ReferenceMetric):
@@ -152,54 +187,55 @@ class TeslaS(ReferenceMetric):
         return Signature(self.name, params, {}, __version__)
 
     # ---- scoring ---------------------------------------------------------------------------------
+    def _bag_set(self, texts: Sequence[str]) -> BagSet:
+        discount = None if self.function_words == "none" else self.discount
+        return bag_set(texts, self.stem, self.function_words, self.max_gap, discount)
+
     def bags(self, texts: Sequence[str]) -> list[tuple[IdBag, IdBag]]:
         """(unigram bag, skip-bigram bag) of each text under this metric's settings (cached)."""
-        discount = None if self.function_words == "none" else self.discount
-        return texts_bags(texts, self.stem, self.function_words, self.max_gap, discount)
+        bags = self._bag_set(texts).id_bags(range(2 * len(texts)))
+        return list(zip(bags[::2], bags[1::2]))
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
-        texts: dict[str, int] = {}
-        cand, ref, owners = [], [], []  # per (candidate, reference) pair: text ids and the item
-        for k, item in enumerate(items):
-            c = texts.setdefault(item.candidate, len(texts))
-            for r in item.references:
-                cand.append(c)
-                ref.append(texts.setdefault(r, len(texts)))
-                owners.append(k)
-        bags = self.bags(list(texts))
-        cand_idx, ref_idx = np.array(cand, dtype=np.int64), np.array(ref, dtype=np.int64)
-        per_pair = self._pair_prf(bags, cand_idx, ref_idx)
+        n_refs = np.fromiter((len(item.references) for item in items), dtype=np.int64, count=len(items))
+        every = list(chain.from_iterable((item.candidate, *item.references) for item in items))
+        texts = dict.fromkeys(every)  # each text once, numbered in order of appearance
+        texts.update(zip(texts, range(len(texts))))
+        number = np.fromiter(map(texts.__getitem__, every), dtype=np.int64, count=len(every))
+        starts = np.cumsum(n_refs + 1) - n_refs - 1  # where each item's texts begin in ``every``
+        refs = np.full((len(items), int(n_refs.max())), -1, dtype=np.int64)
+        slots = np.arange(refs.shape[1]) < n_refs[:, None]
+        refs[slots] = number[ranges(starts + 1, n_refs)]
+        per_pair = self._pair_prf(self._bag_set(list(texts)), number[starts], refs)
         headline = (per_pair[0][2] + per_pair[1][2]) / 2
-        return self._per_item(len(items), np.array(owners), per_pair, headline)
+        return self._per_item(n_refs, per_pair, headline)
 
-    def _pair_prf(self, bags: list[tuple[IdBag, IdBag]], cand_idx: np.ndarray, ref_idx: np.ndarray):
-        """(precision, recall, F) for every (candidate, reference) pair, for unigrams and for
-        skip-bigrams. Both kinds are rows of one :class:`BagRows` (unigram keys made distinct
-        from skip-bigram keys), compared as two groups: one pass of numpy calls, not two."""
-        n = len(bags)
-        rows = BagRows([IdBag((u.keys << 32) | _UNIGRAM_FLAG, u.weights) for u, _ in bags] + [s for _, s in bags])
-        both_cand, both_ref = np.concatenate([cand_idx, cand_idx + n]), np.concatenate([ref_idx, ref_idx + n])
-        groups = np.repeat(np.arange(2), len(cand_idx))
-        totals, overlap = rows.totals(), rows.overlaps(both_cand, both_ref, groups)
+    def _pair_prf(self, bags: BagSet, cand: np.ndarray, refs: np.ndarray):
+        """(precision, recall, F) of every candidate against each of its references (items x
+        reference slots), for unigrams and for skip-bigrams: both kinds are queries of one
+        :meth:`BagSet.overlaps` call, compared as two blocks (0.1.0 compared them as two matrices)."""
+        n = len(cand)
+        both_cand = np.concatenate([2 * cand, 2 * cand + 1])  # text t's unigram bag is 2t, skip-bigrams 2t + 1
+        both_refs = np.concatenate([np.where(refs >= 0, 2 * refs, -1), np.where(refs >= 0, 2 * refs + 1, -1)])
+        overlap = bags.overlaps(both_cand, both_refs, np.repeat(np.arange(2), n))
+        totals = bags.totals()
+        c_total, r_total = totals[both_cand][:, None], np.where(both_refs >= 0, totals[both_refs], 0.0)
         with np.errstate(invalid="ignore", divide="ignore"):
-            p = np.where(totals[both_cand] > 0, overlap / totals[both_cand], 0.0)
-            r = np.where(totals[both_ref] > 0, overlap / totals[both_ref], 0.0)
+            p = np.where(c_total > 0, overlap / c_total, 0.0)
+            r = np.where(r_total > 0, overlap / r_total, 0.0)
             f = np.where(overlap > 0, p * r / (self.alpha * p + (1 - self.alpha) * r), 0.0)
-        half = len(cand_idx)
-        return [(p[:half], r[:half], f[:half]), (p[half:], r[half:], f[half:])]
+        return [(p[:n], r[:n], f[:n]), (p[n:], r[n:], f[n:])]
 
-    def _per_item(self, n_items: int, owners: np.ndarray, per_pair, headline: np.ndarray) -> list[Score]:
+    def _per_item(self, n_refs: np.ndarray, per_pair, headline: np.ndarray) -> list[Score]:
         (up, ur, uf), (bp, br, bf) = per_pair
-        starts = np.searchsorted(owners, np.arange(n_items + 1))
-        out = []
-        for k in range(n_items):
-            sl = slice(starts[k], starts[k + 1])
-            if self.multi_ref == "max":
-                best = starts[k] + int(np.argmax(headline[sl]))
-                pick = lambda a: float(a[best])  # noqa: E731 - the fields of the best reference
-            else:
-                pick = lambda a: combine(a[sl], self.multi_ref)  # noqa: E731
-            f = combine(headline[sl], self.multi_ref)
-            out.append(Score(f, {"precision": (pick(up) + pick(bp)) / 2, "recall": (pick(ur) + pick(br)) / 2,
-                                 "f": f, "unigram_f": pick(uf), "skip_bigram_f": pick(bf)}))
-        return out
+        fields = (up, bp, ur, br, uf, bf)
+        if self.multi_ref == "max":  # the fields of the (first) best reference
+            padded = np.where(np.arange(headline.shape[1]) < n_refs[:, None], headline, -np.inf)
+            best = (np.arange(len(n_refs)), padded.argmax(axis=1))
+            values = headline[best].tolist()
+            picked = zip(*(a[best].tolist() for a in fields))
+        else:
+            values = [combine(h[:k], self.multi_ref) for h, k in zip(headline, n_refs.tolist())]
+            picked = ([combine(a[i, :k], self.multi_ref) for a in fields] for i, k in enumerate(n_refs.tolist()))
+        return [Score(f, {"precision": (p1 + p2) / 2, "recall": (r1 + r2) / 2, "f": f, "unigram_f": f1,
+                          "skip_bigram_f": f2}) for f, (p1, p2, r1, r2, f1, f2) in zip(values, picked)]

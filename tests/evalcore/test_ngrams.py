@@ -151,3 +151,115 @@ def test_id_bags_compact_and_stable_sort_paths_agree(monkeypatch):
     for kind_a, kind_b in zip(compact, stable):
         for a, b in zip(kind_a, kind_b):
             assert a.keys.tolist() == b.keys.tolist() and a.weights.tolist() == b.weights.tolist()
+
+
+# ---- BagSet: the corpus-batch form, numpy and compiled engines ------------------------------------
+from evalcore.ngrams import BagSet, occurrences, ranges  # noqa: E402
+
+
+def _random_texts(seed, n_texts=30, vocabulary=25, longest=50):
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(0, longest, size=n_texts)
+    ids = rng.integers(0, vocabulary, size=int(lengths.sum()))
+    weights = rng.choice([0.1, 1.0, 0.0, 0.37], p=[0.3, 0.5, 0.1, 0.1], size=len(ids))
+    return ids, weights, lengths
+
+
+@pytest.mark.parametrize("last_unigram", [True, False])
+def test_occurrence_bags_are_the_id_bags(last_unigram):
+    ids, weights, lengths = _random_texts(3)
+    bags = BagSet(occurrences(ids, weights, lengths, 4, last_unigram), 2 * len(lengths))
+    unigrams, skips = id_bags(ids, weights, lengths, 4, last_unigram)
+    got = bags.id_bags(range(2 * len(lengths)))
+    for t in range(len(lengths)):
+        for mine, theirs in ((got[2 * t], unigrams[t]), (got[2 * t + 1], skips[t])):
+            assert mine.keys.tolist() == theirs.keys.tolist() and mine.weights.tolist() == theirs.weights.tolist()
+
+
+def _queries(rng, n_bags, n_queries=60, slots=5):
+    cand = rng.integers(0, n_bags, size=n_queries)
+    refs = rng.integers(0, n_bags, size=(n_queries, slots))
+    refs[rng.random(refs.shape) < 0.2] = -1
+    refs[::3] = refs[0]  # queries sharing a reference set, as a document's candidates do
+    return cand, refs
+
+
+def _scipy_rows(bags):
+    """The bags as 0.1.0's sparse matrix: unigram keys (even bags) kept apart from skip-bigram keys."""
+    from evalcore.ngrams import IdBag
+
+    return BagRows([IdBag((b.keys << 32) | (1 << 31), b.weights) if k % 2 == 0 else b
+                    for k, b in enumerate(bags.id_bags(range(bags.n_bags)))]).matrix()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_bag_set_overlaps_are_scipys_floats(seed):
+    rng = np.random.default_rng(seed)
+    ids, weights, lengths = _random_texts(seed)
+    bags = BagSet(occurrences(ids, weights, lengths, 4), 2 * len(lengths))
+    cand, refs = _queries(rng, bags.n_bags)
+    blocks = rng.integers(0, 2, size=len(cand))
+    matrix = _scipy_rows(bags)
+    assert bags.totals().tolist() == np.asarray(matrix.sum(axis=1)).ravel().tolist()
+    got = bags.overlaps(cand, refs, blocks)
+    for j in range(refs.shape[1]):
+        for block in (0, 1):
+            sel = (blocks == block) & (refs[:, j] >= 0)
+            want = np.asarray(matrix[cand[sel]].minimum(matrix[refs[sel, j]]).sum(axis=1)).ravel()
+            assert got[sel, j].tolist() == want.tolist()
+    assert (got[refs < 0] == 0).all()
+
+
+def test_bag_set_follows_scipys_order_on_canonical_rows():
+    # one candidate whose references only hold n-grams in the candidate's order: scipy's sorted path
+    ids, weights = np.array([1, 2, 3, 4, 1, 2, 1, 3]), np.array([0.1, 0.2, 0.3, 0.7, 0.5, 0.5, 0.5, 0.5])
+    bags = BagSet(occurrences(ids, weights, np.array([4, 2, 2]), 0), 6)
+    assert bags._canonical[[0, 2, 4]].all()
+    matrix = _scipy_rows(bags)
+    want = np.asarray(matrix[[0, 0]].minimum(matrix[[2, 4]]).sum(axis=1)).ravel()
+    assert bags.overlaps(np.array([0]), np.array([[2, 4]])).ravel().tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("merged", [False, True])
+def test_compiled_and_numpy_engines_give_the_same_floats(monkeypatch, merged):
+    rng = np.random.default_rng(5)
+    ids, weights, lengths = _random_texts(5, n_texts=80, vocabulary=40, longest=70)
+    numpy_bags = BagSet.of_texts(ids, weights, lengths, 4, last_unigram=not merged, merged=merged)
+    monkeypatch.setattr(ngrams, "COMPILED_FROM", 0)
+    compiled = BagSet.of_texts(ids, weights, lengths, 4, last_unigram=not merged, merged=merged)
+    assert compiled.compiled and not numpy_bags.compiled
+    assert compiled.indptr.tolist() == numpy_bags.indptr.tolist()
+    assert compiled.weights.tolist() == numpy_bags.weights.tolist()
+    assert compiled.totals().tolist() == numpy_bags.totals().tolist()
+    for a, b in zip(compiled.id_bags(range(compiled.n_bags)), numpy_bags.id_bags(range(numpy_bags.n_bags))):
+        assert a.keys.tolist() == b.keys.tolist()
+    cand, refs = _queries(rng, compiled.n_bags, n_queries=200, slots=7)
+    blocks = cand % 2
+    assert compiled.overlaps(cand, refs, blocks).tolist() == numpy_bags.overlaps(cand, refs, blocks).tolist()
+    # a single block whose bags are all canonical: both engines add forwards
+    first = np.array([0]), np.array([[0]])
+    assert compiled.overlaps(*first).tolist() == numpy_bags.overlaps(*first).tolist()
+
+
+def test_bag_set_refuses_occurrences_out_of_bag_order_and_handles_empty_input():
+    occ = occurrences(np.array([1, 2, 3]), np.ones(3), np.array([2, 1]), 4)
+    with pytest.raises(ValueError, match="bag by bag"):
+        BagSet(occ._replace(bag=occ.bag[::-1].copy()), 4)
+    empty = BagSet.of_texts(np.zeros(0, np.int64), np.zeros(0), np.array([0, 0]), 4)
+    assert empty.totals().tolist() == [0.0] * 4
+    assert empty.overlaps(np.array([0, 1]), np.array([[2], [3]])).tolist() == [[0.0], [0.0]]
+
+
+def test_sort_positions_packed_and_fallback_agree():
+    rng = np.random.default_rng(7)
+    small = rng.integers(0, 50, size=1000)
+    big = small * (1 << 55)  # too wide to pack with positions: the stable argsort
+    for values in (small, big):
+        order, sorted_values = ngrams._sort_positions(values)
+        assert order.tolist() == np.argsort(values, kind="stable").tolist()
+        assert sorted_values.tolist() == np.sort(values).tolist()
+
+
+def test_ranges():
+    assert ranges(np.array([5, 0, 9]), np.array([2, 0, 3])).tolist() == [5, 6, 9, 10, 11]
+    assert ranges(np.array([5, 9]), np.array([2, 3]), np.array([True, False])).tolist() == [6, 5, 9, 10, 11]

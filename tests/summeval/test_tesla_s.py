@@ -100,7 +100,7 @@ def test_bad_parameters_raise_on_use_not_on_construction():
         with pytest.raises(ValueError):
             metric.score("a b", "a b")
     with pytest.raises(ValueError, match="unknown metric"):
-        get_metric("bleu")
+        get_metric("no-such-metric")
 
 
 def test_empty_candidate_is_an_error_not_a_zero():
@@ -123,3 +123,57 @@ def test_tokeniser_fields_are_the_preprocessors(stem, function_words):
 
     fields = str(TeslaS(stem=stem, function_words=function_words).signature()).split("|")[5:8]
     assert "|".join(fields) == Preprocessor(lowercase=True, stem=stem, function_words=function_words).signature()
+
+
+def test_tokens_never_span_white_space_so_strings_are_tokenised_once():
+    # TESLA-S tokenises each whitespace-separated string once (summeval.metrics.tesla_s._Vocabulary):
+    # right only if the tokeniser's tokens of a text are those of its strings end to end
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from evalcore.text import tokenize
+
+    alphabet = st.sampled_from(list("an't’sdmlrve-._,;:!?\"()$%0123 \t\n\u00a0\u2028xyzÉé") + ["n't", "'s", "’re"])
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.lists(alphabet, max_size=40).map("".join))
+    def check(text):
+        assert tokenize(text) == [t for string in text.split() for t in tokenize(string)]
+
+    check()
+
+
+def test_ids_follow_the_preprocessor_and_the_vocabulary_can_be_forgotten():
+    from evalcore.ngrams import token_ids
+    from summeval.metrics.tesla_s import _ids_and_flags, clear_caches, preprocessor
+
+    texts = ["The cat's mat, isn't it?", "", "  the   DOG ran  ", "The cat's mat"]
+    for forget in (False, True):
+        clear_caches(vocabulary=forget)
+        ids, function, lengths = _ids_and_flags(texts, False, "list")
+        docs = [preprocessor(False, "list")(t) for t in texts]
+        assert lengths.tolist() == [len(d) for d in docs]
+        assert ids.tolist() == token_ids([t for d in docs for t in d.tokens]).tolist()
+        assert function.tolist() == [f for d in docs for f in d.function]
+
+
+@pytest.mark.parametrize("config", ["default", "no-fw", "jackknife"])
+def test_compiled_batch_path_gives_the_golden_floats(monkeypatch, config):
+    # the golden batch is small enough for the numpy path; force the compiled one
+    import json
+    from pathlib import Path
+
+    from evalcore import ngrams
+    from evalcore.data.summeval import read_summeval
+    from summeval.metrics.tesla_s import clear_caches
+
+    golden = json.loads((Path(__file__).parent / "golden" / "tesla_s_b9955f2.json").read_text())
+    shared = Path(__file__).resolve().parents[3] / "shared" / "data" / "summeval" / "summeval_16sys_mean_expert.json"
+    if not shared.exists():
+        pytest.skip("../shared/data/summeval not present")
+    by_key = {(it.topic, it.system): it for it in read_summeval(shared)}
+    pairs = [(list(by_key[t, s].references), by_key[t, s].summary) for t, s in golden["items"]]
+    monkeypatch.setattr(ngrams, "COMPILED_FROM", 0)
+    clear_caches()
+    scores = TeslaS(**golden["configs"][config]).score_batch(pairs)
+    assert [[getattr(s, f) for f in golden["fields"]] for s in scores] == golden["batch"][config]
