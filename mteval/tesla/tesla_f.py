@@ -110,7 +110,7 @@ class TeslaF(ReferenceMetric):
         """The model's name and hash, the pivot tables and LMs (``unresolved`` when a resource
         cannot be read: ``validate`` names it), and what prepares the text."""
         path = self.model_path()
-        extras: dict[str, object] = {"scaled": self.scale}
+        extras: dict[str, object] = {}
         try:
             _, tesla, lms = self._load()
             extras.update(model=f"{path.stem}:{file_sha256(path)[:8]}", **tesla.pivots.signature_fields(),

@@ -142,7 +142,7 @@ def test_metric_end_to_end(ranked, extractors, features, toy_tables, toy_lms, tm
     out = metric.score_batch([([REFS[0]], ""), (["!!"], "The cat."), ([REFS[1]], OUTPUTS[1][1])])
     assert [r.ok for r in out] == [False, False, True]
     sig = str(metric.signature())
-    assert "model:toy:" in sig and "lms:" in sig and "scaled:yes" in sig
+    assert "model:toy:" in sig and "lms:" in sig and "scale:yes" in sig
     other = TeslaF(model=path, tables={"fr": toy_tables["zh"], "zh": toy_tables["zh"]}, lms=toy_lms)
     with pytest.warns(ResourceMismatchWarning, match="trained with pivot tables"):
         other.validate()
