@@ -25,7 +25,10 @@ from evalcore.bpng.table import Phrase, PhraseEntry
 from evalcore.resources import usable_cache_dir
 
 #: bump when the arrays' layout changes: older cached forms are then rebuilt
-FORMAT = "1"
+FORMAT = "2"
+#: store files smaller than this are compiled in memory each time (a fraction of a second) instead
+#: of leaving a cached form behind for every small or temporary table
+DISK_CACHE_MIN_BYTES = 4 << 20
 _EPS = 1e-9  # the network's inclusive-threshold tolerance (evalcore.bpng.network._EPS)
 _ARRAYS = ("phrase_ids", "phrase_len", "phrase_count", "slots", "arc_ptr", "arc_prob", "arc_tok_ptr", "arc_toks")
 
@@ -67,13 +70,13 @@ class CompiledTable:
         phrase_ids = np.full((len(phrases), width), -1, np.int32)
         for row, phrase in zip(phrase_ids, phrases):
             row[:len(phrase)] = phrase
-        phrase_len = np.array([len(p) for p in phrases], np.int64)
+        phrase_len = np.array([len(p) for p in phrases], np.uint8)
         n_slots = 1 << max(4, (2 * len(phrases)).bit_length())
         arrays = {
             "phrase_ids": phrase_ids, "phrase_len": phrase_len, "phrase_count": np.array(counts, np.float64),
             "slots": build_slots(phrase_ids, phrase_len, len(phrases), n_slots),
-            "arc_ptr": np.array(arc_ptr, np.int64), "arc_prob": np.array(arc_prob, np.float64),
-            "arc_tok_ptr": np.array(arc_tok_ptr, np.int64), "arc_toks": np.array(arc_toks, np.int32),
+            "arc_ptr": np.array(arc_ptr, np.int32), "arc_prob": np.array(arc_prob, np.float64),
+            "arc_tok_ptr": np.array(arc_tok_ptr, np.int32), "arc_toks": np.array(arc_toks, np.int32),
         }
         for array in arrays.values():  # read-only like the memory-mapped form: one compiled kernel for both
             array.flags.writeable = False
@@ -128,10 +131,10 @@ def compile_table(table, min_arc: float) -> CompiledTable | None:
     if items is None:
         return None
     path = getattr(table, "path", None)
-    if path is None:
+    stat = Path(path).stat() if path is not None else None
+    if stat is None or stat.st_size < DISK_CACHE_MIN_BYTES:
         return CompiledTable.build(items(), table.total, min_arc)
     path = Path(path).resolve()
-    stat = path.stat()
     where = hashlib.sha1(f"{path}|{min_arc!r}".encode("utf-8")).hexdigest()[:12]
     version = hashlib.sha1(f"{stat.st_size}|{stat.st_mtime_ns}|{table.signature()}|{FORMAT}"
                            .encode("utf-8")).hexdigest()[:12]

@@ -274,7 +274,10 @@ def test_tables_that_cannot_list_their_entries_use_the_python_path(paper_table):
 
 
 def test_store_is_compiled_once_into_the_cache_and_memory_mapped(store_path, paper_table, tmp_path, monkeypatch):
+    from evalcore.bpng import compiled as compiled_module
+
     monkeypatch.setenv("AESOP_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(compiled_module, "DISK_CACHE_MIN_BYTES", 0)
     pairs = [(_doc("hello , querrien ."), _doc("morning , sir .")), (_doc("sir , hello ."), _doc("hello , sir ."))]
     first = BPNGBuilder(PhraseTableStore(store_path))
     expected = _reference_f1(BPNGBuilder(paper_table), pairs)
@@ -296,3 +299,6 @@ def test_store_is_compiled_once_into_the_cache_and_memory_mapped(store_path, pap
     assert smaller.compiled().arrays["phrase_ids"].shape[0] == 3
     now = {f.name for f in (tmp_path / "cache" / "bpng").iterdir()}
     assert len(now) == 2 and folders[0].name not in now
+    monkeypatch.setattr(compiled_module, "DISK_CACHE_MIN_BYTES", 1 << 30)  # small tables: compiled in memory
+    assert BPNGBuilder(PhraseTableStore(store_path), min_arc=0.3).f1_batch(pairs[:1]).shape == (1,)
+    assert {f.name for f in (tmp_path / "cache" / "bpng").iterdir()} == now
