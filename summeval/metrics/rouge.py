@@ -20,7 +20,7 @@ import numpy as np
 
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceMetric, Score, Signature
-from evalcore.ngrams import BagRows, IdBag, id_bags, token_ids
+from evalcore.ngrams import BagSet, token_ids
 
 ROUGE_TYPES = {"rouge-1": "rouge1", "rouge-2": "rouge2", "rouge-l": "rougeL"}
 MEASURES = ("recall", "f")
@@ -148,12 +148,12 @@ class RougeSU(_MaxOverReferences):
         return {"skip": self.max_gap, "unigrams": "1.5.5", **super()._signature_fields()}
 
     def _score_pairs(self, references: list[str], candidates: list[str]) -> list[Score]:
-        texts = list(dict.fromkeys(candidates + references))
-        index = {t: k for k, t in enumerate(texts)}
-        rows = BagRows(su_bags(texts, self.max_gap, self.stem))
-        cand_idx = np.array([index[c] for c in candidates], dtype=np.int64)
-        ref_idx = np.array([index[r] for r in references], dtype=np.int64)
-        totals, hits = rows.totals(), rows.overlaps(cand_idx, ref_idx)
+        texts = dict.fromkeys(candidates + references)
+        texts.update(zip(texts, range(len(texts))))
+        bags = su_bags(list(texts), self.max_gap, self.stem)
+        cand_idx = np.fromiter(map(texts.__getitem__, candidates), dtype=np.int64, count=len(candidates))
+        ref_idx = np.fromiter(map(texts.__getitem__, references), dtype=np.int64, count=len(references))
+        totals, hits = bags.totals(), bags.overlaps(cand_idx, ref_idx[:, None])[:, 0]
         out = []
         # counts are whole numbers: sums are exact whatever their order
         for hit, r_total, c_total in zip(hits.tolist(), totals[ref_idx].tolist(), totals[cand_idx].tolist()):
@@ -164,16 +164,10 @@ class RougeSU(_MaxOverReferences):
         return out
 
 
-#: a unigram's key in a ROUGE-SU bag: bit 31 is never set in a skip-bigram key (ids < 2**31)
-_UNIGRAM_FLAG = 1 << 31
-
-
-def su_bags(texts: Sequence[str], max_gap: int, stem: bool) -> list[IdBag]:
-    """ROUGE-SU bags (skip-bigrams plus the unigrams of every token but the last) of texts on
-    rouge-score's tokens, as integer-id bags built in one vectorised pass."""
+def su_bags(texts: Sequence[str], max_gap: int, stem: bool) -> BagSet:
+    """ROUGE-SU bags (the unigrams of every token but the last, then the skip-bigrams; bag ``t``
+    is text ``t``'s) on rouge-score's tokens, as one :class:`BagSet`."""
     token_lists = [tokens(t, stem) for t in texts]
     ids = token_ids([t for toks in token_lists for t in toks])
     lengths = np.array([len(toks) for toks in token_lists], dtype=np.int64)
-    unigrams, skips = id_bags(ids, np.ones(len(ids)), lengths, max_gap, last_unigram=False)
-    return [IdBag(np.concatenate([(u.keys << 32) | _UNIGRAM_FLAG, s.keys]), np.concatenate([u.weights, s.weights]))
-            for u, s in zip(unigrams, skips)]
+    return BagSet.of_texts(ids, np.ones(len(ids)), lengths, max_gap, last_unigram=False, merged=True)

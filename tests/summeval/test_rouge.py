@@ -94,7 +94,12 @@ def _su4_of_0_1_0(reference, candidate, stem):
     return hit / total(ref) if total(ref) else 0.0, hit / total(cand) if total(cand) else 0.0
 
 
-def test_rouge_su4_equals_the_dict_bag_computation_on_summeval(summeval_pairs):
+@pytest.mark.parametrize("compiled", [False, True])
+def test_rouge_su4_equals_the_dict_bag_computation_on_summeval(summeval_pairs, monkeypatch, compiled):
+    from evalcore import ngrams
+
+    if compiled:  # the corpus-batch engine (numba), forced on this small batch
+        monkeypatch.setattr(ngrams, "COMPILED_FROM", 0)
     pairs = summeval_pairs[:48]
     got = RougeSU(4).score_batch(pairs)
     for (refs, cand), s in zip(pairs, got):
