@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -164,10 +165,21 @@ def _colwise(rows: np.ndarray, cols: np.ndarray, vals: np.ndarray, n_cols: int):
     return start, rows[order].astype(np.int32), vals[order]
 
 
-def _side_rows(spans: np.ndarray, edge_nodes: np.ndarray, n_edges: int, c_offset: int, row_offset: int):
-    """Triplets of one side's rows: capacity (nodes with two edges or more; one edge is the w
-    bound) and coverage (nodes inside some node with an edge; the rest have c = 0 and are left
-    out of the LP). Returns (rows, cols, vals, n_rows, n_upper, covered node ids)."""
+class _SideRows(NamedTuple):
+    """One side's constraint triplets: ``n_capacity`` capacity rows (upper bound 1) first, then
+    one coverage row (upper bound 0) per node of ``covered``."""
+
+    rows: np.ndarray
+    cols: np.ndarray
+    vals: np.ndarray
+    n_rows: int
+    n_capacity: int
+    covered: np.ndarray
+
+
+def _side_rows(spans: np.ndarray, edge_nodes: np.ndarray, n_edges: int, c_offset: int, row_offset: int) -> _SideRows:
+    """Capacity rows (nodes with two edges or more; one edge is the w bound) and coverage rows
+    (nodes inside some node with an edge; the rest have c = 0 and are left out of the LP)."""
     e_idx = np.arange(n_edges)
     degree = np.bincount(edge_nodes, minlength=len(spans))
     busy = np.flatnonzero(degree >= 2)
@@ -183,7 +195,7 @@ def _side_rows(spans: np.ndarray, edge_nodes: np.ndarray, n_edges: int, c_offset
     rows = np.concatenate([cap_rows, k + cov_x, k + np.arange(len(covered))]) + row_offset
     cols = np.concatenate([cap_cols, cov_e, c_offset + np.arange(len(covered))])
     vals = np.concatenate([np.ones(len(cap_rows)), -np.ones(len(cov_x)), np.ones(len(covered))])
-    return rows, cols, vals, k + len(covered), k, covered
+    return _SideRows(rows, cols, vals, k + len(covered), k, covered)
 
 
 def solve_covered(problem: CoveredProblem) -> CoveredSolution:
@@ -195,14 +207,14 @@ def solve_covered(problem: CoveredProblem) -> CoveredSolution:
     if n_edges == 0:
         return CoveredSolution(0.0, np.zeros(0), np.zeros(n_ref), np.zeros(n_cand), 0, 0, 0)
     ref = _side_rows(problem.ref_spans, problem.edges[:, 0], n_edges, n_edges, 0)
-    k_ref = len(ref[5])
-    cand = _side_rows(problem.cand_spans, problem.edges[:, 1], n_edges, n_edges + k_ref, ref[3])
-    k_cand = len(cand[5])
-    n_cols, n_rows = n_edges + k_ref + k_cand, ref[3] + cand[3]
-    rows, cols, vals = (np.concatenate([ref[i], cand[i]]) for i in range(3))
+    k_ref = len(ref.covered)
+    cand = _side_rows(problem.cand_spans, problem.edges[:, 1], n_edges, n_edges + k_ref, ref.n_rows)
+    k_cand = len(cand.covered)
+    n_cols, n_rows = n_edges + k_ref + k_cand, ref.n_rows + cand.n_rows
+    rows, cols, vals = (np.concatenate([a, b]) for a, b in zip(ref[:3], cand[:3]))
     upper = np.zeros(n_rows)
-    upper[:ref[4]] = 1.0
-    upper[ref[3]:ref[3] + cand[4]] = 1.0
+    upper[:ref.n_capacity] = 1.0
+    upper[ref.n_rows:ref.n_rows + cand.n_capacity] = 1.0
 
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = n_cols, n_rows
@@ -223,8 +235,8 @@ def solve_covered(problem: CoveredProblem) -> CoveredSolution:
         raise RuntimeError(f"HiGHS did not reach an optimum: {solver.modelStatusToString(status)}")
     x = np.clip(np.asarray(solver.getSolution().col_value), 0.0, 1.0)
     c_ref, c_cand = np.zeros(n_ref), np.zeros(n_cand)
-    c_ref[ref[5]] = x[n_edges:n_edges + k_ref]
-    c_cand[cand[5]] = x[n_edges + k_ref:]
+    c_ref[ref.covered] = x[n_edges:n_edges + k_ref]
+    c_cand[cand.covered] = x[n_edges + k_ref:]
     value = float(-solver.getInfo().objective_function_value)
     return CoveredSolution(value, x[:n_edges], c_ref, c_cand, n_cols, n_rows, len(vals))
 
