@@ -162,3 +162,18 @@ def test_bench_writes_rankings_agreement_and_speed(tmp_path):
     assert report["lp"]["pairs"] == 4 and all(r["variables"] > 0 for r in report["lp"]["rows"])
     assert "tesla-celab vs chrf" in (tmp_path / "celab.md").read_text()
     assert 1 <= report["reference_b_rank"]["tesla-celab"] <= 30
+
+
+def test_word_level_baseline_without_cilin_equals_tesla_m_on_chinese():
+    """Two implementations of TESLA-M on jieba words agree where both apply (no synonyms)."""
+    from mteval.tesla.tesla_m import TeslaM
+
+    demo = Path(__file__).resolve().parents[2] / "data" / "demo" / "mt-zh"
+    refs = (demo / "ref.A.zh").read_text("utf-8").splitlines()
+    hyps = (demo / "system-a.zh").read_text("utf-8").splitlines()
+    items = [Item(h, (r,)) for r, h in zip(refs, hyps)]
+    ours = [s.value for s in WordTeslaM(synonyms="none").score_batch(items)]
+    theirs = [s.value for s in TeslaM(language="zh").score_batch(items)]
+    assert ours == pytest.approx(theirs, abs=1e-12)
+    with_cilin = [s.value for s in WordTeslaM().score_batch(items)]
+    assert sum(with_cilin) > sum(ours)  # system-a uses Cilin synonyms of the reference's words
