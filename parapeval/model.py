@@ -53,12 +53,16 @@ class PEMRegressor(BaseEstimator, RegressorMixin):
 
     def predict(self, X) -> np.ndarray:
         """The pipeline's predictions; an RBF SVR's by the compiled loop of :mod:`parapeval.rbf_svr`
-        (libsvm's values, several times faster)."""
-        from parapeval import rbf_svr
+        (libsvm's values, several times faster) when :func:`~evalcore.bpng.compiled.compiled_pays`
+        for this many rows."""
+        from evalcore.bpng.compiled import compiled_pays
 
         X = np.asarray(X, dtype=float)
-        if rbf_svr.supports(self.pipeline_):
-            return rbf_svr.predict(self.pipeline_, X)
+        if compiled_pays(len(X)):
+            from parapeval import rbf_svr
+
+            if rbf_svr.supports(self.pipeline_):
+                return rbf_svr.predict(self.pipeline_, X)
         return self.pipeline_.predict(X)
 
 

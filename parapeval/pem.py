@@ -17,6 +17,7 @@ import numpy as np
 
 from evalcore import __version__
 from evalcore.bpng import BPNGBuilder, PhraseTableStore
+from evalcore.bpng.compiled import compiled_pays
 from evalcore.bpng.table import PhraseTable
 from evalcore.metric import InputLimits, Item, Score, Signature, SourceMetric
 from evalcore.persist import ModelFileError
@@ -26,7 +27,7 @@ from evalcore.text import Preprocessor
 from evalcore.textio import InputError
 from parapeval import defaults
 from parapeval.fluency import FluencyScorer
-from parapeval.target_ngrams import target_f1_batch
+from parapeval.target_ngrams import target_bag, target_f1, target_f1_batch
 
 #: PEM refuses texts of more words (BPNG and n-gram bags grow with length): an error record.
 MAX_WORDS = 1000
@@ -96,19 +97,23 @@ class PEMFeatures:
         """English n-gram F1 of the two texts (1 for a verbatim copy)."""
         return float(self.target_scores([(original, paraphrase)])[0])
 
-    def pivot_matrix(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+    def pivot_matrix(self, pairs: Sequence[tuple[str, str]], compiled: bool | None = None) -> np.ndarray:
         """Pivot F1 of each pair (rows) for each pivot (columns, in the tables' order), each
-        pivot's bags built and compared by the compiled kernels in one call."""
+        pivot's pairs in one :meth:`~evalcore.bpng.BPNGBuilder.f1_batch` call (``compiled`` as there)."""
         F = np.empty((len(pairs), len(self.builders)))
         for j, (pivot, builder) in enumerate(self.builders.items()):
             pre = self.preprocessors[pivot]
-            F[:, j] = builder.f1_batch([(pre(original), pre(paraphrase)) for original, paraphrase in pairs])
+            F[:, j] = builder.f1_batch([(pre(original), pre(paraphrase)) for original, paraphrase in pairs], compiled)
         return F
 
-    def target_scores(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
-        """English n-gram F1 of each pair."""
+    def target_scores(self, pairs: Sequence[tuple[str, str]], compiled: bool | None = None) -> np.ndarray:
+        """English n-gram F1 of each pair (by the compiled kernel when ``compiled``, default: when
+        :func:`~evalcore.bpng.compiled.compiled_pays`)."""
         pre = self.target_pre
-        return target_f1_batch([(pre(original), pre(paraphrase)) for original, paraphrase in pairs])
+        docs = [(pre(original), pre(paraphrase)) for original, paraphrase in pairs]
+        if compiled if compiled is not None else compiled_pays(len(pairs)):
+            return target_f1_batch(docs)
+        return np.array([target_f1(target_bag(original), target_bag(paraphrase)) for original, paraphrase in docs])
 
     def compute(self, original: str, paraphrase: str) -> tuple[np.ndarray, dict[str, float]]:
         """Feature vector in :data:`parapeval.model.FEATURES` order, and the per-pivot F1."""
@@ -118,16 +123,19 @@ class PEMFeatures:
     def compute_many(self, pairs: Sequence[tuple[str, str]],
                      on_window: Callable[[int], None] | None = None) -> tuple[np.ndarray, list[dict[str, float]]]:
         """Feature rows and per-pivot F1 of many pairs, a window of :data:`WINDOW_PAIRS` pairs at a
-        time (a window's bags are what is held in memory). ``on_window(n)`` follows each window."""
+        time (a window's bags are what is held in memory), by the compiled kernels when
+        :func:`~evalcore.bpng.compiled.compiled_pays` for all the pairs. ``on_window(n)`` follows
+        each window."""
         X = np.empty((len(pairs), 3))
         per_pivot: list[dict[str, float]] = []
+        compiled = compiled_pays(len(pairs))
         for start in range(0, len(pairs), WINDOW_PAIRS):
             window = pairs[start:start + WINDOW_PAIRS]
             rows = slice(start, start + len(window))
-            F = self.pivot_matrix(window)
+            F = self.pivot_matrix(window, compiled)
             X[rows, 0] = F.mean(axis=1)
             X[rows, 1] = [self.lm.score(paraphrase) for _, paraphrase in window]
-            X[rows, 2] = self.target_scores(window)
+            X[rows, 2] = self.target_scores(window, compiled)
             per_pivot.extend(dict(zip(self.builders, row)) for row in F.tolist())
             if on_window is not None:
                 on_window(len(window))

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from evalcore.bpng.compiled import CompiledTable, compile_table
+from evalcore.bpng.compiled import CompiledTable, compile_table, compiled_pays
 from evalcore.bpng.network import confusion_network, pivot_ngram_bag
 from evalcore.bpng.segment import candidate_phrases, segment
 from evalcore.bpng.table import Phrase, PhraseEntry, PhraseTable
@@ -96,12 +96,16 @@ class BPNGBuilder:
         network = confusion_network(tokens, spans, entries, self.min_arc, function, self.discount, self._arcs)
         return pivot_ngram_bag(network, self.max_n, self.min_weight)
 
-    def f1_batch(self, pairs: Sequence[tuple[Doc, Doc]]) -> np.ndarray:
+    def f1_batch(self, pairs: Sequence[tuple[Doc, Doc]], compiled: bool | None = None) -> np.ndarray:
         """Pivot F1 of each (reference, candidate) pair of preprocessed sentences: equal, bit for
-        bit, to ``pivot_f1(self.bag(ref), self.bag(cand))[2]``, computed by the compiled kernels
-        (:mod:`.kernels`) when the table can be compiled, each distinct sentence's bag built once."""
-        compiled = self.compiled()
+        bit, to ``pivot_f1(self.bag(ref), self.bag(cand))[2]``. With ``compiled`` (default: when
+        :func:`~evalcore.bpng.compiled.compiled_pays` for this many pairs) and a table that can be
+        compiled, by the compiled kernels (:mod:`.kernels`), each distinct sentence's bag built
+        once; else by the Python path, phrases looked up in one batch."""
         if compiled is None:
+            compiled = compiled_pays(len(pairs))
+        table = self.compiled() if compiled else None
+        if table is None:
             self.prefetch(doc for pair in pairs for doc in pair)
             return np.array([pivot_f1(self.bag(ref), self.bag(cand))[2] for ref, cand in pairs], dtype=float)
         from evalcore.bpng.kernels import bpng_f1
@@ -109,11 +113,11 @@ class BPNGBuilder:
         docs: dict[tuple, int] = {}
         ref = np.array([docs.setdefault((r.tokens, r.function), len(docs)) for r, _ in pairs], np.int64)
         cand = np.array([docs.setdefault((c.tokens, c.function), len(docs)) for _, c in pairs], np.int64)
-        toks, ptr = compiled.token_ids([tokens for tokens, _ in docs])
+        toks, ptr = table.token_ids([tokens for tokens, _ in docs])
         func = np.fromiter((f for _, function in docs for f in function), np.bool_, len(toks))
-        a = compiled.arrays
+        a = table.arrays
         return bpng_f1(toks, func, ptr, ref, cand, self.max_phrase_len, self.max_n, self.min_weight,
-                       -1.0 if self.discount is None else float(self.discount), compiled.log_total,
+                       -1.0 if self.discount is None else float(self.discount), table.log_total,
                        a["phrase_ids"], a["phrase_len"], a["phrase_count"], a["slots"], a["arc_ptr"],
                        a["arc_prob"], a["arc_tok_ptr"], a["arc_toks"])
 

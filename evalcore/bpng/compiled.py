@@ -16,6 +16,7 @@ import json
 import math
 import os
 import shutil
+import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -26,6 +27,11 @@ from evalcore.resources import usable_cache_dir
 
 #: bump when the arrays' layout changes: older cached forms are then rebuilt
 FORMAT = "2"
+#: items (pairs, rows) from which a batch takes the compiled path before numba is loaded: importing
+#: numba and loading the compiled code and tables costs about a second once per process, what the
+#: Python path spends on a few hundred pairs (~3 ms a pair for PEM's four pivots); below the CLI's
+#: chunk of 256 items, so a long input goes the compiled way from its first chunk
+COMPILED_FROM = 128
 #: store files smaller than this are compiled in memory each time (a fraction of a second) instead
 #: of leaving a cached form behind for every small or temporary table
 DISK_CACHE_MIN_BYTES = 4 << 20
@@ -121,6 +127,12 @@ class CompiledTable:
         ptr = np.zeros(len(docs) + 1, np.int64)
         np.cumsum([len(doc) for doc in docs], out=ptr[1:])
         return np.array(ids, np.int32), ptr
+
+
+def compiled_pays(n_items: int) -> bool:
+    """Whether a batch of ``n_items`` should take the compiled path: from :data:`COMPILED_FROM`
+    items, or always once numba is loaded (both paths give the same values, bit for bit)."""
+    return n_items >= COMPILED_FROM or "numba" in sys.modules
 
 
 def compile_table(table, min_arc: float) -> CompiledTable | None:

@@ -239,17 +239,17 @@ def test_compiled_f1_equals_the_reference_bit_for_bit_on_random_tables():
                          {"max_phrase_len": 2, "min_arc": 0.4, "discount": 0.0}):
             builder = BPNGBuilder(table, **settings)
             assert builder.compiled() is not None
-            assert builder.f1_batch(pairs).tolist() == _reference_f1(BPNGBuilder(table, **settings), pairs)
+            assert builder.f1_batch(pairs, compiled=True).tolist() == _reference_f1(BPNGBuilder(table, **settings), pairs)
 
 
 def test_compiled_f1_on_the_paper_example_and_empty_sentences(paper_table):
     builder = BPNGBuilder(paper_table)
     pairs = [(_doc("hello , querrien ."), _doc("morning , sir .")), (_doc(""), _doc("hello ,")),
              (_doc(""), _doc("")), (_doc("morning , sir ."), _doc("morning , sir ."))]
-    f1 = builder.f1_batch(pairs)
+    f1 = builder.f1_batch(pairs, compiled=True)
     assert f1[0] == pytest.approx(0.38) and f1[1] == f1[2] == 0.0 and f1[3] == pytest.approx(1.0)
     assert f1.tolist() == _reference_f1(BPNGBuilder(paper_table), pairs)
-    assert builder.f1_batch([]).shape == (0,)
+    assert builder.f1_batch([], compiled=True).shape == (0,)
 
 
 class _ListlessTable:
@@ -270,7 +270,7 @@ def test_tables_that_cannot_list_their_entries_use_the_python_path(paper_table):
     builder = BPNGBuilder(_ListlessTable(paper_table))
     pairs = [(_doc("hello , querrien ."), _doc("morning , sir ."))]
     assert builder.compiled() is None
-    assert builder.f1_batch(pairs).tolist() == _reference_f1(BPNGBuilder(paper_table), pairs)
+    assert builder.f1_batch(pairs, compiled=True).tolist() == _reference_f1(BPNGBuilder(paper_table), pairs)
 
 
 def test_store_is_compiled_once_into_the_cache_and_memory_mapped(store_path, paper_table, tmp_path, monkeypatch):
@@ -281,15 +281,15 @@ def test_store_is_compiled_once_into_the_cache_and_memory_mapped(store_path, pap
     pairs = [(_doc("hello , querrien ."), _doc("morning , sir .")), (_doc("sir , hello ."), _doc("hello , sir ."))]
     first = BPNGBuilder(PhraseTableStore(store_path))
     expected = _reference_f1(BPNGBuilder(paper_table), pairs)
-    assert first.f1_batch(pairs).tolist() == expected
+    assert first.f1_batch(pairs, compiled=True).tolist() == expected
     folders = list((tmp_path / "cache" / "bpng").iterdir())
     assert len(folders) == 1
     again = BPNGBuilder(PhraseTableStore(store_path))
     compiled = again.compiled()
     assert not isinstance(first.compiled().arrays["phrase_ids"].base, np.memmap)  # built in this process
     assert all(isinstance(a.base, np.memmap) for a in compiled.arrays.values())  # loaded from the cache
-    assert again.f1_batch(pairs).tolist() == expected
-    assert pickle.loads(pickle.dumps(again)).f1_batch(pairs).tolist() == expected
+    assert again.f1_batch(pairs, compiled=True).tolist() == expected
+    assert pickle.loads(pickle.dumps(again)).f1_batch(pairs, compiled=True).tolist() == expected
     # another min_arc is another compiled form; a rewritten table file replaces its old form
     assert BPNGBuilder(PhraseTableStore(store_path), min_arc=0.5).compiled() is not None
     assert len(list((tmp_path / "cache" / "bpng").iterdir())) == 2
@@ -300,5 +300,21 @@ def test_store_is_compiled_once_into_the_cache_and_memory_mapped(store_path, pap
     now = {f.name for f in (tmp_path / "cache" / "bpng").iterdir()}
     assert len(now) == 2 and folders[0].name not in now
     monkeypatch.setattr(compiled_module, "DISK_CACHE_MIN_BYTES", 1 << 30)  # small tables: compiled in memory
-    assert BPNGBuilder(PhraseTableStore(store_path), min_arc=0.3).f1_batch(pairs[:1]).shape == (1,)
+    assert BPNGBuilder(PhraseTableStore(store_path), min_arc=0.3).f1_batch(pairs[:1], compiled=True).shape == (1,)
     assert {f.name for f in (tmp_path / "cache" / "bpng").iterdir()} == now
+
+
+def test_small_batches_before_numba_is_loaded_take_the_python_path(paper_table):
+    """Importing numba and loading compiled code costs about a second: a one-pair run in a fresh
+    process must not pay it. Both paths give the same values."""
+    import sys
+
+    from evalcore.bpng.compiled import COMPILED_FROM, compiled_pays
+
+    assert compiled_pays(COMPILED_FROM) and compiled_pays(1) == ("numba" in sys.modules)
+    pairs = [(_doc("hello , querrien ."), _doc("morning , sir ."))]
+    python = BPNGBuilder(paper_table)
+    assert python.f1_batch(pairs, compiled=False).tolist() == BPNGBuilder(paper_table).f1_batch(pairs, compiled=True).tolist()
+    from evalcore.bpng import builder as builder_module
+
+    assert python._compiled is builder_module._UNCOMPILED  # the Python path never compiled the table

@@ -82,6 +82,6 @@ def test_compiled_path_equals_the_python_path_on_the_default_tables():
     docs = [(pre(p.original), pre(p.paraphrase)) for p in pairs]
     for pivot, path in tables.items():
         for discount in (None, 0.1):
-            fast = BPNGBuilder(PhraseTableStore(path), discount=discount).f1_batch(docs).tolist()
+            fast = BPNGBuilder(PhraseTableStore(path), discount=discount).f1_batch(docs, compiled=True).tolist()
             reference = BPNGBuilder(PhraseTableStore(path), discount=discount)
             assert fast == [pivot_f1(reference.bag(o), reference.bag(p))[2] for o, p in docs], (pivot, discount)

@@ -31,6 +31,13 @@ def test_batched_features_equal_features_pair_by_pair(toy_store, toy_lm, toy_pai
     assert pivots == [p for _, p in expected]
 
 
+def test_compiled_and_python_feature_paths_agree_bit_for_bit(toy_store, toy_lm, toy_pairs):
+    features = PEMFeatures({"fr": PhraseTableStore(toy_store), "de": PhraseTableStore(toy_store)}, toy_lm, discount=0.1)
+    pairs = [(p.original, p.paraphrase) for p in toy_pairs]
+    assert np.array_equal(features.pivot_matrix(pairs, compiled=True), features.pivot_matrix(pairs, compiled=False))
+    assert np.array_equal(features.target_scores(pairs, compiled=True), features.target_scores(pairs, compiled=False))
+
+
 def test_a_batch_calls_the_regressor_once(toy_pem, toy_pairs, monkeypatch):
     fresh = PEM(**toy_pem.get_params())
     _, regressor = fresh._resources()
