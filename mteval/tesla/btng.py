@@ -3,9 +3,9 @@ and s_pos: TESLA-M's six F-measures (2010 §3; WMT 2011 §2).
 
 An n-gram's weight is its count times ``discount`` (0.1) per function word in it. Under s_pos
 (binary and transitive: equal tag sequences) the matching LP has the closed form of 2010 §3.4,
-the summed per-class minimum (:func:`evalcore.matching.class_overlap`); s_ms is fractional, so
-its LP goes to the shared matcher (:func:`evalcore.matching.match`, whose dispatcher still takes
-a closed form where the problem's shape allows one). Equal n-grams of one side are one bag entry
+the summed per-class minimum (:func:`evalcore.matching.bag_overlap` on bags of tag n-grams);
+s_ms is fractional, so its LP goes to the shared matcher (:func:`evalcore.matching.match`, whose
+dispatcher still takes a closed form where the problem's shape allows one). Equal n-grams of one side are one bag entry
 (their weights summed): the LP's optimum is the same, the problem smaller.
 
 Decision where the paper is silent: an order that neither side has (both shorter than n words)
