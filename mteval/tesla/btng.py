@@ -5,8 +5,8 @@ An n-gram's weight is its count times ``discount`` (0.1) per function word in it
 (binary and transitive: equal tag sequences) the matching LP has the closed form of 2010 §3.4,
 the summed per-class minimum (:func:`evalcore.matching.bag_overlap` on bags of tag n-grams);
 s_ms is fractional, so its LP goes to the shared matcher (:func:`evalcore.matching.match`, whose
-dispatcher still takes a closed form where the problem's shape allows one). Equal n-grams of one side are one bag entry
-(their weights summed): the LP's optimum is the same, the problem smaller.
+dispatcher still takes a closed form where the problem's shape allows one). Equal n-grams of one
+side are one bag entry (their weights summed): the LP's optimum is the same, the problem smaller.
 
 Decision where the paper is silent: an order that neither side has (both shorter than n words)
 is undefined, NaN here, and left out of the sentence mean; one side without n-grams of an order
