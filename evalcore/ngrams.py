@@ -360,9 +360,12 @@ def _run_starts(sorted_values: np.ndarray) -> np.ndarray:
     return new
 
 
-#: n-gram occurrences from which :meth:`BagSet.of_texts` bags and joins in compiled code
-#: (:mod:`evalcore.ngram_kernels`); below, numba's import (~0.4 s) costs more than it saves
+#: n-gram occurrences (this process's so far, this batch's included) from which
+#: :meth:`BagSet.of_texts` bags and joins in compiled code (:mod:`evalcore.ngram_kernels`):
+#: numba's import (~0.4 s, once) pays from there on, for a corpus batch or a long loop of
+#: one-candidate calls; a one-document run stays below and never imports numba
 COMPILED_FROM = 100_000
+_bagged = 0  # n-gram occurrences bagged by this process
 
 
 class BagSet:
@@ -417,9 +420,11 @@ class BagSet:
                  last_unigram: bool = True, merged: bool = False) -> BagSet:
         """The unigram and skip-bigram bags of texts, laid out as :func:`occurrences` lays them out
         (same arguments); in compiled code from :data:`COMPILED_FROM` occurrences on."""
+        global _bagged
         lengths = np.asarray(lengths, dtype=np.int64)
         n_bags = len(lengths) * (1 if merged else 2)
-        if len(ids) * (max_gap + 2) < COMPILED_FROM:
+        _bagged += len(ids) * (max_gap + 2)
+        if _bagged < COMPILED_FROM:
             return cls(occurrences(ids, weights, lengths, max_gap, last_unigram, merged), n_bags)
         if max_gap < 0:
             raise ValueError(f"max_gap must be >= 0, got {max_gap}")

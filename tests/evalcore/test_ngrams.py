@@ -224,6 +224,7 @@ def test_bag_set_follows_scipys_order_on_canonical_rows():
 def test_compiled_and_numpy_engines_give_the_same_floats(monkeypatch, merged):
     rng = np.random.default_rng(5)
     ids, weights, lengths = _random_texts(5, n_texts=80, vocabulary=40, longest=70)
+    monkeypatch.setattr(ngrams, "COMPILED_FROM", float("inf"))
     numpy_bags = BagSet.of_texts(ids, weights, lengths, 4, last_unigram=not merged, merged=merged)
     monkeypatch.setattr(ngrams, "COMPILED_FROM", 0)
     compiled = BagSet.of_texts(ids, weights, lengths, 4, last_unigram=not merged, merged=merged)
@@ -263,3 +264,10 @@ def test_sort_positions_packed_and_fallback_agree():
 def test_ranges():
     assert ranges(np.array([5, 0, 9]), np.array([2, 0, 3])).tolist() == [5, 6, 9, 10, 11]
     assert ranges(np.array([5, 9]), np.array([2, 3]), np.array([True, False])).tolist() == [6, 5, 9, 10, 11]
+
+
+def test_compiled_engine_starts_once_the_process_has_bagged_enough(monkeypatch):
+    ids, weights, lengths = _random_texts(9, n_texts=4)
+    monkeypatch.setattr(ngrams, "_bagged", 0)
+    monkeypatch.setattr(ngrams, "COMPILED_FROM", 2 * len(ids) * 6)  # two calls' worth at max_gap 4
+    assert [BagSet.of_texts(ids, weights, lengths, 4).compiled for _ in range(3)] == [False, True, True]

@@ -1,11 +1,11 @@
 """A one-document TESLA-S run imports only what it uses (issue 17: start-up within 2.5x of a bare
-``import numpy, scipy.sparse``): no scipy, scikit-learn, spaCy, rouge-score or process pools."""
+``import numpy, scipy.sparse``): no scipy, scikit-learn, spaCy, rouge-score, numba or process pools."""
 
 import json
 import subprocess
 import sys
 
-HEAVY = ("scipy", "sklearn", "spacy", "rouge_score", "rouge_score_rs", "nltk", "concurrent.futures.process")
+HEAVY = ("scipy", "sklearn", "spacy", "rouge_score", "rouge_score_rs", "nltk", "numba", "concurrent.futures.process")
 
 
 def test_one_document_tesla_s_imports_no_heavy_module(tmp_path):
