@@ -87,35 +87,51 @@ def feature_names(tesla: TeslaFeatures, lms: LMFeatures) -> list[str]:
     return tesla.names() + lms.names()
 
 
+def _digest(refs: Sequence[str], hyp: str) -> str:
+    """Cache key of one (references, hypothesis) item (hex: numpy byte strings drop trailing NULs)."""
+    return hashlib.sha1(("\x1f".join(refs) + "\x1e" + hyp).encode("utf-8")).hexdigest()[:24]
+
+
+def _load_rows(path: Path | None) -> dict[str, np.ndarray]:
+    if path is None or not path.is_file():
+        return {}
+    with np.load(path) as z:
+        return dict(zip(map(str, z["keys"]), z["rows"]))
+
+
+def _save_rows(path: Path, rows: dict[str, np.ndarray]) -> None:
+    """Write the cache atomically (temporary file, then rename)."""
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez(tmp, keys=np.array(list(rows), dtype="U24"), rows=np.array(list(rows.values())))
+    tmp.replace(path)
+
+
 def raw_features(data: RankedSet, tesla: TeslaFeatures, lms: LMFeatures,
-                 log: Callable[[str], None] = print) -> np.ndarray:
-    """(outputs x features) TESLA-B F-measures (mean over references, NaN kept) and LM scores,
-    from the cache when this exact configuration and data were computed before."""
+                 log: Callable[[str], None] = print, chunk: int = 1024) -> np.ndarray:
+    """(outputs x features) TESLA-B F-measures (mean over references, NaN kept) and LM scores.
+
+    Rows are cached per (references, hypothesis) in one file per configuration (a hash of the
+    feature names and every resource's signature), saved after each ``chunk`` of new outputs, so
+    an interrupted run, a subset and the full set share what was computed."""
     names = feature_names(tesla, lms)
-    h = hashlib.sha1(json.dumps([names, tesla.pivots.signature_fields(), lms.signature_fields(),
-                                 preparer("en").describe(), tesla.alpha], sort_keys=True, default=str).encode())
-    for refs, hyp in data.items:
-        h.update(("\x1f".join(refs) + "\x1e" + hyp + "\n").encode("utf-8"))
+    config = hashlib.sha1(json.dumps([names, tesla.pivots.signature_fields(), lms.signature_fields(),
+                                      preparer("en").describe(), tesla.alpha], sort_keys=True, default=str).encode())
     cache = usable_cache_dir("mteval")
-    path = cache / f"tesla-features-{h.hexdigest()[:16]}.npy" if cache is not None else None
-    if path is not None and path.is_file():
-        X = np.load(path)
-        if X.shape == (len(data.keys), len(names)):
-            log(f"features: {len(data.keys)} outputs from the cache ({path})")
-            return X
-    X = np.empty((len(data.keys), len(names)))
+    path = cache / f"tesla-features-{config.hexdigest()[:16]}.npz" if cache is not None else None
+    known = _load_rows(path)
+    digests = [_digest(refs, hyp) for refs, hyp in data.items]
+    todo = list({d: k for k, d in enumerate(digests) if d not in known}.values())
+    log(f"features: {len(data.items) - len(todo)} of {len(data.items)} outputs cached ({path})")
     start = time.perf_counter()
-    chunk = 1024
-    for lo in range(0, len(data.items), chunk):
-        part = data.items[lo:lo + chunk]
-        for k, (rows, (_, hyp)) in enumerate(zip(tesla.per_reference(part), part), lo):
-            X[k, :len(names) - len(lms.names())] = mean_defined(rows.T)
-            X[k, len(names) - len(lms.names()):] = lms.compute(hyp)
+    for lo in range(0, len(todo), chunk):
+        part = [data.items[k] for k in todo[lo:lo + chunk]]
+        for k, rows, (_, hyp) in zip(todo[lo:lo + chunk], tesla.per_reference(part), part):
+            known[digests[k]] = np.concatenate([mean_defined(rows.T), lms.compute(hyp)])
+        if path is not None:
+            _save_rows(path, known)
         done = lo + len(part)
-        log(f"features: {done}/{len(data.items)} outputs ({done / (time.perf_counter() - start):.1f}/s)")
-    if path is not None:
-        np.save(path, X)
-    return X
+        log(f"features: {done}/{len(todo)} new outputs ({done / (time.perf_counter() - start):.1f}/s)")
+    return np.array([known[d] for d in digests]).reshape(len(digests), len(names))
 
 
 def model_matrix(X: np.ndarray, n_lm: int) -> np.ndarray:

@@ -105,9 +105,14 @@ def features(ranked, extractors, tmp_path_factory):
     mp.setenv("AESOP_CACHE", str(tmp_path_factory.mktemp("cache")))
     tesla, lms = extractors
     raw = raw_features(ranked, tesla, lms, log=lambda msg: None)
-    cached = raw_features(ranked, tesla, lms, log=lambda msg: None)  # the second read comes from the cache
+    messages = []
+    cached = raw_features(ranked, tesla, lms, log=messages.append)  # the second read comes from the cache
+    subset = RankedSet(ranked.keys[:4], ranked.items[:4], [], [])
+    from_subset = raw_features(subset, tesla, lms, log=messages.append)  # rows are cached one by one
     mp.undo()
-    assert np.array_equal(raw, cached, equal_nan=True)
+    assert np.array_equal(raw, cached, equal_nan=True) and np.array_equal(raw[:4], from_subset, equal_nan=True)
+    n = len(ranked.items)
+    assert messages[0].startswith(f"features: {n} of {n} outputs cached") and len(messages) == 2, messages
     return model_matrix(raw, len(lms.names()))
 
 
