@@ -47,23 +47,26 @@ def build_slots(keys, lens, n, n_slots):
 
 
 @njit(cache=True, nogil=True)
+def _same(keys, lens, e, ids, start, n):
+    """Whether row ``e`` of ``keys`` is ``ids[start:start + n]``."""
+    if lens[e] != n:
+        return False
+    for k in range(n):
+        if keys[e, k] != ids[start + k]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
 def _find(keys, lens, slots, ids, start, n):
     """Row of ``keys`` equal to ``ids[start:start + n]``, or -1."""
     mask = slots.shape[0] - 1
     i = _hash(ids, start, n) & mask
-    while True:
-        e = slots[i]
-        if e == _EMPTY:
-            return -1
-        if lens[e] == n:
-            same = True
-            for k in range(n):
-                if keys[e, k] != ids[start + k]:
-                    same = False
-                    break
-            if same:
-                return e
+    while slots[i] != _EMPTY:
+        if _same(keys, lens, slots[i], ids, start, n):
+            return slots[i]
         i = (i + 1) & mask
+    return -1
 
 
 @njit(cache=True, nogil=True)
@@ -116,13 +119,13 @@ def _segment(toks, start, n, max_len, log_total, phrase_ids, phrase_len, phrase_
 def _bag_insert(keys, lens, weights, slots, n, gram, glen, weight):
     """Add ``weight`` to the gram's entry (appended if new, as ``bag.get(gram, 0.0) + weight``);
     returns the new number of entries."""
-    e = _find(keys, lens, slots, gram, 0, glen)
-    if e >= 0:
-        weights[e] = weights[e] + weight
-        return n
     mask = slots.shape[0] - 1
     i = _hash(gram, 0, glen) & mask
     while slots[i] != _EMPTY:
+        e = slots[i]
+        if _same(keys, lens, e, gram, 0, glen):
+            weights[e] = weights[e] + weight
+            return n
         i = (i + 1) & mask
     slots[i] = n
     keys[n, :glen] = gram[:glen]
