@@ -106,7 +106,7 @@ def read_parse(path: str | Path, text: str | None = None, fmt: str | None = None
 
 class RelationAdapter(ABC):
     """Relations made elsewhere, with the interface of the built-in parser (``parse``,
-    ``parse_parsed``, ``provider``); sentence indices come from the project's sentence split."""
+    ``parse_parsed``, ``parse_batch``, ``provider``); sentence indices come from the project's sentence split."""
 
     provider: str
 
@@ -121,6 +121,10 @@ class RelationAdapter(ABC):
     def parse_parsed(self, pt: ParsedText) -> list[Relation]:
         """Relations of a preprocessed text, with sentence indices."""
         return [r.with_sentences(pt.sentence_of_offset) for r in self.relations(pt.text, pt.doc_id)]
+
+    def parse_batch(self, pts: Sequence[ParsedText]) -> list[list[Relation]]:
+        """Relations of each preprocessed text (each parse made elsewhere is read on its own)."""
+        return [self.parse_parsed(pt) for pt in pts]
 
 
 class PrecomputedParses(RelationAdapter):

@@ -58,26 +58,26 @@ def evaluate(parser: DiscourseParser, docs, parsed, nonexplicit_norel: bool) -> 
     e2e = {"partial": 0, "exact": 0, "pred": 0, "gold": 0}
     for doc, pt in zip(docs, parsed):
         cands = parser.candidates(pt)
-        found = [set(c.tokens) for c, ok in zip(cands, parser.is_discourse(pt, cands)) if ok]
+        found = [set(c.tokens) for c, ok in zip(cands, parser.is_discourse([(pt, c) for c in cands])) if ok]
         gold_conns = [pt.tokens_in(spans) for spans in doc.connectives]
         gold_conns = [g for g in gold_conns if g]
         conn_tp += match_count(found, gold_conns, lambda p, g: bool(p & g))
         conn_pred += len(found)
         conn_gold += len(gold_conns)
         exs = explicit_examples(pt, doc)
-        gcands = [e.cand for e in exs]
+        gold_occurrences = [(pt, e.cand) for e in exs]
         pos_gold += [e.position for e in exs]
-        pos_pred += parser.positions(pt, gcands)
+        pos_pred += parser.positions(gold_occurrences)
         sense_gold += [e.l1 for e in exs]
-        sense_pred += parser.explicit_senses(pt, gcands)
-        mfs_pred += [parser.lexicon.mfs_train(c.key) for c in gcands]
+        sense_pred += parser.explicit_senses(gold_occurrences)
+        mfs_pred += [parser.lexicon.mfs_train(e.cand.key) for e in exs]
         pairs, labels, annotated = pair_examples(pt, doc)
         if not nonexplicit_norel:
             pairs, labels = [p for p, a in zip(pairs, annotated) if a], [x for x, a in zip(labels, annotated) if a]
             annotated = [True] * len(pairs)
         ne_gold += labels
         ne_annotated += annotated
-        ne_pred += parser.nonexplicit_labels(pt, pairs)
+        ne_pred += parser.nonexplicit_labels([(pt, i) for i in pairs])
         pred = [_view(pt, r) for r in parser.parse_parsed(pt) if r.l1 != "NoRel"]
         gold = [_view(pt, r) for r in doc.relations if r.l1 != "NoRel"]
         gold = [g for g in gold if g[2] and g[3]]
@@ -125,8 +125,7 @@ def speed(parsers: dict[int, DiscourseParser], texts: list[str]) -> dict:
     out = {"tokens": n_tok, "preprocessing_seconds": t_pre}
     for tier, parser in parsers.items():
         t1 = time.perf_counter()
-        for pt in parsed:
-            parser.parse_parsed(pt)
+        parser.parse_batch(parsed)
         t_stage = time.perf_counter() - t1
         out[f"tier{tier}"] = {"stage_seconds": t_stage, "tokens_per_second": n_tok / (t_pre + t_stage),
                               "stage_tokens_per_second": n_tok / t_stage if t_stage else None}

@@ -27,6 +27,9 @@ from coherence.parser.document import ParsedText, parse_texts
 from coherence.relations import Relation
 
 CACHE_VERSION = 2
+# Texts analysed per batch: large enough that the parser's per-call costs vanish, small enough
+# that the spaCy documents of one batch stay a few MiB.
+BATCH_TEXTS = 256
 # Cache files already warned about in this process (one warning each).
 _WARNED: set[str] = set()
 
@@ -68,11 +71,13 @@ def layout(pt: ParsedText) -> tuple[Token, ...]:
     return tuple(out)
 
 
-def analyse_parsed(pt: ParsedText, parser) -> Analysis:
-    """Analysis of a preprocessed text with ``parser`` (a :class:`DiscourseParser`)."""
-    if not pt.words:
-        return Analysis(0, (), ())
-    return Analysis(len(pt.sentences), layout(pt), tuple(parser.parse_parsed(pt)))
+def analyse_batch(pts: Sequence[ParsedText], parser) -> list[Analysis]:
+    """Analyses of preprocessed texts, the parser run once over the batch (its classifiers are
+    called once per stage, not once per text); empty texts are not parsed."""
+    nonempty = [pt for pt in pts if pt.words]
+    relations = iter(parser.parse_batch(nonempty) if nonempty else [])
+    return [Analysis(len(pt.sentences), layout(pt), tuple(next(relations))) if pt.words else Analysis(0, (), ())
+            for pt in pts]
 
 
 def text_key(text: str) -> str:
@@ -168,10 +173,31 @@ class AnalysisCache:
         if todo:
             by_key = dict(zip(keys, texts))
             with bar(len(todo), progress, unit="text") as pbar:
-                for k, pt in zip(todo, parse_texts([by_key[k] for k in todo])):
-                    self._add(k, analyse_parsed(pt, self.parser))
-                    pbar.update(1)
+                for start in range(0, len(todo), BATCH_TEXTS):
+                    part = todo[start:start + BATCH_TEXTS]
+                    self._analyse_new(part, [by_key[k] for k in part])
+                    pbar.update(len(part))
         return [self.store[k] for k in keys]
+
+    def _analyse_new(self, keys: Sequence[str], texts: Sequence[str]) -> None:
+        """Analyse and keep texts not seen yet, in one batch; when the batch fails, one text at a
+        time, so every text that can be analysed is kept and the first failure is raised."""
+        try:
+            analyses = analyse_batch(parse_texts(list(texts)), self.parser)
+        except Exception:  # noqa: BLE001 - one bad text must cost only itself: redo them one by one
+            if len(texts) == 1:
+                raise
+            failure = None
+            for key, text in zip(keys, texts):
+                try:
+                    self._add(key, analyse_batch(parse_texts([text]), self.parser)[0])
+                except Exception as exc:  # noqa: BLE001 - raised below, once the others are kept
+                    failure = failure or exc
+            if failure is not None:
+                raise failure
+            return
+        for key, analysis in zip(keys, analyses):
+            self._add(key, analysis)
 
     def analyse_permutations(self, texts: Sequence[str], k: int = 20, seed: int = 0,
                              progress: bool = False) -> list[list[Analysis]]:
@@ -190,10 +216,10 @@ class AnalysisCache:
                    if any(text_key(p) not in self.store for p in ptexts)]
         with bar(sum(len(orders) for _, orders in missing), progress, unit="permutation") as pbar:
             for (text, orders), pt in zip(missing, parse_texts([t for t, _ in missing])):
-                for order in orders:
-                    permuted = permuted_parsed(pt, order)
-                    self._add(text_key(permuted.text), analyse_parsed(permuted, self.parser))
-                    pbar.update(1)
+                permuted = [permuted_parsed(pt, order) for order in orders]
+                for ppt, analysis in zip(permuted, analyse_batch(permuted, self.parser)):
+                    self._add(text_key(ppt.text), analysis)
+                pbar.update(len(orders))
         return [[self.store[text_key(p)] for p in ptexts] for _, _, ptexts in plans]
 
     def save(self) -> None:

@@ -29,6 +29,9 @@ _NOTES = {
     "one_sentence": "one_sentence: no sentence transitions to judge (the model's one-sentence value)",
     "no_relations": "no_relations: no discourse relation found",
 }
+#: scores kept per engine, so the metrics of one run (DICOMER, each CREMER) that score the same
+#: chunk of texts one after another analyse and featurise each text once
+RECENT_TEXTS = 4096
 _NEUTRAL_NOTES = {
     "one_sentence": "not_judged: fewer than two sentences (the model's neutral value)",
     "no_relations": "not_judged: no discourse relation found (the model's neutral value)",
@@ -105,19 +108,20 @@ def analysis_notes(analysis, neutral: bool = False) -> tuple[str, ...]:
 
 
 class _Engine:
-    """What scoring needs, built once per configuration: model, sidecar, relation source, cache."""
+    """What scoring needs, built once per configuration and process: model, sidecar, relation
+    source, analysis cache, and the scores of recent texts, so DICOMER and every CREMER of a run
+    analyse and score a text once (:func:`engine_for`)."""
 
-    def __init__(self, metric: Dicomer):
+    def __init__(self, params: dict):
         from coherence.adapters import ExternalParser, PrecomputedParses
         from coherence.dicomer.analysis import AnalysisCache, parser_id, shared_cache
         from coherence.parser.pipeline import DiscourseParser
 
-        self.key = tuple(metric.get_params().items())
-        self.model, self.info = load_dicomer_model(metric.model)
-        if metric.precomputed:
-            self.relations = PrecomputedParses(metric.precomputed)
-        elif metric.external:
-            self.relations = ExternalParser(metric.external, metric.external_format)
+        self.model, self.info = load_dicomer_model(params["model"])
+        if params["precomputed"]:
+            self.relations = PrecomputedParses(params["precomputed"])
+        elif params["external"]:
+            self.relations = ExternalParser(params["external"], params["external_format"])
         else:
             self.relations = None
         self.parser = self.relations or DiscourseParser(tier=int(self.info["parser_tier"]))
@@ -125,24 +129,56 @@ class _Engine:
         if self.info.get("parser", self.parser_id) != self.parser_id:
             advice = "" if self.relations else ": retrain with `coherence train dicomer`"
             warnings.warn(f"DICOMER model was trained with parser {self.info['parser']}, the relations "
-                          f"now come from {self.parser_id}{advice}", stacklevel=3)
+                          f"now come from {self.parser_id}{advice}", stacklevel=5)
         # parses made elsewhere depend on tools we cannot fingerprint: never cached
         self.cache = None
         if self.relations is None:
-            self.cache = shared_cache(self.parser) if metric.cache else AnalysisCache(self.parser)
+            self.cache = shared_cache(self.parser) if params["cache"] else AnalysisCache(self.parser)
+        self.recent: dict[str, Score] = {}
 
-    def analyses(self, items: Sequence[Item]) -> list:
-        """Analyses of the items' candidates; with relations from elsewhere each item's parse is
-        found by its id (the file name), and a failure raises naming it."""
-        from coherence.dicomer.analysis import analyse_parsed
+    def scores(self, items: Sequence[Item]) -> list[Score]:
+        """Scores of the items' candidates; a text scored recently is not analysed or featurised
+        again. With relations from elsewhere each item's parse is found by its id (the file name),
+        so nothing is shared between items, and a failure raises naming the item."""
+        from coherence.dicomer.analysis import analyse_batch, text_key
         from coherence.parser.document import parse_texts
 
-        if self.relations is None:
-            analyses = self.cache.analyse([it.candidate for it in items])
+        if self.relations is not None:
+            parsed = parse_texts([it.candidate for it in items], [it.id for it in items])
+            return self._scored(analyse_batch(parsed, self.parser))
+        keys = [text_key(it.candidate) for it in items]
+        new = {k: it.candidate for k, it in zip(keys, items) if k not in self.recent}
+        if new:
+            analyses = self.cache.analyse(list(new.values()))
             self.cache.save()
-            return analyses
-        parsed = parse_texts([it.candidate for it in items], [it.id for it in items])
-        return [analyse_parsed(pt, self.parser) for pt in parsed]
+            self.recent.update(zip(new, self._scored(analyses)))
+        scores = [self.recent[k] for k in keys]
+        for old in list(self.recent)[:max(0, len(self.recent) - RECENT_TEXTS)]:
+            del self.recent[old]
+        return scores
+
+    def _scored(self, analyses: Sequence) -> list[Score]:
+        values = self.model.decision_function(analyses)
+        logs = self.model.log_score(values)
+        neutral = bool(self.info.get("config", {}).get("neutral", False))
+        return [Score(float(v), {"log_score": float(lg)}, analysis_notes(a, neutral))
+                for a, v, lg in zip(analyses, values, logs)]
+
+
+def engine_for(params: dict) -> _Engine:
+    """The engine of a configuration, one per process for equal parameters, model file version and
+    cache folder: a ``dicomer`` metric and the DICOMER inside each CREMER share their analyses."""
+    from evalcore.resources import cache_root
+
+    file = resolve_model(params["model"])
+    stat = file.stat() if file.exists() else None
+    version = (stat.st_mtime_ns, stat.st_size) if stat else None
+    return _engine(tuple(params.items()), version, str(cache_root()) if params["cache"] else None)
+
+
+@functools.lru_cache(maxsize=4)
+def _engine(params: tuple, model_version: tuple | None, cache_folder: str | None) -> _Engine:
+    return _Engine(dict(params))
 
 
 class Dicomer(ReferenceFreeMetric):
@@ -182,10 +218,7 @@ class Dicomer(ReferenceFreeMetric):
 
     def _engine(self) -> _Engine:
         self._ensure_valid()
-        engine = self.__dict__.get("_engine_")
-        if engine is None or engine.key != tuple(self.get_params().items()):
-            engine = self.__dict__["_engine_"] = _Engine(self)
-        return engine
+        return engine_for(self.get_params())
 
     def signature(self) -> Signature:
         """sacrebleu's short form, as 0.1.0 printed it: the model's variant and training mode, the
@@ -201,10 +234,4 @@ class Dicomer(ReferenceFreeMetric):
         return Score(model.neutral_score_, {"log_score": float(model.log_score([model.neutral_score_])[0])})
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
-        engine = self._engine()
-        analyses = engine.analyses(items)
-        values = engine.model.decision_function(analyses)
-        logs = engine.model.log_score(values)
-        neutral = bool(engine.info.get("config", {}).get("neutral", False))
-        return [Score(float(v), {"log_score": float(lg)}, analysis_notes(a, neutral))
-                for a, v, lg in zip(analyses, values, logs)]
+        return self._engine().scores(items)

@@ -4,6 +4,8 @@ sense as a feature and as the back-off for connectives never seen in training.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from coherence.parser.connectives import Candidate, context_features
 from coherence.parser.document import ParsedText
 from coherence.parser.lexicon import Lexicon
@@ -20,10 +22,11 @@ def features(pt: ParsedText, cand: Candidate, lexicon: Lexicon) -> dict[str, flo
     return f
 
 
-def predict(model, pt: ParsedText, cands: list[Candidate], lexicon: Lexicon) -> list[str]:
-    """Tier 1 senses; a connective unseen in training keeps its most frequent sense."""
-    if not cands:
+def predict(model, occurrences: Sequence[tuple[ParsedText, Candidate]], lexicon: Lexicon) -> list[str]:
+    """Tier 1 senses of connectives (each with its text), one classifier call for all; a
+    connective unseen in training keeps its most frequent sense."""
+    if not occurrences:
         return []
-    preds = model.predict([features(pt, c, lexicon) for c in cands])
+    preds = model.predict([features(pt, c, lexicon) for pt, c in occurrences])
     return [str(p) if c.key in lexicon.gdtb_train else lexicon.mfs_train(c.key)
-            for c, p in zip(cands, preds)]
+            for (_, c), p in zip(occurrences, preds)]

@@ -4,6 +4,7 @@ non-explicit pairs, each stage consuming the previous stage's predictions (Lin e
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from pathlib import Path
 
 from evalcore.resources import ResourceError, data_dir
@@ -13,6 +14,9 @@ from coherence.parser.connectives import Candidate, context_features, find_candi
 from coherence.parser.document import ParsedText, parse_texts
 from coherence.parser.lexicon import Lexicon, load_lexicon
 from coherence.relations import Relation
+
+#: a connective candidate with the text it occurs in
+Occurrence = tuple[ParsedText, Candidate]
 
 PROVIDERS = {0: "rules-v1", 1: "gdtb-clf-v1"}
 MODEL_NAME = "parser_tier1"
@@ -58,60 +62,72 @@ class DiscourseParser:
         self.model_sha256: str | None = info.get("sha256")
         self.keys = self.lexicon.tier0_keys if tier == 0 else self.lexicon.tier1_keys
 
-    # --- stages -------------------------------------------------------------------------
+    # --- stages: each takes the occurrences of a whole batch of texts ------------------
+    # A Tier 1 classifier is called once per stage for the batch, never once per text:
+    # scikit-learn's per-call checks cost more than the prediction of a short text's rows.
     def candidates(self, pt: ParsedText) -> list[Candidate]:
         return find_candidates(pt, self.keys)
 
-    def is_discourse(self, pt: ParsedText, cands: list[Candidate]) -> list[bool]:
+    def is_discourse(self, occurrences: Sequence[Occurrence]) -> list[bool]:
         """Discourse vs non-discourse use of each candidate."""
-        if self.tier == 0 or not cands:
-            return [tier0_is_discourse(pt, c) for c in cands]
-        preds = self.models["connective"].predict([context_features(pt, c) for c in cands])
+        if self.tier == 0 or not occurrences:
+            return [tier0_is_discourse(pt, c) for pt, c in occurrences]
+        preds = self.models["connective"].predict([context_features(pt, c) for pt, c in occurrences])
         return [bool(p) for p in preds]
 
-    def positions(self, pt: ParsedText, cands: list[Candidate]) -> list[str]:
+    def positions(self, occurrences: Sequence[Occurrence]) -> list[str]:
         """SS or PS for each discourse connective (PS impossible in the first sentence)."""
-        if self.tier == 0 or not cands:
-            return [argpos.tier0_position(pt, c) for c in cands]
-        preds = self.models["argpos"].predict([argpos.features(pt, c) for c in cands])
-        return [str(p) if c.sentence > 0 else argpos.SS for c, p in zip(cands, preds)]
+        if self.tier == 0 or not occurrences:
+            return [argpos.tier0_position(pt, c) for pt, c in occurrences]
+        preds = self.models["argpos"].predict([argpos.features(pt, c) for pt, c in occurrences])
+        return [str(p) if c.sentence > 0 else argpos.SS for (_, c), p in zip(occurrences, preds)]
 
-    def explicit_senses(self, pt: ParsedText, cands: list[Candidate]) -> list[str]:
+    def explicit_senses(self, occurrences: Sequence[Occurrence]) -> list[str]:
         """Level-1 sense of each discourse connective."""
         if self.tier == 0:
-            return [self.lexicon.mfs_pdtb2(c.key) for c in cands]
-        return explicit_sense.predict(self.models["explicit_sense"], pt, cands, self.lexicon)
+            return [self.lexicon.mfs_pdtb2(c.key) for _, c in occurrences]
+        return explicit_sense.predict(self.models["explicit_sense"], occurrences, self.lexicon)
 
-    def nonexplicit_labels(self, pt: ParsedText, pairs: list[int]) -> list[str]:
-        """6-way label of each adjacent pair (i, i + 1)."""
+    def nonexplicit_labels(self, pairs: Sequence[tuple[ParsedText, int]]) -> list[str]:
+        """6-way label of each adjacent pair (sentence i, sentence i + 1) of its text."""
         if self.tier == 0 or not pairs:
-            return [nonexplicit.tier0_label(pt, i) for i in pairs]
-        preds = self.models["nonexplicit"].predict([nonexplicit.pair_item(pt, i) for i in pairs])
+            return [nonexplicit.tier0_label(pt, i) for pt, i in pairs]
+        preds = self.models["nonexplicit"].predict([nonexplicit.pair_item(pt, i) for pt, i in pairs])
         return [str(p) for p in preds]
 
     # --- end to end ---------------------------------------------------------------------
-    def parse_parsed(self, pt: ParsedText) -> list[Relation]:
-        """Relations of a preprocessed text, explicit ones first, in text order."""
-        cands = self.candidates(pt)
-        conns = [c for c, ok in zip(cands, self.is_discourse(pt, cands)) if ok]
-        relations, linked = [], set()
-        for cand, pos, sense in zip(conns, self.positions(pt, conns), self.explicit_senses(pt, conns)):
+    def parse_batch(self, pts: Sequence[ParsedText]) -> list[list[Relation]]:
+        """Relations of each preprocessed text, explicit ones first, in text order; every
+        stage runs once over the whole batch (a text's relations do not depend on the others)."""
+        cands = [(k, c) for k, pt in enumerate(pts) for c in self.candidates(pt)]
+        found = self.is_discourse([(pts[k], c) for k, c in cands])
+        conns = [(k, c) for (k, c), ok in zip(cands, found) if ok]
+        occurrences = [(pts[k], c) for k, c in conns]
+        relations: list[list[Relation]] = [[] for _ in pts]
+        linked: list[set[int]] = [set() for _ in pts]
+        for (k, cand), pos, sense in zip(conns, self.positions(occurrences), self.explicit_senses(occurrences)):
+            pt = pts[k]
             a1, a2 = args.extract(pt, cand, pos, self.tier)
             if not a2:
                 continue
             if pos == argpos.PS and cand.sentence > 0:
-                linked.add(cand.sentence)
-            relations.append(self._relation(pt, "Explicit", sense, a1, a2, list(cand.tokens)))
-        pairs = nonexplicit.candidate_pairs(pt, linked)
-        for i, label in zip(pairs, self.nonexplicit_labels(pt, pairs)):
+                linked[k].add(cand.sentence)
+            relations[k].append(self._relation(pt, "Explicit", sense, a1, a2, list(cand.tokens)))
+        pairs = [(k, i) for k, pt in enumerate(pts) for i in nonexplicit.candidate_pairs(pt, linked[k])]
+        for (k, i), label in zip(pairs, self.nonexplicit_labels([(pts[k], i) for k, i in pairs])):
+            pt = pts[k]
             a1 = [t for t in range(*pt.sentences[i]) if pt.pos[t] != "PUNCT"]
             a2 = [t for t in range(*pt.sentences[i + 1]) if pt.pos[t] != "PUNCT"]
             if not a1 or not a2:
                 continue
             rel_type = label if label in ("EntRel", "NoRel") else "Implicit"
-            relations.append(self._relation(pt, rel_type, None if rel_type != "Implicit" else label,
-                                            a1, a2, []))
+            relations[k].append(self._relation(pt, rel_type, None if rel_type != "Implicit" else label,
+                                               a1, a2, []))
         return relations
+
+    def parse_parsed(self, pt: ParsedText) -> list[Relation]:
+        """Relations of one preprocessed text, explicit ones first, in text order."""
+        return self.parse_batch([pt])[0]
 
     def _relation(self, pt: ParsedText, rel_type: str, sense: str | None, a1: list[int],
                   a2: list[int], conn: list[int]) -> Relation:
@@ -129,5 +145,5 @@ class DiscourseParser:
         return self.parse_parsed(ParsedText(text, doc_id))
 
     def parse_many(self, texts: list[str], doc_ids: list[str | None] | None = None) -> list[list[Relation]]:
-        """Relations of many texts, with spaCy batching; one list per text, in order."""
-        return [self.parse_parsed(pt) for pt in parse_texts(texts, doc_ids)]
+        """Relations of many texts, spaCy and the classifiers batched; one list per text, in order."""
+        return self.parse_batch(parse_texts(texts, doc_ids))

@@ -46,7 +46,7 @@ def _no_parsing(monkeypatch):
     """Fail the test if any text reaches the discourse parser."""
     from coherence.parser.pipeline import DiscourseParser
 
-    monkeypatch.setattr(DiscourseParser, "parse_parsed", lambda self, pt: pytest.fail("parsed"))
+    monkeypatch.setattr(DiscourseParser, "parse_batch", lambda self, pts: pytest.fail("parsed"))
 
 
 # --- parse ---------------------------------------------------------------------------------------

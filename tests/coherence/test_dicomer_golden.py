@@ -68,11 +68,27 @@ def test_layouts_and_features_are_those_of_1e6608f(items):
 
 
 def test_dicomer_and_cremer_values_are_those_of_1e6608f(items):
+    """Cold and warm analysis cache; a metric whose shipped model was retrained since 1e6608f is
+    left out (the next test covers it)."""
     from summeval.pipeline import build_metrics, score_items
 
-    changed = sorted(name for name, sha in make.shipped_model_hashes().items() if GOLDEN["models"][name] != sha)
-    if changed:
-        pytest.skip(f"shipped models retrained since 1e6608f ({', '.join(changed)}): regenerate the golden file")
-    names = tuple(GOLDEN["values"])
+    hashes = make.shipped_model_hashes()
+    names = tuple(name for name in GOLDEN["values"] if GOLDEN["models"][name] == hashes[name])
+    if not names:
+        pytest.skip("every shipped DICOMER/CREMER model was retrained since 1e6608f: regenerate the golden file")
+    expected = {name: GOLDEN["values"][name] for name in names}
     for run in ("cold cache", "warm cache"):
-        assert _json(make.value_rows(score_items(items, build_metrics(names)), names)) == GOLDEN["values"], run
+        assert _json(make.value_rows(score_items(items, build_metrics(names)), names)) == expected, run
+
+
+def test_one_shared_analysis_gives_each_metric_its_own_values(items):
+    """DICOMER and the CREMERs scored together (one analysis and one DICOMER score per summary)
+    give the values each gives scored alone in a fresh process state."""
+    from coherence.dicomer.metric import _engine
+    from summeval.pipeline import build_metrics, score_items
+
+    names = tuple(GOLDEN["values"])
+    together = make.value_rows(score_items(items, build_metrics(names)), names)
+    for name in names:
+        _engine.cache_clear()
+        assert make.value_rows(score_items(items, build_metrics([name])), [name])[name] == together[name], name
