@@ -309,7 +309,7 @@ def _averages_and_significance(report: dict, names: Sequence[str], kendall: dict
         averages[group] = {}
         for n in names:
             per_pair = {p: kendall[n][p] for p in present if p in kendall.get(n, {})}
-            if not per_pair:
+            if len(per_pair) < len(present):  # an average over fewer pairs would not be comparable
                 continue
             sys_rho = [report["wmt12"][p]["metrics"][n]["system"]["spearman"]["value"] for p in per_pair]
             averages[group][n] = {
@@ -339,7 +339,7 @@ def _cell(entry: dict) -> str:
         return "-"
     if lo is None or (isinstance(lo, float) and math.isnan(lo)):
         return f"{v:.3f}"
-    return f"{v:.3f} [{lo:.2f}, {hi:.2f}]"
+    return f"{v:.3f} [{lo:.2f}, {hi:.2f}]" + (" !" if entry.get("flags") else "")
 
 
 def markdown(report: dict) -> str:
@@ -396,6 +396,8 @@ def markdown(report: dict) -> str:
         rows = [[k, p.removeprefix("mqm-"), f"{v['none']:.2f}", f"{v['item']:.2f}"] for (k, p), v in mqm_sig.items()]
         out += ["**MQM: share of segment resamples where A's Kendall beats B's** (without ref-* rows)", "",
                 table(["A>B", "pair", "no grouping", "per segment"], rows), ""]
+    out += ["`!`: the estimate lies outside its own percentile interval (skewed resamples, typical of "
+            "system-level correlations over few systems).", ""]
     rows = [[n, str(s["segments"]), f"{s['seconds']:.1f}", f"{s['segments_per_second']:.0f}",
              str(report["errors"][n]["count"])] for n, s in report["speed"].items()]
     out += ["**Speed** (each metric timed alone, one process, preprocessing included)", "",
