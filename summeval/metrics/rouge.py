@@ -49,10 +49,6 @@ def _pretokenised(text: str, stem: bool) -> str:
     return " ".join(tokens(text, stem))
 
 
-def _prf(precision: float, recall: float, f: float) -> dict[str, float]:
-    return {"precision": precision, "recall": recall, "f": f}
-
-
 class _MaxOverReferences(ReferenceMetric):
     """Shared multi-reference rule for the ROUGE family: keep the reference with the best value.
     Components: ``precision``, ``recall`` and ``f`` against that reference."""
@@ -77,20 +73,17 @@ class _MaxOverReferences(ReferenceMetric):
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
         refs = [ref for item in items for ref in item.references]
         cands = [item.candidate for item in items for _ in item.references]
-        scores = self._score_pairs(refs, cands)
-        out, start = [], 0
-        for item in items:
-            end = start + len(item.references)
-            out.append(max(scores[start:end], key=lambda s: s.value))  # the first best reference
-            start = end
-        return out
-
-    def _headline(self, components: dict[str, float]) -> Score:
-        return Score(components[self.measure], components)
+        prf = self._score_pairs(refs, cands)
+        headline = prf[:, MEASURES.index(self.measure) + 1]  # recall or f
+        ends = np.cumsum([len(item.references) for item in items]).tolist()
+        best = [start + int(np.argmax(headline[start:end]))  # the first best reference
+                for start, end in zip([0, *ends[:-1]], ends)]
+        return [Score(components[self.measure], components)
+                for components in (dict(zip(("precision", "recall", "f"), row)) for row in prf[best].tolist())]
 
     @abstractmethod
-    def _score_pairs(self, references: list[str], candidates: list[str]) -> list[Score]:
-        """Score each candidate against the reference at the same position."""
+    def _score_pairs(self, references: list[str], candidates: list[str]) -> np.ndarray:
+        """(precision, recall, F) of each candidate against the reference at the same position."""
 
 
 class Rouge(_MaxOverReferences):
@@ -117,7 +110,7 @@ class Rouge(_MaxOverReferences):
         key = ROUGE_TYPES[self.kind]
         texts = {t: _pretokenised(t, self.stem) for t in dict.fromkeys(references + candidates)}
         results = _scorer(key).score_batch([texts[r] for r in references], [texts[c] for c in candidates])
-        return [self._headline(_prf(s.precision, s.recall, s.fmeasure)) for s in (r[key] for r in results)]
+        return np.array([(s.precision, s.recall, s.fmeasure) for s in (r[key] for r in results)], dtype=float)
 
 
 class RougeSU(_MaxOverReferences):
@@ -154,14 +147,12 @@ class RougeSU(_MaxOverReferences):
         cand_idx = np.fromiter(map(texts.__getitem__, candidates), dtype=np.int64, count=len(candidates))
         ref_idx = np.fromiter(map(texts.__getitem__, references), dtype=np.int64, count=len(references))
         totals, hits = bags.totals(), bags.overlaps(cand_idx, ref_idx[:, None])[:, 0]
-        out = []
-        # counts are whole numbers: sums are exact whatever their order
-        for hit, r_total, c_total in zip(hits.tolist(), totals[ref_idx].tolist(), totals[cand_idx].tolist()):
-            p = hit / c_total if c_total else 0.0
-            r = hit / r_total if r_total else 0.0
-            f = 2 * p * r / (p + r) if hit else 0.0
-            out.append(self._headline(_prf(p, r, f)))
-        return out
+        c_total, r_total = totals[cand_idx], totals[ref_idx]  # counts: sums exact whatever their order
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p = np.where(c_total > 0, hits / c_total, 0.0)
+            r = np.where(r_total > 0, hits / r_total, 0.0)
+            f = np.where(hits > 0, 2 * p * r / (p + r), 0.0)
+        return np.stack([p, r, f], axis=1)
 
 
 def su_bags(texts: Sequence[str], max_gap: int, stem: bool) -> BagSet:
