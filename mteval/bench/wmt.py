@@ -119,21 +119,38 @@ def _value(c) -> dict:
 
 # --- WMT12 ---------------------------------------------------------------------------------------
 
+def tesla_f_training_lines(rankings: Sequence[wmt12.Ranking]) -> set[int]:
+    """Lines of newstest2012 whose rankings trained the shipped TESLA-F: the seeded sample of
+    ranked into-English lines `mteval train tesla-f` draws (size and seed as its sidecar records).
+    The bench samples its WMT12 segments from the other lines, so no metric is evaluated on
+    rankings it was trained on (newstest2012 is multi-parallel: a line is one source sentence
+    in every pair)."""
+    import json
+
+    from evalcore.resources import data_file
+    from mteval.tesla.train_cli import DEFAULT_SEGMENTS as TRAINED_SEGMENTS
+
+    sidecar = json.loads(data_file("mteval", "tesla-f-wmt12.json").read_text("utf-8"))
+    return set(sample_segments({r.segment for r in rankings if r.pair in INTO_ENGLISH}, TRAINED_SEGMENTS,
+                               int(sidecar["seed"])))
+
+
 def wmt12_pair(root: Path, pair: str, metrics: Sequence[Metric], rankings, limit: int, n_boot: int, seed: int,
-               jobs: int) -> tuple[dict, dict[str, Scored], dict[str, KendallCounts]]:
-    """One WMT12 pair: segment Kendall (both variants), system Spearman/Pearson, per metric."""
+               jobs: int, exclude: set[int] = frozenset()) -> tuple[dict, dict[str, Scored], dict[str, KendallCounts]]:
+    """One WMT12 pair: segment Kendall (both variants), system Spearman/Pearson, per metric, on a
+    sample of the ranked segments outside ``exclude``."""
     comps = wmt12.comparisons(r for r in rankings if r.pair == pair)
     testset = wmt12.read_testset(root, pair)
     systems = sorted({s for c in comps for s in (c.a, c.b)})
     missing = [s for s in systems if s not in testset.systems]
     if missing:
         raise ValueError(f"WMT12 {pair}: ranked systems without output files: {', '.join(missing)}")
-    segments = sample_segments({c.segment for c in comps if c.human}, limit, seed)
+    segments = sample_segments({c.segment for c in comps if c.human} - exclude, limit, seed)
     chosen = set(segments)
     comps = [c for c in comps if c.segment in chosen]
     scored = score_pair(metrics, testset, segments, systems, jobs)
     wins, decided = win_counts(comps, segments, systems)
-    out: dict = {"segments": len(segments), "systems": len(systems),
+    out: dict = {"segments": len(segments), "segment_ids": segments, "systems": len(systems),
                  "comparisons": sum(1 for c in comps if c.human), "human_ties": sum(1 for c in comps if not c.human),
                  "metrics": {}}
     counts_by_metric = {}
@@ -256,6 +273,8 @@ def run(out: Path, data: Path | None = None, metrics: Sequence[str] | None = Non
     kendall: dict[str, dict[str, KendallCounts]] = {}
     versus: set[tuple[str, str]] = set()
     rankings = wmt12.read_rankings(root / "wmt12" / "wmt12.RNK_results.csv") if set(pairs) & set(wmt12.PAIRS) else []
+    held_out = tesla_f_training_lines(rankings) if rankings else set()
+    report["wmt12_excluded_lines"] = len(held_out)
     start = time.perf_counter()
     for pair in pairs:
         target = pair.rsplit("-", 1)[1]
@@ -273,7 +292,7 @@ def run(out: Path, data: Path | None = None, metrics: Sequence[str] | None = Non
         log(f"[bench wmt] {pair}: {', '.join(here)} ({time.perf_counter() - start:.0f} s)")
         if pair in wmt12.PAIRS:
             result, scored, counts = wmt12_pair(root / "wmt12", pair, loaded, rankings, limits["wmt12"], n_boot,
-                                                seed, jobs)
+                                                seed, jobs, held_out)
             for name, c in counts.items():
                 kendall.setdefault(name, {})[pair] = c
             report["wmt12"][pair] = result
@@ -346,7 +365,8 @@ def markdown(report: dict) -> str:
     """The report: settings, WMT12 and MQM tables, speed, errors and metrics that did not load."""
     out = ["## MT metrics on WMT human judgments (`mteval bench wmt`)", "",
            f"Data: `{report['data']}`. Segments per pair: WMT12 {report['segments_per_pair']['wmt12'] or 'all'} "
-           f"(seeded sample of the ranked segments; every ranked system scored on each), MQM "
+           f"(seeded sample of the ranked segments outside the {report.get('wmt12_excluded_lines', 0)} lines whose "
+           "rankings trained the shipped TESLA-F; every ranked system scored on each), MQM "
            f"{report['segments_per_pair']['mqm'] or 'all'} (rated segments). Bootstrap {report['bootstrap']} "
            f"resamples of segments, seed {report['seed']}. {machine_line(report['machine'])} "
            f"Run time {report.get('seconds', 0):.0f} s.", ""]

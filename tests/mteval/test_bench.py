@@ -7,7 +7,7 @@ import pytest
 
 from evalcore.resources import shared_data_dir
 from mteval.baselines import Chrf
-from mteval.bench.wmt import run, wmt12_pair
+from mteval.bench.wmt import run, tesla_f_training_lines, wmt12_pair
 from mteval.data import wmt12
 
 
@@ -31,6 +31,9 @@ def test_bench_writes_tables_and_reports_metrics_that_do_not_load(tmp_path):
     assert "WMT12 segment level: Kendall's tau, WMT12 variant" in md and "WMT21 MQM zh-en" in md
     de = data["wmt12"]["de-en"]
     assert de["segments"] == 12 and de["systems"] == 16
+    rankings = wmt12.read_rankings(shared_data_dir() / "mt" / "wmt12" / "wmt12.RNK_results.csv")
+    trained = tesla_f_training_lines(rankings)
+    assert len(trained) == 1200 and not trained & set(de["segment_ids"])  # never TESLA-F's training lines
     assert set(de["metrics"]) == {"bleu", "chrf"}
     assert 0 <= data["wmt12_significance"]["bleu>chrf"]["de-en"]["wmt12"] <= 1
     zh = data["mqm"]["mqm-zh-en"]
