@@ -17,6 +17,7 @@ import math
 import os
 import shutil
 import sys
+import weakref
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -129,6 +130,11 @@ class CompiledTable:
         return np.array(ids, np.int32), ptr
 
 
+#: compiled forms loaded in this process, by cache folder: builders on the same file share one
+#: mapping and one vocabulary while any of them lives
+_LOADED: weakref.WeakValueDictionary[Path, CompiledTable] = weakref.WeakValueDictionary()
+
+
 def compiled_pays(n_items: int) -> bool:
     """Whether a batch of ``n_items`` should take the compiled path: from :data:`COMPILED_FROM`
     items, or always once numba is loaded (both paths give the same values, bit for bit)."""
@@ -152,7 +158,7 @@ def compile_table(table, min_arc: float) -> CompiledTable | None:
                            .encode("utf-8")).hexdigest()[:12]
     cache = usable_cache_dir("bpng")
     folder = cache / f"{where}-{version}" if cache is not None else None
-    compiled = CompiledTable.load(folder) if folder is not None else None
+    compiled = (_LOADED.get(folder) or CompiledTable.load(folder)) if folder is not None else None
     if compiled is None:
         compiled = CompiledTable.build(items(), table.total, min_arc)
         if folder is not None:
@@ -160,4 +166,6 @@ def compile_table(table, min_arc: float) -> CompiledTable | None:
                 if stale.name != folder.name and ".tmp-" not in stale.name:
                     shutil.rmtree(stale, ignore_errors=True)
             compiled.save(folder)
+    if folder is not None:
+        _LOADED[folder] = compiled
     return compiled

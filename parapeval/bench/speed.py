@@ -31,7 +31,8 @@ STAGES = ("preprocessing", "BPNG + pivot F1", "target F1", "LM", "SVR")
 
 def _fresh(params: dict) -> PEM:
     """A PEM with its resources loaded (model, compiled tables mapped, LM mapped) and every cache
-    empty."""
+    empty (the previous run's objects collected first: builders and preprocessors hold cycles)."""
+    gc.collect()
     pem = PEM(**params)
     pem.validate()
     features, _ = pem._resources()

@@ -1,6 +1,7 @@
 """BPNG: the paper's worked example, segmentation and the confusion-network n-gram bag; the
 walk, the caches and the store's batched look-ups that keep PEM fast."""
 
+import gc
 import pickle
 import random
 
@@ -284,9 +285,12 @@ def test_store_is_compiled_once_into_the_cache_and_memory_mapped(store_path, pap
     assert first.f1_batch(pairs, compiled=True).tolist() == expected
     folders = list((tmp_path / "cache" / "bpng").iterdir())
     assert len(folders) == 1
+    assert not isinstance(first.compiled().arrays["phrase_ids"].base, np.memmap)  # built in this process
+    assert BPNGBuilder(PhraseTableStore(store_path)).compiled() is first.compiled()  # one per process while used
+    del first
+    gc.collect()
     again = BPNGBuilder(PhraseTableStore(store_path))
     compiled = again.compiled()
-    assert not isinstance(first.compiled().arrays["phrase_ids"].base, np.memmap)  # built in this process
     assert all(isinstance(a.base, np.memmap) for a in compiled.arrays.values())  # loaded from the cache
     assert again.f1_batch(pairs, compiled=True).tolist() == expected
     assert pickle.loads(pickle.dumps(again)).f1_batch(pairs, compiled=True).tolist() == expected
