@@ -355,3 +355,28 @@ def test_dicomer_is_registered_for_every_cli():
     spec = registered("coherence")["dicomer"]
     assert spec.reads == "candidate" and spec.target == "coherence.dicomer.metric:Dicomer"
     assert isinstance(get_metric("dicomer", model="m.joblib", kernel="rbf"), Dicomer)
+
+
+def test_a_text_the_parser_fails_on_costs_only_itself(model_file, monkeypatch):
+    """Texts are parsed in one batch; when the batch fails, each text is parsed alone, so the
+    others keep their scores (the values they get scored alone) and the bad one gets an error
+    record naming it."""
+    from coherence.dicomer import metric as dicomer_metric
+
+    alone = [Dicomer(model=model_file, cache=False).score(t).value for t in (TEXTS[0], TEXTS[2])]
+    dicomer_metric._engine.cache_clear()
+    parse_batch = DiscourseParser.parse_batch
+    batches = []
+
+    def fragile(self, pts):
+        batches.append(len(pts))
+        if any("zorblax" in pt.text for pt in pts):
+            raise RuntimeError("the parser gave up")
+        return parse_batch(self, pts)
+
+    monkeypatch.setattr(DiscourseParser, "parse_batch", fragile)
+    items = [Item(TEXTS[0], id="a"), Item(TEXTS[1] + " The zorblax agreed.", id="bad"), Item(TEXTS[2], id="c")]
+    good, bad, other = Dicomer(model=model_file, cache=False).score_batch(items)
+    assert [good.value, other.value] == alone
+    assert not bad.ok and bad.item == "bad" and "the parser gave up" in bad.message
+    assert batches[0] == 3 and max(batches[1:]) == 1

@@ -141,3 +141,19 @@ def test_api_rejects_non_text():
 def test_parse_many_keeps_order_and_empties():
     out = DiscourseParser(tier=0).parse_many(["", TEXT, "Hi."], ["a", "b", "c"])
     assert len(out) == 3 and out[0] == [] and out[1] and all(r.doc_id == "b" for r in out[1])
+
+
+def test_a_batch_calls_each_classifier_once_and_parses_as_text_by_text(monkeypatch):
+    """Tier 1's four classifiers run once per batch of texts, not once per text (issue 17), and
+    each text gets the relations it gets parsed alone."""
+    from coherence.parser.document import parse_texts
+
+    texts = [TEXT, "", "It rained because it was cold. Then the sun came out.",
+             "Prices rose. But demand stayed strong, and sellers were happy. Analysts agreed."]
+    parser = DiscourseParser(tier=1)
+    alone = [parser.parse(t) for t in texts]
+    calls = []
+    for stage, model in parser.models.items():
+        monkeypatch.setattr(model, "predict", lambda X, _m=model, _s=stage: calls.append(_s) or type(_m).predict(_m, X))
+    assert parser.parse_batch(parse_texts(texts)) == alone
+    assert sorted(calls) == ["argpos", "connective", "explicit_sense", "nonexplicit"]

@@ -114,3 +114,34 @@ def test_build_metrics_keeps_what_a_name_stands_for():
     assert built[0].multi_ref == "mean" and built[1].function_words == "pos" and built[2].stem is True
     with pytest.raises(ValueError, match="multi_ref"):
         build_metrics(["tesla-s"], {"tesla-s": {"multi_ref": "median"}})
+
+
+def test_dicomer_and_every_cremer_share_one_analysis_and_score_per_summary(tmp_path, monkeypatch):
+    """``--metric all``'s DICOMER metric and the DICOMER inside each CREMER parse, featurise and
+    score each summary once (issue 17), not four times."""
+    from coherence.dicomer import metric as dicomer_metric
+    from coherence.dicomer.analysis import AnalysisCache
+    from coherence.dicomer.model import DicomerModel
+
+    monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
+    dicomer_metric._engine.cache_clear()
+    calls = {"texts analysed": 0, "texts featurised": 0}
+    analyse_new, features = AnalysisCache._analyse_new, DicomerModel.features
+
+    def counted_analyse(self, keys, texts):
+        calls["texts analysed"] += len(texts)
+        return analyse_new(self, keys, texts)
+
+    def counted_features(self, analyses):
+        calls["texts featurised"] += len(analyses)
+        return features(self, analyses)
+
+    monkeypatch.setattr(AnalysisCache, "_analyse_new", counted_analyse)
+    monkeypatch.setattr(DicomerModel, "features", counted_features)
+    items = read_tac(DEMO / "models", DEMO / "peers")
+    results = score_items(items, build_metrics(["dicomer", "cremer", "cremer-rbf", "cremer-pf"]))
+    assert all(r.ok for r in results)
+    unique = len({it.summary for it in items})
+    assert calls == {"texts analysed": unique, "texts featurised": unique}
+    assert all(r.components[name]["dicomer"] == r.scores["dicomer"] for r in results
+               for name in ("cremer", "cremer-rbf", "cremer-pf"))
