@@ -60,6 +60,21 @@ class Scored:
     items: int = 0
 
 
+def source_commit() -> str:
+    """The checkout's commit (with ``+changes`` when the tree differs), so tables name their code."""
+    import subprocess
+
+    here = Path(__file__).resolve().parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True, text=True,
+                              check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "mteval", "evalcore"], cwd=here.parent.parent,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+changes" if dirty else "")
+
+
 def load_metrics(names: Sequence[str], language: str) -> tuple[list[Metric], dict[str, str]]:
     """Metrics configured for target ``language`` that load and validate, and for the others the
     reason (reported, never dropped)."""
@@ -264,7 +279,8 @@ def run(out: Path, data: Path | None = None, metrics: Sequence[str] | None = Non
     if unknown:
         raise ValueError(f"unknown pair {unknown[0]!r}; choose from {', '.join([*wmt12.PAIRS, *MQM_PAIRS])}")
     limits = {k: v if max_segments is None else max_segments for k, v in DEFAULT_SEGMENTS.items()}
-    report: dict = {"data": str(root), "machine": machine(), "bootstrap": n_boot, "seed": seed, "signatures": {},
+    report: dict = {"data": str(root), "machine": machine(), "commit": source_commit(), "bootstrap": n_boot,
+                    "seed": seed, "signatures": {},
                     "failed_to_load": {}, "segments_per_pair": limits, "wmt12": {}, "mqm": {},
                     "not_run": {} if metrics else {n: why for n, why in NOT_BY_DEFAULT.items() if n in registered("mteval")}}
     by_language: dict[str, list[Metric]] = {}
@@ -369,7 +385,7 @@ def markdown(report: dict) -> str:
            "rankings trained the shipped TESLA-F; every ranked system scored on each), MQM "
            f"{report['segments_per_pair']['mqm'] or 'all'} (rated segments). Bootstrap {report['bootstrap']} "
            f"resamples of segments, seed {report['seed']}. {machine_line(report['machine'])} "
-           f"Run time {report.get('seconds', 0):.0f} s.", ""]
+           f"Code: {report.get('commit', 'unknown')}. Run time {report.get('seconds', 0):.0f} s.", ""]
     metrics = list(report["speed"])
     if report["wmt12"]:
         pairs = list(report["wmt12"])
