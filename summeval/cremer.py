@@ -12,6 +12,12 @@ topic): its raw scale depends on how many references there are (11 in SummEval, 
 other sets), a within-topic z-score does not, so a model fitted on one setting is not asked to
 extrapolate on another. A topic with a single summary cannot be standardised on its own; it is
 standardised with the training distribution of raw TESLA-S instead, and the score says so.
+
+DICOMER enters standardised within its topic too (``topic-z-judged``), over the summaries it judged:
+its raw scale moves with the genre and length of the texts (chat summaries score lower than news
+summaries), and a summary it did not judge (one sentence, no relation: DICOMER's neutral value)
+gets 0, its topic's mean, so that "no evidence" neither raises nor lowers a summary against its
+topic's others, in any domain. A topic with fewer than two judged summaries gives every summary 0.
 """
 
 from __future__ import annotations
@@ -36,11 +42,16 @@ METRIC_NAMES = {"linear": "cremer", "rbf": "cremer-rbf", "poly": "cremer-pf"}
 DEFAULT_KERNEL = "linear"
 FEATURES = ("tesla-s", "dicomer")
 TESLA_SCALING = "topic-z"
+DICOMER_SCALING = "topic-z-judged"
+#: the prefix of DICOMER's notes on a text it did not judge (it got the model's neutral value)
+NOT_JUDGED = "not_judged:"
 SINGLE_SUMMARY_NOTE = ("tesla_s: the only summary of its topic: standardised with the training distribution "
-                       "of TESLA-S, not within its topic")
+                       "of TESLA-S, not within its topic; DICOMER counts as the topic's mean")
 VALID_FOR = ("ranking summaries of the same topics against each other (TESLA-S is standardised within each "
-             "topic; score every summary of a topic in one run); English news-like summaries with one or more "
-             "references. Not validated on dialogue summaries (see `summeval bench transfer`)")
+             "topic, DICOMER within each topic over the summaries it judged; score every summary of a topic in one "
+             "run); English summaries with one or more references, checked on news (SummEval) and, trained on news, "
+             "on chat dialogue summaries (DialSummEval, see `summeval bench transfer`); not an absolute score "
+             "across topics")
 N_FOLDS = 5
 # Searched by fit_cremer; SummEval's 1,600 summaries fit every grid in well under a minute.
 # epsilon is in standard deviations of the human scores (the target is standardised).
@@ -92,7 +103,8 @@ def model_signature(kernel: str, target: str) -> Signature:
     """What a CREMER model is, before its file exists: the variant, its features (TESLA-S
     standardised within topic) and its target (the metric's signature adds the model file's hash)."""
     return Signature(METRIC_NAMES[kernel], {"variant": KERNELS[kernel]},
-                     {"features": list(FEATURES), "tesla": TESLA_SCALING, "target": target}, __version__)
+                     {"features": list(FEATURES), "tesla": TESLA_SCALING, "dicomer": DICOMER_SCALING,
+                      "target": target}, __version__)
 
 
 def topic_z(values: np.ndarray, topics: np.ndarray) -> np.ndarray:
@@ -115,6 +127,34 @@ def scale_tesla(values, topics, training: dict) -> tuple[np.ndarray, np.ndarray]
     alone = np.isin(topics, names[counts == 1])
     out[alone] = (values[alone] - training["mean"]) / training["sd"]
     return out, alone
+
+
+def scale_dicomer(values, judged, topics) -> np.ndarray:
+    """DICOMER standardised within each topic over the summaries it ``judged``; the others (its
+    neutral value) get 0, the topic's mean, as does every summary of a topic with fewer than two
+    judged summaries or a constant DICOMER (no contrast to read)."""
+    values, judged, topics = np.asarray(values, float), np.asarray(judged, bool), np.asarray(topics)
+    out = np.zeros(len(values))
+    out[judged] = topic_z(values[judged], topics[judged])
+    return out
+
+
+def dicomer_judged(score) -> bool:
+    """Whether DICOMER judged a text (its Score carries no ``not_judged`` note)."""
+    return not any(note.startswith(NOT_JUDGED) for note in score.notes)
+
+
+def cremer_features(tesla, dicomer, judged, topics, info: dict) -> tuple[np.ndarray, np.ndarray]:
+    """(CREMER's feature rows, mask of the summaries alone in their topic) from raw TESLA-S, raw
+    DICOMER, DICOMER's judged flags and the topic of each summary, scaled as the model of sidecar
+    ``info`` was trained (TESLA-S and DICOMER within topic); a model trained with another scaling
+    is an error naming the retraining command."""
+    scaling = (info.get("tesla_scaling"), info.get("dicomer_scaling"))
+    if scaling != (TESLA_SCALING, DICOMER_SCALING):
+        raise ResourceError(f"CREMER model scaled as {scaling}, this version needs {(TESLA_SCALING, DICOMER_SCALING)}: "
+                            "retrain it with `summeval train cremer`")
+    tesla_z, alone = scale_tesla(tesla, topics, info["tesla_s_training"])
+    return feature_matrix(tesla_z, scale_dicomer(dicomer, judged, topics)), alone
 
 
 def tesla_training(values) -> dict:
@@ -155,22 +195,28 @@ def monotone_in_tesla(model, dicomer_values, n: int = 41, span: float = 3.0) -> 
     return True
 
 
-def _fit_and_save(tesla: np.ndarray, dicomer: np.ndarray, y: np.ndarray, groups: np.ndarray,
+def _fit_and_save(tesla: np.ndarray, dicomer: np.ndarray, judged: np.ndarray, y: np.ndarray, groups: np.ndarray,
                   kernels: tuple[str, ...], folder: str | Path | None, info: dict) -> list[Path]:
-    """One tuned model per kernel over (TESLA-S standardised within topic, DICOMER), saved with its
-    sidecar (``info`` + the chosen SVR parameters, the scaling and whether it is monotone in TESLA-S)."""
-    x = feature_matrix(topic_z(tesla, groups), dicomer)
-    grid = np.quantile(dicomer, np.linspace(0, 1, 11))
+    """One tuned model per kernel over (TESLA-S and DICOMER standardised within topic), saved with its
+    sidecar (``info`` + the chosen SVR parameters, the scalings and whether it is monotone in TESLA-S)."""
+    x = feature_matrix(topic_z(tesla, groups), scale_dicomer(dicomer, judged, groups))
+    grid = np.quantile(x[:, 1], np.linspace(0, 1, 11))
     paths = []
     for kernel in kernels:
         model = fit_cremer(kernel, x, y, groups, n_folds=min(N_FOLDS - 1, len(set(groups))))
         sidecar = {"variant": KERNELS[kernel], "features": list(FEATURES), **info,
                    "tesla_scaling": TESLA_SCALING, "tesla_s_training": tesla_training(tesla),
+                   "dicomer_scaling": DICOMER_SCALING, "dicomer_judged_share": float(np.mean(judged)),
                    "monotone_in_tesla_s": monotone_in_tesla(model, grid), "valid_for": VALID_FOR,
                    "svr": svr_params(model), "target_scaling": "standardised (epsilon in SDs)",
                    "tuning": f"grid {PARAM_GRIDS[kernel]}, folds by document, MSE"}
         paths.append(save_model(model, kernel, sidecar, folder))
     return paths
+
+
+def _judged(results: list) -> np.ndarray:
+    """DICOMER's judged flag of each (already checked) training score."""
+    return np.array([dicomer_judged(r) for r in results], bool)
 
 
 def _values(results: list, items, what: str) -> np.ndarray:
@@ -200,6 +246,8 @@ def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), tar
     never saw SummEval's summaries (the default, trained on GDTB), else out-of-fold values.
     Report cross-validated and cross-domain quality with `summeval bench transfer`."""
     from coherence.dicomer import oof
+    from coherence.dicomer.config import variant_config
+    from coherence.dicomer.features import judged as judges
     from coherence.dicomer.metric import Dicomer
 
     from evalcore.data.summeval import read_summeval
@@ -213,9 +261,11 @@ def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), tar
         analyses = oof.summary_analyses([it.summary for it in items])
         coherence = np.array([it.human["coherence"] for it in items])
         dicomer = oof.out_of_fold(analyses, coherence, topics, np.ones(len(items), bool), N_FOLDS, seed)
+        judged = np.array([judges(a, variant_config(oof.VARIANT)) for a in analyses])
         dicomer_values = f"out of fold ({N_FOLDS} folds by document, seed {seed})"
     else:
-        dicomer = _values(dicomer_metric.score_batch(_candidate_items(items)), items, "DICOMER")
+        results = dicomer_metric.score_batch(_candidate_items(items))
+        dicomer, judged = _values(results, items, "DICOMER"), _judged(results)
         dicomer_values = "shipped DICOMER model (trained without SummEval summaries)"
     y = np.array([it.human[target] for it in items])
     info = {"target": f"summeval:{target}", "data": Path(data).name, "n_summaries": len(items),
@@ -225,7 +275,7 @@ def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), tar
             "dicomer_training_values": dicomer_values,
             "licence": "trained on SummEval annotations (MIT); CNN/DailyMail text, research use; no "
                        "non-commercial data"}
-    return _fit_and_save(_values(tesla.score_batch(metric_items), items, "TESLA-S"), dicomer, y, topics,
+    return _fit_and_save(_values(tesla.score_batch(metric_items), items, "TESLA-S"), dicomer, judged, y, topics,
                          kernels, folder, info)
 
 
@@ -247,7 +297,8 @@ def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], targe
     metric_items = _metric_items(items)
     tesla, dicomer = TeslaS(), Dicomer()
     tesla_values = _values(tesla.score_batch(metric_items), items, "TESLA-S")
-    dicomer_values = _values(dicomer.score_batch(_candidate_items(items)), items, "DICOMER")
+    dicomer_results = dicomer.score_batch(_candidate_items(items))
+    dicomer_values = _values(dicomer_results, items, "DICOMER")
     y = np.array([human[it.key][target] for it in items])
     name = Path(source).name or "judged"
     info = {"target": f"{name}:{target}", "data": str(source), "n_summaries": len(items),
@@ -255,4 +306,4 @@ def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], targe
             "tesla_s": str(tesla.signature()), "dicomer": str(dicomer.signature()),
             "dicomer_training_values": "shipped DICOMER model (not trained on these summaries)",
             "licence": f"inherits the licence of the judged summaries and judgments ({name})"}
-    return _fit_and_save(tesla_values, dicomer_values, y, topics, kernels, folder, info)
+    return _fit_and_save(tesla_values, dicomer_values, _judged(dicomer_results), y, topics, kernels, folder, info)

@@ -15,6 +15,7 @@ import numpy as np
 from coherence.dicomer.analysis import Analysis
 
 N_FOLDS = 5
+VARIANT = "DICOMER"  # 0.1.0's variant, trained listwise within each topic
 
 
 def document_folds(topics: Sequence[str], n_folds: int = N_FOLDS) -> np.ndarray:
@@ -42,7 +43,7 @@ def fit_predict(analyses: Sequence[Analysis], coherence: np.ndarray, topics: np.
     from coherence.dicomer.model import DicomerModel
 
     idx_train, idx_test = np.flatnonzero(train), np.flatnonzero(test)
-    model = DicomerModel("DICOMER", seed=seed).fit([analyses[i] for i in idx_train], coherence[idx_train],
+    model = DicomerModel(VARIANT, seed=seed).fit([analyses[i] for i in idx_train], coherence[idx_train],
                                                    topics[idx_train])
     return model.decision_function([analyses[i] for i in idx_test])
 

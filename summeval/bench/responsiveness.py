@@ -2,7 +2,8 @@
 responsiveness (mean of the four expert dimensions), 5-fold cross-validation grouped by document.
 
 Folds are fixed (sort document ids, fold = index mod 5). CREMER is configured as shipped (TESLA-S
-standardised within each document, the shipped DICOMER) and trained on the training folds only. The
+and the shipped DICOMER standardised within each document, DICOMER over the summaries it judged)
+and trained on the training folds only. The
 shipped DICOMER (issue 12) never saw SummEval, so its values are used as they are; 0.1.0's listwise
 DICOMER (``dicomer-0.1.0``) is trained on the training documents' coherence scores and predicts the
 held-out documents. No score in the table saw its document.
@@ -21,7 +22,8 @@ from evalcore.metaeval import correlation_table, matrices, significance_table
 from evalcore.resources import shared_data_dir
 from evalcore.tables import correlation_markdown, table
 from coherence.dicomer import oof
-from summeval.cremer import KERNELS, N_FOLDS, feature_matrix, fit_cremer, topic_z
+from coherence.dicomer.config import variant_config
+from summeval.cremer import KERNELS, N_FOLDS, feature_matrix, fit_cremer, scale_dicomer, topic_z
 from summeval.pipeline import build_metrics, score_items
 
 DEFAULT_FILE = ("summeval", "summeval_16sys_mean_expert.json")
@@ -30,7 +32,8 @@ BASELINES = ("tesla-s", "rouge-2", "rouge-su4")
 
 def cross_validated_scores(items, analyses, tesla: np.ndarray, seed: int = 0) -> dict[str, np.ndarray]:
     """The shipped DICOMER's values, out-of-fold values of 0.1.0's listwise DICOMER, and out-of-fold
-    CREMER-{LF,PF,RBF} over (TESLA-S z within document, the shipped DICOMER) for every item."""
+    CREMER-{LF,PF,RBF} over (TESLA-S and the shipped DICOMER z within document) for every item."""
+    from coherence.dicomer.features import judged
     from coherence.dicomer.metric import load_dicomer_model
 
     topics = np.array([it.topic for it in items])
@@ -42,16 +45,16 @@ def cross_validated_scores(items, analyses, tesla: np.ndarray, seed: int = 0) ->
         raise ValueError("the shipped DICOMER was trained on summaries: this benchmark expects the GDTB-trained "
                          "default (retrain with `coherence train dicomer`)")
     shipped = model.decision_function(analyses)
-    tesla_z = topic_z(tesla, topics)
+    config = variant_config(info["variant"])
+    x = feature_matrix(topic_z(tesla, topics), scale_dicomer(shipped, [judged(a, config) for a in analyses], topics))
     out = {"dicomer": shipped, "dicomer-0.1.0": np.full(len(items), np.nan),
            **{f"cremer-{k}": np.full(len(items), np.nan) for k in KERNELS}}
     for k in range(N_FOLDS):
         test, train = folds == k, folds != k
         out["dicomer-0.1.0"][test] = oof.fit_predict(analyses, coherence, topics, train, test, seed)
-        x_train, x_test = feature_matrix(tesla_z[train], shipped[train]), feature_matrix(tesla_z[test], shipped[test])
         for kernel in KERNELS:
-            cremer = fit_cremer(kernel, x_train, overall[train], topics[train])
-            out[f"cremer-{kernel}"][test] = cremer.predict(x_test)
+            cremer = fit_cremer(kernel, x[train], overall[train], topics[train])
+            out[f"cremer-{kernel}"][test] = cremer.predict(x[test])
     return out
 
 
@@ -96,8 +99,8 @@ def _markdown(r: dict) -> str:
     return (
         "## SummEval overall responsiveness: CREMER (5-fold CV grouped by document)\n\n"
         f"Data: `{r['data']}`; overall = mean of the four expert dimensions. Folds: {r['folds']}; CREMER is "
-        f"trained only on training folds over TESLA-S standardised within each document and the shipped DICOMER "
-        f"(trained on GDTB, never on SummEval), its SVR hyper-parameters by grouped inner CV; dicomer-0.1.0 is "
+        f"trained only on training folds over TESLA-S and the shipped DICOMER (trained on GDTB, never on SummEval), "
+        f"both standardised within each document (DICOMER over the summaries it judged), its SVR hyper-parameters by grouped inner CV; dicomer-0.1.0 is "
         f"0.1.0's listwise model, out of fold. Bootstrap {r['bootstrap']} resamples of documents. "
         f"{machine_line(r['machine'])}\n\n"
         "Target: CREMER (CREMER-LF, the default) above TESLA-S, DICOMER, ROUGE-2 and ROUGE-SU4 (best of them = "

@@ -38,7 +38,7 @@ from evalcore.data.summeval import read_summeval
 from evalcore.metaeval import correlate, correlation_rows, resample_documents
 from evalcore.resources import cache_dir, shared_data_dir
 from evalcore.text import tokenize
-from summeval.cremer import feature_matrix, fit_cremer, make_cremer, model_path, topic_z
+from summeval.cremer import DICOMER_SCALING, feature_matrix, fit_cremer, make_cremer, model_path, scale_dicomer, topic_z
 
 SUMMEVAL = "summeval"
 DIALSUMMEVAL = "dialsummeval"
@@ -141,7 +141,10 @@ class DicomerSpec:
     does not grow with the number of features a long text fires); ``objective`` is a ``+`` list of
     ``listwise`` (the source set's summaries by document, human ``target``), ``perm`` (GDTB
     windows vs permutations) and ``insert`` (GDTB windows vs one moved sentence);
-    ``genres="open"`` keeps the synthetic data to the commercially usable GUM genres."""
+    ``genres="open"`` keeps the synthetic data to the commercially usable GUM genres; ``neutral``
+    is the value of a text without features: ``median`` of the training predictions (the
+    model's own), ``perm-median`` = the median score of the GDTB permutations (a text whose order
+    is no evidence of coherence), ``train-min`` = the lowest training prediction."""
 
     name: str
     variant: str = "DICOMER"
@@ -151,6 +154,7 @@ class DicomerSpec:
     objective: str = "listwise"
     target: str = "coherence"
     genres: str = "all"
+    neutral: str = "median"
 
     @property
     def config(self) -> DicomerConfig:
@@ -179,10 +183,14 @@ def dicomer_specs(experiments: bool) -> list[DicomerSpec]:
     issue-12 candidate."""
     specs = [DicomerSpec(SHIPPED, "DICOMER-N", neutral_flagged=True, objective="perm", genres="open"),
              DicomerSpec(SHIPPED_ALL, "DICOMER-N", neutral_flagged=True, objective="perm", genres="all")]
+    # other neutral values for the shipped model, computed on GDTB (the model is fitted once)
+    specs += [DicomerSpec(f"{SHIPPED}[neutral={n}]", "DICOMER-N", neutral_flagged=True, objective="perm",
+                          genres="open", neutral=n) for n in ("perm-median", "train-min")]
     specs += [DicomerSpec(v, v) for v in LISTWISE_VARIANTS]
     if not experiments:
         return specs
     neutral = dict(overrides=_NO_IND, neutral_flagged=True)
+    shipped = dict(variant="DICOMER-N", neutral_flagged=True, objective="perm", genres="open")
     return specs + [
         DicomerSpec("DICOMER-noind", overrides=_NO_IND),
         DicomerSpec("DICOMER-neutral", **neutral),
@@ -198,6 +206,10 @@ def dicomer_specs(experiments: bool) -> list[DicomerSpec]:
         DicomerSpec("DICOMER-neutral-l2/listwise+perm", **neutral, normalise="l2", objective="listwise+perm"),
         DicomerSpec("EGRID-neutral/perm", "EGRID", **neutral, objective="perm"),
         DicomerSpec("DICOMER+EGRID-neutral/perm", "DICOMER+EGRID", **neutral, objective="perm"),
+        DicomerSpec("DICOMER-N/listwise+gdtb-open", **{**shipped, "objective": "listwise+perm"}),
+        DicomerSpec("DICOMER-N/gdtb-open-perm+insert", **{**shipped, "objective": "perm+insert"}),
+        DicomerSpec("LIN+E-N/gdtb-open", "LIN+E", overrides=_NO_IND + (("neutral", True),), neutral_flagged=True,
+                    objective="perm", genres="open"),
     ]
 
 
@@ -236,9 +248,10 @@ class Readability:
         return self.synthetic.groups(kinds, spec.genres)
 
     def model(self, spec: DicomerSpec, source: str | None, train: np.ndarray | None) -> DicomerModel:
-        """The model of ``spec`` trained on the ``train`` items of ``source`` (plus synthetic data)."""
+        """The model of ``spec`` trained on the ``train`` items of ``source`` (plus synthetic data);
+        specs that differ only in name and neutral value share one fit."""
         use = spec.uses_summaries
-        key = (spec, source if use else None, train.tobytes() if use else None)
+        key = (replace(spec, name="", neutral="median"), source if use else None, train.tobytes() if use else None)
         if key not in self._models:
             texts, y, groups = self._synthetic_groups(spec)
             if use:
@@ -256,7 +269,23 @@ class Readability:
         return self._models[key]
 
     def predict(self, spec: DicomerSpec, model: DicomerModel, analyses: Sequence[Analysis]) -> np.ndarray:
-        return model.decision_function(features=self.features(spec, analyses))
+        feats = self.features(spec, analyses)
+        values = model.decision_function(features=feats)
+        if spec.neutral == "median":  # the model's own neutral value
+            return values
+        return np.where([not f for f in feats], self.neutral_value(spec, model), values)
+
+    def neutral_value(self, spec: DicomerSpec, model: DicomerModel) -> float:
+        """The value of a featureless text under ``spec.neutral`` (computed on GDTB, never on summaries)."""
+        if spec.neutral == "train-min":
+            return model.shift_
+        if spec.neutral != "perm-median":
+            raise ValueError(f"{spec.name}: neutral must be median, perm-median or train-min, got {spec.neutral!r}")
+        if self.synthetic is None:
+            raise ValueError(f"{spec.name} needs the GDTB windows")
+        texts, y, _ = self.synthetic.groups(("perm",), spec.genres)
+        negatives = [t for t, label in zip(texts, y) if label == 0]
+        return float(np.median(model.decision_function(features=self.features(spec, negatives))))
 
     def out_of_fold(self, spec: DicomerSpec, source: str, within: np.ndarray, n_folds: int) -> np.ndarray:
         """Values of the ``within`` items of ``source``, each from a model that never saw its
@@ -282,14 +311,17 @@ class Readability:
 
 @dataclass(frozen=True)
 class CremerSpec:
-    """One CREMER configuration: SVR ``kernel`` over TESLA-S (``tesla``: ``all`` references,
-    ``one`` original reference, ``topic-z`` standardised within each document) and the
-    readability value of ``dicomer`` (None: the ablation without it); target = mean of the four."""
+    """One CREMER configuration: SVR ``kernel`` (or ``nnls``: least squares with non-negative
+    weights) over TESLA-S (``tesla``: ``all`` references, ``one`` original reference, ``topic-z``
+    standardised within each document) and the readability value of ``dicomer`` (None: the
+    ablation without it), ``raw`` or standardised within each document over the summaries it judged
+    (``dicomer_scaling``, the shipped ``topic-z-judged``); target = mean of the four."""
 
     name: str
     kernel: str
     dicomer: str | None = SHIPPED
     tesla: str = "topic-z"
+    dicomer_scaling: str = DICOMER_SCALING
 
 
 _CREMER_NAMES = {"rbf": "CREMER-RBF", "poly": "CREMER-PF", "linear": "CREMER-LF"}
@@ -302,13 +334,18 @@ def cremer_specs(experiments: bool) -> list[CremerSpec]:
     names = _CREMER_NAMES
     specs = [CremerSpec(names[k], k) for k in ("linear", "rbf", "poly")]
     specs += [CremerSpec(f"{names[k]}-noDICOMER", k, None) for k in ("linear", "rbf")]
-    specs += [CremerSpec(f"{names[k]} (0.1.0)", k, OLD_SHIPPED, "all") for k in ("linear", "rbf")]
+    specs += [CremerSpec(f"{names['linear']}[dicomer-raw]", "linear", dicomer_scaling="raw"),  # issue 12's first cut
+              CremerSpec("CREMER-NNLS", "nnls")]
+    specs += [CremerSpec(f"{names[k]} (0.1.0)", k, OLD_SHIPPED, "all", "raw") for k in ("linear", "rbf")]
     if not experiments:
         return specs
+    raw = "raw"
     specs += [CremerSpec(f"{names[k]}[raw]-noDICOMER", k, None, "all") for k in ("rbf", "linear")]
-    specs += [CremerSpec(f"{names[k]}[one]", k, OLD_SHIPPED, "one") for k in ("rbf", "linear")]
+    specs += [CremerSpec(f"{names[k]}[one]", k, OLD_SHIPPED, "one", raw) for k in ("rbf", "linear")]
     specs += [CremerSpec("CREMER-LF[one]-noDICOMER", "linear", None, "one")]
-    specs += [CremerSpec(f"{names[k]}[topic-z]+{OLD_SHIPPED}", k, OLD_SHIPPED) for k in ("rbf", "linear")]
+    specs += [CremerSpec(f"{names[k]}[topic-z]+{OLD_SHIPPED}", k, OLD_SHIPPED, dicomer_scaling=raw) for k in ("rbf", "linear")]
+    specs += [CremerSpec(f"{names['rbf']}[dicomer-raw]", "rbf", dicomer_scaling=raw),
+              CremerSpec("CREMER-NNLS[dicomer-raw]", "nnls", dicomer_scaling=raw)]
     for d in (SHIPPED_ALL, "DICOMER-neutral/listwise+perm", "DICOMER-neutral"):
         specs += [CremerSpec(f"CREMER-LF+{d}", "linear", d), CremerSpec(f"CREMER-RBF+{d}", "rbf", d)]
     return specs
@@ -333,9 +370,24 @@ def shipped_svr_params(kernel: str) -> dict:
     return {k: svr[k] for k in ("C", "epsilon", "gamma", "degree")}
 
 
+def non_negative_least_squares():
+    """The ``nnls`` candidate: CREMER's scaling with least squares whose weights are >= 0 (monotone
+    in every feature by construction, nothing to tune)."""
+    from sklearn.compose import TransformedTargetRegressor
+    from sklearn.linear_model import LinearRegression
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    return TransformedTargetRegressor(Pipeline([("scale", StandardScaler()), ("ls", LinearRegression(positive=True))]),
+                                      transformer=StandardScaler())
+
+
 def fit_responsiveness(kernel: str, x: np.ndarray, y: np.ndarray, groups: np.ndarray, tuning: str):
     """CREMER's SVR: tuned by the shipped grid search (``grid``, as `summeval train cremer`) or with
-    the shipped models' chosen hyper-parameters (``shipped``, 100x faster, for experiments)."""
+    the shipped models' chosen hyper-parameters (``shipped``, 100x faster, for experiments);
+    ``nnls`` is fitted directly."""
+    if kernel == "nnls":
+        return non_negative_least_squares().fit(x, y)
     if tuning == "grid":
         return fit_cremer(kernel, x, y, groups)
     if tuning == "shipped":
@@ -343,8 +395,15 @@ def fit_responsiveness(kernel: str, x: np.ndarray, y: np.ndarray, groups: np.nda
     raise ValueError(f"tuning must be one of {TUNINGS}, got {tuning!r}")
 
 
-def _cremer_x(tesla: np.ndarray, dicomer: np.ndarray | None) -> np.ndarray:
-    return tesla[:, None] if dicomer is None else feature_matrix(tesla, dicomer)
+def _cremer_x(spec: CremerSpec, tesla: np.ndarray, dicomer: np.ndarray | None, judged: np.ndarray | None,
+              topics: np.ndarray) -> np.ndarray:
+    if dicomer is None:
+        return tesla[:, None]
+    if spec.dicomer_scaling == DICOMER_SCALING:
+        dicomer = scale_dicomer(dicomer, judged, topics)
+    elif spec.dicomer_scaling != "raw":
+        raise ValueError(f"{spec.name}: dicomer_scaling must be raw or {DICOMER_SCALING}, got {spec.dicomer_scaling!r}")
+    return feature_matrix(tesla, dicomer)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -380,13 +439,16 @@ def trained_scores(setting, domains: dict[str, Domain], read: Readability, dspec
             y = src.human["mean"][train]
             tesla_src, tesla_tgt = _tesla(spec, src), _tesla(spec, tgt)
             if spec.dicomer is None:
-                d_train = d_test = None
+                d_train = d_test = j_train = j_test = None
             else:
                 dspec = by_name[spec.dicomer]
                 d_train = read.out_of_fold(dspec, source, train, inner_folds)[train]
                 d_test = out[dspec.name][test]
-            model = fit_responsiveness(spec.kernel, _cremer_x(tesla_src[train], d_train), y, src.topics[train], tuning)
-            out[spec.name][test] = model.predict(_cremer_x(tesla_tgt[test], d_test))
+                j_train = np.array([dspec.judged(src.analyses[i]) for i in np.flatnonzero(train)])
+                j_test = np.array([dspec.judged(a) for a in test_analyses])
+            x_train = _cremer_x(spec, tesla_src[train], d_train, j_train, src.topics[train])
+            model = fit_responsiveness(spec.kernel, x_train, y, src.topics[train], tuning)
+            out[spec.name][test] = model.predict(_cremer_x(spec, tesla_tgt[test], d_test, j_test, tgt.topics[test]))
             log(f"    {spec.name}: {time.perf_counter() - t0:.1f} s")
     return out
 
@@ -549,7 +611,8 @@ def run(out: Path, data: Path | None = None, n_boot: int = 1000, seed: int = 0, 
         "dicomer_specs": {s.name: {"variant": s.variant, "features": s.config.signature(),
                                    "neutral_flagged": s.neutral_flagged, "normalise": s.normalise,
                                    "objective": s.objective, "genres": s.genres} for s in dspecs},
-        "cremer_specs": {c.name: {"kernel": c.kernel, "dicomer": c.dicomer, "tesla": c.tesla} for c in cspecs},
+        "cremer_specs": {c.name: {"kernel": c.kernel, "dicomer": c.dicomer, "tesla": c.tesla,
+                                  "dicomer_scaling": c.dicomer_scaling} for c in cspecs},
         "settings": results, "permutation_test": perm, "timings_seconds": timings,
         "seconds": time.perf_counter() - start, "peak_rss_mib": peak_rss_mib(),
     }

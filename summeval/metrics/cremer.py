@@ -18,8 +18,8 @@ import numpy as np
 
 from evalcore import __version__
 from evalcore.metric import InputLimits, Item, ReferenceMetric, Score, Signature
-from summeval.cremer import (DEFAULT_KERNEL, KERNELS, METRIC_NAMES, SINGLE_SUMMARY_NOTE, feature_matrix, load_model,
-                             model_path, scale_tesla)
+from summeval.cremer import (DEFAULT_KERNEL, KERNELS, METRIC_NAMES, SINGLE_SUMMARY_NOTE, cremer_features,
+                             dicomer_judged, load_model, model_path)
 from summeval.metrics.tesla_s import TeslaS
 
 
@@ -84,7 +84,8 @@ class Cremer(ReferenceMetric):
         features and target are read from its sidecar."""
         info = self._loaded()[1]
         params = {"variant": KERNELS[self.kernel], "features": info["features"],
-                  "tesla": info.get("tesla_scaling", "raw"), "target": info["target"], "model": info["sha256"][:12]}
+                  "tesla": info.get("tesla_scaling", "raw"),
+                  "dicomer": info.get("dicomer_scaling", "raw"), "target": info["target"], "model": info["sha256"][:12]}
         return Signature(self.name, params, {}, __version__)
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
@@ -97,9 +98,9 @@ class Cremer(ReferenceMetric):
         raw = np.array([t.value for t in tesla])
         topic_of: dict[tuple[str, ...], int] = {}
         topics = np.array([topic_of.setdefault(it.references, len(topic_of)) for it in items])
-        scaled, alone = scale_tesla(raw, topics, info["tesla_s_training"])
-        predicted = model.predict(feature_matrix(scaled, [d.value for d in dicomer]))
+        x, alone = cremer_features(raw, [d.value for d in dicomer], [dicomer_judged(d) for d in dicomer], topics, info)
+        predicted = model.predict(x)
         # DICOMER's notes say why its feature is unusual (e.g. a text without relations)
-        return [Score(float(v), {"tesla_s": t.value, "tesla_s_z": float(z), "dicomer": d.value},
+        return [Score(float(v), {"tesla_s": t.value, "tesla_s_z": float(z[0]), "dicomer": d.value},
                       ((SINGLE_SUMMARY_NOTE,) if a else ()) + tuple(f"dicomer: {n}" for n in d.notes))
-                for v, t, z, a, d in zip(predicted, tesla, scaled, alone, dicomer)]
+                for v, t, z, a, d in zip(predicted, tesla, x, alone, dicomer)]

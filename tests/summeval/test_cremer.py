@@ -3,8 +3,8 @@ import pytest
 
 from evalcore.metric import Item
 from evalcore.persist import ModelFileError
-from summeval.cremer import (KERNELS, SINGLE_SUMMARY_NOTE, feature_matrix, load_model, make_cremer, monotone_in_tesla,
-                             save_model)
+from summeval.cremer import (DICOMER_SCALING, KERNELS, SINGLE_SUMMARY_NOTE, cremer_features, feature_matrix, load_model,
+                             make_cremer, monotone_in_tesla, save_model, scale_dicomer)
 from summeval.metrics.cremer import Cremer
 
 
@@ -26,7 +26,8 @@ def test_save_and_load_round_trip_with_a_checked_sidecar(tmp_path):
     path = save_model(model, "linear", info, tmp_path)
     loaded, side = load_model("linear", tmp_path)
     assert np.allclose(loaded.predict(x), model.predict(x))
-    assert side["signature"] == "cremer|variant:CREMER-LF|features:tesla-s+dicomer|tesla:topic-z|target:t:overall|v:0.1.0"
+    assert side["signature"] == ("cremer|variant:CREMER-LF|features:tesla-s+dicomer|tesla:topic-z|dicomer:topic-z-judged"
+                                 "|target:t:overall|v:0.1.0")
     assert len(side["sha256"]) == 64 and side["trained_on"] == "four toy summaries"
     path.write_bytes(path.read_bytes() + b"tampered")
     with pytest.raises(ModelFileError, match="does not match the SHA-256"):
@@ -45,9 +46,10 @@ def test_cremer_signatures_name_the_variant_scaling_and_model_file():
     for kernel, name in names.items():
         info = load_model(kernel)[1]
         assert str(Cremer(kernel).signature()) == (
-            f"{name}|variant:{KERNELS[kernel]}|features:tesla-s+dicomer|tesla:topic-z|target:summeval:mean"
-            f"|model:{info['sha256'][:12]}|v:0.1.0")
-        assert info["tesla_scaling"] == "topic-z" and "valid_for" in info and "SummEval" in info["trained_on"]
+            f"{name}|variant:{KERNELS[kernel]}|features:tesla-s+dicomer|tesla:topic-z|dicomer:topic-z-judged"
+            f"|target:summeval:mean|model:{info['sha256'][:12]}|v:0.1.0")
+        assert info["tesla_scaling"] == "topic-z" and info["dicomer_scaling"] == DICOMER_SCALING
+        assert "valid_for" in info and "SummEval" in info["trained_on"]
         assert "non-commercial" in info["licence"]  # says that none was used
     assert Cremer().kernel == "linear"  # CREMER-LF is the default since issue 12
 
@@ -80,6 +82,28 @@ def test_cremer_standardises_tesla_s_within_each_topic_and_notes_a_lone_summary(
     assert scores[0].value > scores[2].value  # the close paraphrase is the most responsive
     lone = Cremer().score_batch([Item(cands[0], refs, id="0"), Item(cands[1], ["Another topic's reference."], id="1")])
     assert all(SINGLE_SUMMARY_NOTE in s.notes for s in lone)
+
+
+def test_dicomer_is_standardised_within_topic_over_judged_summaries_and_unjudged_ones_get_the_mean():
+    values = np.array([-1.0, -0.5, -0.4, 3.0, -2.0, -1.0, 7.0])
+    judged = np.array([True, True, False, True, True, False, True])
+    topics = np.array(["a", "a", "a", "b", "b", "b", "c"])
+    z = scale_dicomer(values, judged, topics)
+    assert z[[0, 1]] == pytest.approx([-1.0, 1.0]) and z[[3, 4]] == pytest.approx([1.0, -1.0])
+    assert z[2] == 0.0 and z[5] == 0.0  # the neutral value, whatever its raw number, is the topic's mean
+    assert z[6] == 0.0  # one judged summary: no contrast within its topic
+    # the raw scale (chat summaries score lower than news) does not matter
+    assert np.allclose(scale_dicomer(values * 3 - 2, judged, topics), z)
+
+
+def test_cremer_features_refuse_a_model_trained_with_another_scaling():
+    from evalcore.resources import ResourceError
+
+    info = {"tesla_scaling": "topic-z", "dicomer_scaling": DICOMER_SCALING, "tesla_s_training": {"mean": 0.0, "sd": 1.0}}
+    x, alone = cremer_features([0.1, 0.3], [-1.0, -2.0], [True, True], ["a", "a"], info)
+    assert x == pytest.approx(np.array([[-1.0, 1.0], [1.0, -1.0]])) and not alone.any()
+    with pytest.raises(ResourceError, match="summeval train cremer"):
+        cremer_features([0.1, 0.3], [-1.0, -2.0], [True, True], ["a", "a"], {**info, "dicomer_scaling": "raw"})
 
 
 def test_cremer_score_carries_its_inputs_and_no_precision_recall_f():

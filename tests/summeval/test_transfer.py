@@ -118,3 +118,30 @@ def test_target_rows_check_both_cross_domain_directions():
 def test_cli_offers_bench_transfer():
     args = build_parser().parse_args(["bench", "transfer", "--out", "x", "--cremer-tuning", "shipped"])
     assert (args.bench, args.cremer_tuning, args.bootstrap, args.experiments) == ("transfer", "shipped", 1000, False)
+
+
+def test_cremer_inputs_of_the_bench_scale_dicomer_as_the_shipped_metric_does():
+    from summeval.bench.transfer import CremerSpec, _cremer_x
+    from summeval.cremer import scale_dicomer
+
+    tesla, dicomer = np.array([-1.0, 1.0, 0.5, -0.5]), np.array([-0.9, -0.3, -0.4, 2.0])
+    judged, topics = np.array([True, True, False, True]), np.array(["a", "a", "a", "b"])
+    shipped = _cremer_x(CremerSpec("x", "linear"), tesla, dicomer, judged, topics)
+    assert np.array_equal(shipped[:, 1], scale_dicomer(dicomer, judged, topics))
+    assert shipped[:, 1] == pytest.approx([-1.0, 1.0, 0.0, 0.0])
+    raw = _cremer_x(CremerSpec("x", "linear", dicomer_scaling="raw"), tesla, dicomer, judged, topics)
+    assert np.array_equal(raw[:, 1], dicomer)
+    assert _cremer_x(CremerSpec("x", "linear", None), tesla, None, None, topics).shape == (4, 1)
+    with pytest.raises(ValueError, match="dicomer_scaling"):
+        _cremer_x(CremerSpec("x", "linear", dicomer_scaling="rank"), tesla, dicomer, judged, topics)
+
+
+def test_non_negative_least_squares_never_weighs_a_feature_against_the_target():
+    from summeval.bench.transfer import non_negative_least_squares
+
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(200, 2))
+    y = 2 * x[:, 0] - x[:, 1] + rng.normal(0, 0.1, 200)
+    model = non_negative_least_squares().fit(x, y)
+    coef = model.regressor_.named_steps["ls"].coef_
+    assert coef[0] > 0 and coef[1] == 0.0  # the falling feature is dropped, not given a negative weight
