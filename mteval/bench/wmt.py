@@ -46,6 +46,10 @@ INTO_ENGLISH = ("cs-en", "de-en", "es-en", "fr-en")
 #: registered metrics the default run leaves out, and why (each can still be asked for with -m)
 NOT_BY_DEFAULT = {name: "a Chinese-target metric: ../shared/data/mt has no Chinese-target human judgments"
                   for name in ("tesla-celab", "tesla-celab-nocilin")}
+#: metrics trained on WMT12 rankings, and the pairs they were trained on: never evaluated there
+TRAINED_ON_WMT12 = {"tesla-f": INTO_ENGLISH}
+TRAINED_NOTE = ("trained on these rankings (the shipped model's sidecar): its segment-grouped cross-validated "
+                "figures come from `mteval train tesla-f --cv-report DIR`")
 #: baselines the metrics under study are tested against
 AGAINST = ("bleu", "chrf")
 
@@ -134,33 +138,16 @@ def _value(c) -> dict:
 
 # --- WMT12 ---------------------------------------------------------------------------------------
 
-def tesla_f_training_lines(rankings: Sequence[wmt12.Ranking]) -> set[int]:
-    """Lines of newstest2012 whose rankings trained the shipped TESLA-F: the seeded sample of
-    ranked into-English lines `mteval train tesla-f` draws (size and seed as its sidecar records).
-    The bench samples its WMT12 segments from the other lines, so no metric is evaluated on
-    rankings it was trained on (newstest2012 is multi-parallel: a line is one source sentence
-    in every pair)."""
-    import json
-
-    from evalcore.resources import data_file
-    from mteval.tesla.train_cli import DEFAULT_SEGMENTS as TRAINED_SEGMENTS
-
-    sidecar = json.loads(data_file("mteval", "tesla-f-wmt12.json").read_text("utf-8"))
-    return set(sample_segments({r.segment for r in rankings if r.pair in INTO_ENGLISH}, TRAINED_SEGMENTS,
-                               int(sidecar["seed"])))
-
-
 def wmt12_pair(root: Path, pair: str, metrics: Sequence[Metric], rankings, limit: int, n_boot: int, seed: int,
-               jobs: int, exclude: set[int] = frozenset()) -> tuple[dict, dict[str, Scored], dict[str, KendallCounts]]:
-    """One WMT12 pair: segment Kendall (both variants), system Spearman/Pearson, per metric, on a
-    sample of the ranked segments outside ``exclude``."""
+               jobs: int) -> tuple[dict, dict[str, Scored], dict[str, KendallCounts]]:
+    """One WMT12 pair: segment Kendall (both variants), system Spearman/Pearson, per metric."""
     comps = wmt12.comparisons(r for r in rankings if r.pair == pair)
     testset = wmt12.read_testset(root, pair)
     systems = sorted({s for c in comps for s in (c.a, c.b)})
     missing = [s for s in systems if s not in testset.systems]
     if missing:
         raise ValueError(f"WMT12 {pair}: ranked systems without output files: {', '.join(missing)}")
-    segments = sample_segments({c.segment for c in comps if c.human} - exclude, limit, seed)
+    segments = sample_segments({c.segment for c in comps if c.human}, limit, seed)
     chosen = set(segments)
     comps = [c for c in comps if c.segment in chosen]
     scored = score_pair(metrics, testset, segments, systems, jobs)
@@ -289,8 +276,6 @@ def run(out: Path, data: Path | None = None, metrics: Sequence[str] | None = Non
     kendall: dict[str, dict[str, KendallCounts]] = {}
     versus: set[tuple[str, str]] = set()
     rankings = wmt12.read_rankings(root / "wmt12" / "wmt12.RNK_results.csv") if set(pairs) & set(wmt12.PAIRS) else []
-    held_out = tesla_f_training_lines(rankings) if rankings else set()
-    report["wmt12_excluded_lines"] = len(held_out)
     start = time.perf_counter()
     for pair in pairs:
         target = pair.rsplit("-", 1)[1]
@@ -302,13 +287,16 @@ def run(out: Path, data: Path | None = None, metrics: Sequence[str] | None = Non
             for m in by_language[target]:
                 report["signatures"].setdefault(m.name, {})[target] = str(m.signature())
         loaded = by_language[target]
-        here = [m.name for m in loaded]
+        here = [m.name for m in loaded if pair not in TRAINED_ON_WMT12.get(m.name, ())]
         pair_versus = [(a, b) for a in here if a not in baselines for b in AGAINST if b in here and b != a]
         versus.update(pair_versus)
         log(f"[bench wmt] {pair}: {', '.join(here)} ({time.perf_counter() - start:.0f} s)")
         if pair in wmt12.PAIRS:
-            result, scored, counts = wmt12_pair(root / "wmt12", pair, loaded, rankings, limits["wmt12"], n_boot,
-                                                seed, jobs, held_out)
+            trained = [m.name for m in loaded if pair in TRAINED_ON_WMT12.get(m.name, ())]
+            for name in trained:
+                report["not_run"][f"{name} ({pair})"] = TRAINED_NOTE
+            result, scored, counts = wmt12_pair(root / "wmt12", pair, [m for m in loaded if m.name not in trained],
+                                                rankings, limits["wmt12"], n_boot, seed, jobs)
             for name, c in counts.items():
                 kendall.setdefault(name, {})[pair] = c
             report["wmt12"][pair] = result
@@ -381,8 +369,7 @@ def markdown(report: dict) -> str:
     """The report: settings, WMT12 and MQM tables, speed, errors and metrics that did not load."""
     out = ["## MT metrics on WMT human judgments (`mteval bench wmt`)", "",
            f"Data: `{report['data']}`. Segments per pair: WMT12 {report['segments_per_pair']['wmt12'] or 'all'} "
-           f"(seeded sample of the ranked segments outside the {report.get('wmt12_excluded_lines', 0)} lines whose "
-           "rankings trained the shipped TESLA-F; every ranked system scored on each), MQM "
+           "(seeded sample of the ranked segments; every ranked system scored on each), MQM "
            f"{report['segments_per_pair']['mqm'] or 'all'} (rated segments). Bootstrap {report['bootstrap']} "
            f"resamples of segments, seed {report['seed']}. {machine_line(report['machine'])} "
            f"Code: {report.get('commit', 'unknown')}. Run time {report.get('seconds', 0):.0f} s.", ""]
@@ -442,7 +429,7 @@ def markdown(report: dict) -> str:
     if bad:
         out += ["Segments not scored (examples):", *(f"- {n}: {ex}" for n, e in bad for ex in e["examples"]), ""]
     if report.get("not_run"):
-        out += ["Registered but not run by default:", *(f"- {n}: {why}" for n, why in report["not_run"].items()), ""]
+        out += ["Not run:", *(f"- {n}: {why}" for n, why in report["not_run"].items()), ""]
     if report["failed_to_load"]:
         out += ["Metrics that did not load:", *(f"- {n}: {why}" for n, why in report["failed_to_load"].items()), ""]
     sigs = dict.fromkeys(s for by_target in report["signatures"].values() for s in by_target.values())
