@@ -125,9 +125,10 @@ def _cell(entry: dict) -> str:
 
 def markdown(report: dict, pairs: Sequence[str]) -> str:
     """The report's tables: Kendall per variant, TESLA-F's wins over resamples, speed."""
+    sample = f"a seeded sample of {report['max_segments']}" if report["max_segments"] else "all"
     out = ["## TESLA-F cross-validated on WMT12 into English (`mteval train tesla-f --cv-report DIR`)", "",
            f"{report['outputs']} ranked outputs, {report['rankings']} rankings, {report['segments']} segments "
-           f"of {', '.join(pairs)} (seeded sample of {report['max_segments'] or 'all'} segments); TESLA-F rows "
+           f"of {', '.join(pairs)} ({sample} ranked segments); TESLA-F rows "
            f"are out-of-fold scores ({report['folds']} folds grouped by segment, seed {report['seed']}); 95% "
            f"bootstrap CIs from {report['bootstrap']} resamples of segments; the average's CI from the mean of "
            f"the pairs' resamples. {machine_line(report['machine'])} Run time {report['seconds']:.0f} s.", ""]
