@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from evalcore.bpng.network import _EPS
 from evalcore.bpng.table import Phrase, PhraseEntry
 from evalcore.resources import usable_cache_dir
 
@@ -36,7 +37,6 @@ COMPILED_FROM = 128
 #: store files smaller than this are compiled in memory each time (a fraction of a second) instead
 #: of leaving a cached form behind for every small or temporary table
 DISK_CACHE_MIN_BYTES = 4 << 20
-_EPS = 1e-9  # the network's inclusive-threshold tolerance (evalcore.bpng.network._EPS)
 _ARRAYS = ("phrase_ids", "phrase_len", "phrase_count", "slots", "arc_ptr", "arc_prob", "arc_tok_ptr", "arc_toks")
 
 

@@ -16,10 +16,9 @@ import math
 import numpy as np
 from numba import njit
 
-#: the tolerance of the reference's inclusive thresholds (:data:`evalcore.bpng.network._EPS`)
-EPS = 1e-9
-#: the count an unseen single word gets in segmentation (:data:`evalcore.bpng.segment.UNSEEN_COUNT`)
-UNSEEN_COUNT = 0.5
+from evalcore.bpng.network import _EPS as EPS  # the reference's inclusive-threshold tolerance
+from evalcore.bpng.segment import UNSEEN_COUNT
+
 _EMPTY = -1
 
 
