@@ -214,6 +214,18 @@ def cmd_bench_parser(args) -> int:
     return EXIT_OK
 
 
+def cmd_bench_speed(args) -> int:
+    from evalcore.resources import shared_data_dir
+
+    from coherence.bench.speed import run as run_bench
+
+    data = Path(args.data) if args.data else shared_data_dir() / "summeval" / "summeval_16sys_mean_expert.json"
+    out = check_output_dir(args.out, "--out")
+    md, _ = run_bench(data, out, rounds=args.rounds, limit=args.limit, log=lambda m: print(m, file=sys.stderr))
+    print(md.read_text("utf-8"))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = new_parser("coherence", __doc__.split("\n\n")[0], package="coherence")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -248,6 +260,12 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--model", help="Tier 1 model file (default: the shipped one)")
     bp.add_argument("--limit", type=positive_int, help="documents per data set (for quick runs)")
     bp.set_defaults(func=cmd_bench_parser)
+    bs = bsub.add_parser("speed", help="DICOMER (cold cache) against spaCy alone, and the parser's batched stages")
+    bs.add_argument("--data", help="SummEval JSON (default: shared summeval_16sys_mean_expert.json)")
+    bs.add_argument("--out", required=True, help="folder for speed.md and speed.json")
+    bs.add_argument("--rounds", type=positive_int, default=3, help="interleaved timing rounds (default 3)")
+    bs.add_argument("--limit", type=positive_int, help="first N summaries only (for quick runs)")
+    bs.set_defaults(func=cmd_bench_speed)
 
     from coherence.dicomer.cli import add_commands
 

@@ -12,7 +12,7 @@ from evalcore.text import tokenize
 from coherence.relations import Span
 
 # spaCy needs the parser for sentences and dependencies; NER is never used.
-_DISABLE = ("ner",)
+SPACY_DISABLE = ("ner",)
 
 
 def token_offsets(text: str) -> tuple[list[str], list[Span]]:
@@ -53,7 +53,7 @@ class ParsedText:
         if spacy_doc is None and self.words:
             from spacy.tokens import Doc as SpacyDoc
 
-            nlp = spacy_pipeline(_DISABLE)
+            nlp = spacy_pipeline(SPACY_DISABLE)
             spacy_doc = nlp(SpacyDoc(nlp.vocab, words=self.words))
         self.doc = spacy_doc
         self.starts = [s for s, _ in self.offsets]
@@ -111,7 +111,7 @@ def parse_texts(texts: list[str], doc_ids: list[str | None] | None = None) -> li
     measured faster than small batches; a text's analysis does not depend on its batch)."""
     from spacy.tokens import Doc as SpacyDoc
 
-    nlp = spacy_pipeline(_DISABLE)
+    nlp = spacy_pipeline(SPACY_DISABLE)
     doc_ids = doc_ids or [None] * len(texts)
     tokenised = [token_offsets(t) for t in texts]
     nonempty = [SpacyDoc(nlp.vocab, words=words) for words, _ in tokenised if words]

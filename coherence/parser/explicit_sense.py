@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from coherence.parser import vectors
 from coherence.parser.connectives import Candidate, context_features
 from coherence.parser.document import ParsedText
 from coherence.parser.lexicon import Lexicon
@@ -27,6 +28,6 @@ def predict(model, occurrences: Sequence[tuple[ParsedText, Candidate]], lexicon:
     connective unseen in training keeps its most frequent sense."""
     if not occurrences:
         return []
-    preds = model.predict([features(pt, c, lexicon) for pt, c in occurrences])
+    preds = vectors.predict(model, [features(pt, c, lexicon) for pt, c in occurrences])
     return [str(p) if c.key in lexicon.gdtb_train else lexicon.mfs_train(c.key)
             for (_, c), p in zip(occurrences, preds)]

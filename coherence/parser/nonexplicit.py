@@ -12,6 +12,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.feature_extraction import DictVectorizer
 
+from coherence.parser import vectors
 from coherence.parser.document import ParsedText
 
 NOUNS = frozenset({"NOUN", "PROPN"})
@@ -149,7 +150,7 @@ class PairFeaturizer(BaseEstimator, TransformerMixin):
         return out
 
     def transform(self, X: list[PairItem]):
-        return self.vectorizer_.transform(self._dicts(X))
+        return vectors.rows(self.vectorizer_, self._dicts(X))
 
 
 def candidate_pairs(pt: ParsedText, linked: set[int]) -> list[int]:

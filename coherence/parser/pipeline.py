@@ -9,7 +9,7 @@ from pathlib import Path
 
 from evalcore.resources import ResourceError, data_dir
 
-from coherence.parser import argpos, args, explicit_sense, nonexplicit
+from coherence.parser import argpos, args, explicit_sense, nonexplicit, vectors
 from coherence.parser.connectives import Candidate, context_features, find_candidates, tier0_is_discourse
 from coherence.parser.document import ParsedText, parse_texts
 from coherence.parser.lexicon import Lexicon, load_lexicon
@@ -72,14 +72,14 @@ class DiscourseParser:
         """Discourse vs non-discourse use of each candidate."""
         if self.tier == 0 or not occurrences:
             return [tier0_is_discourse(pt, c) for pt, c in occurrences]
-        preds = self.models["connective"].predict([context_features(pt, c) for pt, c in occurrences])
+        preds = vectors.predict(self.models["connective"], [context_features(pt, c) for pt, c in occurrences])
         return [bool(p) for p in preds]
 
     def positions(self, occurrences: Sequence[Occurrence]) -> list[str]:
         """SS or PS for each discourse connective (PS impossible in the first sentence)."""
         if self.tier == 0 or not occurrences:
             return [argpos.tier0_position(pt, c) for pt, c in occurrences]
-        preds = self.models["argpos"].predict([argpos.features(pt, c) for pt, c in occurrences])
+        preds = vectors.predict(self.models["argpos"], [argpos.features(pt, c) for pt, c in occurrences])
         return [str(p) if c.sentence > 0 else argpos.SS for (_, c), p in zip(occurrences, preds)]
 
     def explicit_senses(self, occurrences: Sequence[Occurrence]) -> list[str]:

@@ -3,6 +3,7 @@ the end-to-end API and bad input."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from coherence.parser import argpos, args, nonexplicit
@@ -154,6 +155,32 @@ def test_a_batch_calls_each_classifier_once_and_parses_as_text_by_text(monkeypat
     alone = [parser.parse(t) for t in texts]
     calls = []
     for stage, model in parser.models.items():
-        monkeypatch.setattr(model, "predict", lambda X, _m=model, _s=stage: calls.append(_s) or type(_m).predict(_m, X))
+        classifier = model.steps[-1][1]
+        monkeypatch.setattr(classifier, "predict",
+                            lambda X, _c=classifier, _s=stage: calls.append(_s) or type(_c).predict(_c, X))
     assert parser.parse_batch(parse_texts(texts)) == alone
     assert sorted(calls) == ["argpos", "connective", "explicit_sense", "nonexplicit"]
+
+
+def test_fast_rows_are_the_dict_vectorizers_matrix():
+    """The parser's own vectorisation gives DictVectorizer.transform's matrix exactly, for each
+    Tier 1 classifier's features of real text (unknown features dropped, indices sorted)."""
+    from coherence.parser import explicit_sense, vectors
+    from coherence.parser.connectives import context_features
+    from coherence.parser.document import parse_texts
+
+    parser = DiscourseParser(tier=1)
+    pts = parse_texts([TEXT, "Prices rose. But demand stayed strong, and sellers were happy. Analysts agreed."])
+    occurrences = [(pt, c) for pt in pts for c in parser.candidates(pt)]
+    pairs = [(pt, i) for pt in pts for i in range(len(pt.sentences) - 1)]
+    featurizer = parser.models["nonexplicit"].steps[0][1]
+    cases = {"connective": [context_features(pt, c) for pt, c in occurrences],
+             "argpos": [argpos.features(pt, c) for pt, c in occurrences],
+             "explicit_sense": [explicit_sense.features(pt, c, parser.lexicon) for pt, c in occurrences],
+             "nonexplicit": featurizer._dicts([nonexplicit.pair_item(pt, i) for pt, i in pairs])}
+    for stage, dicts in cases.items():
+        vectorizer = featurizer.vectorizer_ if stage == "nonexplicit" else parser.models[stage].steps[0][1]
+        fast, slow = vectors.rows(vectorizer, dicts + [{"never seen": 1}]), vectorizer.transform(dicts + [{"never seen": 1}])
+        assert fast.dtype == slow.dtype and fast.shape == slow.shape and fast.nnz == slow.nnz > 0, stage
+        for part in ("data", "indices", "indptr"):
+            assert np.array_equal(getattr(fast, part), getattr(slow, part)), (stage, part)
