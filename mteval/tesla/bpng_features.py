@@ -34,17 +34,18 @@ DISCOUNT = 0.1
 def pivot_lemmatizer(pivot: str) -> tuple[Callable[[str], str], str]:
     """(lemma of a lowercased pivot token, its name for the signature): simplemma where it covers
     the language, the surface token otherwise."""
-    from simplemma.strategies.dictionaries.dictionary_factory import SUPPORTED_LANGUAGES
+    import simplemma
 
-    if pivot in SUPPORTED_LANGUAGES:
-        import simplemma
+    try:
+        simplemma.lemmatize("a", lang=pivot)
+    except ValueError:  # simplemma's answer for a language it does not cover
+        return (lambda token: token), "surface"
 
-        @functools.lru_cache(maxsize=200_000)
-        def lemma(token: str) -> str:
-            return simplemma.lemmatize(token, lang=pivot).lower()
+    @functools.lru_cache(maxsize=200_000)
+    def lemma(token: str) -> str:
+        return simplemma.lemmatize(token, lang=pivot).lower()
 
-        return lemma, "simplemma"
-    return (lambda token: token), "surface"
+    return lemma, "simplemma"
 
 
 def lemma_bags(bag: Bag, lemma: Callable[[str], str], orders: Sequence[int] = ORDERS) -> list[Bag]:
