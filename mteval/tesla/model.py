@@ -52,12 +52,16 @@ class LinearModel:
         a, c = self.weights * lo, self.weights * hi
         return float(self.bias + np.minimum(a, c).sum()), float(self.bias + np.maximum(a, c).sum())
 
-    def scaled(self, X: np.ndarray) -> np.ndarray:
+    def rescale(self, raw: np.ndarray) -> np.ndarray:
         """(raw - min) / (max - min): rank-invariant, 0..1 while LM features stay in [-15, 0]."""
         lo, hi = self.bounds()
         if hi <= lo:
             raise ValueError("a model with all-zero weights cannot be scaled")
-        return (self.raw(X) - lo) / (hi - lo)
+        return (np.asarray(raw, dtype=float) - lo) / (hi - lo)
+
+    def scaled(self, X: np.ndarray) -> np.ndarray:
+        """The scaled score of every row of ``X``."""
+        return self.rescale(self.raw(X))
 
 
 def fit_ranker(X: np.ndarray, y: Sequence[float], groups: Sequence, names: Sequence[str],

@@ -19,15 +19,15 @@ from typing import ClassVar
 import numpy as np
 
 from evalcore.metric import Item, ReferenceMetric, Score
-from evalcore.persist import ModelFileError, file_sha256, read_sidecar
+from evalcore.persist import ModelFileError, file_sha256
 from evalcore.resources import ResourceError, data_dir
 from mteval.tesla.bpng_features import PivotFeatures
 from mteval.tesla.features import TeslaFeatures
 from mteval.tesla.lm_features import LMFeatures, default_lms
 from mteval.tesla.model import LinearModel, load_linear_model
 from mteval.tesla.preprocess import preparer
-from mteval.tesla.tesla_b import check_english, mean_defined, resolve_tables
-from mteval.tesla.train import model_matrix
+from mteval.tesla.tesla_b import check_english, resolve_tables
+from mteval.tesla.train import model_matrix, output_row
 
 
 class ResourceMismatchWarning(UserWarning):
@@ -119,17 +119,12 @@ class TeslaF(ReferenceMetric):
             extras.update(model=path.stem, unresolved=True)
         return {**extras, **preparer("en").describe()}
 
-    def licence(self) -> str:
-        """The licence the model inherits from its training data (from its sidecar)."""
-        return str(read_sidecar(self.model_path()).get("licence", ""))
-
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
         model, tesla, lms = self._load()
         per_ref = tesla.per_reference([(item.references, item.candidate) for item in items])
-        raw = np.array([np.concatenate([mean_defined(rows.T), lms.compute(item.candidate)])
-                        for rows, item in zip(per_ref, items)])
-        X = model_matrix(raw, len(lms.names()))
-        values = model.scaled(X) if self.scale else model.raw(X)
+        X = model_matrix(np.array([output_row(rows, lms, item.candidate) for rows, item in zip(per_ref, items)]),
+                         len(lms.names()))
         raws = model.raw(X)
+        values = model.rescale(raws) if self.scale else raws
         return [Score(float(v), {"raw": float(r), **dict(zip(model.names, map(float, x)))})
                 for v, r, x in zip(values, raws, X)]

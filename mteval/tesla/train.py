@@ -87,6 +87,11 @@ def feature_names(tesla: TeslaFeatures, lms: LMFeatures) -> list[str]:
     return tesla.names() + lms.names()
 
 
+def output_row(per_reference: np.ndarray, lms: LMFeatures, hypothesis: str) -> np.ndarray:
+    """One output's raw features: its F-measures averaged over references (NaN kept), then LM scores."""
+    return np.concatenate([mean_defined(per_reference.T), lms.compute(hypothesis)])
+
+
 def _digest(refs: Sequence[str], hyp: str) -> str:
     """Cache key of one (references, hypothesis) item (hex: numpy byte strings drop trailing NULs)."""
     return hashlib.sha1(("\x1f".join(refs) + "\x1e" + hyp).encode("utf-8")).hexdigest()[:24]
@@ -126,7 +131,7 @@ def raw_features(data: RankedSet, tesla: TeslaFeatures, lms: LMFeatures,
     for lo in range(0, len(todo), chunk):
         part = [data.items[k] for k in todo[lo:lo + chunk]]
         for k, rows, (_, hyp) in zip(todo[lo:lo + chunk], tesla.per_reference(part), part):
-            known[digests[k]] = np.concatenate([mean_defined(rows.T), lms.compute(hyp)])
+            known[digests[k]] = output_row(rows, lms, hyp)
         if path is not None:
             _save_rows(path, known)
         done = lo + len(part)
