@@ -62,13 +62,9 @@ def stem(word: str) -> str:
 
 def layout(pt: ParsedText) -> tuple[Token, ...]:
     """Token layout of a parsed text: open-class tokens get a term, nouns a grid role."""
-    out = []
-    for i, (start, end) in enumerate(pt.offsets):
-        tag = pt.tags[i]
-        term = stem(pt.words[i]) if is_open_class(tag) else None
-        role = grid_role(pt.deps[i]) if tag.startswith("NN") else None
-        out.append(Token(pt.sent_of[i], start, end, term, role))
-    return tuple(out)
+    return tuple(Token(sentence, start, end, stem(word) if is_open_class(tag) else None,
+                       grid_role(dep) if tag.startswith("NN") else None)
+                 for sentence, (start, end), word, tag, dep in zip(pt.sent_of, pt.offsets, pt.words, pt.tags, pt.deps))
 
 
 def analyse_batch(pts: Sequence[ParsedText], parser) -> list[Analysis]:

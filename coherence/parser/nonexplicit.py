@@ -6,6 +6,7 @@ dependency and production-like rules from spaCy parses, selected by mutual infor
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,7 +37,10 @@ def _words(pt: ParsedText, k: int) -> list[int]:
 
 def tier0_label(pt: ParsedText, i: int) -> str:
     """EntRel if the sentences share a noun lemma or the second opens with a pronoun."""
-    s1, s2 = _words(pt, i), _words(pt, i + 1)
+    return _tier0(pt, _words(pt, i), _words(pt, i + 1))
+
+
+def _tier0(pt: ParsedText, s1: list[int], s2: list[int]) -> str:
     if s2 and pt.pos[s2[0]] == "PRON":
         return "EntRel"
     nouns1 = {pt.lemmas[t] for t in s1 if pt.pos[t] in NOUNS}
@@ -65,9 +69,38 @@ def _valued(r1: set[str], r2: set[str]) -> frozenset[str]:
                      {f"{r}:12" for r in r1 & r2})
 
 
+@dataclass(frozen=True)
+class _Sentence:
+    """What a pair's features read from one of its sentences."""
+
+    words: list[int]         # non-punctuation tokens
+    content: set[str]        # lemmas of alphabetic content words
+    dep_rules: set[str]
+    prod_rules: set[str]
+
+
+def _sentence(pt: ParsedText, k: int) -> _Sentence:
+    words = _words(pt, k)
+    content = {pt.lemmas[t] for t in words if pt.pos[t] in CONTENT and pt.words[t].isalpha()}
+    return _Sentence(words, content, *_rules(pt, k))
+
+
 def pair_item(pt: ParsedText, i: int) -> PairItem:
     """Raw features of the pair (sentence i, sentence i + 1)."""
-    s1, s2 = _words(pt, i), _words(pt, i + 1)
+    return pair_items(pt, [i])[0]
+
+
+def pair_items(pt: ParsedText, indices: Sequence[int]) -> list[PairItem]:
+    """Raw features of the pairs (sentence i, sentence i + 1) of one text; a sentence shared by
+    two pairs is read once."""
+    sentences: dict[int, _Sentence] = {}
+    for k in sorted({k for i in indices for k in (i, i + 1)}):
+        sentences[k] = _sentence(pt, k)
+    return [_pair(pt, i, sentences[i], sentences[i + 1]) for i in indices]
+
+
+def _pair(pt: ParsedText, i: int, one: _Sentence, two: _Sentence) -> PairItem:
+    s1, s2 = one.words, two.words
     low = pt.lower
     f1 = low[s1[0]] if s1 else "<none>"
     f2 = low[s2[0]] if s2 else "<none>"
@@ -78,16 +111,12 @@ def pair_item(pt: ParsedText, i: int) -> PairItem:
     a2, b2 = pt.sentences[i + 1]
     base = {f"first1={f1}": 1, f"first2={f2}": 1, f"last1={l1}": 1, f"last2={l2}": 1,
             f"first2_2={f2b}": 1, f"first12={f1}|{f2}": 1, f"last1first2={l1}|{f2}": 1,
-            f"tier0={tier0_label(pt, i)}": 1,
+            f"tier0={_tier0(pt, s1, s2)}": 1,
             f"pos_first2={pt.tags[s2[0]] if s2 else '<none>'}": 1,
             f"q1={pt.words[b1 - 1] == '?'}": 1, f"q2={pt.words[b2 - 1] == '?'}": 1,
             f"len1={min(len(s1) // 5, 6)}": 1, f"len2={min(len(s2) // 5, 6)}": 1}
-    c1 = {pt.lemmas[t] for t in s1 if pt.pos[t] in CONTENT and pt.words[t].isalpha()}
-    c2 = {pt.lemmas[t] for t in s2 if pt.pos[t] in CONTENT and pt.words[t].isalpha()}
-    pairs = frozenset(f"{x}|{y}" for x in c1 for y in c2)
-    d1, p1 = _rules(pt, i)
-    d2, p2 = _rules(pt, i + 1)
-    return PairItem(base, pairs, _valued(d1, d2), _valued(p1, p2))
+    pairs = frozenset(f"{x}|{y}" for x in one.content for y in two.content)
+    return PairItem(base, pairs, _valued(one.dep_rules, two.dep_rules), _valued(one.prod_rules, two.prod_rules))
 
 
 def mutual_information(items: list[frozenset[str]], labels: list[str], min_count: int = 3) -> dict[str, float]:

@@ -47,6 +47,17 @@ def load_model(path: str | None = None) -> tuple[dict, dict]:
     return models, {**info, "sha256": info.get("sha256") or file_sha256(model_file)}
 
 
+def _by_text(pairs: Sequence[tuple[ParsedText, int]]) -> list[tuple[ParsedText, list[int]]]:
+    """Consecutive pairs of one text grouped: (text, its sentence indices), in order."""
+    groups: list[tuple[ParsedText, list[int]]] = []
+    for pt, i in pairs:
+        if groups and groups[-1][0] is pt:
+            groups[-1][1].append(i)
+        else:
+            groups.append((pt, [i]))
+    return groups
+
+
 class DiscourseParser:
     """PDTB-style shallow parser; ``tier=0`` rules and lexicon, ``tier=1`` GDTB classifiers."""
 
@@ -92,7 +103,8 @@ class DiscourseParser:
         """6-way label of each adjacent pair (sentence i, sentence i + 1) of its text."""
         if self.tier == 0 or not pairs:
             return [nonexplicit.tier0_label(pt, i) for pt, i in pairs]
-        preds = self.models["nonexplicit"].predict([nonexplicit.pair_item(pt, i) for pt, i in pairs])
+        items = [item for pt, indices in _by_text(pairs) for item in nonexplicit.pair_items(pt, indices)]
+        preds = self.models["nonexplicit"].predict(items)
         return [str(p) for p in preds]
 
     # --- end to end ---------------------------------------------------------------------
