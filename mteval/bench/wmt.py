@@ -365,6 +365,11 @@ def _cell(entry: dict) -> str:
     return f"{v:.3f} [{lo:.2f}, {hi:.2f}]" + (" !" if entry.get("flags") else "")
 
 
+def _rows(rows: list[list[str]]) -> list[list[str]]:
+    """Rows with at least one value (a metric that ran nowhere in a table is left out of it)."""
+    return [r for r in rows if any(c != "-" for c in r[1:])]
+
+
 def markdown(report: dict) -> str:
     """The report: settings, WMT12 and MQM tables, speed, errors and metrics that did not load."""
     out = ["## MT metrics on WMT human judgments (`mteval bench wmt`)", "",
@@ -382,7 +387,7 @@ def markdown(report: dict) -> str:
             head = ["metric", *pairs, *(f"avg {g}" for g in avg)]
             rows = [[n, *(_cell(_get(report["wmt12"], p, "metrics", n, key)) for p in pairs),
                      *(_cell(_get(avg, g, n, key)) for g in avg)] for n in metrics]
-            out += [f"**{title}** (95% CI)", "", table(head, rows), ""]
+            out += [f"**{title}** (95% CI)", "", table(head, _rows(rows)), ""]
         counts = [[p, str(r["segments"]), str(r["systems"]), str(r["comparisons"]), str(r["human_ties"])]
                   for p, r in report["wmt12"].items()]
         out += ["Human comparisons used (ties excluded from tau):", "",
@@ -394,13 +399,13 @@ def markdown(report: dict) -> str:
                        if kind == "spearman" and "all" in avg else [])
                     for n in metrics]
             out += [f"**WMT12 system level: {kind.capitalize()} with the human win ratio** (95% CI)", "",
-                    table(head, rows), ""]
+                    table(head, _rows(rows)), ""]
         if report.get("wmt12_significance"):
             sig = report["wmt12_significance"]
             rows = [[k, *(f"{v[p]['wmt12']:.2f} / {v[p]['no-ties']:.2f}" if p in v else "-" for p in pairs)]
                     for k, v in sig.items()]
             out += ["**Share of segment resamples where A's tau beats B's** (WMT12 variant / ties excluded)", "",
-                    table(["A>B", *pairs], rows), ""]
+                    table(["A>B", *pairs], _rows(rows)), ""]
     for pair, r in report["mqm"].items():
         for label in ("without_refs", "with_refs"):
             if not any(label in e for e in r["metrics"].values()):
@@ -413,7 +418,7 @@ def markdown(report: dict) -> str:
             rows = [[n, *(_cell(_get(r["metrics"], n, label, *c)) for c in cells)] for n in metrics]
             refs = "ref-* rows excluded" if label == "without_refs" else f"with {', '.join(r['reference_systems'])}"
             out += [f"**WMT21 MQM {pair.removeprefix('mqm-')}** (reference A; {r['segments']} rated segments x "
-                    f"{len(systems)} systems; {refs}; 95% CI)", "", table(head, rows), ""]
+                    f"{len(systems)} systems; {refs}; 95% CI)", "", table(head, _rows(rows)), ""]
     mqm_sig = {(k, p): v for p, r in report["mqm"].items() for k, v in r.get("significance", {}).items()}
     if mqm_sig:
         rows = [[k, p.removeprefix("mqm-"), f"{v['none']:.2f}", f"{v['item']:.2f}"] for (k, p), v in mqm_sig.items()]
