@@ -57,10 +57,10 @@ def interleaved(runs: dict[str, Callable[[], object]], rounds: int) -> dict[str,
 
 def dicomer_cold(texts: list[str], cache_parent: Path) -> list[float]:
     """DICOMER values of ``texts`` from an empty analysis cache (a new folder and a new engine)."""
-    from coherence.dicomer.metric import Dicomer, _engine
+    from coherence.dicomer.metric import Dicomer, clear_engines
 
     os.environ["AESOP_CACHE"] = tempfile.mkdtemp(dir=cache_parent)
-    _engine.cache_clear()
+    clear_engines()
     return [r.value for r in Dicomer().score_batch(texts)]
 
 

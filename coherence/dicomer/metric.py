@@ -181,6 +181,11 @@ def _engine(params: tuple, model_version: tuple | None, cache_folder: str | None
     return _Engine(dict(params))
 
 
+def clear_engines() -> None:
+    """Forget every engine: the next score starts cold (models re-read, analysis caches new)."""
+    _engine.cache_clear()
+
+
 class Dicomer(ReferenceFreeMetric):
     """DICOMER readability (Lin, Liu, Ng & Kan 2012) of a candidate text; no references.
 

@@ -84,11 +84,11 @@ def test_dicomer_and_cremer_values_are_those_of_1e6608f(items):
 def test_one_shared_analysis_gives_each_metric_its_own_values(items):
     """DICOMER and the CREMERs scored together (one analysis and one DICOMER score per summary)
     give the values each gives scored alone in a fresh process state."""
-    from coherence.dicomer.metric import _engine
+    from coherence.dicomer.metric import clear_engines
     from summeval.pipeline import build_metrics, score_items
 
     names = tuple(GOLDEN["values"])
     together = make.value_rows(score_items(items, build_metrics(names)), names)
     for name in names:
-        _engine.cache_clear()
+        clear_engines()
         assert make.value_rows(score_items(items, build_metrics([name])), [name])[name] == together[name], name

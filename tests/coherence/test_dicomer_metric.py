@@ -364,7 +364,7 @@ def test_a_text_the_parser_fails_on_costs_only_itself(model_file, monkeypatch):
     from coherence.dicomer import metric as dicomer_metric
 
     alone = [Dicomer(model=model_file, cache=False).score(t).value for t in (TEXTS[0], TEXTS[2])]
-    dicomer_metric._engine.cache_clear()
+    dicomer_metric.clear_engines()
     parse_batch = DiscourseParser.parse_batch
     batches = []
 

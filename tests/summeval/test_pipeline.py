@@ -124,7 +124,7 @@ def test_dicomer_and_every_cremer_share_one_analysis_and_score_per_summary(tmp_p
     from coherence.dicomer.model import DicomerModel
 
     monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
-    dicomer_metric._engine.cache_clear()
+    dicomer_metric.clear_engines()
     calls = {"texts analysed": 0, "texts featurised": 0}
     analyse_new, features = AnalysisCache._analyse_new, DicomerModel.features
 
