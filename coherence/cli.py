@@ -1,5 +1,5 @@
 """``coherence`` command line: ``parse`` texts into discourse relations, ``score`` their
-readability with DICOMER, ``train parser|dicomer`` and ``bench parser|readability``.
+readability with DICOMER, ``train parser|dicomer`` and ``bench parser|readability|speed``.
 
 The suite's CLI convention (:mod:`evalcore.cli`): ``--version``, ``--list-metrics``; texts as
 positional files and/or ``-i/--input FILE`` (``-`` = standard input); ``-o/--output``; exit codes
