@@ -64,24 +64,56 @@ def _add_correlate(sub) -> None:
     p.add_argument("--format", choices=("table", "json"), default="table")
 
 
+def _add_stream(sub) -> None:
+    p = sub.add_parser("stream", help="tuning mode: candidates on stdin, one score (or statistics) a line on stdout",
+                       description="For MERT-style tuners: read SEGMENT_ID<TAB>candidate lines on standard input "
+                                   "(the id is the 1-based line of the reference files) and answer each with one "
+                                   "line on standard output as soon as it is read: SEGMENT_ID<TAB>score, or with "
+                                   "--stats the sufficient statistics separated by spaces (their names on stderr). "
+                                   "A bad line gets ERROR<TAB>stdin:LINE: why, and the stream goes on. References "
+                                   "are prepared once at start-up.")
+    p.add_argument("-r", "--reference", action="append", required=True, metavar="REF",
+                   help="reference file (repeat for several references)")
+    p.add_argument("-m", "--metric", required=True, metavar="NAME", help="the metric (see --list-metrics)")
+    p.add_argument("-l", "--language-pair", metavar="SRC-TGT", help="as for `mteval score`")
+    p.add_argument("--stats", action="store_true",
+                   help="write sufficient statistics (sacrebleu's segment statistics; TESLA-M's six F-measures)")
+    p.add_argument("--ids", choices=("explicit", "implicit"), default="explicit",
+                   help="explicit: SEGMENT_ID<TAB>candidate (default); implicit: candidate lines alone, the "
+                        "input line number being the segment id (Z-MERT-like)")
+    p.add_argument("--max-chars", type=positive_int, default=None, metavar="N",
+                   help="refuse candidates longer than N characters (default: AESOP_MAX_CHARS or 100000)")
+
+
 def _add_bench(sub) -> None:
-    p = sub.add_parser("bench", help="benchmarks that write Markdown + JSON tables")
+    p = sub.add_parser("bench", help="benchmarks that write Markdown + JSON tables (and PNG plots)")
     bench = p.add_subparsers(dest="bench", required=True)
-    b = bench.add_parser("wmt", help="meta-evaluation on WMT12 rankings and WMT21 MQM",
-                         description="Every requested metric beside BLEU, chrF, TER and METEOR on WMT12 relative "
-                                     "rankings (8 pairs) and WMT21 MQM (en-de, zh-en), with bootstrap CIs and "
-                                     "segments per second.")
-    b.add_argument("--out", type=Path, required=True)
-    b.add_argument("--data", type=Path, help="shared data root (default: ../shared/data)")
-    b.add_argument("-m", "--metric", action="append", metavar="NAME",
-                   help="metric (repeatable; default: every registered mteval metric; the baselines are always in)")
-    b.add_argument("--pairs", nargs="+", metavar="PAIR",
-                   help="WMT12 pairs and/or mqm-en-de, mqm-zh-en (default: all)")
-    b.add_argument("--max-segments", type=int, default=None, metavar="N",
-                   help="segments per pair (seeded sample; default: the documented subset, 0 = all)")
-    b.add_argument("--bootstrap", type=int, default=1000)
-    b.add_argument("--seed", type=int, default=0)
-    b.add_argument("-j", "--jobs", type=jobs_arg, default=1, help="worker processes for scoring (0 = all cores)")
+    for name, what in (("wmt12", "WMT12 relative rankings (8 pairs)"), ("mqm", "WMT21 MQM (en-de, zh-en)"),
+                       ("wmt", "both: WMT12 rankings and WMT21 MQM in one report (as before the split)")):
+        b = bench.add_parser(name, help=f"meta-evaluation on {what}",
+                             description=f"Every requested metric beside BLEU, chrF, TER and METEOR on {what}, "
+                                         "with bootstrap CIs, segments per second and a plot of segment-level "
+                                         "Kendall per pair.")
+        b.add_argument("--out", type=Path, required=True)
+        b.add_argument("--data", type=Path, help="shared data root (default: ../shared/data)")
+        b.add_argument("-m", "--metric", action="append", metavar="NAME",
+                       help="metric (repeatable; default: every registered mteval metric; the baselines are always in)")
+        b.add_argument("--pairs", nargs="+", metavar="PAIR",
+                       help="language pairs of this bench (default: all of them)")
+        b.add_argument("--max-segments", type=int, default=None, metavar="N",
+                       help="segments per pair (seeded sample; default: the documented subset, 0 = all)")
+        b.add_argument("--bootstrap", type=int, default=1000)
+        b.add_argument("--seed", type=int, default=0)
+        b.add_argument("-j", "--jobs", type=jobs_arg, default=1, help="worker processes for scoring (0 = all cores)")
+    s = bench.add_parser("speed", help="per-segment time of TESLA-M/B/F by stage, against the paper and the baselines",
+                         description="TESLA-M, -B and -F per segment on WMT12 segments: tagging, BPNG, matching "
+                                     "and end to end with references cached, against the paper's 10-20 ms per "
+                                     "candidate, and throughput ratios against sacrebleu BLEU/chrF and nltk METEOR "
+                                     "on the same segments.")
+    s.add_argument("--out", type=Path, required=True)
+    s.add_argument("--pair", default="fr-en", help="WMT12 into-English pair (default fr-en)")
+    s.add_argument("--segments", type=positive_int, default=None, metavar="N",
+                   help="first N segments (default: the documented size)")
 
 
 def _add_train(sub) -> None:
@@ -99,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     _add_score(sub)
     _add_correlate(sub)
+    _add_stream(sub)
     _add_bench(sub)
     _add_train(sub)
     return parser
@@ -196,15 +229,57 @@ def _correlate(args) -> int:
     return EXIT_OK
 
 
+# ---- stream -------------------------------------------------------------------------------------
+
+def _stream(args) -> int:
+    from evalcore.metric import InputLimits
+    from mteval.io import check_aligned, read_segments
+    from mteval.stream import Streamer, read_lines
+
+    for path in args.reference:
+        check_input_path(path, "-r")
+    if "-" in args.reference:
+        raise InputError("-r: references are files; standard input carries the candidates")
+    limits = InputLimits(args.max_chars) if args.max_chars else InputLimits.from_env()
+    (metric,) = build_metrics(metric_names([args.metric]), target_language(args.language_pair))
+    refs = [read_segments(p) for p in args.reference]
+    check_aligned(refs)
+    streamer = Streamer(metric, refs, stats=args.stats, ids=args.ids, limits=limits)
+    print(metric.signature(), file=sys.stderr)
+    if args.stats:
+        print("statistics: " + (" ".join(streamer.names) if streamer.names else "the score's components"),
+              file=sys.stderr, flush=True)
+    streamer.prepare()
+    errors, total = streamer.run(read_lines(sys.stdin.buffer), sys.stdout)
+    return exit_code(errors, total, "candidate lines")
+
+
 # ---- bench --------------------------------------------------------------------------------------
 
+def _bench_pairs(name: str) -> list[str]:
+    """The pairs a judgment bench offers (``wmt`` = both, as before the split)."""
+    from mteval.bench.wmt import MQM_PAIRS
+    from mteval.data.wmt12 import PAIRS
+
+    return {"wmt12": list(PAIRS), "mqm": list(MQM_PAIRS), "wmt": [*PAIRS, *MQM_PAIRS]}[name]
+
+
 def _bench(args) -> int:
+    check_output_dir(args.out, "--out")
+    log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+    if args.bench == "speed":
+        from mteval.bench.speed import DEFAULT_SEGMENTS, run as speed
+
+        speed(args.out, args.pair, args.segments or DEFAULT_SEGMENTS, log=log)
+        return EXIT_OK
     from mteval.bench.wmt import run as bench
 
-    check_output_dir(args.out, "--out")
-    bench(args.out, data=args.data, metrics=args.metric, pairs=args.pairs, max_segments=args.max_segments,
-          n_boot=args.bootstrap, seed=args.seed, jobs=args.jobs, baselines=BASELINES,
-          log=lambda m: print(m, file=sys.stderr, flush=True))
+    offered = _bench_pairs(args.bench)
+    unknown = [p for p in args.pairs or () if p not in offered]
+    if unknown:
+        raise InputError(f"bench {args.bench}: unknown pair {unknown[0]!r}; choose from {', '.join(offered)}")
+    bench(args.out, data=args.data, metrics=args.metric, pairs=args.pairs or offered, max_segments=args.max_segments,
+          n_boot=args.bootstrap, seed=args.seed, jobs=args.jobs, baselines=BASELINES, log=log, name=args.bench)
     return EXIT_OK
 
 
@@ -216,7 +291,8 @@ def _train(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return run(PROG, {"score": _score, "correlate": _correlate, "bench": _bench, "train": _train}, args, args.command)
+    return run(PROG, {"score": _score, "correlate": _correlate, "stream": _stream, "bench": _bench,
+                          "train": _train}, args, args.command)
 
 
 if __name__ == "__main__":

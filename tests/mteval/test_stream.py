@@ -1,0 +1,131 @@
+"""`mteval stream`, driven as a tuner drives it: one candidate written, its answer read, then the
+next (so an answer that waited for more input or for the end of input would hang the test);
+values equal `mteval score --segments`; bad lines answered with an error line naming them."""
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mteval.baselines import Bleu
+from mteval.cli import main
+from mteval.io import read_segments
+from mteval.stream import Streamer
+
+DEMO = Path(__file__).resolve().parents[2] / "data" / "demo" / "mt"
+REFS = [str(DEMO / "ref.A.en"), str(DEMO / "ref.B.en")]
+HYP = DEMO / "system-a.en"
+
+
+def _segment_scores(metric: str, tmp_path) -> list[dict]:
+    out = tmp_path / "scores.json"
+    assert main(["score", "-r", REFS[0], "-r", REFS[1], "-i", str(HYP), "-m", metric, "--segments",
+                 "--format", "json", "-o", str(out)]) == 0
+    rows = json.loads(out.read_text())["segments"]
+    return [{"value": r["scores"][metric], "components": r.get("components", {}).get(metric, {})} for r in rows]
+
+
+class Tuner:
+    """A tuner's side of the pipe: write one line, read one answer."""
+
+    def __init__(self, *args: str):
+        self.proc = subprocess.Popen([sys.executable, "-m", "mteval.cli", "stream", "-r", REFS[0], "-r", REFS[1],
+                                      *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def ask(self, line: bytes) -> str:
+        self.proc.stdin.write(line + b"\n")
+        self.proc.stdin.flush()
+        return self.proc.stdout.readline().decode("utf-8").rstrip("\n")
+
+    def close(self) -> tuple[int, str]:
+        self.proc.stdin.close()
+        rest = self.proc.stdout.read()
+        assert rest == b""  # every answer was already read, one per line
+        err = self.proc.stderr.read().decode("utf-8")
+        return self.proc.wait(timeout=60), err
+
+
+@pytest.mark.parametrize("metric", ["tesla-m", "bleu"])
+def test_answers_one_line_at_a_time_equal_to_score_segments(metric, tmp_path):
+    expected = _segment_scores(metric, tmp_path)
+    hyps = HYP.read_text("utf-8").splitlines()
+    tuner = Tuner("-m", metric)
+    for k in reversed(range(len(hyps))):  # any order: the id picks the references
+        seg_id, value = tuner.ask(f"{k + 1}\t{hyps[k]}".encode()).split("\t")
+        assert seg_id == str(k + 1)
+        assert float(value) == pytest.approx(expected[k]["value"], abs=1e-12)
+    rc, err = tuner.close()
+    assert rc == 0 and err.startswith(metric + "|")
+
+
+def test_stats_are_the_sufficient_statistics(tmp_path):
+    hyps = HYP.read_text("utf-8").splitlines()
+    for metric, names in (("bleu", ["sys_len", "ref_len", *(f"correct_{n}" for n in range(1, 5)),
+                                    *(f"total_{n}" for n in range(1, 5))]),
+                          ("tesla-m", ["ms1", "ms2", "ms3", "pos1", "pos2", "pos3"])):
+        expected = _segment_scores(metric, tmp_path)
+        tuner = Tuner("-m", metric, "--stats")
+        for k in (0, 3):
+            stats = [float(x) for x in tuner.ask(f"{k + 1}\t{hyps[k]}".encode()).split("\t")[1].split(" ")]
+            assert len(stats) == len(names)
+            for name, value in zip(names, stats):
+                want = expected[k]["components"].get(name, math.nan)
+                assert value == pytest.approx(want, abs=1e-12, nan_ok=True)
+            if metric == "tesla-m":  # the sentence score is the mean of the defined F-measures
+                defined = [v for v in stats if not math.isnan(v)]
+                assert sum(defined) / len(defined) == pytest.approx(expected[k]["value"], abs=1e-12)
+        rc, err = tuner.close()
+        assert rc == 0 and "statistics: " + " ".join(names) in err
+
+
+def test_bad_lines_get_error_lines_naming_them_and_the_stream_goes_on():
+    tuner = Tuner("-m", "bleu")
+    assert tuner.ask(b"no tab here").startswith("ERROR\tstdin:1: expected SEGMENT_ID<TAB>candidate")
+    assert tuner.ask(b"99\tsome words") == "ERROR\tstdin:2: unknown segment id '99' (the references have lines 1-8)"
+    assert tuner.ask(b"x\tsome words").startswith("ERROR\tstdin:3: unknown segment id 'x'")
+    assert tuner.ask(b"2\t  ") == "ERROR\tstdin:4: empty candidate for segment 2"
+    assert tuner.ask(b"2\t\xff\xfe bad").startswith("ERROR\tstdin:5: not valid UTF-8")
+    assert tuner.ask(b"2\tHeavy rain closed roads.").startswith("2\t")
+    rc, err = tuner.close()
+    assert rc == 1 and "5 of 6 candidate lines could not be scored" in err
+
+
+def test_implicit_ids_are_input_line_numbers():
+    hyps = HYP.read_text("utf-8").splitlines()
+    tuner = Tuner("-m", "chrf", "--ids", "implicit")
+    answers = [tuner.ask(h.encode()) for h in hyps[:3]]
+    assert [a.split("\t")[0] for a in answers] == ["1", "2", "3"]
+    assert tuner.close()[0] == 0
+
+
+def test_references_are_prepared_once_at_start_up(monkeypatch):
+    from mteval.tesla import preprocess
+    from mteval.tesla.tesla_m import TeslaM
+
+    prep = preprocess.Preparer("en")
+    monkeypatch.setattr(preprocess, "preparer", lambda language="en": prep)
+    monkeypatch.setattr("mteval.tesla.tesla_m.preparer", lambda language="en": prep)
+    tagged: list[str] = []
+    tokens = prep._tokens
+    monkeypatch.setattr(prep, "_tokens", lambda texts: tagged.extend(texts) or tokens(texts))
+    refs = [read_segments(p) for p in REFS]
+    streamer = Streamer(TeslaM(), refs)
+    streamer.prepare()
+    assert set(tagged) == set(refs[0].lines) | set(refs[1].lines)
+    tagged.clear()
+    hyps = HYP.read_text("utf-8").splitlines()
+    for k, h in enumerate(hyps):
+        assert not streamer.answer(f"{k + 1}\t{h}".encode(), k + 1).startswith("ERROR")
+    assert tagged == hyps  # the candidates only: no reference is tagged again
+
+
+def test_unreadable_reference_line_is_named(tmp_path):
+    ref = tmp_path / "ref.txt"
+    ref.write_bytes(b"a good line\n\nanother line\n")
+    streamer = Streamer(Bleu(), [read_segments(ref)])
+    streamer.prepare()
+    assert streamer.answer(b"2\tsome words", 1) == f"ERROR\tstdin:1: segment 2: {ref}:2: empty line"
+    assert streamer.answer(b"3\tanother line", 2).startswith("3\t")
