@@ -279,7 +279,7 @@ def _bench(args) -> int:
     if unknown:
         raise InputError(f"bench {args.bench}: unknown pair {unknown[0]!r}; choose from {', '.join(offered)}")
     bench(args.out, data=args.data, metrics=args.metric, pairs=args.pairs or offered, max_segments=args.max_segments,
-          n_boot=args.bootstrap, seed=args.seed, jobs=args.jobs, baselines=BASELINES, log=log, name=args.bench)
+          n_boot=args.bootstrap, seed=args.seed, jobs=args.jobs, baselines=BASELINES, log=log, command=args.bench)
     return EXIT_OK
 
 

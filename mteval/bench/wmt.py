@@ -1,4 +1,5 @@
-"""`mteval bench wmt`: MT metrics against WMT human judgments, baselines in the same run.
+"""`mteval bench wmt12`, `mteval bench mqm` (and `wmt`, both in one report): MT metrics against
+WMT human judgments, baselines in the same run, Markdown + JSON + a PNG plot per judgment kind.
 
 - WMT12 (8 pairs, 5-way relative rankings): segment-level Kendall's tau in the WMT12 variant
   (metric ties penalised) and with metric ties excluded; system level = Spearman and Pearson of
@@ -30,6 +31,7 @@ from evalcore.metric.batch import score_with
 from evalcore.metric.registry import get_metric, registered
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table
+from mteval.bench.plots import kendall_plot
 from mteval.data import mqm, wmt12
 from mteval.data.testset import TestSet
 from mteval.metaeval import (KendallCounts, corpus_statistics, kendall_counts, orientation, percentile_interval,
@@ -253,9 +255,11 @@ def _mqm_correlations(metric: Metric, scored: Scored, human: dict, segments: Seq
 
 def run(out: Path, data: Path | None = None, metrics: Sequence[str] | None = None, pairs: Sequence[str] | None = None,
         max_segments: int | None = None, n_boot: int = 1000, seed: int = 0, jobs: int = 1,
-        baselines: Sequence[str] = BASELINES, log: Callable[[str], None] = print) -> dict:
-    """Run the benchmark; write ``wmt.md`` and ``wmt.json`` into ``out``. Metrics are configured
-    for each pair's target language (``language``, where a metric has that parameter)."""
+        baselines: Sequence[str] = BASELINES, log: Callable[[str], None] = print, command: str = "wmt") -> dict:
+    """Run the benchmark; write ``COMMAND.md``, ``COMMAND.json`` and a plot per judgment kind
+    (``wmt12-kendall.png``, ``mqm-kendall.png``) into ``out``; ``command`` is the bench command (``wmt12``,
+    ``mqm``, ``wmt`` for both). Metrics are configured for each pair's target language
+    (``language``, where a metric has that parameter)."""
     root = (data or shared_data_dir()) / "mt"
     if not root.is_dir():
         raise FileNotFoundError(f"{root}: the WMT data folder is missing (see ../shared/data/mt/README.md)")
@@ -314,8 +318,11 @@ def run(out: Path, data: Path | None = None, metrics: Sequence[str] | None = Non
                        for n, (k, t) in speed.items()}
     report["errors"] = {n: {"count": len(e), "examples": e[:5]} for n, e in errors.items()}
     _averages_and_significance(report, list(speed), kendall, sorted(versus), n_boot, seed)
+    report["bench"] = command
+    plots = (kendall_plot(report, kind, out / f"{kind}-kendall.png") for kind in ("wmt12", "mqm"))
+    report["plots"] = [p.name for p in plots if p is not None]
     md = markdown(report)
-    write_report(out, "wmt", md, report)
+    write_report(out, command, md, report)
     log(md)
     return report
 
@@ -372,7 +379,7 @@ def _rows(rows: list[list[str]]) -> list[list[str]]:
 
 def markdown(report: dict) -> str:
     """The report: settings, WMT12 and MQM tables, speed, errors and metrics that did not load."""
-    out = ["## MT metrics on WMT human judgments (`mteval bench wmt`)", "",
+    out = [f"## MT metrics on WMT human judgments (`mteval bench {report.get('bench', 'wmt')}`)", "",
            f"Data: `{report['data']}`. Segments per pair: WMT12 {report['segments_per_pair']['wmt12'] or 'all'} "
            "(seeded sample of the ranked segments; every ranked system scored on each), MQM "
            f"{report['segments_per_pair']['mqm'] or 'all'} (rated segments). Bootstrap {report['bootstrap']} "
@@ -437,6 +444,8 @@ def markdown(report: dict) -> str:
         out += ["Not run:", *(f"- {n}: {why}" for n, why in report["not_run"].items()), ""]
     if report["failed_to_load"]:
         out += ["Metrics that did not load:", *(f"- {n}: {why}" for n, why in report["failed_to_load"].items()), ""]
+    if report.get("plots"):
+        out += ["Plots: " + ", ".join(f"`{p}`" for p in report["plots"]), ""]
     sigs = dict.fromkeys(s for by_target in report["signatures"].values() for s in by_target.values())
     out += ["Signatures (one per metric and target language):", *(f"- `{s}`" for s in sigs), ""]
     return "\n".join(out)

@@ -48,3 +48,37 @@ def test_a_metric_is_never_evaluated_on_the_rankings_it_was_trained_on(tmp_path,
     assert "bleu" in report["mqm"]["mqm-zh-en"]["metrics"]
     assert report["not_run"]["bleu (de-en)"].startswith("trained on these rankings")
     assert "- bleu (de-en): trained on these rankings" in (tmp_path / "wmt.md").read_text()
+
+
+def test_bench_commands_write_their_tables_and_plots(tmp_path):
+    from mteval.cli import main
+
+    args = ["-m", "bleu", "--max-segments", "4", "--bootstrap", "20"]
+    assert main(["bench", "wmt12", "--out", str(tmp_path / "w"), "--pairs", "de-en", *args]) == 0
+    assert main(["bench", "mqm", "--out", str(tmp_path / "m"), "--pairs", "mqm-zh-en", *args]) == 0
+    w = json.loads((tmp_path / "w" / "wmt12.json").read_text())
+    assert list(w["wmt12"]) == ["de-en"] and w["mqm"] == {} and w["plots"] == ["wmt12-kendall.png"]
+    assert "`mteval bench wmt12`" in (tmp_path / "w" / "wmt12.md").read_text()
+    m = json.loads((tmp_path / "m" / "mqm.json").read_text())
+    assert list(m["mqm"]) == ["mqm-zh-en"] and m["wmt12"] == {} and m["plots"] == ["mqm-kendall.png"]
+    for png in (tmp_path / "w" / "wmt12-kendall.png", tmp_path / "m" / "mqm-kendall.png"):
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_bench_refuses_the_other_benchs_pairs(tmp_path, capsys):
+    from mteval.cli import main
+
+    assert main(["bench", "mqm", "--out", str(tmp_path), "--pairs", "de-en", "-m", "bleu"]) == 2
+    assert "bench mqm: unknown pair 'de-en'; choose from mqm-en-de, mqm-zh-en" in capsys.readouterr().err
+
+
+def test_bench_speed_writes_stage_and_ratio_tables(tmp_path):
+    from mteval.bench.speed import BASELINES, METRICS, run
+
+    report = run(tmp_path, "fr-en", 3, log=lambda m: None)
+    md = (tmp_path / "speed.md").read_text()
+    assert json.loads((tmp_path / "speed.json").read_text())["segments"] == 3
+    for name in (*METRICS, *BASELINES):
+        assert report["end_to_end_ms"][name] > 0 and f"| {name} " in md
+    assert "paper's 10-20 ms / this" in md and "| / bleu | / chrf | / meteor |" in md
+    assert report["bpng_ms_per_segment"] > 0 and report["lm_ms_per_segment"] > 0
