@@ -33,7 +33,9 @@ bench: setup
 	$(BIN)/coherence bench readability --out bench/readability
 	$(BIN)/parapeval bench --out bench/parapeval
 	$(BIN)/parapeval bench --speed-only --out bench/parapeval-speed
-	$(BIN)/mteval bench wmt --out bench/mteval
+	$(BIN)/mteval bench wmt12 --out bench/mteval
+	$(BIN)/mteval bench mqm --out bench/mteval
+	$(BIN)/mteval bench speed --out bench/mteval
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis demo-report
