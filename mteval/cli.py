@@ -1,5 +1,5 @@
 """``mteval``: score translations (sacrebleu-style plain text), correlate metrics with your own
-human judgments, and meta-evaluate on WMT.
+human judgments, answer a tuner line by line (``stream``), and benchmark on WMT judgments and speed.
 
 Follows the suite's CLI convention (:mod:`evalcore.cli`): ``--version``, ``--list-metrics``,
 ``-m``/``-i``/``-o``/``--format``/``--jobs``/``--max-chars``; machine formats pure on stdout,

@@ -129,3 +129,13 @@ def test_unreadable_reference_line_is_named(tmp_path):
     streamer.prepare()
     assert streamer.answer(b"2\tsome words", 1) == f"ERROR\tstdin:1: segment 2: {ref}:2: empty line"
     assert streamer.answer(b"3\tanother line", 2).startswith("3\t")
+
+
+def test_unusable_references_stop_before_any_candidate(tmp_path, capsys):
+    short = tmp_path / "short.en"
+    short.write_text("one line\n")
+    assert main(["stream", "-r", REFS[0], "-r", str(short), "-m", "bleu"]) == 2
+    assert "files must align line by line" in capsys.readouterr().err
+    assert main(["stream", "-r", str(tmp_path / "missing.en"), "-m", "bleu"]) == 2
+    assert "-r " + str(tmp_path / "missing.en") + ": no such file" in capsys.readouterr().err
+    assert main(["stream", "-r", REFS[0], "-m", "no-such-metric"]) == 2
