@@ -87,7 +87,7 @@ class Streamer:
             seg_id, tab, candidate = text.partition("\t")
             if not tab:
                 return f"{ERROR}\t{where}: expected SEGMENT_ID<TAB>candidate (no tab; --ids implicit reads candidates alone)"
-        refs = self._refs.get(int(seg_id)) if seg_id.strip().isdigit() else None
+        refs = self._refs.get(int(seg_id)) if seg_id.strip().isdecimal() else None
         if refs is None:
             return f"{ERROR}\t{where}: unknown segment id {seg_id!r} (the references have lines 1-{len(self._refs)})"
         if isinstance(refs, str):

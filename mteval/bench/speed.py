@@ -23,7 +23,7 @@ from mteval.tesla import bench as tesla_bench
 from mteval.tesla.bench import PAPER_MS, cpu, wmt12_lines
 
 #: segments of the default run: the whole bench takes about 2-3 minutes on a loaded 2-core machine
-DEFAULT_SEGMENTS = 150
+DEFAULT_SEGMENTS = 500
 METRICS = ("tesla-m", "tesla-b", "tesla-f")
 BASELINES = ("bleu", "chrf", "meteor")
 END_TO_END = "end to end, new candidates (references cached), per segment"
