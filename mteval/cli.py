@@ -111,7 +111,8 @@ def _add_bench(sub) -> None:
                                      "candidate, and throughput ratios against sacrebleu BLEU/chrF and nltk METEOR "
                                      "on the same segments.")
     s.add_argument("--out", type=Path, required=True)
-    s.add_argument("--pair", default="fr-en", help="WMT12 into-English pair (default fr-en)")
+    s.add_argument("--pair", default="fr-en", choices=("cs-en", "de-en", "es-en", "fr-en"),
+                   help="WMT12 into-English pair (TESLA-B/F score English only; default fr-en)")
     s.add_argument("--segments", type=positive_int, default=None, metavar="N",
                    help="first N segments (default: the documented size)")
 
@@ -264,13 +265,17 @@ def _bench_pairs(name: str) -> list[str]:
     return {"wmt12": list(PAIRS), "mqm": list(MQM_PAIRS), "wmt": [*PAIRS, *MQM_PAIRS]}[name]
 
 
+def _log(message: str) -> None:
+    """Progress of a bench, on stderr."""
+    print(message, file=sys.stderr, flush=True)
+
+
 def _bench(args) -> int:
     check_output_dir(args.out, "--out")
-    log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     if args.bench == "speed":
         from mteval.bench.speed import DEFAULT_SEGMENTS, run as speed
 
-        speed(args.out, args.pair, args.segments or DEFAULT_SEGMENTS, log=log)
+        speed(args.out, args.pair, args.segments or DEFAULT_SEGMENTS, log=_log)
         return EXIT_OK
     from mteval.bench.wmt import run as bench
 
@@ -279,7 +284,7 @@ def _bench(args) -> int:
     if unknown:
         raise InputError(f"bench {args.bench}: unknown pair {unknown[0]!r}; choose from {', '.join(offered)}")
     bench(args.out, data=args.data, metrics=args.metric, pairs=args.pairs or offered, max_segments=args.max_segments,
-          n_boot=args.bootstrap, seed=args.seed, jobs=args.jobs, baselines=BASELINES, log=log, command=args.bench)
+          n_boot=args.bootstrap, seed=args.seed, jobs=args.jobs, baselines=BASELINES, log=_log, command=args.bench)
     return EXIT_OK
 
 
