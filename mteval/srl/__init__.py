@@ -1,0 +1,1 @@
+"""Semantic role labelling: frames (predicates and role fillers) for MEANT and the ASO experiment."""
