@@ -1,0 +1,1 @@
+"""The MEANT family: semantic-frame MT metrics (Lo & Wu)."""
