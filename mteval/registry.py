@@ -24,6 +24,9 @@ METRICS = {
     "ter": MetricSpec(f"{_BASE}:Ter", "TER (sacrebleu): edits per reference word, lower is better; corpus from summed edits"),
     "meteor": MetricSpec(f"{_BASE}:Meteor", "METEOR (nltk 1.0-style): exact, stem and WordNet synonym matches; "
                                             "corpus = mean of segments"),
+    "beer2": MetricSpec("mteval.beer2.metric:Beer2",
+                        "BEER 2.0 with the published default model (WMT14-trained): word/character n-gram and "
+                        "skip-bigram P/R/F, length disbalance; best reference; corpus = mean of segments"),
 }
 
 #: what `mteval score` computes when no metric is named
