@@ -62,13 +62,17 @@ def check_permutation(perm: Sequence[int]) -> None:
         raise ValueError(f"not a permutation of 1..{len(perm)}: {list(perm)}")
 
 
+def ranks(values: Sequence[int]) -> list[int]:
+    """The 1-based rank of each of distinct ``values`` among them (the pattern they form)."""
+    out = [0] * len(values)
+    for rank, k in enumerate(sorted(range(len(values)), key=values.__getitem__), 1):
+        out[k] = rank
+    return out
+
+
 def operator(blocks: Sequence[_Block]) -> tuple[int, ...]:
-    """The operator of adjacent blocks: the rank of each block's values among them, 1-based."""
-    order = sorted(range(len(blocks)), key=lambda k: blocks[k].lo)
-    ranks = [0] * len(blocks)
-    for rank, k in enumerate(order, 1):
-        ranks[k] = rank
-    return tuple(ranks)
+    """The operator of adjacent blocks: the rank of each block's values among them."""
+    return tuple(ranks([b.lo for b in blocks]))
 
 
 def factorise(perm: Sequence[int]) -> PetCounts:

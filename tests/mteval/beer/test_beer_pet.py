@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from mteval.beer.pet import catalan, factorise, fluency_features, kendall_distance
+from mteval.beer.pet import catalan, factorise, fluency_features, kendall_distance, ranks
 
 
 def _is_simple(op):
@@ -15,14 +15,6 @@ def _is_simple(op):
     k = len(op)
     return not any(max(op[i:j]) - min(op[i:j]) == j - i - 1
                    for i in range(k) for j in range(i + 2, k + 1) if j - i < k)
-
-
-def _pattern(values):
-    order = sorted(range(len(values)), key=values.__getitem__)
-    ranks = [0] * len(values)
-    for r, k in enumerate(order, 1):
-        ranks[k] = r
-    return tuple(ranks)
 
 
 def brute_force(perm):
@@ -41,7 +33,7 @@ def brute_force(perm):
             parts = [perm[a:b] for a, b in zip(bounds, bounds[1:])]
             if any(max(p) - min(p) != len(p) - 1 for p in parts):
                 continue
-            op = _pattern([min(p) for p in parts])
+            op = tuple(ranks([min(p) for p in parts]))
             if not _is_simple(op):
                 continue
             own = (op == (1, 2), op == (2, 1), len(op) == 4, len(op) > 4)
