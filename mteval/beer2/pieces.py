@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import chain
 
 _SPACES = re.compile(" +")
 #: markers of the sentence-start and sentence-end n-grams (``src/beer/features/NGram.scala``)
@@ -53,8 +54,7 @@ def word_ngrams(words: list[str], order: int) -> Counter:
 def skip_bigrams(words: list[str], max_skip: int) -> Counter:
     """The pieces of ``skip<max_skip>`` (``src/beer/features/SkipBigram.scala``): word pairs
     ``(w_i, w_j)`` with ``0 < j - i <= max_skip + 1`` (at most ``max_skip`` words in between)."""
-    n = len(words)
-    return Counter((words[i], words[j]) for i in range(n - 1) for j in range(i + 1, min(i + max_skip + 2, n)))
+    return Counter(chain.from_iterable(zip(words, words[gap:]) for gap in range(1, min(max_skip + 2, len(words)))))
 
 
 def char_ngrams(chars: str, order: int) -> Counter:
