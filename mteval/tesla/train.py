@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +25,8 @@ import numpy as np
 from evalcore.resources import shared_data_dir, usable_cache_dir
 from mteval.bench.wmt import sample_segments
 from mteval.data.wmt12 import Ranking, read_rankings, read_testset
+from mteval.learn import pairwise
+from mteval.learn.cache import cached_rows
 from mteval.tesla.bpng_features import PivotFeatures, default_tables
 from mteval.tesla.features import N_BTNG, TeslaFeatures, fill_undefined
 from mteval.tesla.lm_features import LMFeatures, default_lms
@@ -92,25 +93,6 @@ def output_row(per_reference: np.ndarray, lms: LMFeatures, hypothesis: str) -> n
     return np.concatenate([mean_defined(per_reference.T), lms.compute(hypothesis)])
 
 
-def _digest(refs: Sequence[str], hyp: str) -> str:
-    """Cache key of one (references, hypothesis) item (hex: numpy byte strings drop trailing NULs)."""
-    return hashlib.sha1(("\x1f".join(refs) + "\x1e" + hyp).encode("utf-8")).hexdigest()[:24]
-
-
-def _load_rows(path: Path | None) -> dict[str, np.ndarray]:
-    if path is None or not path.is_file():
-        return {}
-    with np.load(path) as z:
-        return dict(zip(map(str, z["keys"]), z["rows"]))
-
-
-def _save_rows(path: Path, rows: dict[str, np.ndarray]) -> None:
-    """Write the cache atomically (temporary file, then rename)."""
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez(tmp, keys=np.array(list(rows), dtype="U24"), rows=np.array(list(rows.values())))
-    tmp.replace(path)
-
-
 def raw_features(data: RankedSet, tesla: TeslaFeatures, lms: LMFeatures,
                  log: Callable[[str], None] = print, chunk: int = 1024) -> np.ndarray:
     """(outputs x features) TESLA-B F-measures (mean over references, NaN kept) and LM scores.
@@ -123,20 +105,11 @@ def raw_features(data: RankedSet, tesla: TeslaFeatures, lms: LMFeatures,
                                       preparer("en").describe(), tesla.alpha], sort_keys=True, default=str).encode())
     cache = usable_cache_dir("mteval")
     path = cache / f"tesla-features-{config.hexdigest()[:16]}.npz" if cache is not None else None
-    known = _load_rows(path)
-    digests = [_digest(refs, hyp) for refs, hyp in data.items]
-    todo = list({d: k for k, d in enumerate(digests) if d not in known}.values())
-    log(f"features: {len(data.items) - len(todo)} of {len(data.items)} outputs cached ({path})")
-    start = time.perf_counter()
-    for lo in range(0, len(todo), chunk):
-        part = [data.items[k] for k in todo[lo:lo + chunk]]
-        for k, rows, (_, hyp) in zip(todo[lo:lo + chunk], tesla.per_reference(part), part):
-            known[digests[k]] = output_row(rows, lms, hyp)
-        if path is not None:
-            _save_rows(path, known)
-        done = lo + len(part)
-        log(f"features: {done}/{len(todo)} new outputs ({done / (time.perf_counter() - start):.1f}/s)")
-    return np.array([known[d] for d in digests]).reshape(len(digests), len(names))
+
+    def compute(part):
+        return [output_row(rows, lms, hyp) for rows, (_, hyp) in zip(tesla.per_reference(part), part)]
+
+    return cached_rows(data.items, path, compute, len(names), log, chunk)
 
 
 def model_matrix(X: np.ndarray, n_lm: int) -> np.ndarray:
@@ -167,17 +140,8 @@ def fit(X: np.ndarray, data: RankedSet, names: Sequence[str], rankings: Sequence
 def cross_validated(X: np.ndarray, data: RankedSet, names: Sequence[str], folds: int = 5, seed: int = 0) -> np.ndarray:
     """Out-of-fold raw scores of every output: folds are seeded groups of segments; each fold's
     outputs are scored by a model trained on the rankings of the other folds' segments."""
-    segments = sorted({k[1] for k in data.keys})
-    order = np.random.default_rng(seed).permutation(len(segments))
-    fold_of = {segments[i]: k % folds for k, i in enumerate(order)}
-    key_fold = np.array([fold_of[k[1]] for k in data.keys])
-    out = np.full(len(data.keys), np.nan)
-    for f in range(folds):
-        train = [r for r in data.rankings if fold_of[r.segment] != f]
-        model = fit(X, data, names, train, seed)
-        test = key_fold == f
-        out[test] = model.raw(X[test])
-    return out
+    return pairwise.cross_validated(X, data.keys, data.rankings, lambda train: fit(X, data, names, train, seed),
+                                    folds, seed)
 
 
 # --- command line ----------------------------------------------------------------------------------

@@ -1,0 +1,54 @@
+"""A per-output feature cache for training trained metrics: one ``.npz`` file per feature
+configuration, rows keyed by a hash of (references, hypothesis), written after each chunk, so an
+interrupted run, a subset and the full set share what was computed."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+Texts = tuple[Sequence[str], str]  # (references, hypothesis)
+
+
+def digest(refs: Sequence[str], hyp: str) -> str:
+    """Cache key of one (references, hypothesis) item (hex: numpy byte strings drop trailing NULs)."""
+    return hashlib.sha1(("\x1f".join(refs) + "\x1e" + hyp).encode("utf-8")).hexdigest()[:24]
+
+
+def load_rows(path: Path | None) -> dict[str, np.ndarray]:
+    """The cached rows of ``path`` (none when it is absent)."""
+    if path is None or not path.is_file():
+        return {}
+    with np.load(path) as z:
+        return dict(zip(map(str, z["keys"]), z["rows"]))
+
+
+def save_rows(path: Path, rows: dict[str, np.ndarray]) -> None:
+    """Write the cache atomically (temporary file, then rename)."""
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez(tmp, keys=np.array(list(rows), dtype="U24"), rows=np.array(list(rows.values())))
+    tmp.replace(path)
+
+
+def cached_rows(items: Sequence[Texts], path: Path | None, compute: Callable[[list[Texts]], Sequence[np.ndarray]],
+                width: int, log: Callable[[str], None] = print, chunk: int = 1024) -> np.ndarray:
+    """(items x ``width``) feature rows: read from ``path`` where cached, else computed a chunk
+    of distinct new items at a time and saved after each chunk."""
+    known = load_rows(path)
+    digests = [digest(refs, hyp) for refs, hyp in items]
+    todo = list({d: k for k, d in enumerate(digests) if d not in known}.values())
+    log(f"features: {len(items) - len(todo)} of {len(items)} outputs cached ({path})")
+    start = time.perf_counter()
+    for lo in range(0, len(todo), chunk):
+        part = [items[k] for k in todo[lo:lo + chunk]]
+        for k, row in zip(todo[lo:lo + chunk], compute(part)):
+            known[digests[k]] = row
+        if path is not None:
+            save_rows(path, known)
+        done = lo + len(part)
+        log(f"features: {done}/{len(todo)} new outputs ({done / (time.perf_counter() - start):.1f}/s)")
+    return np.array([known[d] for d in digests]).reshape(len(digests), width)
