@@ -1,0 +1,121 @@
+"""REDp's paraphrase module (RED §3) from the suite's pivot phrase tables (the ones PEM and
+TESLA-B read): no paraphrase table installs here, so paraphrase pairs are pivoted (Bannard and
+Callison-Burch 2005): p(e2 | e1) = sum_f t(f | e1) t(e2 | f), averaged over the pivot tables,
+with t(e2 | f) = N(e2, f) / N(f) and N(f) summed over the table's stored translations (computed
+once per table and cached on disk).
+
+Paraphrase-ngrams: pairs of a reference span (1..3 words) and a hypothesis span (1..4 words)
+that differ in the table's normal form (lowercased, Porter-stemmed) with p >= ``min_prob``,
+chosen greedily by probability so that no word on either side is in two pairs.
+"""
+
+from __future__ import annotations
+
+import functools
+import pickle
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from evalcore.bpng import PhraseTableStore
+from evalcore.bpng.table import Phrase, PhraseTable
+from evalcore.phrase_table.build import english_preprocessor
+from evalcore.resources import usable_cache_dir
+from mteval.tesla.bpng_features import default_tables, table_hash
+
+REF_MAX = 3
+HYP_MAX = 4
+Pair = tuple[int, int, int, int, float]  # ref start, ref end, hyp start, hyp end, p(e2 | e1)
+
+
+def pivot_marginals(table: PhraseTable) -> dict[str, float]:
+    """N(f) of every pivot phrase (tokens joined by spaces: loads twice as fast as tuples) of a
+    table; an on-disk table's are cached by its signature's hash."""
+    cache = usable_cache_dir("mteval") if isinstance(table, PhraseTableStore) else None
+    path = cache / f"pivot-marginals-v2-{table_hash(table)}.pkl" if cache is not None else None
+    if path is not None and path.is_file():
+        with path.open("rb") as fh:
+            return pickle.load(fh)
+    counts: Counter = Counter()
+    for _, entry in table.items():
+        for f, n in entry.translations:
+            counts[" ".join(f)] += n
+    out = dict(counts)
+    if path is not None:
+        tmp = path.with_name(path.name + ".tmp")
+        with tmp.open("wb") as fh:
+            pickle.dump(out, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(path)
+    return out
+
+
+def _stemmed(table: PhraseTable) -> bool:
+    return str(getattr(table, "meta", {}).get("stem", "False")) == "True"
+
+
+class PivotParaphrases:
+    """Paraphrase pairs between a reference and a hypothesis through pivot phrase tables."""
+
+    def __init__(self, tables: Mapping[str, PhraseTable], min_prob: float = 0.05):
+        if not tables:
+            raise ValueError("the paraphrase module needs at least one pivot phrase table")
+        self.tables = dict(tables)
+        self.min_prob = min_prob
+        self.marginals = {p: pivot_marginals(t) for p, t in self.tables.items()}
+        self.normal = {p: english_preprocessor(_stemmed(t)) for p, t in self.tables.items()}
+
+    @classmethod
+    def default(cls, min_prob: float = 0.05) -> PivotParaphrases:
+        """Over the suite's default pivot tables (``make setup`` builds them)."""
+        return _default(min_prob)
+
+    def signature_fields(self) -> dict[str, object]:
+        return {"para": "+".join(f"{p}={table_hash(t)}" for p, t in self.tables.items())}
+
+    def _spans(self, pivot: str, words: Sequence[str], longest: int) -> dict[tuple[int, int], Phrase]:
+        norm = [self.normal[pivot].token(w)[0] for w in words]
+        return {(s, s + n): tuple(norm[s:s + n]) for n in range(1, longest + 1) for s in range(len(words) - n + 1)}
+
+    def probabilities(self, reference: Sequence[str], hypothesis: Sequence[str]) -> dict[tuple, float]:
+        """p(e2 | e1) averaged over pivots for (reference span, hypothesis span) of different normal forms."""
+        total: dict[tuple, float] = {}
+        for pivot, table in self.tables.items():
+            ref = self._spans(pivot, reference, REF_MAX)
+            hyp = self._spans(pivot, hypothesis, HYP_MAX)
+            entries = table.lookup(set(ref.values()) | set(hyp.values()))
+            by_pivot: dict[Phrase, list[tuple[tuple[int, int], float]]] = {}
+            for span, phrase in hyp.items():
+                entry = entries.get(phrase)
+                if entry is not None:
+                    for f, n in entry.translations:
+                        by_pivot.setdefault(f, []).append((span, n))
+            marg = self.marginals[pivot]
+            for rspan, phrase in ref.items():
+                entry = entries.get(phrase)
+                if entry is None:
+                    continue
+                for f, t_f in entry.distribution():
+                    for hspan, n in by_pivot.get(f, ()):
+                        if hyp[hspan] != phrase:
+                            key = (rspan, hspan)
+                            total[key] = total.get(key, 0.0) + t_f * n / marg[" ".join(f)]
+        return {k: v / len(self.tables) for k, v in total.items()}
+
+    def pairs(self, reference: Sequence[str], hypothesis: Sequence[str]) -> list[Pair]:
+        """Paraphrase-ngrams: non-overlapping pairs with p >= min_prob, most probable first."""
+        ranked = sorted(((p, k) for k, p in self.probabilities(reference, hypothesis).items() if p >= self.min_prob),
+                        key=lambda pk: (-pk[0], pk[1]))
+        used_r, used_h = set(), set()
+        out: list[Pair] = []
+        for p, ((rs, re_), (hs, he)) in ranked:
+            rr, hh = set(range(rs, re_)), set(range(hs, he))
+            if rr & used_r or hh & used_h:
+                continue
+            used_r |= rr
+            used_h |= hh
+            out.append((rs, re_, hs, he, p))
+        return out
+
+
+@functools.lru_cache(maxsize=4)
+def _default(min_prob: float) -> PivotParaphrases:
+    return PivotParaphrases({p: PhraseTableStore(path) for p, path in default_tables().items()}, min_prob)
