@@ -27,6 +27,12 @@ METRICS = {
     "beer2": MetricSpec("mteval.beer2.metric:Beer2",
                         "BEER 2.0 with the published default model (WMT14-trained): word/character n-gram and "
                         "skip-bigram P/R/F, length disbalance; best reference; corpus = mean of segments"),
+    "red": MetricSpec("mteval.red.metric:Red",
+                      "RED: reference dependency n-grams (spaCy parse; headword chains by position distance, "
+                      "fixed-floating strings) against the raw hypothesis, untuned F (alpha 0.5, w_n 1/3)"),
+    "redp": MetricSpec("mteval.red.metric:RedP",
+                       "REDp: RED with stem, WordNet-synonym and pivot-table paraphrase matches, function-word "
+                       "weight, the paper's tuned values (Table 1)"),
 }
 
 #: what `mteval score` computes when no metric is named
