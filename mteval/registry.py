@@ -18,6 +18,12 @@ METRICS = {
     "tesla-celab-nocilin": MetricSpec("mteval.celab.metric:TeslaCelab",
                                       "TESLA-CELAB without Cilin: covered LP matching of character n-grams",
                                       kwargs={"synonyms": "none"}),
+    "meant": MetricSpec("mteval.meant.metric:Meant",
+                        "MEANT: semantic frames (suite's SRL) aligned by max-weight matching, context-vector "
+                        "(MinMax-MI, Brown) filler similarity, equal role weights"),
+    "umeant": MetricSpec("mteval.meant.metric:Meant",
+                         "UMEANT: MEANT with unsupervised role weights (role frequencies of UP English gold frames)",
+                         kwargs={"role_weights": "umeant"}),
     "bleu": MetricSpec(f"{_BASE}:Bleu", "BLEU (sacrebleu): sentence BLEU with exponential smoothing; "
                                         "corpus BLEU from summed statistics"),
     "chrf": MetricSpec(f"{_BASE}:Chrf", "chrF (sacrebleu): character 6-gram F-beta (beta 2); corpus from summed statistics"),

@@ -27,6 +27,11 @@ DECISIONS = ("roles:11-types(ARG2=benefactive,CAU=purpose)", "pred-sim:token", "
              "coverage:pred+filler-spans/all-tokens", "backoff:phrase-F-of-sentences")
 
 
+def _fields(description: dict) -> str:
+    """A description dict as ``key=value,...`` (one signature field)."""
+    return ",".join(f"{k}={v}" for k, v in description.items())
+
+
 def role_weights(name: str) -> RoleWeights:
     """The weights a ``role_weights`` value stands for."""
     if name == "umeant":
@@ -112,7 +117,7 @@ class Meant(ReferenceMetric):
             weights = role_weights(self.role_weights).describe()
         except Exception:  # noqa: BLE001 - validate() refuses the configuration before scoring
             return {}
-        return {"lexsim": ",".join(f"{k}={v}" for k, v in sim.items()), "srl": labeller, "weights": weights,
+        return {"lexsim": _fields(sim), "srl": _fields(labeller), "weights": weights,
                 "decisions": ";".join(DECISIONS)}
 
     # ---- scoring ---------------------------------------------------------------------------------
