@@ -22,6 +22,8 @@ ROLE_WEIGHTS = ("equal", "umeant")
 #: "phrase": spec 8.1 step 4; "itg": IMEANT's length-normalised bracketing ITG inside score
 FILLER_SIMILARITIES = ("phrase", "itg")
 MULTI_REF = ("max", "mean")
+#: token similarities built from English resources only
+ENGLISH_SIMILARITIES = ("minmax-mi", "cosine", "wordnet")
 #: the readings this implementation takes where the papers are silent or unclear (in the signature)
 DECISIONS = ("roles:11-types(ARG2=benefactive,CAU=purpose)", "pred-sim:token", "frame-align:pred-sim>0",
              "coverage:pred+filler-spans/all-tokens", "backoff:phrase-F-of-sentences")
@@ -94,6 +96,9 @@ class Meant(ReferenceMetric):
                                ("multi_ref", MULTI_REF)):
             if getattr(self, param) not in allowed:
                 raise ValueError(f"{self.name}: {param} must be one of {', '.join(allowed)}, got {getattr(self, param)!r}")
+        if self.language != "en" and self.similarity in ENGLISH_SIMILARITIES:
+            raise ValueError(f"{self.name}: token similarity {self.similarity!r} is English-only (Brown context vectors, "
+                             f"WordNet); for {self.language!r} output use similarity='exact'")
         self._similarity()
         self._labeller()
 

@@ -99,3 +99,8 @@ def test_bad_parameters_are_refused(labeller, param, value):
 def test_language_without_labeller_stops_with_what_is_missing():
     with pytest.raises(ResourceError, match="no semantic role labeller for 'de'.*German"):
         Meant(similarity="exact", language="de").validate()
+
+
+def test_english_similarities_are_refused_for_other_languages(labeller):
+    with pytest.raises(ValueError, match="English-only"):
+        Meant(language="fr").validate()
