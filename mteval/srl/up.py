@@ -25,6 +25,7 @@ from mteval.srl.frames import Argument, Frame, FramedSentence
 KIND_OF_UPOS = {"VERB": "verbal", "AUX": "verbal", "NOUN": "nominal", "PROPN": "nominal", "ADJ": "adjectival"}
 #: labels that mark the predicate itself (or a split predicate's continuation), not arguments
 PREDICATE_LABELS = frozenset({"V", "C-V"})
+_SENSE = re.compile(r"\.(\d+|LV)$")
 _TOKEN_ID = re.compile(r"^\d+$")
 _SKIPPED_ID = re.compile(r"^\d+(-\d+|\.\d+)$")  # multiword ranges and empty nodes
 _UP1_LABEL = re.compile(r"^(?P<prefix>(?:[CR]-)?)(?P<core>A(?P<num>[0-9A])|AM(?P<mod>-.+)?)$")
@@ -56,8 +57,8 @@ class Predicate:
 
     @property
     def lemma(self) -> str:
-        """The roleset's lemma (``give.01`` -> ``give``)."""
-        return self.roleset.rsplit(".", 1)[0] if "." in self.roleset else self.roleset
+        """The roleset's lemma (``give.01``, ``make.LV`` -> ``give``, ``make``; a sense-free roleset is the lemma itself)."""
+        return _SENSE.sub("", self.roleset)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,95 @@
+"""The labeller's subcommands of ``mteval``: ``srl FILE`` (frames of each line), ``train srl``
+and ``bench srl``; :mod:`mteval.cli` only registers them."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from evalcore.cli import EXIT_OK, check_input_path, check_output_dir, check_output_path, exit_code, write_output
+from mteval.srl.labeller import LANGUAGES, default_labeller, load_labeller, model_path
+
+FORMATS = ("conllu", "json")
+
+
+def add_label_arguments(p: argparse.ArgumentParser) -> None:
+    """Arguments of ``mteval srl FILE``."""
+    p.add_argument("file", metavar="FILE", help="text to label, one segment a line (- = standard input); a line "
+                                                "holding several sentences stays one framed segment")
+    p.add_argument("--format", choices=FORMATS, default="conllu",
+                   help="conllu: UP layout (spaCy's tree, predicate column, one argument column per predicate); "
+                        "json: one FramedSentence object a line (default conllu)")
+    p.add_argument("-l", "--language", choices=sorted(LANGUAGES), default="en")
+    p.add_argument("--model", type=Path, help="model file (default: the shipped one of the language)")
+    p.add_argument("-o", "--output", default="-", metavar="FILE", help="write here (default: - = standard output)")
+
+
+def run_label(args: argparse.Namespace) -> int:
+    """Label every line; empty or undecodable lines get an error record (JSON) or a line on stderr
+    (CoNLL-U) and exit code 1."""
+    from mteval.io import read_segments
+    from mteval.srl.external import to_conllu
+    from mteval.srl.features import parse_texts
+    from mteval.srl.labeller import parser_for
+
+    output = check_output_path(args.output)
+    check_input_path(args.file, "FILE")
+    segments = read_segments(args.file)
+    labeller = load_labeller(args.model, args.language) if args.model else default_labeller(args.language)
+    ok = [k for k, line in enumerate(segments.lines) if line is not None]
+    texts = [segments.lines[k] for k in ok]
+    parsed = parse_texts(parser_for(args.language), texts)
+    framed = dict(zip(ok, labeller.label_parsed(parsed)))
+    if args.format == "json":
+        import json
+
+        body = "".join(
+            json.dumps({"line": k + 1, **framed[k].to_json()} if k in framed
+                       else {"line": k + 1, "tokens": [], "frames": [], "error": segments.errors[k]},
+                       ensure_ascii=False) + "\n"
+            for k in range(len(segments)))
+    else:
+        body = to_conllu([framed[k] for k in ok], parsed, texts)
+        for k in sorted(segments.errors):
+            print(f"error: {segments.errors[k]}", file=sys.stderr)
+    write_output(body, output)
+    print(f"srl: {', '.join(f'{k}={v}' for k, v in labeller.describe().items())}", file=sys.stderr)
+    return exit_code(len(segments.errors), len(segments), "lines")
+
+
+def add_train_arguments(p: argparse.ArgumentParser) -> None:
+    """Arguments of ``mteval train srl``."""
+    p.add_argument("-l", "--language", choices=sorted(LANGUAGES), default="en")
+    p.add_argument("--out", type=Path, help="model file to write (default: the shipped model's path)")
+    p.add_argument("--data", type=Path, help="shared data root (default: ../shared/data)")
+
+
+def run_train(args: argparse.Namespace) -> int:
+    """Train on the language's UP dev file and write model + sidecar."""
+    from mteval.srl.train import train_and_save
+
+    out = args.out or model_path(args.language)
+    train_and_save(args.language, out, args.data, log=lambda m: print(m, file=sys.stderr, flush=True))
+    print(f"wrote {out} and {out.with_suffix('.json')}", file=sys.stderr)
+    return EXIT_OK
+
+
+def add_bench_arguments(p: argparse.ArgumentParser) -> None:
+    """Arguments of ``mteval bench srl``."""
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--data", type=Path, help="shared data root (default: ../shared/data)")
+    p.add_argument("-l", "--language", choices=sorted(LANGUAGES), default="en")
+    p.add_argument("--folds", type=int, default=5, help="cross-validation folds, grouped by document (default 5)")
+    p.add_argument("--bootstrap", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=0)
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    """Cross-validate the labeller and its baseline; write srl.md and srl.json."""
+    from mteval.srl.bench import run
+
+    check_output_dir(args.out, "--out")
+    run(args.out, args.data, args.language, args.folds, args.bootstrap, args.seed,
+        log=lambda m: print(m, file=sys.stderr, flush=True))
+    return EXIT_OK
