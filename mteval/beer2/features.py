@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 
 import numpy as np
@@ -170,8 +171,7 @@ class FeatureTemplate:
             for j, (cs, cr) in enumerate(zip(sys.counts, ref.counts)):
                 if len(cs) > len(cr):
                     cs, cr = cr, cs
-                get = cr.get
-                overlap[i, j] = sum(min(v, get(piece, 0)) for piece, v in cs.items())
+                overlap[i, j] = sum(map(min, cs.values(), map(cr.get, cs, repeat(0))))
         sys_size = np.array([s.sizes for s, _ in pairs]).reshape(n, m)
         ref_size = np.array([r.sizes for _, r in pairs]).reshape(n, m)
         cols = [fam.values(overlap[:, j], sys_size[:, j], ref_size[:, j]) for j, fam in enumerate(self.families)]

@@ -63,5 +63,5 @@ def char_ngrams(chars: str, order: int) -> Counter:
     ``len - order + 1`` pieces of ``order - 1`` characters (``char1`` counts ``len`` empty
     strings, ``char2`` every character but the last). The default model was trained on exactly
     these pieces: its weight of ``char1.b`` (always 1: one text's pieces all match) is 0."""
-    width = order - 1
-    return Counter(chars[i:i + width] for i in range(len(chars) - order + 1))
+    count = max(len(chars) - order + 1, 0)
+    return Counter(map(chars.__getitem__, map(slice, range(count), range(order - 1, count + order - 1))))
