@@ -115,6 +115,12 @@ def _add_bench(sub) -> None:
                    help="WMT12 into-English pair (TESLA-B/F score English only; default fr-en)")
     s.add_argument("--segments", type=positive_int, default=None, metavar="N",
                    help="first N segments (default: the documented size)")
+    from mteval.srl.cli import add_bench_arguments as add_srl_bench
+
+    add_srl_bench(bench.add_parser("srl", help="the semantic role labeller, cross-validated by document on UP dev",
+                                   description="Labelled argument-head P/R/F1 (overall and per predicate kind) and "
+                                               "predicate identification of the labeller beside a majority baseline, "
+                                               "cross-validated by document, with bootstrap CIs and speed."))
 
 
 def _add_train(sub) -> None:
@@ -125,6 +131,19 @@ def _add_train(sub) -> None:
     add_arguments(models.add_parser("tesla-f", help="TESLA-F's weights from WMT12 rankings into English",
                                     description="Train TESLA-F as a pairwise ranker on WMT12 human rankings "
                                                 "(--out), or cross-validate it by segment (--cv-report)."))
+    from mteval.srl.cli import add_train_arguments as add_srl_train
+
+    add_srl_train(models.add_parser("srl", help="the semantic role labeller on Universal PropBank dev (not a metric)",
+                                    description="Train the labeller's predicate and argument classifiers on the "
+                                                "language's UP dev file with spaCy features; writes model + sidecar."))
+
+
+def _add_srl(sub) -> None:
+    from mteval.srl.cli import add_label_arguments
+
+    add_label_arguments(sub.add_parser("srl", help="label semantic roles (frames) of each line of a text file",
+                                       description="Predicates and their arguments (PropBank roles) of every line, "
+                                                   "as CoNLL-U with PropBank columns or as JSON lines."))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -135,6 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_stream(sub)
     _add_bench(sub)
     _add_train(sub)
+    _add_srl(sub)
     return parser
 
 
@@ -272,6 +292,10 @@ def _log(message: str) -> None:
 
 def _bench(args) -> int:
     check_output_dir(args.out, "--out")
+    if args.bench == "srl":
+        from mteval.srl.cli import run_bench
+
+        return run_bench(args)
     if args.bench == "speed":
         from mteval.bench.speed import DEFAULT_SEGMENTS, run as speed
 
@@ -289,15 +313,25 @@ def _bench(args) -> int:
 
 
 def _train(args) -> int:
+    if args.model == "srl":
+        from mteval.srl.cli import run_train as run_srl_train
+
+        return run_srl_train(args)
     from mteval.tesla.train_cli import run_train
 
     return run_train(args)
 
 
+def _srl(args) -> int:
+    from mteval.srl.cli import run_label
+
+    return run_label(args)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     return run(PROG, {"score": _score, "correlate": _correlate, "stream": _stream, "bench": _bench,
-                          "train": _train}, args, args.command)
+                          "train": _train, "srl": _srl}, args, args.command)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from evalcore.cli import EXIT_OK, check_input_path, check_output_dir, check_output_path, exit_code, write_output
+from evalcore.cli import EXIT_OK, check_input_path, check_output_path, exit_code, write_output
 from mteval.srl.labeller import LANGUAGES, default_labeller, load_labeller, model_path
 
 FORMATS = ("conllu", "json")
@@ -89,7 +89,6 @@ def run_bench(args: argparse.Namespace) -> int:
     """Cross-validate the labeller and its baseline; write srl.md and srl.json."""
     from mteval.srl.bench import run
 
-    check_output_dir(args.out, "--out")
     run(args.out, args.data, args.language, args.folds, args.bootstrap, args.seed,
         log=lambda m: print(m, file=sys.stderr, flush=True))
     return EXIT_OK
