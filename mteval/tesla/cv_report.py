@@ -17,13 +17,12 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.benchio import machine, machine_line, write_report
-from evalcore.metric import Item, Metric
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf
-from mteval.bench.wmt import average_kendall, kendall_beats
-from mteval.data.wmt12 import comparisons
-from mteval.metaeval import KendallCounts, kendall_counts, wmt12_kendall
+from mteval.learn.report import baseline_scores, beats, kendall_by_pair, kendall_entries, kendall_markdown
+from mteval.learn.speed import SPEED_SAMPLE
+from mteval.learn.speed import speed as learn_speed
 from mteval.tesla.features import N_BTNG
 from mteval.tesla.tesla_b import TeslaB, mean_defined, two_step
 from mteval.tesla.tesla_f import TeslaF
@@ -31,10 +30,6 @@ from mteval.tesla.tesla_m import TeslaM
 from mteval.tesla.train import (RankedSet, cross_validated, default_extractors, feature_names, load_ranked_set,
                                 model_matrix, raw_features)
 from mteval.tesla.train_cli import DEFAULT_SEGMENTS
-
-VARIANTS = {"wmt12": "Kendall's tau, WMT12 variant (metric ties penalised)", "no-ties": "Kendall's tau, metric ties excluded"}
-#: outputs each metric scores in the speed measurement (a seeded sample, its own for each metric)
-SPEED_SAMPLE = 200
 
 
 def ablations(names: Sequence[str]) -> dict[str, list[int]]:
@@ -46,35 +41,10 @@ def ablations(names: Sequence[str]) -> dict[str, list[int]]:
             "tesla-f -bpng -lm": btng}
 
 
-def baseline_scores(metric: Metric, data: RankedSet) -> np.ndarray:
-    """A baseline's segment scores of every output (NaN where it fails: counted as unscored)."""
-    results = metric.score_batch([Item(hyp, refs) for refs, hyp in data.items])
-    return np.array([r.value if r.ok else np.nan for r in results])
-
-
-def kendall_by_pair(data: RankedSet, values: np.ndarray) -> dict[str, KendallCounts]:
-    """Agreement counts with the human preferences, per language pair."""
-    out = {}
-    for pair in dict.fromkeys(k[0] for k in data.keys):
-        scores = {(k[1], k[2]): float(v) for k, v in zip(data.keys, values) if k[0] == pair and not np.isnan(v)}
-        out[pair] = kendall_counts(comparisons(r for r in data.rankings if r.pair == pair), scores)
-    return out
-
-
 def speed(data: RankedSet, seed: int = 0) -> dict[str, dict[str, float]]:
     """Segments per second of each metric, end to end in this process (tagging, BPNG, matching, LM),
     each on its own seeded sample of outputs so no metric reads texts another one prepared."""
-    metrics: list[Metric] = [TeslaM(), TeslaB(), TeslaF(), Bleu(), Chrf()]
-    order = np.random.default_rng(seed).permutation(len(data.items))
-    out = {}
-    for k, metric in enumerate(metrics):
-        metric.score_batch([Item("warm up", ("warm up",))])  # models and tables loaded, not timed
-        picked = [data.items[i] for i in order[k * SPEED_SAMPLE:(k + 1) * SPEED_SAMPLE]]
-        start = time.perf_counter()
-        metric.score_batch([Item(hyp, refs) for refs, hyp in picked])
-        seconds = time.perf_counter() - start
-        out[metric.name] = {"segments": len(picked), "seconds": seconds, "segments_per_second": len(picked) / seconds}
-    return out
+    return learn_speed([TeslaM(), TeslaB(), TeslaF(), Bleu(), Chrf()], data.items, seed, SPEED_SAMPLE)
 
 
 def run(out: Path, data_root: Path | None = None, max_segments: int = DEFAULT_SEGMENTS, folds: int = 5,
@@ -100,16 +70,8 @@ def run(out: Path, data_root: Path | None = None, max_segments: int = DEFAULT_SE
     report: dict = {"data": str(root), "machine": machine(), "folds": folds, "bootstrap": n_boot, "seed": seed,
                     "max_segments": max_segments, "outputs": len(data.keys), "rankings": len(data.rankings),
                     "segments": len({k[1] for k in data.keys}), "unreadable": data.unreadable,
-                    "features": names, "kendall": {}, "tesla_f_beats": {}}
-    for label, by_pair in counts.items():
-        report["kendall"][label] = {
-            v: {**{p: wmt12_kendall(c, v, n_boot, seed).as_dict() for p, c in by_pair.items()},
-                "average": average_kendall(by_pair, v, n_boot, seed).as_dict()} for v in VARIANTS}
-    for other in counts:
-        if other != "tesla-f":
-            report["tesla_f_beats"][other] = {
-                v: {p: kendall_beats(counts["tesla-f"][p], counts[other][p], v, n_boot, seed) for p in pairs}
-                for v in VARIANTS}
+                    "features": names}
+    report["kendall"], report["tesla_f_beats"] = kendall_entries(counts, n_boot, seed), beats(counts, "tesla-f", n_boot, seed)
     report["signatures"] = {m.name: str(m.signature()) for m in (TeslaM(), TeslaB(), TeslaF(), Bleu(), Chrf())}
     report["speed"] = speed(data, seed)
     report["seconds"] = time.perf_counter() - start
@@ -117,10 +79,6 @@ def run(out: Path, data_root: Path | None = None, max_segments: int = DEFAULT_SE
     write_report(out, "tesla_f_cv", md, report)
     log(md)
     return report
-
-
-def _cell(entry: dict) -> str:
-    return f"{entry['value']:.3f} [{entry['ci_low']:.3f}, {entry['ci_high']:.3f}]"
 
 
 def markdown(report: dict, pairs: Sequence[str]) -> str:
@@ -132,14 +90,7 @@ def markdown(report: dict, pairs: Sequence[str]) -> str:
            f"are out-of-fold scores ({report['folds']} folds grouped by segment, seed {report['seed']}); 95% "
            f"bootstrap CIs from {report['bootstrap']} resamples of segments; the average's CI from the mean of "
            f"the pairs' resamples. {machine_line(report['machine'])} Run time {report['seconds']:.0f} s.", ""]
-    for v, title in VARIANTS.items():
-        out += [f"### {title}", "",
-                table(["metric", *pairs, "average"],
-                      [[label, *(_cell(k[v][p]) for p in [*pairs, "average"])] for label, k in report["kendall"].items()]),
-                ""]
-    out += ["### Share of resamples in which cross-validated TESLA-F beats the row (WMT12 variant / ties excluded)", "",
-            table(["row", *pairs], [[other, *(f"{b['wmt12'][p]:.3f} / {b['no-ties'][p]:.3f}" for p in pairs)]
-                                    for other, b in report["tesla_f_beats"].items()]), ""]
+    out += kendall_markdown(report["kendall"], report["tesla_f_beats"], pairs, "TESLA-F")
     out += ["### Speed (segments per second, end to end, one process)", "",
             table(["metric", "segments", "seconds", "segments/s"],
                   [[n, str(s["segments"]), f"{s['seconds']:.1f}", f"{s['segments_per_second']:.1f}"]

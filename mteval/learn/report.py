@@ -1,0 +1,65 @@
+"""The segment-level tables the trained metrics' cross-validated reports share (TESLA-F, BEER):
+Kendall's tau in both WMT12 variants per pair and averaged with bootstrap CIs, and the share of
+resamples in which the trained metric beats each other row."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from evalcore.metric import Item, Metric
+from evalcore.tables import table
+from mteval.bench.wmt import average_kendall, kendall_beats
+from mteval.data.wmt12 import comparisons
+from mteval.metaeval import KendallCounts, kendall_counts, wmt12_kendall
+from mteval.tesla.train import RankedSet
+
+VARIANTS = {"wmt12": "Kendall's tau, WMT12 variant (metric ties penalised)", "no-ties": "Kendall's tau, metric ties excluded"}
+
+
+def baseline_scores(metric: Metric, data: RankedSet) -> np.ndarray:
+    """A baseline's segment scores of every output (NaN where it fails: counted as unscored)."""
+    results = metric.score_batch([Item(hyp, refs) for refs, hyp in data.items])
+    return np.array([r.value if r.ok else np.nan for r in results])
+
+
+def kendall_by_pair(data: RankedSet, values: np.ndarray) -> dict[str, KendallCounts]:
+    """Agreement counts with the human preferences, per language pair."""
+    out = {}
+    for pair in dict.fromkeys(k[0] for k in data.keys):
+        scores = {(k[1], k[2]): float(v) for k, v in zip(data.keys, values) if k[0] == pair and not np.isnan(v)}
+        out[pair] = kendall_counts(comparisons(r for r in data.rankings if r.pair == pair), scores)
+    return out
+
+
+def kendall_entries(counts: dict[str, dict[str, KendallCounts]], n_boot: int, seed: int) -> dict:
+    """row -> variant -> pair (and "average") -> tau with its bootstrap CI."""
+    return {label: {v: {**{p: wmt12_kendall(c, v, n_boot, seed).as_dict() for p, c in by_pair.items()},
+                        "average": average_kendall(by_pair, v, n_boot, seed).as_dict()} for v in VARIANTS}
+            for label, by_pair in counts.items()}
+
+
+def beats(counts: dict[str, dict[str, KendallCounts]], main: str, n_boot: int, seed: int) -> dict:
+    """other row -> variant -> pair -> share of segment resamples in which ``main`` has the higher tau."""
+    pairs = list(counts[main])
+    return {other: {v: {p: kendall_beats(counts[main][p], counts[other][p], v, n_boot, seed) for p in pairs}
+                    for v in VARIANTS} for other in counts if other != main}
+
+
+def _cell(entry: dict) -> str:
+    return f"{entry['value']:.3f} [{entry['ci_low']:.3f}, {entry['ci_high']:.3f}]"
+
+
+def kendall_markdown(kendall: dict, won: dict, pairs: Sequence[str], main: str) -> list[str]:
+    """Markdown lines: one Kendall table per variant, then the share-of-resamples table."""
+    out: list[str] = []
+    for v, title in VARIANTS.items():
+        out += [f"### {title}", "",
+                table(["metric", *pairs, "average"],
+                      [[label, *(_cell(k[v][p]) for p in [*pairs, "average"])] for label, k in kendall.items()]),
+                ""]
+    out += [f"### Share of resamples in which cross-validated {main} beats the row (WMT12 variant / ties excluded)", "",
+            table(["row", *pairs], [[other, *(f"{b['wmt12'][p]:.3f} / {b['no-ties'][p]:.3f}" for p in pairs)]
+                                    for other, b in won.items()]), ""]
+    return out
