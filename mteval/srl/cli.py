@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from evalcore.cli import EXIT_OK, check_input_path, check_output_path, exit_code, write_output
+from evalcore.cli import EXIT_ITEM_ERRORS, EXIT_OK, check_input_path, check_output_path, write_output
 from mteval.srl.labeller import LANGUAGES, default_labeller, load_labeller, model_path
 
 FORMATS = ("conllu", "json")
@@ -55,7 +55,11 @@ def run_label(args: argparse.Namespace) -> int:
             print(f"error: {segments.errors[k]}", file=sys.stderr)
     write_output(body, output)
     print(f"srl: {', '.join(f'{k}={v}' for k, v in labeller.describe().items())}", file=sys.stderr)
-    return exit_code(len(segments.errors), len(segments), "lines")
+    if segments.errors:
+        print(f"{len(segments.errors)} of {len(segments)} lines could not be labelled (see the error records)",
+              file=sys.stderr)
+        return EXIT_ITEM_ERRORS
+    return EXIT_OK
 
 
 def add_train_arguments(p: argparse.ArgumentParser) -> None:
