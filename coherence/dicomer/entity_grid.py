@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from coherence.dicomer.cells import Cells, FeatureRows, decode, transition_counts
 from coherence.dicomer.config import DicomerConfig
-from coherence.dicomer.matrix import RoleMatrix, Token, salience_blocks, transitions
+from coherence.dicomer.matrix import RoleMatrix, Token, block_names, salience_blocks
 
 GRID_NIL = "-"
 ROLE_RANK = {"S": 3, "O": 2, "X": 1}
@@ -48,12 +49,17 @@ def grid_from_tokens(tokens: Sequence[Token], n_sentences: int) -> RoleMatrix:
                       n_sentences)
 
 
+def add_grid(rows: FeatureRows, cells: Cells, config: DicomerConfig, prefix: str = "eg|") -> None:
+    """Transition probabilities of grids (as cells) per salience block and length, all sequences
+    included."""
+    blocks = block_names(config)
+    for n in config.lengths:
+        rows.add_counts(transition_counts(cells, n, len(blocks), nil_only=True), ("grid", prefix, blocks, n, cells.roles),
+                        lambda b, c, n=n: f"{prefix}{blocks[b]}|{n}|{' '.join(decode(c, n, cells.roles, GRID_NIL))}")
+
+
 def grid_features(grid: RoleMatrix, config: DicomerConfig, prefix: str = "eg|") -> dict[str, float]:
-    """Transition probabilities per salience block and length, all sequences included."""
-    out: dict[str, float] = {}
-    for block, cols in salience_blocks(grid, config):
-        for n in config.lengths:
-            counts, total = transitions(grid, cols, n, nil=GRID_NIL)
-            for seq, count in counts.items():
-                out[f"{prefix}{block}|{n}|{' '.join(seq)}"] = count / total
-    return out
+    """Transition probabilities of one grid per salience block and length, all sequences included."""
+    rows = FeatureRows(1)
+    add_grid(rows, grid.as_cells([cols for _, cols in salience_blocks(grid, config)]), config, prefix)
+    return rows.table().dicts()[0]

@@ -12,8 +12,8 @@ import bisect
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import product
 
+from coherence.dicomer.cells import Cells, decode, transition_counts
 from coherence.dicomer.config import DicomerConfig
 from coherence.relations import Relation
 
@@ -77,6 +77,18 @@ class RoleMatrix:
         """Roles of ``term`` in ``sentence``; empty set = nil."""
         return self.cells.get((term, sentence), frozenset())
 
+    def as_cells(self, blocks: Sequence[Sequence[str]]) -> Cells:
+        """The matrix as the :class:`~coherence.dicomer.cells.Cells` of one text whose columns are
+        the terms of ``blocks`` (block ``b`` = ``blocks[b]``), for the batch counting code."""
+        rows = self.rows_by_term()
+        roles = tuple(sorted({r for cell in rows.values() for roles in cell.values() for r in roles}))
+        role_id = {r: i for i, r in enumerate(roles)}
+        columns = [(b, t) for b, terms in enumerate(blocks) for t in terms]
+        entries = [(c, s, role_id[r]) for c, (_, t) in enumerate(columns)
+                   for s, cell in rows.get(t, {}).items() for r in cell]
+        col, sent, role = zip(*entries) if entries else ((), (), ())
+        return Cells.build([self.n_sentences], [0] * len(columns), [b for b, _ in columns], col, sent, role, roles)
+
     def restrict(self, terms: Sequence[str]) -> "RoleMatrix":
         """The same matrix with only the given columns (e.g. a printed fragment)."""
         keep = set(terms)
@@ -94,6 +106,15 @@ def role_name(relation: Relation, arg: str, detail: str = "type+arg") -> str:
     """``Comp.Arg2`` (or ``Arg2`` / ``Comp`` for the Arg+Sal / Type+Sal ablations)."""
     typ = TYPE_ABBREV[relation.l1]
     return {"type+arg": f"{typ}.{arg}", "arg": arg, "type": typ}[detail]
+
+
+def possible_roles(detail: str, typed: str = "plain") -> tuple[str, ...]:
+    """Every role a matrix built with ``role_detail=detail`` and ``typed`` can hold, sorted."""
+    args = ("Arg1", "Arg2")
+    plain = {"type+arg": [f"{t}.{a}" for t in TYPE_ABBREV.values() for a in args], "arg": list(args),
+             "type": list(TYPE_ABBREV.values())}[detail]
+    en = [f"{flag}.{role}" for flag in ("E", "N") for role in plain]
+    return tuple(sorted({"plain": plain, "typed": en, "union": plain + en}[typed]))
 
 
 def _tokens_in(tokens: Sequence[Token], starts: list[int], ends: list[int],
@@ -156,27 +177,13 @@ def transitions(matrix: RoleMatrix, terms: Iterable[str], n: int,
     """Counts of every length-``n`` role sequence over the given columns, and their total.
 
     A window yields the Cartesian product of its cells (nil = one symbol), so the total counts
-    nil-only sequences too (spec 3.3: 25 sequences in the paper's fragment). Only windows
-    touching a non-nil cell are enumerated; the all-nil windows are counted arithmetically.
+    nil-only sequences too (spec 3.3: 25 sequences in the paper's fragment); the counting is
+    :func:`~coherence.dicomer.cells.transition_counts`, the code every feature goes through.
     """
-    counts: Counter = Counter()
-    total = 0
-    n_windows = matrix.n_sentences - n + 1
-    if n_windows <= 0:
-        return counts, 0
-    rows = matrix.rows_by_term()
-    for term in terms:
-        cells = rows.get(term, {})
-        touched = sorted({j for s in cells for j in range(max(0, s - n + 1), min(s, n_windows - 1) + 1)})
-        for j in touched:
-            seqs = list(product(*(cells.get(j + k) or (nil,) for k in range(n))))
-            total += len(seqs)
-            counts.update(seqs)
-        empty = n_windows - len(touched)
-        if empty:
-            total += empty
-            counts[(nil,) * n] += empty
-    return counts, total
+    cells = matrix.as_cells([tuple(terms)])
+    counts = transition_counts(cells, n, 1, nil_only=True)
+    return (Counter({decode(c, n, cells.roles, nil): k for c, k in zip(counts.code.tolist(), counts.count.tolist())}),
+            int(counts.totals[0]))
 
 
 def intra_cell_bigrams(cell: Iterable[str]) -> list[tuple[str, str]]:
@@ -192,3 +199,8 @@ def salience_blocks(matrix: RoleMatrix, config: DicomerConfig) -> list[tuple[str
     sal = tuple(t for t in matrix.terms if matrix.frequency.get(t, 0) >= config.salience_threshold)
     non = tuple(t for t in matrix.terms if matrix.frequency.get(t, 0) < config.salience_threshold)
     return [("sal", sal), ("non", non)]
+
+
+def block_names(config: DicomerConfig) -> tuple[str, ...]:
+    """Names of the salience blocks in block-id order (``sal``/``non``, or ``all``)."""
+    return ("sal", "non") if config.salience else ("all",)
