@@ -6,4 +6,7 @@ re-implemented in Python, scored with the shipped weights and scalings (``data/m
 - :mod:`.features`: the feature template and the feature values of many pairs at once;
 - :mod:`.model`: the model files (weights, name mapping, input and output scaling);
 - :mod:`.metric`: the registered metric ``beer2``.
+
+Written here because upstream is Scala on the JVM and no Python package implements it; the
+feature counts use :class:`collections.Counter` (C hashing), the arithmetic runs on arrays.
 """
