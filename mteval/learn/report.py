@@ -15,7 +15,8 @@ from mteval.data.wmt12 import comparisons
 from mteval.metaeval import KendallCounts, kendall_counts, wmt12_kendall
 from mteval.tesla.train import RankedSet
 
-VARIANTS = {"wmt12": "Kendall's tau, WMT12 variant (metric ties penalised)", "no-ties": "Kendall's tau, metric ties excluded"}
+VARIANTS = {"wmt12": "Kendall's tau, WMT12 variant (metric ties penalised)",
+            "no-ties": "Kendall's tau, metric ties excluded"}
 
 
 def baseline_scores(metric: Metric, data: RankedSet) -> np.ndarray:

@@ -71,5 +71,6 @@ def test_full_vector_of_an_identical_pair():
 
 def test_fluency_part_follows_the_alignment():
     hyp = seg("ran/run/VBD dog/dog/NN large/large/JJ")
-    x = dict(zip(FEATURES, features("ran dog large", "large dog ran", hyp, seg("large/large/JJ dog/dog/NN ran/run/VBD"))))
+    ref = seg("large/large/JJ dog/dog/NN ran/run/VBD")
+    x = dict(zip(FEATURES, features("ran dog large", "large dog ran", hyp, ref)))
     assert x["pet_inv"] == 1.0 and x["pet_mono"] == 0.0 and x["kendall"] == 0.0 and x["pet_count"] == 1.0
