@@ -105,6 +105,15 @@ def _add_bench(sub) -> None:
         b.add_argument("--bootstrap", type=int, default=1000)
         b.add_argument("--seed", type=int, default=0)
         b.add_argument("-j", "--jobs", type=jobs_arg, default=1, help="worker processes for scoring (0 = all cores)")
+    h = bench.add_parser("hmeant", help="HMEANT (WMT13 human frames) vs automatic MEANT, BLEU and annotator agreement",
+                         description="MEANT's scoring on the human frames and alignments of the WMT 2013 HMEANT "
+                                     "annotation (HMEANT), correlated with automatic MEANT/UMEANT (the suite's "
+                                     "labeller), sentence BLEU and chrF, with bootstrap CIs, and the agreement "
+                                     "between the annotators. Writes hmeant.md and hmeant.json.")
+    h.add_argument("--out", type=Path, required=True)
+    h.add_argument("--data", type=Path, help="shared data root (default: ../shared/data)")
+    h.add_argument("--bootstrap", type=int, default=1000)
+    h.add_argument("--seed", type=int, default=0)
     s = bench.add_parser("speed", help="per-segment time of TESLA-M/B/F by stage, against the paper and the baselines",
                          description="TESLA-M, -B and -F per segment on WMT12 segments: tagging, BPNG, matching "
                                      "and end to end with references cached, against the paper's 10-20 ms per "
@@ -300,6 +309,11 @@ def _bench(args) -> int:
         from mteval.bench.speed import DEFAULT_SEGMENTS, run as speed
 
         speed(args.out, args.pair, args.segments or DEFAULT_SEGMENTS, log=_log)
+        return EXIT_OK
+    if args.bench == "hmeant":
+        from mteval.meant.bench import run as hmeant
+
+        hmeant(args.out, args.data, args.bootstrap, args.seed, log=_log)
         return EXIT_OK
     from mteval.bench.wmt import run as bench
 

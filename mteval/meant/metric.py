@@ -96,11 +96,11 @@ class Meant(ReferenceMetric):
                                ("multi_ref", MULTI_REF)):
             if getattr(self, param) not in allowed:
                 raise ValueError(f"{self.name}: {param} must be one of {', '.join(allowed)}, got {getattr(self, param)!r}")
+        self._labeller()
         if self.language != "en" and self.similarity in ENGLISH_SIMILARITIES:
             raise ValueError(f"{self.name}: token similarity {self.similarity!r} is English-only (Brown context vectors, "
                              f"WordNet); for {self.language!r} output use similarity='exact'")
         self._similarity()
-        self._labeller()
 
     # ---- the parts -------------------------------------------------------------------------------
     def _similarity(self):
