@@ -199,3 +199,17 @@ class ItgPhraseSimilarity:
     def describe(self) -> dict:
         return {"phrase": f"bitg-{self.mode}", "normalise": "P^(1/max(|e|,|f|)), min 1", "exact_max": self.exact_max,
                 "slack": self.slack, **self.weights.describe(), "tokens": self.tokens.describe()}
+
+
+def itg_similarity(sim: np.ndarray) -> float:
+    """IMEANT's filler similarity of a token-similarity block (MT filler rows x REF filler
+    columns): min(1, length-normalised inside score) with the paper's weights (a
+    :data:`mteval.meant.alignment.FillerSimilarity`)."""
+    return min(1.0, inside_score(sim, IMEANT_WEIGHTS).normalised)
+
+
+def itg_viterbi_similarity(sim: np.ndarray) -> float:
+    """The same with the best derivation instead of the sum (in [0, 1] by itself): the sum with
+    structural weight 1 grows with the number of derivations, so long unrelated fillers can
+    outscore short paraphrases under :func:`itg_similarity` (README: IMEANT's ITG)."""
+    return inside_score(sim, IMEANT_WEIGHTS, mode="viterbi").normalised

@@ -5,7 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from mteval.meant.itg import IMEANT_WEIGHTS, XMEANT_WEIGHTS, ItgPhraseSimilarity, ItgWeights, inside_score
+from mteval.meant.itg import (IMEANT_WEIGHTS, XMEANT_WEIGHTS, ItgPhraseSimilarity, ItgWeights, inside_score,
+                              itg_similarity, itg_viterbi_similarity)
 from mteval.meant.lexsim import ExactSimilarity
 
 
@@ -146,3 +147,11 @@ def test_phrase_similarity_bounded_and_described():
     assert inside.detail(long, long).normalised > 1 and inside.score(long, long) == 1.0
     assert inside.score([], ["a"]) == 0.0
     assert viterbi.describe()["phrase"] == "bitg-viterbi" and viterbi.describe()["tokens"]["name"] == "exact"
+
+
+def test_filler_similarities_on_token_blocks():
+    block = np.array([[1.0, 0.0], [0.0, 0.0], [0.0, 1.0]])  # "a x b" against "a b"
+    assert itg_viterbi_similarity(block) == pytest.approx(0.1 ** (1 / 3))
+    assert itg_similarity(block) == pytest.approx(min(1.0, inside_score(block).normalised))
+    assert itg_similarity(block) >= itg_viterbi_similarity(block)
+    assert itg_similarity(np.zeros((0, 2))) == 0.0 and itg_viterbi_similarity(np.ones((30, 30))) == 1.0
