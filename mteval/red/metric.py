@@ -53,17 +53,19 @@ class _RedBase(ReferenceMetric):
     def signature_extras(self) -> dict[str, object]:
         return {"n": f"1-{MAX_N}", "refs": "mean", **parse.describe()}
 
-    def _weights(self) -> Weights:
+    def setting(self) -> Weights:
+        """This configuration's parameters as one row of :class:`~mteval.red.score.Weights`."""
         raise NotImplementedError
 
     def _stats(self, tree, grams, hypothesis) -> np.ndarray:
         raise NotImplementedError
 
-    def _score_items(self, items: Sequence[Item]) -> list[Score]:
+    def statistics(self, items: Sequence[Item]) -> list[np.ndarray]:
+        """Per item, (references x N_STATS) match statistics (:mod:`.score`): what the scores and
+        the tuning grid compute from. ValueError for a reference without a word."""
         prep = parse.prepared()
         refs = list(dict.fromkeys(r for it in items for r in it.references))
         trees = dict(zip(refs, prep.trees(refs)))
-        weights = self._weights()
         out = []
         for item in items:
             hyp = prep.words(item.candidate)
@@ -73,7 +75,14 @@ class _RedBase(ReferenceMetric):
                 if not len(tree):
                     raise ValueError(f"reference {k + 1} has no word (only punctuation or symbols)")
                 rows.append(self._stats(tree, dep_ngrams(tree), hyp))
-            f = fmeasures(np.array(rows), weights)[0]  # (references x MAX_N)
+            out.append(np.array(rows))
+        return out
+
+    def _score_items(self, items: Sequence[Item]) -> list[Score]:
+        weights = self.setting()
+        out = []
+        for stats in self.statistics(items):
+            f = fmeasures(stats, weights)[0]  # (references x MAX_N)
             value = float((f @ np.asarray(self.weights, float)).mean())
             out.append(Score(value, {f"f{n}": float(f[:, n - 1].mean()) for n in range(1, MAX_N + 1)}))
         return out
@@ -98,7 +107,7 @@ class Red(_RedBase):
     def signature_extras(self) -> dict[str, object]:
         return {**super().signature_extras(), "match": "exact"}
 
-    def _weights(self) -> Weights:
+    def setting(self) -> Weights:
         return Weights.one(self.alpha, None, (1.0, 0.0, 0.0), 0.0, self.weights)
 
     def _stats(self, tree, grams, hypothesis) -> np.ndarray:
@@ -149,7 +158,7 @@ class RedP(_RedBase):
 
         return PivotParaphrases.default(self.par_min)
 
-    def _weights(self) -> Weights:
+    def setting(self) -> Weights:
         return Weights.one(self.alpha, self.w_fun, (self.w_exact, self.w_stem, self.w_syn), self.w_par, self.weights)
 
     def _stats(self, tree, grams, hypothesis) -> np.ndarray:

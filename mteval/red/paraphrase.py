@@ -24,6 +24,8 @@ from mteval.tesla.bpng_features import default_tables, table_hash
 
 REF_MAX = 3
 HYP_MAX = 4
+#: references whose table look-ups are remembered (they recur across systems)
+REF_CACHE = 20000
 Pair = tuple[int, int, int, int, float]  # ref start, ref end, hyp start, hyp end, p(e2 | e1)
 
 
@@ -62,6 +64,7 @@ class PivotParaphrases:
         self.min_prob = min_prob
         self.marginals = {p: pivot_marginals(t) for p, t in self.tables.items()}
         self.normal = {p: english_preprocessor(_stemmed(t)) for p, t in self.tables.items()}
+        self._refs: dict[tuple, list] = {}
 
     @classmethod
     def default(cls, min_prob: float = 0.05) -> PivotParaphrases:
@@ -78,27 +81,37 @@ class PivotParaphrases:
     def probabilities(self, reference: Sequence[str], hypothesis: Sequence[str]) -> dict[tuple, float]:
         """p(e2 | e1) averaged over pivots for (reference span, hypothesis span) of different normal forms."""
         total: dict[tuple, float] = {}
-        for pivot, table in self.tables.items():
-            ref = self._spans(pivot, reference, REF_MAX)
+        for pivot in self.tables:
             hyp = self._spans(pivot, hypothesis, HYP_MAX)
-            entries = table.lookup(set(ref.values()) | set(hyp.values()))
             by_pivot: dict[Phrase, list[tuple[tuple[int, int], float]]] = {}
-            for span, phrase in hyp.items():
-                entry = entries.get(phrase)
-                if entry is not None:
-                    for f, n in entry.translations:
-                        by_pivot.setdefault(f, []).append((span, n))
             marg = self.marginals[pivot]
-            for rspan, phrase in ref.items():
-                entry = entries.get(phrase)
-                if entry is None:
-                    continue
-                for f, t_f in entry.distribution():
-                    for hspan, n in by_pivot.get(f, ()):
-                        if hyp[hspan] != phrase:
-                            key = (rspan, hspan)
-                            total[key] = total.get(key, 0.0) + t_f * n / marg[" ".join(f)]
+            for phrase, entry in self.tables[pivot].lookup(set(hyp.values())).items():
+                for f, n in entry.translations:
+                    by_pivot.setdefault(f, []).append((phrase, n / marg[" ".join(f)]))
+            spans_of: dict[Phrase, list[tuple[int, int]]] = {}
+            for span, phrase in hyp.items():
+                spans_of.setdefault(phrase, []).append(span)
+            for rspan, phrase, distribution in self._reference_side(pivot, tuple(reference)):
+                for f, t_f in distribution:
+                    for e2, t_e2 in by_pivot.get(f, ()):
+                        if e2 != phrase:
+                            for hspan in spans_of[e2]:
+                                key = (rspan, hspan)
+                                total[key] = total.get(key, 0.0) + t_f * t_e2
         return {k: v / len(self.tables) for k, v in total.items()}
+
+    def _reference_side(self, pivot: str, reference: tuple[str, ...]) -> list[tuple[tuple[int, int], Phrase, list]]:
+        """(span, normal form, t(f | e1)) of each reference span in the table (cached per reference)."""
+        key = (pivot, reference)
+        known = self._refs.get(key)
+        if known is None:
+            if len(self._refs) >= REF_CACHE:
+                self._refs.clear()
+            spans = self._spans(pivot, reference, REF_MAX)
+            entries = self.tables[pivot].lookup(set(spans.values()))
+            known = self._refs[key] = [(span, phrase, entries[phrase].distribution())
+                                       for span, phrase in spans.items() if phrase in entries]
+        return known
 
     def pairs(self, reference: Sequence[str], hypothesis: Sequence[str]) -> list[Pair]:
         """Paraphrase-ngrams: non-overlapping pairs with p >= min_prob, most probable first."""
