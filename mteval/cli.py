@@ -147,6 +147,17 @@ def _add_train(sub) -> None:
                                                 "language's UP dev file with spaCy features; writes model + sidecar."))
 
 
+def _add_tune(sub) -> None:
+    from mteval.red.cli import add_arguments as add_red_tune
+
+    p = sub.add_parser("tune", help="tune a grid-searched metric's parameters on human judgments")
+    metrics = p.add_subparsers(dest="tuned", required=True)
+    add_red_tune(metrics.add_parser("red", help="REDp's parameters by grid search on WMT12 rankings into English",
+                                    description="The paper's alternating grid search (system Spearman + segment "
+                                                "Kendall), cross-validated by segment: writes red_tune.md/.json "
+                                                "and the values tuned on all rankings."))
+
+
 def _add_srl(sub) -> None:
     from mteval.srl.cli import add_label_arguments
 
@@ -164,6 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_bench(sub)
     _add_train(sub)
     _add_srl(sub)
+    _add_tune(sub)
     return parser
 
 
@@ -336,6 +348,13 @@ def _train(args) -> int:
     return run_train(args)
 
 
+def _tune(args) -> int:
+    check_output_dir(args.out, "--out")
+    from mteval.red.cli import run_tune
+
+    return run_tune(args)
+
+
 def _srl(args) -> int:
     from mteval.srl.cli import run_label
 
@@ -345,7 +364,7 @@ def _srl(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     return run(PROG, {"score": _score, "correlate": _correlate, "stream": _stream, "bench": _bench,
-                          "train": _train, "srl": _srl}, args, args.command)
+                          "train": _train, "srl": _srl, "tune": _tune}, args, args.command)
 
 
 if __name__ == "__main__":
