@@ -24,6 +24,9 @@ METRICS = {
     "umeant": MetricSpec("mteval.meant.metric:Meant",
                          "UMEANT: MEANT with unsupervised role weights (role frequencies of UP English gold frames)",
                          kwargs={"role_weights": "umeant"}),
+    "imeant": MetricSpec("mteval.meant.metric:Meant",
+                         "IMEANT: MEANT with filler similarity from a bracketing-ITG biparse (length-normalised "
+                         "inside score)", kwargs={"filler_similarity": "itg"}),
     "bleu": MetricSpec(f"{_BASE}:Bleu", "BLEU (sacrebleu): sentence BLEU with exponential smoothing; "
                                         "corpus BLEU from summed statistics"),
     "chrf": MetricSpec(f"{_BASE}:Chrf", "chrF (sacrebleu): character 6-gram F-beta (beta 2); corpus from summed statistics"),
@@ -39,6 +42,9 @@ METRICS = {
     "redp": MetricSpec("mteval.red.metric:RedP",
                        "REDp: RED with stem, WordNet-synonym and pivot-table paraphrase matches, function-word "
                        "weight, the paper's tuned values (Table 1)"),
+    "beer": MetricSpec("mteval.beer.metric:Beer",
+                       "BEER (2014): logistic ranker over word and character n-gram P/R/F and permutation-tree "
+                       "word-order features; shipped model trained on WMT12 into-English rankings (research use)"),
 }
 
 #: what `mteval score` computes when no metric is named

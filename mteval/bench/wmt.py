@@ -49,7 +49,7 @@ INTO_ENGLISH = ("cs-en", "de-en", "es-en", "fr-en")
 NOT_BY_DEFAULT = {name: "a Chinese-target metric: ../shared/data/mt has no Chinese-target human judgments"
                   for name in ("tesla-celab", "tesla-celab-nocilin")}
 #: metrics trained on WMT12 rankings, and the pairs they were trained on: never evaluated there
-TRAINED_ON_WMT12 = {"tesla-f": INTO_ENGLISH}
+TRAINED_ON_WMT12 = {"tesla-f": INTO_ENGLISH, "beer": INTO_ENGLISH}
 TRAINED_NOTE = ("trained on these rankings (the shipped model's sidecar): its segment-grouped cross-validated "
                 "figures come from `mteval train tesla-f --cv-report DIR`")
 #: baselines the metrics under study are tested against
