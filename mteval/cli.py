@@ -140,6 +140,12 @@ def _add_train(sub) -> None:
     add_arguments(models.add_parser("tesla-f", help="TESLA-F's weights from WMT12 rankings into English",
                                     description="Train TESLA-F as a pairwise ranker on WMT12 human rankings "
                                                 "(--out), or cross-validate it by segment (--cv-report)."))
+    from mteval.beer.train_cli import add_arguments as add_beer_train
+
+    add_beer_train(models.add_parser("beer", help="BEER's weights from WMT12 rankings into English",
+                                     description="Train BEER (logistic regression on pairwise differences) on WMT12 "
+                                                 "human rankings (--out), or cross-validate it by segment "
+                                                 "(--cv-report)."))
     from mteval.srl.cli import add_train_arguments as add_srl_train
 
     add_srl_train(models.add_parser("srl", help="the semantic role labeller on Universal PropBank dev (not a metric)",
@@ -339,6 +345,10 @@ def _bench(args) -> int:
 
 
 def _train(args) -> int:
+    if args.model == "beer":
+        from mteval.beer.train_cli import run_train as run_beer_train
+
+        return run_beer_train(args)
     if args.model == "srl":
         from mteval.srl.cli import run_train as run_srl_train
 
