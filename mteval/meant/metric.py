@@ -122,8 +122,13 @@ class Meant(ReferenceMetric):
             weights = role_weights(self.role_weights).describe()
         except Exception:  # noqa: BLE001 - validate() refuses the configuration before scoring
             return {}
-        return {"lexsim": _fields(sim), "srl": _fields(labeller), "weights": weights,
-                "decisions": ";".join(DECISIONS)}
+        extras = {"lexsim": _fields(sim), "srl": _fields(labeller), "weights": weights,
+                  "decisions": ";".join(DECISIONS)}
+        if self.filler_similarity == "itg":
+            from mteval.meant.itg import IMEANT_WEIGHTS
+
+            extras["itg"] = "inside,P^(1/max-len),min1," + _fields(IMEANT_WEIGHTS.describe())
+        return extras
 
     # ---- scoring ---------------------------------------------------------------------------------
     def frames(self, texts: Sequence[str]) -> dict[str, FramedSentence]:

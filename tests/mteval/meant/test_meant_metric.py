@@ -104,3 +104,11 @@ def test_language_without_labeller_stops_with_what_is_missing():
 def test_english_similarities_are_refused_for_other_languages(labeller):
     with pytest.raises(ValueError, match="English-only"):
         Meant(language="fr").validate()
+
+
+def test_imeant_scores_fillers_by_itg(labeller):
+    imeant = Meant(similarity="exact", filler_similarity="itg")
+    assert imeant.name == "imeant" and "itg:inside" in str(imeant.signature())
+    assert imeant.score(REF, REF).value == pytest.approx(1.0)
+    value = imeant.score(REF, MT).value
+    assert 0 < value < 1 and value != pytest.approx(Meant(similarity="exact").score(REF, MT).value)
