@@ -1,0 +1,200 @@
+"""XMEANT (Lo et al., ACL 2014): MEANT without a reference. The frames of the source sentence
+stand in for the reference's, aligned against the MT output's frames with cross-lingual lexical
+similarity p(e, f) = sqrt(t(e|f) t(f|e)) from IBM-1-style tables (:mod:`.lexsim`), fillers
+compared by MEANT's f-score (§3.1) or the bracketing-ITG inside score (§3.2, :mod:`.itg`).
+
+Scoring is MEANT's (:func:`mteval.meant.alignment.meant_pair`, output in the MT role, source in
+the REF role). Both sides need frames: the suite's labeller where one exists for the language
+(:func:`mteval.srl.labeller.default_labeller`), else frames from another labeller's file
+(``source_frames`` / ``output_frames``: CoNLL-U with PropBank columns or JSON, matched to the texts
+by their characters without whitespace); without either, validation stops naming what is missing.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+
+from evalcore.metric import Item, Score, SourceMetric
+from evalcore.metric.inputs import InputLimits, check_text
+from evalcore.resources import ResourceError
+from evalcore.textio import InputError
+from mteval.meant.alignment import FillerSimilarity, meant_pair, phrase_similarity
+from mteval.meant.formula import DENOMINATORS, FRAME_WEIGHTS
+from mteval.meant.metric import ROLE_WEIGHTS, role_weights
+from mteval.srl.frames import FramedSentence
+
+#: "phrase": XMEANT §3.1 (f-score of best-match precision and recall); "itg": §3.2 (inside score
+#: with p([AA]) = p(<AA>) = 0.25, p(e/f) = 0.5 sqrt(t(e|f) t(f|e)), length-normalised)
+FILLER_SIMILARITIES = ("phrase", "itg")
+#: the readings this implementation takes where the paper is silent (in the signature)
+DECISIONS = ("tables:eflomal-link-frequencies", "unknown-token:identity", "frames:source-as-REF",
+             "external-frames:match-by-characters")
+
+
+def xmeant_itg_similarity(sim: np.ndarray) -> float:
+    """XMEANT's ITG filler similarity of an output x source block of p(e, f) values."""
+    from mteval.meant.itg import XMEANT_WEIGHTS, inside_score
+
+    return min(1.0, inside_score(sim, XMEANT_WEIGHTS).normalised)
+
+
+def text_key(text: str) -> str:
+    """How external frames are matched to a text: its characters without whitespace."""
+    return "".join(text.split())
+
+
+def file_digest(path: str) -> str:
+    """Short content hash of a frames file ("none" without one): the signature's stand-in for a path."""
+    if not path:
+        return "none"
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+
+
+@functools.lru_cache(maxsize=8)
+def _external_frames(path: str, mtime: int) -> dict[str, FramedSentence]:
+    """Another labeller's frames, by :func:`text_key` of their tokens (read once per file version)."""
+    from mteval.srl.external import read_frames
+
+    return {text_key("".join(s.tokens)): s for s in read_frames(path)}
+
+
+class Xmeant(SourceMetric):
+    """XMEANT of an MT output against its source sentence (no reference). ``value`` = 2PR / (P + R)
+    over aligned frames of the output (precision) and the source (recall); components as MEANT's:
+    precision, recall, output_frames, source_frames, aligned_frames, backoff (1 when a side had no
+    frame and the whole sentences were compared with the lexical similarity).
+
+    ``source_language`` / ``language``: of the source and the output, English on exactly one side
+    (the suite's bitexts pair English with fr, de, es, zh); ``filler_similarity``: phrase or itg;
+    ``role_weights``: equal or umeant (MEANT's UP English role counts [decision: the paper would
+    count roles of the foreign input]); ``frame_weights``, ``denominator``: as MEANT's;
+    ``exact_backoff``: identical tokens the table does not know match (names, numbers)."""
+
+    name: ClassVar[str] = "xmeant"
+    signature_keys: ClassVar[dict[str, str]] = {"source_language": "src", "language": "lang",
+                                                "filler_similarity": "filler", "role_weights": "w",
+                                                "frame_weights": "fw", "denominator": "den",
+                                                "exact_backoff": "oov"}
+    signature_via: ClassVar[dict[str, str]] = {"source_frames": "source_frames", "output_frames": "output_frames"}
+
+    def __init__(self, source_language: str = "fr", language: str = "en", filler_similarity: str = "phrase",
+                 role_weights: str = "equal", frame_weights: str = "coverage", denominator: str = "all",
+                 exact_backoff: bool = True, source_frames: str = "", output_frames: str = ""):
+        self.source_language = source_language
+        self.language = language
+        self.filler_similarity = filler_similarity
+        self.role_weights = role_weights
+        self.frame_weights = frame_weights
+        self.denominator = denominator
+        self.exact_backoff = exact_backoff
+        self.source_frames = source_frames
+        self.output_frames = output_frames
+
+    @property
+    def english(self) -> bool:  # type: ignore[override]
+        """English input notes apply to English output only."""
+        return self.language == "en"
+
+    def validate(self) -> None:
+        for param, allowed in (("filler_similarity", FILLER_SIMILARITIES), ("role_weights", ROLE_WEIGHTS),
+                               ("frame_weights", FRAME_WEIGHTS), ("denominator", DENOMINATORS)):
+            if getattr(self, param) not in allowed:
+                raise ValueError(f"xmeant: {param} must be one of {', '.join(allowed)}, got {getattr(self, param)!r}")
+        if self.source_language == self.language:
+            raise ValueError(f"xmeant compares a source with its translation: source and output are both "
+                             f"{self.language!r} (for same-language texts use meant with the source as reference)")
+        if "en" not in (self.source_language, self.language):
+            raise ValueError(f"xmeant: the lexical tables pair English with another language; "
+                             f"{self.source_language}-{self.language} has no English side")
+        from evalcore.default_resources import GETTEXT_LOCALES
+
+        pivot = self.language if self.source_language == "en" else self.source_language
+        if pivot not in GETTEXT_LOCALES:
+            raise ResourceError(f"xmeant {self.source_language}-{self.language}: no English-{pivot} bitext in the "
+                                f"suite for the IBM-1 table (it has English with {', '.join(GETTEXT_LOCALES)})")
+        self._side("source")
+        self._side("output")
+
+    # ---- the parts -------------------------------------------------------------------------------
+    def _side(self, side: str):
+        """The labeller of one side, or its external frames (text key -> frames); a clear error
+        naming the language and the missing piece when there is neither."""
+        path = self.source_frames if side == "source" else self.output_frames
+        language = self.source_language if side == "source" else self.language
+        if path:
+            return _external_frames(path, Path(path).stat().st_mtime_ns)
+        from mteval.srl.labeller import default_labeller
+
+        try:
+            return default_labeller(language)
+        except ResourceError as exc:
+            option = "source_frames" if side == "source" else "output_frames"
+            raise ResourceError(f"xmeant needs frames of the {side} ({language}): {exc}; or give another "
+                                f"labeller's frames with {option}=FILE (CoNLL-U with PropBank columns, or JSON)") from None
+
+    def _similarity(self):
+        """Output (rows) x source (columns) token similarity from the default English-pivot table."""
+        from mteval.meant.lexsim import Ibm1Similarity
+
+        return Ibm1Similarity(self.language, self.source_language, exact_backoff=self.exact_backoff)
+
+    def _filler(self) -> FillerSimilarity:
+        return xmeant_itg_similarity if self.filler_similarity == "itg" else phrase_similarity
+
+    def signature_extras(self) -> dict[str, object]:
+        """The IBM-1 table, each side's labeller (or frames file hash), role weights, decisions."""
+        try:
+            sides = {side: self._side(side) for side in ("source", "output")}
+            table = self._similarity().describe()["table"]
+        except Exception:  # noqa: BLE001 - validate() refuses the configuration before scoring
+            return {}
+        described = {side: (f"file:{file_digest(self.source_frames if side == 'source' else self.output_frames)}"
+                             if isinstance(s, dict) else ",".join(f"{k}={v}" for k, v in s.describe().items()))
+                     for side, s in sides.items()}
+        return {"lexsim": f"ibm1:{table}", "srl_source": described["source"], "srl_output": described["output"],
+                "source_frames": file_digest(self.source_frames), "output_frames": file_digest(self.output_frames),
+                "weights": role_weights(self.role_weights).describe(), "decisions": ";".join(DECISIONS)}
+
+    # ---- scoring ---------------------------------------------------------------------------------
+    def _check(self, item: Item, limits: InputLimits) -> tuple[Item, tuple[str, ...]]:
+        """The input rule per side: English notes only for a side that is English."""
+        name = item.id or "item"
+        cand = check_text(item.candidate, f"{name}: candidate", limits, self.language == "en")
+        src = check_text(item.source, f"{name}: source", limits, self.source_language == "en")
+        return replace(item, candidate=cand.text, source=src.text), tuple(dict.fromkeys((*cand.notes, *src.notes)))
+
+    def frames(self, texts: Sequence[str], side: str) -> dict[str, FramedSentence]:
+        """Each distinct text's frames on one side (labelled in one call, or looked up in the file)."""
+        unique = list(dict.fromkeys(texts))
+        found = self._side(side)
+        if not isinstance(found, dict):
+            return dict(zip(unique, found.label(unique)))
+        missing = [t for t in unique if text_key(t) not in found]
+        if missing:
+            raise InputError(f"no external {side} frames for {missing[0][:60]!r} "
+                             f"({self.source_frames if side == 'source' else self.output_frames})")
+        return {t: found[text_key(t)] for t in unique}
+
+    def _score_items(self, items: Sequence[Item]) -> list[Score]:
+        sources = self.frames([it.source for it in items], "source")
+        outputs = self.frames([it.candidate for it in items], "output")
+        sim, weights, filler = self._similarity(), role_weights(self.role_weights), self._filler()
+        out = []
+        for item in items:
+            mt, src = outputs[item.candidate], sources[item.source]
+            res = meant_pair(mt, src, sim.matrix(mt.tokens, src.tokens), weights, filler, self.frame_weights,
+                             self.denominator)
+            components = {"precision": res.prf.precision, "recall": res.prf.recall, "output_frames": res.mt_frames,
+                          "source_frames": res.ref_frames, "aligned_frames": res.aligned,
+                          "backoff": float(res.backoff is not None)}
+            notes = (f"backoff: {res.backoff.replace('reference', 'source')}; whole sentences compared",) \
+                if res.backoff else ()
+            out.append(Score(res.prf.f, components, notes))
+        return out
