@@ -8,6 +8,7 @@ uses one). Corpus score = mean of sentence scores, as the paper's system level.
 from __future__ import annotations
 
 import numbers
+from abc import abstractmethod
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -16,7 +17,7 @@ import numpy as np
 from evalcore.metric import Item, ReferenceMetric, Score
 from mteval.red import parse
 from mteval.red.align import MODULES, align
-from mteval.red.depngrams import MAX_N, dep_ngrams
+from mteval.red.depngrams import MAX_N, DepNgrams, DepTree, dep_ngrams
 from mteval.red.score import Weights, aligned_stats, exact_stats, fmeasures
 
 LANGUAGES = ("en",)
@@ -32,11 +33,7 @@ def _check_unit(name: str, value, low_open: bool = False) -> None:
 
 
 class _RedBase(ReferenceMetric):
-    """What RED and REDp share: English only, references parsed once, F per length as components."""
-
-    @property
-    def english(self) -> bool:  # type: ignore[override]
-        return True
+    """What RED and REDp share: English only, each reference parsed once, F per length as components."""
 
     def _validate_common(self) -> None:
         _check_unit("alpha", self.alpha, low_open=True)
@@ -53,12 +50,13 @@ class _RedBase(ReferenceMetric):
     def signature_extras(self) -> dict[str, object]:
         return {"n": f"1-{MAX_N}", "refs": "mean", **parse.describe()}
 
+    @abstractmethod
     def setting(self) -> Weights:
         """This configuration's parameters as one row of :class:`~mteval.red.score.Weights`."""
-        raise NotImplementedError
 
-    def _stats(self, tree, grams, hypothesis) -> np.ndarray:
-        raise NotImplementedError
+    @abstractmethod
+    def _stats(self, tree: DepTree, grams: DepNgrams, hypothesis: Sequence[str]) -> np.ndarray:
+        """The match statistics of one reference against one tokenised hypothesis."""
 
     def statistics(self, items: Sequence[Item]) -> list[np.ndarray]:
         """Per item, (references x N_STATS) match statistics (:mod:`.score`): what the scores and
@@ -66,6 +64,7 @@ class _RedBase(ReferenceMetric):
         prep = parse.prepared()
         refs = list(dict.fromkeys(r for it in items for r in it.references))
         trees = dict(zip(refs, prep.trees(refs)))
+        grams = {ref: dep_ngrams(tree) for ref, tree in trees.items()}
         out = []
         for item in items:
             hyp = prep.words(item.candidate)
@@ -74,7 +73,7 @@ class _RedBase(ReferenceMetric):
                 tree = trees[ref]
                 if not len(tree):
                     raise ValueError(f"reference {k + 1} has no word (only punctuation or symbols)")
-                rows.append(self._stats(tree, dep_ngrams(tree), hyp))
+                rows.append(self._stats(tree, grams[ref], hyp))
             out.append(np.array(rows))
         return out
 
@@ -110,7 +109,7 @@ class Red(_RedBase):
     def setting(self) -> Weights:
         return Weights.one(self.alpha, None, (1.0, 0.0, 0.0), 0.0, self.weights)
 
-    def _stats(self, tree, grams, hypothesis) -> np.ndarray:
+    def _stats(self, tree: DepTree, grams: DepNgrams, hypothesis: Sequence[str]) -> np.ndarray:
         return exact_stats(tree, grams, hypothesis)
 
 
@@ -161,6 +160,6 @@ class RedP(_RedBase):
     def setting(self) -> Weights:
         return Weights.one(self.alpha, self.w_fun, (self.w_exact, self.w_stem, self.w_syn), self.w_par, self.weights)
 
-    def _stats(self, tree, grams, hypothesis) -> np.ndarray:
+    def _stats(self, tree: DepTree, grams: DepNgrams, hypothesis: Sequence[str]) -> np.ndarray:
         pairs = self._paraphrases().pairs(tree.words, hypothesis) if self.w_par > 0 else ()
         return aligned_stats(tree, grams, hypothesis, align(tree.words, hypothesis), pairs)
