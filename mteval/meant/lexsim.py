@@ -416,8 +416,13 @@ def default_bitext(pivot: str) -> tuple[str, list[tuple[str, str]]]:
 
 @functools.lru_cache(maxsize=8)
 def default_lexical_table(pivot: str) -> LexicalTable:
-    """English-``pivot`` table from the default bitext, built once (about 20 s) and cached."""
-    name, pairs = default_bitext(pivot)
+    """English-``pivot`` table from the default bitext, built once (about a minute) and cached."""
+    return cached_lexical_table(*default_bitext(pivot))
+
+
+def cached_lexical_table(name: str, pairs: Sequence[tuple[str, str]]) -> LexicalTable:
+    """:func:`build_lexical_table` of (English, pivot) pairs, from the cache when this bitext
+    (by content hash) was built before."""
     from evalcore.phrase_table.bitext import bitext_hash
 
     cache = usable_cache_dir(CACHE_NAME)
@@ -488,4 +493,4 @@ def similarity(name: str, **options) -> TokenSimilarity:
 
 
 __all__ = ["TokenSimilarity", "ExactSimilarity", "ContextVectorSimilarity", "WordNetSimilarity", "Ibm1Similarity",
-           "LexicalTable", "build_lexical_table", "default_lexical_table", "similarity"]
+           "LexicalTable", "build_lexical_table", "cached_lexical_table", "default_lexical_table", "similarity"]

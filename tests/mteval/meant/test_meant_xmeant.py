@@ -11,7 +11,7 @@ from evalcore.metric import Item
 from evalcore.resources import ResourceError
 from mteval.meant import lexsim
 from mteval.meant.lexsim import LexicalTable
-from mteval.meant.xmeant import Xmeant, text_key, xmeant_itg_similarity
+from mteval.meant.xmeant import Xmeant, runnable, text_key, xmeant_itg_similarity
 from mteval.srl.frames import Argument, Frame, FramedSentence
 
 SOURCE = "The file could not be opened."
@@ -108,3 +108,9 @@ def test_signature_names_table_and_frames_file(hand_table, german_frames, tmp_pa
 def test_text_key_ignores_whitespace_only():
     assert text_key(" die  Datei .\n") == text_key("die Datei.") == "dieDatei."
     assert text_key("die Datei") != text_key("die Dateien")
+
+
+def test_variant_names_and_coverage_reasons():
+    assert Xmeant("en", "de").name == "xmeant" and Xmeant("en", "de", filler_similarity="itg").name == "xmeant-itg"
+    assert "no English-cs bitext" in runnable("cs", "en")
+    assert "frames of the output (de)" in runnable("en", "de")
