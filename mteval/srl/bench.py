@@ -20,7 +20,7 @@ from evalcore.benchio import machine, machine_line, write_report
 from evalcore.metaeval import resample_documents
 from evalcore.tables import table
 from mteval.metaeval import percentile_interval
-from mteval.srl.features import PREDICATE_POS, Parsed, candidates, parse_gold_tokens, parse_texts, path
+from mteval.srl.features import PREDICATE_POS, Parsed, candidate_routes, parse_gold_tokens, parse_texts, path_string
 from mteval.srl.labeller import Labeller, parser_for
 from mteval.srl.model import NONE, Settings, train_model
 from mteval.srl.train import training_sentences, up_path
@@ -47,8 +47,8 @@ class MajorityBaseline:
                 if p.pos[i] in PREDICATE_POS:
                     pred_counts[_lemma_key(p, i)][i in gold] += 1
             for i, roles in gold.items():
-                for a in candidates(p, i):
-                    key = _path_key(p, i, a)
+                for a, route in candidate_routes(p, i):
+                    key = _path_key(p, i, a, route)
                     by_key[key][roles.get(a, NONE)] += 1
                     by_path[key[1]][roles.get(a, NONE)] += 1
         self.is_predicate = {k: c[True] > c[False] for k, c in pred_counts.items()}
@@ -61,8 +61,8 @@ class MajorityBaseline:
         for i in range(len(p)):
             if p.pos[i] in PREDICATE_POS and self.is_predicate.get(_lemma_key(p, i), p.pos[i] == "VERB"):
                 args = []
-                for a in candidates(p, i):
-                    key = _path_key(p, i, a)
+                for a, route in candidate_routes(p, i):
+                    key = _path_key(p, i, a, route)
                     role = self.role.get(key) or self.path_role.get(key[1], NONE)
                     if role != NONE:
                         args.append((a, role))
@@ -74,10 +74,8 @@ def _lemma_key(p: Parsed, i: int) -> str:
     return f"{p.lemmas[i].lower()}|{p.pos[i]}"
 
 
-def _path_key(p: Parsed, pred: int, arg: int) -> tuple[str, str, str]:
-    ups, downs = path(p, arg, pred) or ([arg], [pred])
-    dep_path = "^".join(p.deps[t] for t in ups[:-1]) + "|" + "v".join(p.deps[t] for t in downs[1:])
-    return p.kind(pred), dep_path, "before" if arg < pred else "after"
+def _path_key(p: Parsed, pred: int, arg: int, route) -> tuple[str, str, str]:
+    return p.kind(pred), path_string(p, route), "before" if arg < pred else "after"
 
 
 def _counts(sent: UPSentence, predicted: Sequence[tuple[int, Sequence[tuple[int, str]]]]) -> np.ndarray:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 from mteval.srl.up import UPSentence, filler_span, kind_of
 
@@ -25,7 +26,9 @@ _PASSIVE_DEPS = frozenset({"auxpass", "nsubjpass", "csubjpass"})
 @dataclass(frozen=True)
 class Parsed:
     """A parsed text: per token its word, lemma, fine tag, universal POS, dependency label, head
-    (-1 at a root) and sentence number (several sentences share a text when spaCy splits it)."""
+    (-1 at a root) and sentence number (several sentences share a text when spaCy splits it);
+    ``lang`` is the parser's language, ``ents`` the named-entity type of each token (``""`` outside
+    entities; None when the pipeline has no recogniser)."""
 
     words: tuple[str, ...]
     lemmas: tuple[str, ...]
@@ -34,9 +37,25 @@ class Parsed:
     deps: tuple[str, ...]
     heads: tuple[int, ...]
     sents: tuple[int, ...]
+    lang: str = "en"
+    ents: tuple[str, ...] | None = None
 
     def __len__(self) -> int:
         return len(self.words)
+
+    @cached_property
+    def children(self) -> tuple[tuple[int, ...], ...]:
+        """Each token's dependents, in token order."""
+        kids: list[list[int]] = [[] for _ in self.words]
+        for i, h in enumerate(self.heads):
+            if h >= 0:
+                kids[h].append(i)
+        return tuple(tuple(k) for k in kids)
+
+    @cached_property
+    def chains(self) -> tuple[tuple[int, ...], ...]:
+        """Each token and its ancestors up to the root."""
+        return tuple(tuple(_chain(self.heads, i)) for i in range(len(self.words)))
 
     def kind(self, i: int) -> str:
         """Predicate kind of token i from spaCy's POS."""
@@ -69,7 +88,8 @@ def from_doc(doc) -> Parsed:
     return Parsed(
         words=tuple(t.text for t in kept), lemmas=tuple(t.lemma_ for t in kept), tags=tuple(t.tag_ for t in kept),
         pos=tuple(t.pos_ for t in kept), deps=tuple(t.dep_ for t in kept), heads=tuple(head(t) for t in kept),
-        sents=tuple(sent_of[t.i] for t in kept))
+        sents=tuple(sent_of[t.i] for t in kept), lang=doc.lang_,
+        ents=tuple(t.ent_type_ for t in kept) if doc.has_annotation("ENT_IOB") else None)
 
 
 def parse_gold_tokens(nlp, sentences: Sequence[UPSentence], batch_size: int = 256) -> list[Parsed]:
@@ -103,27 +123,41 @@ def _chain(heads: Sequence[int], i: int) -> list[int]:
 def path(p: Parsed, arg: int, pred: int) -> tuple[list[int], list[int]] | None:
     """(tokens from the argument up to the lowest common ancestor, tokens from the ancestor down to
     the predicate), or None when they lie in different trees."""
-    up_chain = _chain(p.heads, arg)
-    down_chain = _chain(p.heads, pred)
+    up_chain, down_chain = p.chains[arg], p.chains[pred]
     position = {t: k for k, t in enumerate(down_chain)}
     for k, t in enumerate(up_chain):
         if t in position:
-            return up_chain[:k + 1], list(reversed(down_chain[:position[t] + 1]))
+            return list(up_chain[:k + 1]), list(reversed(down_chain[:position[t] + 1]))
     return None
 
 
-def candidates(p: Parsed, pred: int) -> list[int]:
-    """Argument candidates of a predicate: tokens of its sentence (not punctuation, not itself) at
-    most ``MAX_UP`` steps up to the common ancestor and ``MAX_DOWN`` down to the predicate (the
-    dependency form of Xue and Palmer's pruning; it keeps ~97% of gold argument heads on EWT dev)."""
+Route = tuple[list[int], list[int]]
+
+
+def candidate_routes(p: Parsed, pred: int) -> list[tuple[int, Route]]:
+    """Argument candidates of a predicate with their tree paths: tokens of its sentence (not
+    punctuation, not itself) at most ``MAX_UP`` steps up to the common ancestor and ``MAX_DOWN``
+    down to the predicate (the dependency form of Xue and Palmer's pruning; it keeps ~98% of
+    gold argument heads on EWT dev)."""
     out = []
     for a in range(len(p)):
         if a == pred or p.sents[a] != p.sents[pred] or p.pos[a] in _SKIP_POS:
             continue
         route = path(p, a, pred)
         if route and len(route[0]) - 1 <= MAX_UP and len(route[1]) - 1 <= MAX_DOWN:
-            out.append(a)
+            out.append((a, route))
     return out
+
+
+def path_string(p: Parsed, route: Route) -> str:
+    """A tree path as dependency labels: up from the argument (``^``), then down to the predicate (``v``)."""
+    ups, downs = route
+    return "^".join(p.deps[t] for t in ups[:-1]) + "|" + "v".join(p.deps[t] for t in downs[1:])
+
+
+def candidates(p: Parsed, pred: int) -> list[int]:
+    """The candidate argument heads of :func:`candidate_routes`."""
+    return [a for a, _ in candidate_routes(p, pred)]
 
 
 def voice(p: Parsed, pred: int) -> str:
@@ -131,7 +165,7 @@ def voice(p: Parsed, pred: int) -> str:
     modifying a noun; ``active`` for other verbs; ``-`` for non-verbs."""
     if p.pos[pred] not in ("VERB", "AUX"):
         return "-"
-    deps = {p.deps[c] for c in range(len(p)) if p.heads[c] == pred}
+    deps = {p.deps[c] for c in p.children[pred]}
     if deps & _PASSIVE_DEPS or (p.tags[pred] == "VBN" and p.deps[pred] in ("acl", "amod")):
         return "passive"
     return "active"
@@ -139,14 +173,10 @@ def voice(p: Parsed, pred: int) -> str:
 
 # ---- features -------------------------------------------------------------------------------------
 
-def _children(p: Parsed, i: int) -> list[int]:
-    return [c for c in range(len(p)) if p.heads[c] == i]
-
-
 def predicate_features(p: Parsed, i: int) -> dict[str, float]:
-    """Features of token i as a predicate candidate: its lemma, tags, suffix, dependency, its head
-    and the dependencies of its children (a noun with an ``of`` or possessive dependent reads as
-    an event more often)."""
+    """Features of token i as a predicate candidate: its lemma, tags, suffix, dependency, its head,
+    the dependencies of its children (a noun with an ``of`` or possessive dependent reads as an
+    event more often) and, for English nouns, their WordNet classes."""
     lemma = p.lemmas[i].lower()
     head = p.heads[i]
     f = {f"lemma={lemma}": 1.0, f"tag={p.tags[i]}": 1.0, f"pos={p.pos[i]}": 1.0, f"dep={p.deps[i]}": 1.0,
@@ -154,21 +184,35 @@ def predicate_features(p: Parsed, i: int) -> dict[str, float]:
          f"tag_dep={p.tags[i]}|{p.deps[i]}": 1.0, f"lemma_dep={lemma}|{p.deps[i]}": 1.0,
          f"head_pos={p.pos[head] if head >= 0 else 'ROOT'}": 1.0,
          f"head_lemma={p.lemmas[head].lower() if head >= 0 else 'ROOT'}": 1.0}
-    for c in _children(p, i):
+    if p.pos[i] == "NOUN" and p.lang == "en":
+        for name in noun_classes(lemma):
+            f[f"wn={name}"] = 1.0
+    for c in p.children[i]:
         f[f"child_dep={p.deps[c]}"] = 1.0
         f[f"child={p.deps[c]}|{p.lemmas[c].lower()}" if p.pos[c] in ("ADP", "AUX", "PART") else f"child={p.deps[c]}"] = 1.0
     return f
 
 
-def argument_features(p: Parsed, pred: int, arg: int, route: tuple[list[int], list[int]] | None = None) -> dict[str, float]:
+@lru_cache(maxsize=100_000)
+def noun_classes(lemma: str) -> tuple[str, ...]:
+    """WordNet 3.0's lexicographer files of a noun's first two senses (``noun.act``, ``noun.event``...)
+    and ``deverbal`` when its first sense derives from a verb: what makes an unseen noun read as an
+    event, where the training data (one dev set) has seen few nominal predicates."""
+    from evalcore.wordnet import wordnet
+
+    synsets = wordnet().synsets(lemma, "n")
+    names = {s.lexname() for s in synsets[:2]}
+    if synsets and any(r.synset().pos() == "v" for lem in synsets[0].lemmas() for r in lem.derivationally_related_forms()):
+        names.add("deverbal")
+    return tuple(sorted(names))
+
+
+def argument_features(p: Parsed, pred: int, arg: int, route: Route | None = None) -> dict[str, float]:
     """Features of token ``arg`` as an argument of predicate ``pred``: the dependency path between
     them, relative position, voice, lemmas and tags of both, the argument's head word (the
     preposition of a ``pobj``), predicate kind, and their conjunctions."""
-    route = route or path(p, arg, pred)
-    ups, downs = route if route else ([arg], [pred])
-    up = "^".join(p.deps[t] for t in ups[:-1])
-    down = "v".join(p.deps[t] for t in downs[1:])
-    dep_path = f"{up}|{down}"
+    ups, downs = route or path(p, arg, pred) or ([arg], [pred])
+    dep_path = path_string(p, (ups, downs))
     pos_path = "^".join(p.pos[t] for t in ups) + "|" + "v".join(p.pos[t] for t in downs[1:])
     lemma = p.lemmas[pred].lower()
     kind = p.kind(pred)
@@ -190,7 +234,20 @@ def argument_features(p: Parsed, pred: int, arg: int, route: tuple[list[int], li
         f"a_head_path={head_word}|{dep_path}": 1.0, f"voice_a_dep={vc}|{p.deps[arg]}|{side}": 1.0,
         f"p_dep={p.deps[pred]}": 1.0, f"p_dep_path={p.deps[pred]}|{dep_path}": 1.0,
     }
-    for c in _children(p, arg):
+    for c in p.children[arg]:
         if p.deps[c] in ("mark", "case", "prep", "aux", "det", "poss"):
             f[f"a_child={p.deps[c]}|{p.lemmas[c].lower()}"] = 1.0
+    # name heads differ: UD heads "Masoud Shojai" on its first word, spaCy on its last
+    if p.pos[arg] == "PROPN":
+        names = [c for c in p.children[arg] if p.deps[c] == "compound" and p.pos[c] == "PROPN"]
+        first = p.deps[arg] == "compound" and not any(
+            c < arg and p.deps[c] == "compound" for c in p.children[head]) if head >= 0 else False
+        f[f"name={'head_with_compounds' if names else 'first_compound' if first else 'plain'}|{dep_path}"] = 1.0
+    pred_head = p.heads[pred]
+    if kind != "verbal" and pred_head >= 0:
+        f[f"p_head_path={p.lemmas[pred_head].lower()}|{p.deps[pred]}|{dep_path}"] = 1.0
+    f[f"a_lemma_path={a_lemma}|{dep_path}"] = 1.0
+    if p.ents is not None:
+        f[f"a_ent={p.ents[arg]}|{dep_path}"] = 1.0
+        f[f"a_ent_head={p.ents[arg]}|{head_word}"] = 1.0
     return f

@@ -60,14 +60,14 @@ def language_of(code: str) -> SRLLanguage:
 
 @functools.lru_cache(maxsize=None)
 def parser_for(code: str):
-    """The spaCy pipeline (tagger, parser, lemmatiser; no NER) of a language, loaded once."""
+    """The spaCy pipeline (tagger, parser, lemmatiser, entity recogniser) of a language, loaded once."""
     if code == "en":
-        return spacy_pipeline(("ner",))
+        return spacy_pipeline(())
     import spacy
 
     name = language_of(code).spacy_model
     try:
-        return spacy.load(name, exclude=["ner"])
+        return spacy.load(name)
     except OSError as exc:
         raise ResourceError(f"spaCy model {name} is not installed: `make setup` installs it") from exc
 

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mteval.srl.features import (PREDICATE_POS, Parsed, argument_features, candidates, path,
-                                 predicate_features)
+from mteval.srl.features import PREDICATE_POS, Parsed, argument_features, candidate_routes, predicate_features
 from mteval.srl.frames import Argument, Frame
 from mteval.srl.up import UPSentence
 
@@ -52,11 +51,11 @@ class SRLModel:
 
     def arguments(self, p: Parsed, pred: int) -> list[tuple[int, str]]:
         """(head, role) of the predicate's arguments, in token order, each core role at most once."""
-        cands = candidates(p, pred)
-        if not cands:
+        routes = candidate_routes(p, pred)
+        if not routes:
             return []
-        x = self.argument_vec.transform([argument_features(p, pred, a, path(p, a, pred)) for a in cands])
-        return decode(cands, self.argument_clf.decision_function(x), [str(c) for c in self.argument_clf.classes_])
+        x = self.argument_vec.transform([argument_features(p, pred, a, route) for a, route in routes])
+        return decode([a for a, _ in routes], self.argument_clf.decision_function(x), [str(c) for c in self.argument_clf.classes_])
 
     def frames(self, p: Parsed, preds: Sequence[int] | None = None) -> tuple[Frame, ...]:
         """Frames of a parsed text: of the identified predicates, or of ``preds`` when given."""
@@ -104,8 +103,8 @@ def training_rows(sentences: Sequence[UPSentence], parsed: Sequence[Parsed]):
                 pred_y.append(i in gold)
         for pr in sent.predicates:
             roles = dict(pr.arguments)
-            for a in candidates(p, pr.index):
-                arg_x.append(argument_features(p, pr.index, a, path(p, a, pr.index)))
+            for a, route in candidate_routes(p, pr.index):
+                arg_x.append(argument_features(p, pr.index, a, route))
                 arg_y.append(roles.get(a, NONE))
     return pred_x, np.array(pred_y), arg_x, np.array(arg_y)
 

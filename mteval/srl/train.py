@@ -15,7 +15,7 @@ from mteval.srl.model import SRLModel, Settings, train_model
 from mteval.srl.up import UPSentence, read_up
 
 #: feature set version (bump when features.py changes what a model sees)
-FEATURES = "srl-feat-1"
+FEATURES = "srl-feat-3"
 LICENCE = (
     "Trained on Universal PropBank 1.0 (annotations: CDLA-Sharing-1.0) over Universal Dependencies "
     "treebank text (CC BY-SA 4.0). CDLA-Sharing-1.0 distinguishes the Data from Results, the outputs of "

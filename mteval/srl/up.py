@@ -83,14 +83,6 @@ class UPSentence:
     def __len__(self) -> int:
         return len(self.words)
 
-    def children(self) -> list[list[int]]:
-        """Each token's dependents, in token order."""
-        kids: list[list[int]] = [[] for _ in self.words]
-        for i, h in enumerate(self.heads):
-            if h >= 0:
-                kids[h].append(i)
-        return kids
-
     def span_of(self, head: int, predicate: int) -> tuple[int, int]:
         """The filler span [start, end) of an argument headed by ``head``: see :func:`filler_span`."""
         return filler_span(self.heads, head, predicate)
