@@ -86,12 +86,13 @@ def frame_agreement(data: HmeantData, language: str) -> dict[str, float]:
 
 
 def automatic(names: Sequence[str], annotated: Sequence[Annotated], language: str,
-              log: Callable[[str], None]) -> tuple[dict[str, dict[str, float]], dict[str, str], dict]:
+              log: Callable[[str], None]) -> tuple[dict[str, dict[str, float]], dict[str, str], dict, dict[str, str]]:
     """Registered metrics on the MT sentences (each sentence once): values by name, failures by
-    name, and MEANT's time per sentence with the share its labelling takes."""
+    name, MEANT's wall and CPU time per sentence with the share of CPU its labelling takes, and
+    the signatures."""
     sentences = {a.hyp_id: a for a in annotated}
     items = [Item(a.mt_text, (a.ref_text,), id=hyp) for hyp, a in sentences.items()]
-    values, failed, speed = {}, {}, {}
+    values, failed, speed, signatures = {}, {}, {}, {}
     for name in names:
         try:
             metric = get_metric(name, language=language)
@@ -100,20 +101,21 @@ def automatic(names: Sequence[str], annotated: Sequence[Annotated], language: st
             failed[name] = f"{type(exc).__name__}: {exc}"
             continue
         metric.score_batch(items[:1])  # loads the labeller and the similarity model: not timed
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         results = metric.score_batch(items)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+        signatures[name] = str(metric.signature())
         values[name] = {it.id: r.value for it, r in zip(items, results) if r.ok}
         failed.update({name: f"{len(items) - len(values[name])} sentences unscored"} if len(values[name]) < len(items) else {})
         if isinstance(metric, Meant):
             texts = list(dict.fromkeys(t for it in items for t in (it.candidate, *it.references)))
-            start = time.perf_counter()
+            srl = time.process_time()
             metric.frames(texts)
-            srl = time.perf_counter() - start
-            speed[name] = {"ms_per_sentence": 1000 * seconds / len(items), "srl_share": srl / seconds,
-                           "texts_labelled": len(texts)}
+            srl = time.process_time() - srl
+            speed[name] = {"ms_per_sentence": 1000 * seconds / len(items), "cpu_ms_per_sentence": 1000 * cpu / len(items),
+                           "srl_share": srl / cpu, "texts_labelled": len(texts)}
         log(f"[bench hmeant] {language}: {name} ({seconds:.0f} s)")
-    return values, failed, speed
+    return values, failed, speed, signatures
 
 
 def meant_on_human_frames(annotated: Sequence[Annotated]) -> dict[str, float]:
@@ -145,7 +147,7 @@ def language_report(data: HmeantData, language: str, n_boot: int, seed: int, log
                  "frames_on_references": frame_agreement(data, language),
                  "annotations_with_frames_but_no_link": unlinked}
     metrics: dict[str, dict[str, float]] = {"HMEANT, UMEANT weights (test-set refs)": human["umeant"]}
-    values, failed, speed = automatic([*AUTOMATIC, *BASELINE_METRICS], annotated, language, log)
+    values, failed, speed, signatures = automatic([*AUTOMATIC, *BASELINE_METRICS], annotated, language, log)
     if language == "en":
         metrics["MEANT on human frames (automatic alignment)"] = meant_on_human_frames(annotated)
     metrics.update(values)
@@ -157,7 +159,7 @@ def language_report(data: HmeantData, language: str, n_boot: int, seed: int, log
             "umeant_weights": testset_weights.describe(), "role_counts": dict(counts),
             "correlation_with_hmeant": {name: _correlations(_matrix(v, annotated), human_m, n_boot, seed)
                                         for name, v in metrics.items()},
-            "failed": failed, "speed": speed, "agreement": agreement}
+            "failed": failed, "speed": speed, "signatures": signatures, "agreement": agreement}
 
 
 def markdown(report: dict) -> str:
@@ -180,8 +182,10 @@ def markdown(report: dict) -> str:
         for name, why in r["failed"].items():
             lines.append(f"- not scored: {name}: {why}")
         for name, s in r["speed"].items():
-            lines.append(f"- speed: {name} {s['ms_per_sentence']:.0f} ms per MT sentence, labelling "
-                         f"({s['texts_labelled']} distinct texts) {100 * s['srl_share']:.0f}% of it")
+            lines.append(f"- speed: {name} {s['cpu_ms_per_sentence']:.0f} ms CPU ({s['ms_per_sentence']:.0f} ms wall) per "
+                         f"MT sentence; labelling its {s['texts_labelled']} distinct texts takes "
+                         f"{100 * s['srl_share']:.0f}% of the CPU time")
+        lines += [f"- signature: `{sig}`" for sig in r["signatures"].values()]
         ag = r["agreement"]
         fa = ag["frames_on_references"]
         lines += ["", f"Annotator agreement ({ag['sentences_with_two_annotators']} MT sentences with two annotators; "
