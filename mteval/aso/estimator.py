@@ -6,7 +6,7 @@ features [x, Theta x], penalising only w (eq. 5-6).
 
 Loss and penalty are the paper's: the modified Huber loss, lambda |w|^2 with lambda = 1e-4
 (``alpha``). Problems are one-vs-all; the solver is :func:`mteval.aso.solver.fit_problems`
-(deterministic L-BFGS, so no ``random_state``: see that module for why not ``SGDClassifier``).
+(deterministic Newton-CG, so no ``random_state``: see that module for why not ``SGDClassifier``).
 """
 
 from __future__ import annotations
@@ -72,16 +72,16 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
     0: no structure, i.e. the plain linear classifier of eq. 1), ``alpha`` lambda, ``n_iter`` ASO
     rounds, ``target_auxiliary`` whether the target problems are also auxiliary problems (the
     paper's "unobservable" choice), ``fit_intercept`` (an unpenalised bias; the paper has none),
-    ``max_iter``/``tol`` of L-BFGS. ``fit(X, y, auxiliary_X=None, auxiliary_Y=None)`` takes further
+    ``max_iter``/``tol`` (relative step) of Newton-CG. ``fit(X, y, auxiliary_X=None, auxiliary_Y=None)`` takes further
     auxiliary problems on their own examples (``auxiliary_Y`` in {-1, 0, +1}, 0 = not an example).
 
     Learned: ``classes_``, ``coef_`` (problems x features, u = w + Theta^T v), ``intercept_``,
     ``theta_`` (h x features), ``singular_values_`` of U, ``n_components_``, ``n_auxiliary_``,
-    ``converged_``, ``n_iter_`` (L-BFGS iterations of the target fit), ``n_features_in_``."""
+    ``converged_``, ``n_iter_`` (Newton iterations of the target fit), ``n_features_in_``."""
 
     def __init__(self, n_components: int | None = None, alpha: float = 1e-4, n_iter: int = 1,
-                 target_auxiliary: bool = True, fit_intercept: bool = True, max_iter: int = 2000,
-                 tol: float = 1e-6):
+                 target_auxiliary: bool = True, fit_intercept: bool = True, max_iter: int = 200,
+                 tol: float = 1e-8):
         self.n_components = n_components
         self.alpha = alpha
         self.n_iter = n_iter
