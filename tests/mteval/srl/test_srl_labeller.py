@@ -82,3 +82,10 @@ def test_decode_keeps_each_core_role_once():
                        [0.5, -1, 0.9, 0.0],   # token 7: ARGM-TMP
                        [-1, -1, -1, 0.0]])    # token 9: none
     assert decode([3, 5, 7, 9], scores, classes) == [(3, "ARG0"), (5, "ARG1"), (7, "ARGM-TMP")]
+
+
+def test_french_labeller_finds_the_obvious_frame():
+    (sent,) = default_labeller("fr").label(["Jean a donné un livre à Marie."])
+    donner = _frame(sent, 2)
+    assert (donner.lemma, donner.kind) == ("donner", "verbal")
+    assert {("ARG0", 0), ("ARG1", 4)} <= _roles(donner)
