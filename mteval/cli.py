@@ -130,6 +130,13 @@ def _add_bench(sub) -> None:
                                    description="Labelled argument-head P/R/F1 (overall and per predicate kind) and "
                                                "predicate identification of the labeller beside a majority baseline, "
                                                "cross-validated by document, with bootstrap CIs and speed."))
+    from mteval.aso.cli import add_bench_arguments as add_aso_bench
+
+    add_aso_bench(bench.add_parser("aso", help="ASO vs linear vs maxent on noun-predicate argument classification (UP dev)",
+                                   description="Liu & Ng (2007)'s argument classification of noun predicates on UP "
+                                               "English dev with gold features and heads: ASO beside the same linear "
+                                               "model and a maximum-entropy model, cross-validated by document, with "
+                                               "document-bootstrap CIs and paired differences."))
 
 
 def _add_train(sub) -> None:
@@ -323,6 +330,10 @@ def _bench(args) -> int:
         from mteval.srl.cli import run_bench
 
         return run_bench(args)
+    if args.bench == "aso":
+        from mteval.aso.cli import run_bench as run_aso
+
+        return run_aso(args, log=_log)
     if args.bench == "speed":
         from mteval.bench.speed import DEFAULT_SEGMENTS, run as speed
 

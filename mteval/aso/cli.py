@@ -1,0 +1,27 @@
+"""``mteval bench aso``'s options and runner, kept apart from the experiment so that building the
+``mteval`` parser does not import scikit-learn."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+
+def add_bench_arguments(parser) -> None:
+    """Options of ``mteval bench aso``."""
+    parser.add_argument("--out", type=Path, required=True, help="folder for aso.md and aso.json")
+    parser.add_argument("--data", type=Path, help="shared data root (default: ../shared/data)")
+    parser.add_argument("--folds", type=int, default=5, help="cross-validation folds, grouped by document (default 5)")
+    parser.add_argument("--bootstrap", type=int, default=1000, help="document bootstrap resamples (default 1000)")
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def run_bench(args, log: Callable[[str], None] = lambda m: None) -> int:
+    """Run the experiment (:func:`mteval.aso.nominal.run`), print the report; exit code 0."""
+    from mteval.aso.nominal import run
+
+    if args.folds < 2:
+        raise ValueError(f"--folds must be at least 2, got {args.folds}")
+    run(args.out, data=args.data, folds=args.folds, n_boot=args.bootstrap, seed=args.seed, log=log)
+    print((Path(args.out) / "aso.md").read_text("utf-8"))
+    return 0

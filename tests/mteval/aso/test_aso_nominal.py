@@ -1,0 +1,81 @@
+"""The noun-predicate experiment: Table 2 features on a gold dependency tree, document statistics
+and their measures, and the whole bench (cross-validation, bootstrap, report) on a tiny UP file."""
+
+import json
+
+import numpy as np
+import pytest
+
+from mteval.aso.nominal import (accuracy, argument_features, document_statistics, gold_parse, instances,
+                                macro_f1, run)
+from mteval.cli import main
+from mteval.srl.up import parse_up
+
+NOUNS = ["decision", "plan", "report", "attack", "sale", "purchase"]
+NAMES = ["Mary", "John", "Kim", "Lee", "Ann", "Bob"]
+
+
+def sentence(doc: int, k: int) -> str:
+    """'NAME 's NOUN of the THING': a nominal predicate with ARG0 (possessor) and ARG1 (of-phrase)."""
+    name, noun, thing = NAMES[(doc + k) % 6], NOUNS[(doc * 2 + k) % 6], NOUNS[(doc + 3 * k + 1) % 6]
+    rows = [
+        (name, name, "PROPN", "NNP", 3, "nmod:poss", "_", "ARG0"),
+        ("'s", "'s", "PART", "POS", 1, "case", "_", "_"),
+        (noun, noun, "NOUN", "NN", 0, "root", f"{noun}.01", "V"),
+        ("of", "of", "ADP", "IN", 6, "case", "_", "_"),
+        ("the", "the", "DET", "DT", 6, "det", "_", "_"),
+        (thing, thing, "NOUN", "NN", 3, "nmod", "_", "ARG1"),
+    ]
+    lines = [f"# sent_id = doc{doc}-{k:04d}", f"# text = {' '.join(r[0] for r in rows)}"]
+    lines += [f"{i}\t{w}\t{lem}\t{u}\t{x}\t_\t{h}\t{d}\t_\t_\t{p}\t{a}" for i, (w, lem, u, x, h, d, p, a) in enumerate(rows, 1)]
+    return "\n".join(lines) + "\n"
+
+
+def up_text(docs: int = 6, per_doc: int = 3) -> str:
+    return "".join(f"# newdoc id = doc{d}\n" + "\n".join(sentence(d, k) for k in range(per_doc)) + "\n"
+                   for d in range(docs))
+
+
+def test_table2_features_on_a_dependency_tree():
+    s = parse_up(up_text(1, 1).splitlines(keepends=True))[0]
+    owner = argument_features(gold_parse(s), pred=2, arg=0)
+    noun = s.lemmas[2]
+    for name in ("position=left", "ptype=PROPN|nmod:poss", "firstword=mary", "lastword='s", "rsis.ptype=NOUN",
+                 "nomtype=root", f"pred&position={noun}|left", f"pred&hw={noun}|mary", "path=nmod:poss|"):
+        assert name in owner, (name, sorted(owner))
+    theme = argument_features(gold_parse(s), pred=2, arg=5)
+    assert {"position=right", "firstword=of", f"lastword={s.words[5]}", "path=nmod|", "rsis.ptype=-"} <= set(theme)
+    found = instances([s], "nominal")
+    assert [(x.doc_id, x.label) for x in found] == [("doc0", "ARG0"), ("doc0", "ARG1")]
+    assert instances([s], "verbal") == []
+
+
+def test_document_statistics_accuracy_and_macro_f1():
+    docs = ["a", "a", "b", "b", "b"]
+    gold = ["ARG0", "ARG1", "ARG1", "ARG1", "ARG0"]
+    pred = ["ARG0", "ARG0", "ARG1", "ARG1", "ARGM-TMP"]
+    stats = document_statistics(docs, gold, pred, ["ARG0", "ARG1"])
+    assert stats.shape == (2, 8)
+    total = stats.sum(axis=0, keepdims=True)
+    assert accuracy(total)[0] == pytest.approx(3 / 5)
+    # ARG0: tp 1, fp 1, fn 1 -> F1 0.5; ARG1: tp 2, fp 0, fn 1 -> F1 0.8
+    assert macro_f1(total)[0] == pytest.approx((0.5 + 0.8) / 2)
+    assert accuracy(stats).tolist() == [0.5, pytest.approx(2 / 3)]
+
+
+def test_bench_on_a_tiny_up_file(tmp_path, capsys):
+    data = tmp_path / "data"
+    (data / "srl" / "up").mkdir(parents=True)
+    (data / "srl" / "up" / "en_ewt-up-dev.conllu").write_text(up_text(), "utf-8")
+    result = run(tmp_path / "out", data=data, folds=3, n_boot=50, seed=1)
+    assert result["data"]["instances"] == 36 and result["data"]["documents"] == 6
+    for name in ("linear", "maxent", "aso"):  # the relation alone decides the role: learnable by all
+        assert result["evaluation"]["scores"][name]["accuracy"]["value"] == 1.0
+    assert result["evaluation"]["differences"]["aso - linear"]["accuracy"]["difference"] == 0.0
+    saved = json.loads((tmp_path / "out" / "aso.json").read_text())
+    assert saved["evaluation"]["labels"] == ["ARG0", "ARG1"]
+    assert main(["bench", "aso", "--out", str(tmp_path / "cli"), "--data", str(data), "--folds", "2",
+                 "--bootstrap", "20"]) == 0
+    report = capsys.readouterr().out
+    assert "| aso " in report and "aso - linear" in report
+    assert np.isfinite(json.loads((tmp_path / "cli" / "aso.json").read_text())["seconds"]["aso"])
