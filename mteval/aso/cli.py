@@ -14,6 +14,8 @@ def add_bench_arguments(parser) -> None:
     parser.add_argument("--folds", type=int, default=5, help="cross-validation folds, grouped by document (default 5)")
     parser.add_argument("--bootstrap", type=int, default=1000, help="document bootstrap resamples (default 1000)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--alpha", type=float, default=1e-4,
+                        help="lambda of the linear model and ASO (default: the paper's 1e-4)")
 
 
 def run_bench(args, log: Callable[[str], None] = lambda m: None) -> int:
@@ -22,6 +24,7 @@ def run_bench(args, log: Callable[[str], None] = lambda m: None) -> int:
 
     if args.folds < 2:
         raise ValueError(f"--folds must be at least 2, got {args.folds}")
-    run(args.out, data=args.data, folds=args.folds, n_boot=args.bootstrap, seed=args.seed, log=log)
+    run(args.out, data=args.data, folds=args.folds, n_boot=args.bootstrap, seed=args.seed, alpha=args.alpha,
+        log=log)
     print((Path(args.out) / "aso.md").read_text("utf-8"))
     return 0

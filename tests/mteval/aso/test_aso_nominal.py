@@ -75,7 +75,7 @@ def test_bench_on_a_tiny_up_file(tmp_path, capsys):
     saved = json.loads((tmp_path / "out" / "aso.json").read_text())
     assert saved["evaluation"]["labels"] == ["ARG0", "ARG1"]
     assert main(["bench", "aso", "--out", str(tmp_path / "cli"), "--data", str(data), "--folds", "2",
-                 "--bootstrap", "20"]) == 0
+                 "--bootstrap", "20", "--alpha", "0.01"]) == 0
     report = capsys.readouterr().out
-    assert "| aso " in report and "aso - linear" in report
+    assert "| aso " in report and "aso - linear" in report and "lambda = 0.01 " in report
     assert np.isfinite(json.loads((tmp_path / "cli" / "aso.json").read_text())["seconds"]["aso"])
