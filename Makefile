@@ -36,6 +36,7 @@ bench: setup
 	$(BIN)/mteval bench wmt12 --out bench/mteval
 	$(BIN)/mteval bench mqm --out bench/mteval
 	$(BIN)/mteval bench speed --out bench/mteval
+	$(BIN)/mteval bench aso --out bench/aso
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis demo-report
