@@ -60,11 +60,19 @@ def stem(word: str) -> str:
     return _stemmer().stem(word.lower())
 
 
+@functools.lru_cache(maxsize=1024)
+def _tag_kind(tag: str) -> tuple[bool, bool]:
+    """(open class, noun) of a Penn tag."""
+    return is_open_class(tag), tag.startswith("NN")
+
+
 def layout(pt: ParsedText) -> tuple[Token, ...]:
     """Token layout of a parsed text: open-class tokens get a term, nouns a grid role."""
-    return tuple(Token(sentence, start, end, stem(word) if is_open_class(tag) else None,
-                       grid_role(dep) if tag.startswith("NN") else None)
-                 for sentence, (start, end), word, tag, dep in zip(pt.sent_of, pt.offsets, pt.words, pt.tags, pt.deps))
+    out = []
+    for sentence, (start, end), word, tag, dep in zip(pt.sent_of, pt.offsets, pt.words, pt.tags, pt.deps):
+        open_class, noun = _tag_kind(tag)
+        out.append(Token(sentence, start, end, stem(word) if open_class else None, grid_role(dep) if noun else None))
+    return tuple(out)
 
 
 def analyse_batch(pts: Sequence[ParsedText], parser) -> list[Analysis]:

@@ -22,9 +22,10 @@ def tier0_position(pt: ParsedText, cand: Candidate) -> str:
     return PS
 
 
-def features(pt: ParsedText, cand: Candidate) -> dict[str, float]:
-    """Connective context plus its position cues and the sentence index (first sentence)."""
-    f = context_features(pt, cand)
+def features(pt: ParsedText, cand: Candidate, context: dict[str, float] | None = None) -> dict[str, float]:
+    """Connective context (``context``: its :func:`context_features`, when already made) plus its
+    position cues and the sentence index (first sentence)."""
+    f = dict(context) if context is not None else context_features(pt, cand)
     f["tier0=" + tier0_position(pt, cand)] = 1
     if cand.sentence == 0:
         f["first_sentence"] = 1

@@ -53,6 +53,8 @@ def find_candidates(pt: ParsedText, keys: frozenset[str]) -> list[Candidate]:
             if i in used or pt.lower[i] not in index:
                 continue
             for parts in index[pt.lower[i]]:
+                if len(parts[0]) > 1 and pt.lower[i + 1:i + len(parts[0])] != parts[0][1:]:
+                    continue  # the first part does not follow (a cheap test of most candidates)
                 match = _match_parts(pt.lower, parts, i, b, used)
                 if match:
                     used.update(match)

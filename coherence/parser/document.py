@@ -63,8 +63,7 @@ class ParsedText:
             [(s.start, s.end) for s in spacy_doc.sents] if spacy_doc is not None else [])
         self.sent_of = [0] * len(self.words)
         for k, (a, b) in enumerate(self.sentences):
-            for i in range(a, b):
-                self.sent_of[i] = k
+            self.sent_of[a:b] = [k] * (b - a)
         self.children: list[list[int]] = [[] for _ in self.words]
         for i, h in enumerate(self.heads):
             if h != i:

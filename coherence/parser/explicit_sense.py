@@ -12,9 +12,11 @@ from coherence.parser.document import ParsedText
 from coherence.parser.lexicon import Lexicon
 
 
-def features(pt: ParsedText, cand: Candidate, lexicon: Lexicon) -> dict[str, float]:
-    """Connective context features plus its training-set and PDTB-2 most frequent senses."""
-    f = context_features(pt, cand)
+def features(pt: ParsedText, cand: Candidate, lexicon: Lexicon,
+             context: dict[str, float] | None = None) -> dict[str, float]:
+    """Connective context features (``context``, when already made) plus its training-set and
+    PDTB-2 most frequent senses."""
+    f = dict(context) if context is not None else context_features(pt, cand)
     f["mfs=" + lexicon.mfs_train(cand.key)] = 1
     f["mfs2=" + lexicon.mfs_pdtb2(cand.key)] = 1
     head = pt.heads[cand.tokens[0]]
@@ -23,11 +25,14 @@ def features(pt: ParsedText, cand: Candidate, lexicon: Lexicon) -> dict[str, flo
     return f
 
 
-def predict(model, occurrences: Sequence[tuple[ParsedText, Candidate]], lexicon: Lexicon) -> list[str]:
-    """Tier 1 senses of connectives (each with its text), one classifier call for all; a
-    connective unseen in training keeps its most frequent sense."""
+def predict(model, occurrences: Sequence[tuple[ParsedText, Candidate]], lexicon: Lexicon,
+            contexts: Sequence[dict[str, float]] | None = None) -> list[str]:
+    """Tier 1 senses of connectives (each with its text; ``contexts``: their context features,
+    when already made), one classifier call for all; a connective unseen in training keeps its
+    most frequent sense."""
     if not occurrences:
         return []
-    preds = vectors.predict(model, [features(pt, c, lexicon) for pt, c in occurrences])
+    contexts = contexts if contexts is not None else [None] * len(occurrences)
+    preds = vectors.predict(model, [features(pt, c, lexicon, f) for (pt, c), f in zip(occurrences, contexts)])
     return [str(p) if c.key in lexicon.gdtb_train else lexicon.mfs_train(c.key)
             for (_, c), p in zip(occurrences, preds)]

@@ -5,6 +5,7 @@ dependency and production-like rules from spaCy parses, selected by mutual infor
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,12 +23,38 @@ CONTENT = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM", "PRON", "AUX"
 
 @dataclass(frozen=True)
 class PairItem:
-    """Raw features of one sentence pair: fixed features plus the three MI-selected groups."""
+    """Raw features of one sentence pair: fixed features plus the three MI-selected groups (the
+    cross-argument word pairs kept as the two content-lemma sets, :attr:`word_pairs` on demand)."""
 
     base: dict
-    word_pairs: frozenset[str]
+    content: tuple[frozenset[str], frozenset[str]]
     dep_rules: frozenset[str]
     prod_rules: frozenset[str]
+
+    @property
+    def word_pairs(self) -> frozenset[str]:
+        """Every ``lemma1|lemma2`` pair across the arguments (training ranks them all)."""
+        one, two = self.content
+        return frozenset(f"{x}|{y}" for x in one for y in two)
+
+    def selected_word_pairs(self, selected: frozenset[str]) -> list[str]:
+        """``word_pairs & selected`` without building every pair: a short text's pairs run to
+        hundreds, of which a model keeps a handful."""
+        one, two = self.content
+        index = _pair_index(selected)
+        return [pair for x in one for y, pair in index.get(x, ()) if y in two]
+
+
+@functools.lru_cache(maxsize=4)
+def _pair_index(selected: frozenset[str]) -> dict[str, list[tuple[str, str]]]:
+    """Selected pairs by their first lemma, split at every ``|`` (lemmas may hold one): each pair
+    ``x|y`` is listed under ``x`` with ``y``."""
+    index: dict[str, list[tuple[str, str]]] = {}
+    for pair in selected:
+        for i, char in enumerate(pair):
+            if char == "|":
+                index.setdefault(pair[:i], []).append((pair[i + 1:], pair))
+    return index
 
 
 def _words(pt: ParsedText, k: int) -> list[int]:
@@ -54,12 +81,13 @@ def _rules(pt: ParsedText, k: int) -> tuple[set[str], set[str]]:
     production-like rules (head POS -> POS of head and children in order) of sentence ``k``."""
     a, b = pt.sentences[k]
     dep, prod = set(), set()
+    children, deps, pos, lemmas = pt.children, pt.deps, pt.pos, pt.lemmas
     for t in range(a, b):
-        kids = [c for c in pt.children[t] if a <= c < b]
+        kids = [c for c in children[t] if a <= c < b]
         if not kids:
             continue
-        dep.add(f"{pt.lemmas[t]}<-{' '.join(sorted(pt.deps[c] for c in kids))}")
-        prod.add(f"{pt.pos[t]}->{' '.join(pt.pos[c] for c in sorted(kids + [t]))}")
+        dep.add(f"{lemmas[t]}<-{' '.join(sorted([deps[c] for c in kids]))}")
+        prod.add(f"{pos[t]}->{' '.join([pos[c] for c in sorted(kids + [t])])}")
     return dep, prod
 
 
@@ -74,14 +102,14 @@ class _Sentence:
     """What a pair's features read from one of its sentences."""
 
     words: list[int]         # non-punctuation tokens
-    content: set[str]        # lemmas of alphabetic content words
+    content: frozenset[str]  # lemmas of alphabetic content words
     dep_rules: set[str]
     prod_rules: set[str]
 
 
 def _sentence(pt: ParsedText, k: int) -> _Sentence:
     words = _words(pt, k)
-    content = {pt.lemmas[t] for t in words if pt.pos[t] in CONTENT and pt.words[t].isalpha()}
+    content = frozenset(pt.lemmas[t] for t in words if pt.pos[t] in CONTENT and pt.words[t].isalpha())
     return _Sentence(words, content, *_rules(pt, k))
 
 
@@ -115,8 +143,8 @@ def _pair(pt: ParsedText, i: int, one: _Sentence, two: _Sentence) -> PairItem:
             f"pos_first2={pt.tags[s2[0]] if s2 else '<none>'}": 1,
             f"q1={pt.words[b1 - 1] == '?'}": 1, f"q2={pt.words[b2 - 1] == '?'}": 1,
             f"len1={min(len(s1) // 5, 6)}": 1, f"len2={min(len(s2) // 5, 6)}": 1}
-    pairs = frozenset(f"{x}|{y}" for x in one.content for y in two.content)
-    return PairItem(base, pairs, _valued(one.dep_rules, two.dep_rules), _valued(one.prod_rules, two.prod_rules))
+    return PairItem(base, (one.content, two.content), _valued(one.dep_rules, two.dep_rules),
+                    _valued(one.prod_rules, two.prod_rules))
 
 
 def mutual_information(items: list[frozenset[str]], labels: list[str], min_count: int = 3) -> dict[str, float]:
@@ -172,7 +200,7 @@ class PairFeaturizer(BaseEstimator, TransformerMixin):
         out = []
         for x in X:
             d = dict(x.base)
-            d.update({"wp=" + f: 1 for f in x.word_pairs & self.word_pairs_})
+            d.update({"wp=" + f: 1 for f in x.selected_word_pairs(self.word_pairs_)})
             d.update({"dep=" + f: 1 for f in x.dep_rules & self.dep_rules_})
             d.update({"prod=" + f: 1 for f in x.prod_rules & self.prod_rules_})
             out.append(d)

@@ -13,7 +13,7 @@ from coherence.parser import argpos, args, explicit_sense, nonexplicit, vectors
 from coherence.parser.connectives import Candidate, context_features, find_candidates, tier0_is_discourse
 from coherence.parser.document import ParsedText, parse_texts
 from coherence.parser.lexicon import Lexicon, load_lexicon
-from coherence.relations import Relation
+from coherence.relations import Relation, Span
 
 #: a connective candidate with the text it occurs in
 Occurrence = tuple[ParsedText, Candidate]
@@ -58,6 +58,11 @@ def _by_text(pairs: Sequence[tuple[ParsedText, int]]) -> list[tuple[ParsedText, 
     return groups
 
 
+def _sentence_spans(pt: ParsedText, i: int) -> tuple[Span, ...]:
+    """Character spans of sentence ``i`` without punctuation: a non-explicit argument."""
+    return pt.spans_of(t for t in range(*pt.sentences[i]) if pt.pos[t] != "PUNCT")
+
+
 class DiscourseParser:
     """PDTB-style shallow parser; ``tier=0`` rules and lexicon, ``tier=1`` GDTB classifiers."""
 
@@ -79,25 +84,37 @@ class DiscourseParser:
     def candidates(self, pt: ParsedText) -> list[Candidate]:
         return find_candidates(pt, self.keys)
 
-    def is_discourse(self, occurrences: Sequence[Occurrence]) -> list[bool]:
+    # ``contexts``: each occurrence's context_features, made once for the three classifiers
+    # that read them (each stage copies before adding its own features)
+    def contexts(self, occurrences: Sequence[Occurrence]) -> list[dict[str, float]] | None:
+        """The context features of each candidate (Tier 1; None for the rules)."""
+        return None if self.tier == 0 else [context_features(pt, c) for pt, c in occurrences]
+
+    def is_discourse(self, occurrences: Sequence[Occurrence],
+                     contexts: Sequence[dict[str, float]] | None = None) -> list[bool]:
         """Discourse vs non-discourse use of each candidate."""
         if self.tier == 0 or not occurrences:
             return [tier0_is_discourse(pt, c) for pt, c in occurrences]
-        preds = vectors.predict(self.models["connective"], [context_features(pt, c) for pt, c in occurrences])
+        contexts = contexts if contexts is not None else self.contexts(occurrences)
+        preds = vectors.predict(self.models["connective"], contexts)
         return [bool(p) for p in preds]
 
-    def positions(self, occurrences: Sequence[Occurrence]) -> list[str]:
+    def positions(self, occurrences: Sequence[Occurrence],
+                  contexts: Sequence[dict[str, float]] | None = None) -> list[str]:
         """SS or PS for each discourse connective (PS impossible in the first sentence)."""
         if self.tier == 0 or not occurrences:
             return [argpos.tier0_position(pt, c) for pt, c in occurrences]
-        preds = vectors.predict(self.models["argpos"], [argpos.features(pt, c) for pt, c in occurrences])
+        contexts = contexts if contexts is not None else self.contexts(occurrences)
+        preds = vectors.predict(self.models["argpos"],
+                                [argpos.features(pt, c, f) for (pt, c), f in zip(occurrences, contexts)])
         return [str(p) if c.sentence > 0 else argpos.SS for (_, c), p in zip(occurrences, preds)]
 
-    def explicit_senses(self, occurrences: Sequence[Occurrence]) -> list[str]:
+    def explicit_senses(self, occurrences: Sequence[Occurrence],
+                        contexts: Sequence[dict[str, float]] | None = None) -> list[str]:
         """Level-1 sense of each discourse connective."""
         if self.tier == 0:
             return [self.lexicon.mfs_pdtb2(c.key) for _, c in occurrences]
-        return explicit_sense.predict(self.models["explicit_sense"], occurrences, self.lexicon)
+        return explicit_sense.predict(self.models["explicit_sense"], occurrences, self.lexicon, contexts)
 
     def nonexplicit_labels(self, pairs: Sequence[tuple[ParsedText, int]]) -> list[str]:
         """6-way label of each adjacent pair (sentence i, sentence i + 1) of its text."""
@@ -112,12 +129,16 @@ class DiscourseParser:
         """Relations of each preprocessed text, explicit ones first, in text order; every
         stage runs once over the whole batch (a text's relations do not depend on the others)."""
         cands = [(k, c) for k, pt in enumerate(pts) for c in self.candidates(pt)]
-        found = self.is_discourse([(pts[k], c) for k, c in cands])
+        contexts = self.contexts([(pts[k], c) for k, c in cands])
+        found = self.is_discourse([(pts[k], c) for k, c in cands], contexts)
         conns = [(k, c) for (k, c), ok in zip(cands, found) if ok]
         occurrences = [(pts[k], c) for k, c in conns]
+        if contexts is not None:
+            contexts = [f for f, ok in zip(contexts, found) if ok]
         relations: list[list[Relation]] = [[] for _ in pts]
         linked: list[set[int]] = [set() for _ in pts]
-        for (k, cand), pos, sense in zip(conns, self.positions(occurrences), self.explicit_senses(occurrences)):
+        for (k, cand), pos, sense in zip(conns, self.positions(occurrences, contexts),
+                                         self.explicit_senses(occurrences, contexts)):
             pt = pts[k]
             a1, a2 = args.extract(pt, cand, pos, self.tier)
             if not a2:
@@ -126,15 +147,16 @@ class DiscourseParser:
                 linked[k].add(cand.sentence)
             relations[k].append(self._relation(pt, "Explicit", sense, a1, a2, list(cand.tokens)))
         pairs = [(k, i) for k, pt in enumerate(pts) for i in nonexplicit.candidate_pairs(pt, linked[k])]
+        spans: dict[tuple[int, int], tuple[Span, ...]] = {}  # a sentence shared by two pairs is read once
         for (k, i), label in zip(pairs, self.nonexplicit_labels([(pts[k], i) for k, i in pairs])):
             pt = pts[k]
-            a1 = [t for t in range(*pt.sentences[i]) if pt.pos[t] != "PUNCT"]
-            a2 = [t for t in range(*pt.sentences[i + 1]) if pt.pos[t] != "PUNCT"]
-            if not a1 or not a2:
+            s1, s2 = (spans.get((k, j)) or spans.setdefault((k, j), _sentence_spans(pt, j)) for j in (i, i + 1))
+            if not s1 or not s2:
                 continue
             rel_type = label if label in ("EntRel", "NoRel") else "Implicit"
-            relations[k].append(self._relation(pt, rel_type, None if rel_type != "Implicit" else label,
-                                               a1, a2, []))
+            relations[k].append(Relation(rel_type=rel_type, sense=None if rel_type != "Implicit" else label,
+                                         arg1=s1, arg2=s2, provider=self.provider, doc_id=pt.doc_id,
+                                         arg1_sentences=(i,), arg2_sentences=(i + 1,)))
         return relations
 
     def parse_parsed(self, pt: ParsedText) -> list[Relation]:

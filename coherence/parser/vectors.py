@@ -15,19 +15,14 @@ import scipy.sparse as sp
 def rows(vectorizer, dicts: Sequence[Mapping[str, float]]) -> sp.csr_array:
     """``vectorizer.transform(dicts)`` for numeric values: features outside its vocabulary dropped,
     column indices sorted within each row."""
-    vocabulary = vectorizer.vocabulary_
-    indices: list[int] = []
-    values: list[float] = []
-    indptr = [0]
-    for features in dicts:
-        for name, value in features.items():
-            column = vocabulary.get(name)
-            if column is not None:
-                indices.append(column)
-                values.append(value)
-        indptr.append(len(indices))
-    matrix = sp.csr_array((np.array(values, dtype=vectorizer.dtype), np.array(indices, dtype=np.intc), indptr),
-                          shape=(len(indptr) - 1, len(vocabulary)), dtype=vectorizer.dtype)
+    get = vectorizer.vocabulary_.get
+    columns = np.array([get(name, -1) for features in dicts for name in features], dtype=np.intc)
+    values = np.array([value for features in dicts for value in features.values()], dtype=vectorizer.dtype)
+    known = columns >= 0
+    row = np.repeat(np.arange(len(dicts)), [len(features) for features in dicts])
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(row[known], minlength=len(dicts)))])
+    matrix = sp.csr_array((values[known], columns[known], indptr),
+                          shape=(len(dicts), len(vectorizer.vocabulary_)), dtype=vectorizer.dtype)
     matrix.sort_indices()
     return matrix
 
