@@ -48,6 +48,9 @@ INTO_ENGLISH = ("cs-en", "de-en", "es-en", "fr-en")
 #: registered metrics the default run leaves out, and why (each can still be asked for with -m)
 NOT_BY_DEFAULT = {name: "a Chinese-target metric: ../shared/data/mt has no Chinese-target human judgments"
                   for name in ("tesla-celab", "tesla-celab-nocilin")}
+NOT_BY_DEFAULT.update({name: "semantic frames: SRL and context vectors take ~40 ms CPU a segment (the default WMT12 "
+                       "sample took ~35 min for meant and umeant on the loaded 2-core machine); ask for it with -m"
+                       for name in ("meant", "umeant", "imeant")})
 #: metrics trained on WMT12 rankings, and the pairs they were trained on: never evaluated there
 TRAINED_ON_WMT12 = {"tesla-f": INTO_ENGLISH, "beer": INTO_ENGLISH}
 TRAINED_NOTE = ("trained on these rankings (the shipped model's sidecar): its segment-grouped cross-validated "
