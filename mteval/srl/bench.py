@@ -9,6 +9,7 @@ precision and recall of a kind count the same tokens."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
@@ -78,6 +79,11 @@ def _path_key(p: Parsed, pred: int, arg: int, route) -> tuple[str, str, str]:
     return p.kind(pred), path_string(p, route), "before" if arg < pred else "after"
 
 
+def _triples(frames) -> list[tuple[int, list[tuple[int, str]]]]:
+    """(predicate, [(head, role)]) of frames, the form :func:`_counts` scores."""
+    return [(f.predicate, [(a.head, a.role) for a in f.arguments]) for f in frames]
+
+
 def _counts(sent: UPSentence, predicted: Sequence[tuple[int, Sequence[tuple[int, str]]]]) -> np.ndarray:
     """One document-row of counts for one sentence's predicted frames against its gold frames."""
     gold = {(pr.index, h, r) for pr in sent.predicates for h, r in pr.arguments}
@@ -134,7 +140,7 @@ def _markdown(results: dict, info: dict) -> str:
             kinds.append([name, kind, str(k["gold"]), f"{k['p']['value']:.3f}", f"{k['r']['value']:.3f}", _fmt(k["f1"])])
     sp = results["speed"]
     speed = [[f"{sp['sentences']}", f"{sp['sentences_per_s']:.1f}", f"{sp['spacy_share']:.0%}",
-              f"{sp['tokens_per_s']:.0f}"]]
+              f"{sp['tokens_per_s']:.0f}", f"{sp['load_average']:.1f} on {info['cores']} cores"]]
     return "\n".join([
         f"# SRL ({results['language']}): {results['folds']}-fold cross-validation grouped by document on "
         f"{results['data']}", "",
@@ -144,8 +150,9 @@ def _markdown(results: dict, info: dict) -> str:
         table(head, rows), "",
         "Per predicate kind (gold UPOS of the predicate token):", "",
         table(["system", "kind", "gold args", "P", "R", "F1 [95% CI]"], kinds), "",
-        "Speed (labeller on the raw text of the last fold's test sentences, spaCy's tokeniser and parser included):", "",
-        table(["sentences", "sentences/s", "spaCy share", "tokens/s"], speed), "",
+        "Speed (labeller on the raw text of the last fold's test sentences, one batch; spaCy's pipeline "
+        "(tokeniser, tagger, parser, entity recogniser, lemmatiser) included):", "",
+        table(["sentences", "sentences/s", "spaCy share", "tokens/s", "load average (1 min)"], speed), "",
         machine_line(info), ""])
 
 
@@ -171,14 +178,13 @@ def run(out: Path, data_root: Path | None = None, language: str = "en", folds: i
         tr_s, tr_p = [sentences[i] for i in train], [parsed[i] for i in train]
         model = train_model(tr_s, tr_p, settings)
         baseline = MajorityBaseline(tr_s, tr_p)
-        for i in test:
-            s, p = sentences[i], parsed[i]
+        te_s, te_p = [sentences[i] for i in test], [parsed[i] for i in test]
+        predicted = model.frames(te_p)
+        with_gold = model.frames(te_p, [[pr.index for pr in s.predicates] for s in te_s])
+        for s, p, frames, gold_frames in zip(te_s, te_p, predicted, with_gold):
             row = doc_index[s.doc_id]
-            predicted = [(f.predicate, [(a.head, a.role) for a in f.arguments]) for f in model.frames(p)]
-            gold_preds = [(f.predicate, [(a.head, a.role) for a in f.arguments])
-                          for f in model.frames(p, [pr.index for pr in s.predicates])]
-            systems["labeller (predicted predicates)"][row] += _counts(s, predicted)
-            systems["labeller (gold predicates)"][row] += _counts(s, gold_preds)
+            systems["labeller (predicted predicates)"][row] += _counts(s, _triples(frames))
+            systems["labeller (gold predicates)"][row] += _counts(s, _triples(gold_frames))
             systems["majority baseline"][row] += _counts(s, baseline.frames(p))
     resamples = resample_documents(len(docs), n_boot, seed)
     results = {"language": language, "data": up_path(language, data_root).name, "folds": folds,
@@ -202,5 +208,5 @@ def _speed(labeller: Labeller, texts: list[str]) -> dict:
     labeller.label_parsed(parsed)
     total = time.perf_counter() - start
     tokens = sum(len(p) for p in parsed)
-    return {"sentences": len(texts), "seconds": total, "spacy_seconds": parse_s, "spacy_share": parse_s / total,
+    return {"sentences": len(texts), "load_average": os.getloadavg()[0], "seconds": total, "spacy_seconds": parse_s, "spacy_share": parse_s / total,
             "sentences_per_s": len(texts) / total, "tokens_per_s": tokens / total}

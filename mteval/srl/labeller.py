@@ -96,7 +96,7 @@ class Labeller:
 
     def label_parsed(self, parsed: Sequence[Parsed]) -> list[FramedSentence]:
         """Frames of already parsed texts (the benchmark times spaCy apart from the models)."""
-        return [FramedSentence(p.words, self.model.frames(p)) for p in parsed]
+        return [FramedSentence(p.words, frames) for p, frames in zip(parsed, self.model.frames(parsed))]
 
     def describe(self) -> dict[str, str]:
         """Signature fields: language, parser (spaCy model and version), model hash."""

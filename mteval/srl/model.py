@@ -33,7 +33,7 @@ class Settings:
 
 
 class SRLModel:
-    """Predicate identifier and argument labeller; :meth:`frames` turns a parsed text into frames."""
+    """Predicate identifier and argument labeller; :meth:`frames` turns parsed texts into frames."""
 
     def __init__(self, predicate_vec, predicate_clf, argument_vec, argument_clf):
         self.predicate_vec = predicate_vec
@@ -41,30 +41,46 @@ class SRLModel:
         self.argument_vec = argument_vec
         self.argument_clf = argument_clf
 
-    def predicates(self, p: Parsed) -> list[int]:
-        """Tokens identified as predicates (candidates: verbs, auxiliaries, nouns, adjectives)."""
-        cands = [i for i in range(len(p)) if p.pos[i] in PREDICATE_POS]
-        if not cands:
-            return []
-        scores = self.predicate_clf.decision_function(self.predicate_vec.transform([predicate_features(p, i) for i in cands]))
-        return [i for i, s in zip(cands, scores) if s > 0]
+    def predicates(self, parsed: Sequence[Parsed]) -> list[list[int]]:
+        """Per parsed text, the tokens identified as predicates (candidates: verbs, auxiliaries,
+        nouns, adjectives), all texts scored in one call."""
+        cands = [[i for i in range(len(p)) if p.pos[i] in PREDICATE_POS] for p in parsed]
+        rows = [predicate_features(p, i) for p, cs in zip(parsed, cands) for i in cs]
+        if not rows:
+            return [[] for _ in parsed]
+        scores = iter(self.predicate_clf.decision_function(self.predicate_vec.transform(rows)))
+        return [[i for i in cs if next(scores) > 0] for cs in cands]
 
-    def arguments(self, p: Parsed, pred: int) -> list[tuple[int, str]]:
-        """(head, role) of the predicate's arguments, in token order, each core role at most once."""
-        routes = candidate_routes(p, pred)
-        if not routes:
-            return []
-        x = self.argument_vec.transform([argument_features(p, pred, a, route) for a, route in routes])
-        return decode([a for a, _ in routes], self.argument_clf.decision_function(x), [str(c) for c in self.argument_clf.classes_])
+    def arguments(self, jobs: Sequence[tuple[Parsed, int]]) -> list[list[tuple[int, str]]]:
+        """Per (parsed text, predicate), (head, role) of its arguments in token order, each core
+        role at most once (all candidates scored in one call)."""
+        routes = [candidate_routes(p, pred) for p, pred in jobs]
+        rows = [argument_features(p, pred, a, route) for (p, pred), rs in zip(jobs, routes) for a, route in rs]
+        if not rows:
+            return [[] for _ in jobs]
+        scores = self.argument_clf.decision_function(self.argument_vec.transform(rows))
+        classes = [str(c) for c in self.argument_clf.classes_]
+        out, start = [], 0
+        for rs in routes:
+            out.append(decode([a for a, _ in rs], scores[start:start + len(rs)], classes) if rs else [])
+            start += len(rs)
+        return out
 
-    def frames(self, p: Parsed, preds: Sequence[int] | None = None) -> tuple[Frame, ...]:
-        """Frames of a parsed text: of the identified predicates, or of ``preds`` when given."""
+    def frames(self, parsed: Sequence[Parsed], preds: Sequence[Sequence[int]] | None = None) -> list[tuple[Frame, ...]]:
+        """Frames of each parsed text: of the identified predicates, or of ``preds`` (one list per
+        text) when given. Batched: per-call overheads of the vectoriser and the models dominate
+        when texts are labelled one at a time."""
+        preds = self.predicates(parsed) if preds is None else [list(ps) for ps in preds]
+        jobs = [(p, i) for p, ps in zip(parsed, preds) for i in ps]
+        found = iter(self.arguments(jobs))
         out = []
-        for i in self.predicates(p) if preds is None else preds:
-            lemma = p.lemmas[i] if p.pos[i] == "PROPN" else p.lemmas[i].lower()
-            args = tuple(Argument(role, h, p.span(h, i)) for h, role in self.arguments(p, i))
-            out.append(Frame(i, lemma, p.kind(i), args))
-        return tuple(out)
+        for p, ps in zip(parsed, preds):
+            frames = []
+            for i in ps:
+                lemma = p.lemmas[i] if p.pos[i] == "PROPN" else p.lemmas[i].lower()
+                frames.append(Frame(i, lemma, p.kind(i), tuple(Argument(role, h, p.span(h, i)) for h, role in next(found))))
+            out.append(tuple(frames))
+        return out
 
 
 def decode(cands: Sequence[int], scores: np.ndarray, classes: Sequence[str]) -> list[tuple[int, str]]:
