@@ -72,6 +72,7 @@ class PivotParaphrases:
         return _default(min_prob)
 
     def signature_fields(self) -> dict[str, object]:
+        """The pivots and their tables' hashes, e.g. ``para: fr=1a2b3c4d+de=...``."""
         return {"para": "+".join(f"{p}={table_hash(t)}" for p, t in self.tables.items())}
 
     def _spans(self, pivot: str, words: Sequence[str], longest: int) -> dict[tuple[int, int], Phrase]:

@@ -55,6 +55,7 @@ class Prepared:
         self._words: dict[str, tuple[str, ...]] = {}
 
     def trees(self, texts: Sequence[str]) -> list[DepTree]:
+        """The dependency tree of every reference text, new texts parsed in one batch."""
         new = [t for t in dict.fromkeys(texts) if t not in self._trees]
         if new:
             if len(self._trees) + len(new) > CACHE_TEXTS:
@@ -64,6 +65,7 @@ class Prepared:
         return [self._trees[t] for t in texts]
 
     def words(self, text: str) -> tuple[str, ...]:
+        """A hypothesis's lowercased words (tokeniser only: RED never parses the hypothesis)."""
         known = self._words.get(text)
         if known is None:
             if len(self._words) >= CACHE_TEXTS:

@@ -133,6 +133,7 @@ class Weights:
     @classmethod
     def one(cls, alpha: float, w_fun: float | None, modules: Sequence[float], w_par: float,
             ngram: Sequence[float]) -> Weights:
+        """One setting (``w_fun`` None: no function-word weight, as RED)."""
         return cls(np.array([alpha]), np.array([np.nan if w_fun is None else w_fun]), np.array([modules], float),
                    np.array([w_par]), np.array([ngram], float))
 
