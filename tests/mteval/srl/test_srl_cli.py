@@ -28,3 +28,10 @@ def test_srl_command_names_a_missing_model(tmp_path, capsys):
     src.write_text("Ein Satz.\n")
     assert main(["srl", str(src), "--model", str(tmp_path / "missing.joblib")]) == 2
     assert "not found" in capsys.readouterr().err
+
+
+def test_srl_command_names_what_german_lacks(tmp_path, capsys):
+    src = tmp_path / "in.txt"
+    src.write_text("Der Hund bellt.\n")
+    assert main(["srl", str(src), "-l", "de"]) == 2
+    assert "no offline German dependency parser" in capsys.readouterr().err
