@@ -155,11 +155,6 @@ def path_string(p: Parsed, route: Route) -> str:
     return "^".join(p.deps[t] for t in ups[:-1]) + "|" + "v".join(p.deps[t] for t in downs[1:])
 
 
-def candidates(p: Parsed, pred: int) -> list[int]:
-    """The candidate argument heads of :func:`candidate_routes`."""
-    return [a for a, _ in candidate_routes(p, pred)]
-
-
 def voice(p: Parsed, pred: int) -> str:
     """``passive`` when the predicate has a passive auxiliary or subject, or is a past participle
     modifying a noun; ``active`` for other verbs; ``-`` for non-verbs."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime
 import subprocess
-from collections.abc import Sequence
 from pathlib import Path
 
 from evalcore.resources import shared_data_dir
@@ -83,9 +82,3 @@ def train_and_save(language: str, out: Path, data_root: Path | None = None, sett
     save_labeller(model, out, info)
     return model, out
 
-
-def languages() -> Sequence[str]:
-    """Languages the training command accepts."""
-    from mteval.srl.labeller import LANGUAGES
-
-    return tuple(LANGUAGES)
