@@ -51,6 +51,8 @@ NOT_BY_DEFAULT = {name: "a Chinese-target metric: ../shared/data/mt has no Chine
 NOT_BY_DEFAULT.update({name: "semantic frames: SRL and context vectors take ~40 ms CPU a segment (the default WMT12 "
                        "sample took ~35 min for meant and umeant on the loaded 2-core machine); ask for it with -m"
                        for name in ("meant", "umeant", "imeant")})
+NOT_BY_DEFAULT["xmeant"] = ("reads the source, whose language is a parameter this bench does not set (its default, "
+                            "French, would be wrong on cs/de/es-en): `python -m mteval.meant.xmeant` runs it where it can")
 #: metrics trained on WMT12 rankings, and the pairs they were trained on: never evaluated there
 TRAINED_ON_WMT12 = {"tesla-f": INTO_ENGLISH, "beer": INTO_ENGLISH}
 TRAINED_NOTE = ("trained on these rankings (the shipped model's sidecar): its segment-grouped cross-validated "

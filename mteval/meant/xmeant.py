@@ -65,6 +65,14 @@ def _external_frames(path: str, mtime: int) -> dict[str, FramedSentence]:
     return {text_key("".join(s.tokens)): s for s in read_frames(path)}
 
 
+@functools.lru_cache(maxsize=4)
+def _table_file(path: str, mtime: int):
+    """A saved lexical table (read once per file version)."""
+    from mteval.meant.lexsim import LexicalTable
+
+    return LexicalTable.load(Path(path))
+
+
 class Xmeant(SourceMetric):
     """XMEANT of an MT output against its source sentence (no reference). ``value`` = 2PR / (P + R)
     over aligned frames of the output (precision) and the source (recall); components as MEANT's:
@@ -75,17 +83,22 @@ class Xmeant(SourceMetric):
     (the suite's bitexts pair English with fr, de, es, zh); ``filler_similarity``: phrase or itg;
     ``role_weights``: equal or umeant (MEANT's UP English role counts [decision: the paper would
     count roles of the foreign input]); ``frame_weights``, ``denominator``: as MEANT's;
-    ``exact_backoff``: identical tokens the table does not know match (names, numbers)."""
+    ``exact_backoff``: identical tokens the table does not know match (names, numbers);
+    ``lexical_table``: a table file (:meth:`mteval.meant.lexsim.LexicalTable.save`, built from your
+    own bitext with :func:`~mteval.meant.lexsim.build_lexical_table`) instead of the default
+    gettext one (its signature names the bitext)."""
 
     signature_keys: ClassVar[dict[str, str]] = {"source_language": "src", "language": "lang",
                                                 "filler_similarity": "filler", "role_weights": "w",
                                                 "frame_weights": "fw", "denominator": "den",
                                                 "exact_backoff": "oov"}
-    signature_via: ClassVar[dict[str, str]] = {"source_frames": "source_frames", "output_frames": "output_frames"}
+    signature_via: ClassVar[dict[str, str]] = {"source_frames": "source_frames", "output_frames": "output_frames",
+                                               "lexical_table": "lexsim"}
 
     def __init__(self, source_language: str = "fr", language: str = "en", filler_similarity: str = "phrase",
                  role_weights: str = "equal", frame_weights: str = "coverage", denominator: str = "all",
-                 exact_backoff: bool = True, source_frames: str = "", output_frames: str = ""):
+                 exact_backoff: bool = True, source_frames: str = "", output_frames: str = "",
+                 lexical_table: str = ""):
         self.source_language = source_language
         self.language = language
         self.filler_similarity = filler_similarity
@@ -95,6 +108,7 @@ class Xmeant(SourceMetric):
         self.exact_backoff = exact_backoff
         self.source_frames = source_frames
         self.output_frames = output_frames
+        self.lexical_table = lexical_table
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -120,7 +134,9 @@ class Xmeant(SourceMetric):
         from evalcore.default_resources import GETTEXT_LOCALES
 
         pivot = self.language if self.source_language == "en" else self.source_language
-        if pivot not in GETTEXT_LOCALES:
+        if self.lexical_table:
+            _table_file(self.lexical_table, Path(self.lexical_table).stat().st_mtime_ns)
+        elif pivot not in GETTEXT_LOCALES:
             raise ResourceError(f"xmeant {self.source_language}-{self.language}: no English-{pivot} bitext in the "
                                 f"suite for the IBM-1 table (it has English with {', '.join(GETTEXT_LOCALES)})")
         self._side("source")
@@ -147,7 +163,8 @@ class Xmeant(SourceMetric):
         """Output (rows) x source (columns) token similarity from the default English-pivot table."""
         from mteval.meant.lexsim import Ibm1Similarity
 
-        return Ibm1Similarity(self.language, self.source_language, exact_backoff=self.exact_backoff)
+        table = _table_file(self.lexical_table, Path(self.lexical_table).stat().st_mtime_ns) if self.lexical_table else None
+        return Ibm1Similarity(self.language, self.source_language, exact_backoff=self.exact_backoff, table=table)
 
     def _filler(self) -> FillerSimilarity:
         return xmeant_itg_similarity if self.filler_similarity == "itg" else phrase_similarity
@@ -219,18 +236,24 @@ def runnable(source_language: str, language: str) -> str | None:
     return None
 
 
-#: newstest years of the shared de-en bitext that the TED diagnostic's second table is built from
-#: (newstest2012 is WMT12's test set: left out, so the table could serve WMT12 de-en too)
-NEWS_YEARS = tuple(y for y in range(2009, 2021) if y != 2012)
+#: newstest sets of the shared bitexts the news tables are built from: newstest2012 is WMT12's test
+#: set and is left out, so the tables can serve WMT12 (and TED, which none of them holds)
+NEWS_SETS = {"de": ("newstest2009-2020-no2012-de", "de-en", "deu",
+                    [f"newstest{y}" for y in range(2009, 2021) if y != 2012]),
+             "fr": ("news-no2012-fr", "en-fr", "fra",
+                    ["news-test2008", "newssyscomb2009", "newstest2009", "newstest2010", "newstest2011", "newstest2013",
+                     "newstest2014", "newsdiscusstest2015"])}
 
 
-def news_bitext(data: Path) -> tuple[str, list[tuple[str, str]]]:
-    """(English, German) newstest pairs from ``data/parallel/de-en`` (:data:`NEWS_YEARS`)."""
+def news_bitext(data: Path, pivot: str = "de") -> tuple[str, list[tuple[str, str]]]:
+    """(English, pivot) newstest pairs from ``data/parallel`` (:data:`NEWS_SETS`, never newstest2012)."""
     from evalcore.phrase_table.bitext import read_parallel_files
 
-    folder = data / "parallel" / "de-en"
-    pairs = [p for y in NEWS_YEARS for p in read_parallel_files(folder / f"newstest{y}.eng", folder / f"newstest{y}.deu")]
-    return f"newstest{NEWS_YEARS[0]}-{NEWS_YEARS[-1]}-no2012-de", pairs
+    name, folder, suffix, sets = NEWS_SETS[pivot]
+    pairs = [p for part in sets
+             for p in read_parallel_files(data / "parallel" / folder / f"{part}.eng",
+                                          data / "parallel" / folder / f"{part}.{suffix}")]
+    return name, pairs
 
 
 def ted_lexical(data: Path, n_boot: int, seed: int) -> dict:
@@ -277,9 +300,10 @@ def ted_lexical(data: Path, n_boot: int, seed: int) -> dict:
     return out
 
 
-def wmt12_xmeant(root: Path, pair: str, max_segments: int, n_boot: int, seed: int) -> dict:
-    """XMEANT (f-score and ITG fillers) on one WMT12 pair beside BLEU, chrF, METEOR and MEANT
-    (reference-based, for the same segments): segment Kendall with CIs and segments per second."""
+def wmt12_xmeant(root: Path, pair: str, max_segments: int, n_boot: int, seed: int, news_table: Path | None = None) -> dict:
+    """XMEANT (f-score and ITG fillers; default table, and the news table when given) on one WMT12
+    pair beside BLEU, chrF, METEOR and MEANT (reference-based) on the same segments: segment
+    Kendall with CIs and items per second."""
     from evalcore.metric.registry import get_metric
     from mteval.bench.wmt import wmt12_pair
     from mteval.data import wmt12
@@ -294,10 +318,21 @@ def wmt12_xmeant(root: Path, pair: str, max_segments: int, n_boot: int, seed: in
         except Exception:  # noqa: BLE001 - a baseline without this target language is left out
             continue
     rankings = wmt12.read_rankings(root / "wmt12.RNK_results.csv", [pair])
-    result, scored, _ = wmt12_pair(root, pair, metrics, rankings, max_segments, n_boot, seed, 1)
-    for name, s in scored.items():
-        result["metrics"][name]["seconds_per_item"] = s.seconds / max(1, s.items)
-        result["metrics"][name]["errors"] = len(s.errors)
+    runs = [("", metrics)]
+    if news_table is not None:
+        runs.append((" (news table)", [Xmeant(source, target, filler_similarity=f, lexical_table=str(news_table))
+                                       for f in FILLER_SIMILARITIES]))
+    result: dict = {}
+    for suffix, group in runs:
+        part, scored, _ = wmt12_pair(root, pair, group, rankings, max_segments, n_boot, seed, 1)
+        for name, s in scored.items():
+            entry = part["metrics"][name]
+            entry["seconds_per_item"] = s.seconds / max(1, s.items)
+            entry["errors"] = len(s.errors)
+            entry["signature"] = str(next(m for m in group if m.name == name).signature())
+        if not result:
+            result = {**part, "metrics": {}}
+        result["metrics"].update({name + suffix: entry for name, entry in part["metrics"].items()})
     return result
 
 
@@ -329,7 +364,14 @@ def bench(out: Path, data: Path | None = None, pairs: Sequence[str] = ("fr-en", 
     for pair in pairs:
         if report["coverage"].get(pair) is not None:
             continue
-        result = wmt12_xmeant(root / "wmt12", pair, max_segments, n_boot, seed)
+        from mteval.meant.lexsim import cached_lexical_table
+
+        pivot = next(lang for lang in pair.split("-") if lang != "en")
+        name, bitext = news_bitext(root.parent, pivot)
+        news_table = out / f"ibm1-{name}.npz"
+        out.mkdir(parents=True, exist_ok=True)
+        cached_lexical_table(name, bitext).save(news_table)
+        result = wmt12_xmeant(root / "wmt12", pair, max_segments, n_boot, seed, news_table)
         report["wmt12"][pair] = result
         rows = [[name, _cell(m["kendall_wmt12"]), _cell(m["kendall_no_ties"]), f"{1 / m['seconds_per_item']:.1f}",
                  str(m["errors"])] for name, m in result["metrics"].items()]

@@ -114,3 +114,12 @@ def test_variant_names_and_coverage_reasons():
     assert Xmeant("en", "de").name == "xmeant" and Xmeant("en", "de", filler_similarity="itg").name == "xmeant-itg"
     assert "no English-cs bitext" in runnable("cs", "en")
     assert "frames of the output (de)" in runnable("en", "de")
+
+
+def test_table_file_replaces_the_default(hand_table, german_frames, tmp_path, monkeypatch):
+    path = tmp_path / "table.npz"
+    hand_table.save(path)
+    monkeypatch.setattr(lexsim, "default_lexical_table", lambda pivot: pytest.fail("default table used"))
+    metric = Xmeant("en", "de", output_frames=german_frames, lexical_table=str(path))
+    assert metric.signature().extras["lexsim"] == "ibm1:hand-de"
+    assert metric.score(SOURCE, GOOD).value > metric.score(SOURCE, BAD).value
