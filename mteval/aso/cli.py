@@ -16,6 +16,9 @@ def add_bench_arguments(parser) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--alpha", type=float, default=1e-4,
                         help="lambda of the linear model and ASO (default: the paper's 1e-4)")
+    parser.add_argument("--verbal", type=int, default=0, metavar="N",
+                        help="add an ASO row with up to N verbal-predicate arguments of the training documents "
+                             "as auxiliary examples (not in the paper; default 0 = no such row)")
 
 
 def run_bench(args, log: Callable[[str], None] = lambda m: None) -> int:
@@ -25,6 +28,6 @@ def run_bench(args, log: Callable[[str], None] = lambda m: None) -> int:
     if args.folds < 2:
         raise ValueError(f"--folds must be at least 2, got {args.folds}")
     run(args.out, data=args.data, folds=args.folds, n_boot=args.bootstrap, seed=args.seed, alpha=args.alpha,
-        log=log)
+        verbal=args.verbal, log=log)
     print((Path(args.out) / "aso.md").read_text("utf-8"))
     return 0

@@ -15,6 +15,8 @@ tried as an auxiliary problem and which carries a dependency tree's phrase-struc
 
 Auxiliary problems as the paper chose them (section 5.1, its best): the "unobservable" target
 problems themselves, one per role seen in training, h = their number (the paper's 20 of 20).
+On request (``verbal``), an extra row not in the paper adds the roles of a seeded sample of
+verbal-predicate arguments of the training documents as further auxiliary problems.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ MODELS = {
     "linear": "modified Huber one-vs-all (eq. 1; ASO with h = 0)",
     "maxent": "maximum entropy (multinomial logistic regression, L2, C = 1)",
     "aso": "ASO, auxiliary = the target roles (paper 5.1), h = all of them",
+    "aso+verbal": "ASO, auxiliary = target roles + verbal-predicate roles (not in the paper), h = all",
 }
 #: lambda of eq. (1) in the paper (after Ando & Zhang 2005)
 PAPER_LAMBDA = 1e-4
@@ -100,24 +103,42 @@ def instances(sentences: Sequence[UPSentence], kind: str) -> list[Instance]:
     return out
 
 
+def _verbal_sample(verbal: Sequence[Instance], train_docs: set[str], size: int, seed: int) -> list[Instance]:
+    """At most ``size`` verbal instances of the training documents, a seeded sample in file order."""
+    pool = [x for x in verbal if x.doc_id in train_docs]
+    if len(pool) <= size:
+        return pool
+    keep = np.sort(np.random.default_rng(seed).choice(len(pool), size=size, replace=False))
+    return [pool[i] for i in keep]
+
+
 def cross_validate(nominal: Sequence[Instance], folds: int, alpha: float = PAPER_LAMBDA,
+                   verbal: Sequence[Instance] = (), n_verbal: int = 0, seed: int = 0,
                    log: Callable[[str], None] = lambda m: None) -> tuple[dict[str, np.ndarray], dict[str, float]]:
     """Predicted roles of every nominal instance by every model, each trained on the other
     documents' folds (GroupKFold by document), and each model's CPU seconds; ``alpha`` is lambda
-    of the linear model and of ASO."""
+    of the linear model and of ASO; ``n_verbal`` > 0 adds ``aso+verbal`` with that many verbal
+    instances of the training documents (seeded sample) as auxiliary examples."""
     docs = np.array([x.doc_id for x in nominal])
     gold = np.array([x.label for x in nominal])
-    predicted = {name: np.empty(len(nominal), dtype=object) for name in MODELS}
-    seconds = dict.fromkeys(MODELS, 0.0)
+    names = [m for m in MODELS if m != "aso+verbal" or n_verbal > 0]
+    predicted = {name: np.empty(len(nominal), dtype=object) for name in names}
+    seconds = dict.fromkeys(names, 0.0)
     for k, (train, test) in enumerate(GroupKFold(n_splits=folds).split(gold, groups=docs), 1):
-        vectors = DictVectorizer()
-        X_train = vectors.fit_transform([nominal[i].features for i in train])
+        aux = _verbal_sample(verbal, set(docs[train]), n_verbal, seed + k) if n_verbal > 0 else []
+        vectors = DictVectorizer().fit([nominal[i].features for i in train] + [x.features for x in aux])
+        X_train = vectors.transform([nominal[i].features for i in train])
         X_test = vectors.transform([nominal[i].features for i in test])
-        models = {"linear": ASOClassifier(n_components=0, alpha=alpha),
-                  "maxent": LogisticRegression(C=1.0, max_iter=5000), "aso": ASOClassifier(alpha=alpha)}
-        for name, model in models.items():
+        models = {"linear": (ASOClassifier(n_components=0, alpha=alpha), {}),
+                  "maxent": (LogisticRegression(C=1.0, max_iter=5000), {}), "aso": (ASOClassifier(alpha=alpha), {})}
+        if n_verbal > 0:  # a fold without verbal examples leaves aso+verbal = aso
+            labels = np.array([x.label for x in aux])
+            extra = {"auxiliary_X": vectors.transform([x.features for x in aux]),
+                     "auxiliary_Y": np.where(labels[:, None] == np.unique(labels)[None, :], 1.0, -1.0)} if aux else {}
+            models["aso+verbal"] = (ASOClassifier(alpha=alpha), extra)
+        for name, (model, extra) in models.items():
             start = time.process_time()
-            model.fit(X_train, gold[train])
+            model.fit(X_train, gold[train], **extra)
             predicted[name][test] = model.predict(X_test)
             seconds[name] += time.process_time() - start
             log(f"fold {k}/{folds}: {name} {time.process_time() - start:.1f} CPU s")
@@ -175,7 +196,9 @@ def evaluate(docs: Sequence[str], gold: Sequence[str], predicted: dict[str, np.n
         scores[name] = {m: percentile_interval(float(f(s.sum(axis=0, keepdims=True))[0]), f(counts @ s)).as_dict()
                         for m, f in MEASURES.items()}
     differences = {}
-    for a, b in (("aso", "linear"), ("aso", "maxent")):
+    for a, b in (("aso", "linear"), ("aso", "maxent"), ("aso+verbal", "linear")):
+        if a not in stats:
+            continue
         differences[f"{a} - {b}"] = {m: paired_bootstrap(stats[a], stats[b], aggregate=f, n_samples=n_boot,
                                                          seed=seed).as_dict() for m, f in MEASURES.items()}
     return {"scores": scores, "differences": differences, "labels": labels}
@@ -190,7 +213,7 @@ def markdown(result: dict) -> str:
     scores, diffs = result["evaluation"]["scores"], result["evaluation"]["differences"]
     rows = [[name, _pct(scores[name]["accuracy"]), _pct(scores[name]["macro_f1"]),
              f"{PAPER_F1[name]:.2f}" if name in PAPER_F1 else "-", f"{result['seconds'][name]:.1f}", MODELS[name]]
-            for name in MODELS]
+            for name in MODELS if name in scores]
     diff_rows = [[pair, *(f"{100 * d[m]['difference']:+.2f} [{100 * d[m]['ci_low']:+.2f}, {100 * d[m]['ci_high']:+.2f}] "
                           f"p={d[m]['p_value']:.3f}" for m in MEASURES)] for pair, d in diffs.items()]
     data = result["data"]
@@ -199,7 +222,9 @@ def markdown(result: dict) -> str:
         f"Universal PropBank English EWT dev, gold UD features, gold argument heads: {data['instances']} "
         f"arguments of {data['predicates']} nominal predicates in {data['documents']} documents, "
         f"{len(result['evaluation']['labels'])} roles; {data['folds']}-fold cross-validation grouped by document; "
-        f"lambda = {result['alpha']:g} for linear and ASO (the paper's: {PAPER_LAMBDA:g}). "
+        f"lambda = {result['alpha']:g} for linear and ASO (the paper's: {PAPER_LAMBDA:g})"
+        + (f"; aso+verbal: at most {result['verbal']} verbal-predicate arguments of the training documents per fold. "
+           if result["verbal"] else ". ") +
         f"95% CIs from {result['n_boot']} document bootstrap resamples (seed {result['seed']}).", "",
         table(["model", "accuracy = micro F1 (%)", "macro F1 (%)", "paper F1 (NomBank)", "CPU s", "what"], rows), "",
         "Paired differences (percentage points, same document resamples; p: paired bootstrap):", "",
@@ -209,19 +234,20 @@ def markdown(result: dict) -> str:
 
 
 def run(out: Path, data: Path | None = None, folds: int = 5, n_boot: int = 1000, seed: int = 0,
-        alpha: float = PAPER_LAMBDA, log: Callable[[str], None] = lambda m: None) -> dict:
+        alpha: float = PAPER_LAMBDA, verbal: int = 0, log: Callable[[str], None] = lambda m: None) -> dict:
     """Read the UP English dev file, cross-validate every model, write ``aso.md`` and ``aso.json``."""
     sentences = read_up((data or shared_data_dir()).joinpath(*DEV_FILE))
     nominal = instances(sentences, "nominal")
     if not nominal:
         raise ValueError("no nominal predicate arguments in the UP file")
-    predicted, seconds = cross_validate(nominal, folds, alpha, log)
+    verbal_instances = instances(sentences, "verbal") if verbal > 0 else []
+    predicted, seconds = cross_validate(nominal, folds, alpha, verbal_instances, verbal, seed, log)
     docs, gold = [x.doc_id for x in nominal], [x.label for x in nominal]
     result = {
         "data": {"instances": len(nominal), "documents": len(set(docs)), "folds": folds,
                  "predicates": sum(kind_of(s.upos[p.index]) == "nominal" for s in sentences for p in s.predicates)},
         "evaluation": evaluate(docs, gold, predicted, n_boot, seed),
-        "seconds": seconds, "alpha": alpha, "n_boot": n_boot, "seed": seed, "machine": machine(),
+        "seconds": seconds, "alpha": alpha, "verbal": verbal, "n_boot": n_boot, "seed": seed, "machine": machine(),
     }
     write_report(Path(out), "aso", markdown(result), result)
     return result

@@ -31,9 +31,17 @@ def sentence(doc: int, k: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def verbal_sentence(doc: int) -> str:
+    """'NAME left': a verbal predicate with an ARG0 (for the aso+verbal row)."""
+    name = NAMES[doc % 6]
+    return (f"# sent_id = doc{doc}-0099\n# text = {name} left\n"
+            f"1\t{name}\t{name}\tPROPN\tNNP\t_\t2\tnsubj\t_\t_\t_\tARG0\n"
+            "2\tleft\tleave\tVERB\tVBD\t_\t0\troot\t_\t_\tleave.01\tV\n")
+
+
 def up_text(docs: int = 6, per_doc: int = 3) -> str:
-    return "".join(f"# newdoc id = doc{d}\n" + "\n".join(sentence(d, k) for k in range(per_doc)) + "\n"
-                   for d in range(docs))
+    return "".join(f"# newdoc id = doc{d}\n" + "\n".join([*(sentence(d, k) for k in range(per_doc)), verbal_sentence(d)])
+                   + "\n" for d in range(docs))
 
 
 def test_table2_features_on_a_dependency_tree():
@@ -48,6 +56,8 @@ def test_table2_features_on_a_dependency_tree():
     found = instances([s], "nominal")
     assert [(x.doc_id, x.label) for x in found] == [("doc0", "ARG0"), ("doc0", "ARG1")]
     assert instances([s], "verbal") == []
+    verbal = parse_up(verbal_sentence(0).splitlines(keepends=True))[0]
+    assert [x.label for x in instances([verbal], "verbal")] == ["ARG0"]
 
 
 def test_document_statistics_accuracy_and_macro_f1():
@@ -75,7 +85,8 @@ def test_bench_on_a_tiny_up_file(tmp_path, capsys):
     saved = json.loads((tmp_path / "out" / "aso.json").read_text())
     assert saved["evaluation"]["labels"] == ["ARG0", "ARG1"]
     assert main(["bench", "aso", "--out", str(tmp_path / "cli"), "--data", str(data), "--folds", "2",
-                 "--bootstrap", "20", "--alpha", "0.01"]) == 0
+                 "--bootstrap", "20", "--alpha", "0.01", "--verbal", "3"]) == 0
     report = capsys.readouterr().out
     assert "| aso " in report and "aso - linear" in report and "lambda = 0.01 " in report
+    assert "| aso+verbal " in report and "at most 3 verbal-predicate arguments" in report
     assert np.isfinite(json.loads((tmp_path / "cli" / "aso.json").read_text())["seconds"]["aso"])
