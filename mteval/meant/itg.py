@@ -23,13 +23,10 @@ so no filler costs more than a few of those charts.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numba
 import numpy as np
-
-from mteval.meant.lexsim import TokenSimilarity
 
 #: fillers up to this many tokens (on the longer side) get the exact chart
 EXACT_MAX = 20
@@ -167,44 +164,12 @@ def _chart(lex: np.ndarray, weights: ItgWeights, width: int, best: bool) -> floa
                          weights.straight, weights.inverted, width, best))
 
 
-class ItgPhraseSimilarity:
-    """Phrase similarity from a bracketing-ITG biparse over a token similarity, bounded to [0, 1]
-    [decision: with IMEANT's structural weight 1 the inside score grows with the number of
-    derivations (Catalan many bracketings even of an identical pair), so long phrases pass 1,
-    which MEANT's weighted averages cannot take; ``mode="viterbi"`` (the best derivation) stays
-    in [0, 1] by itself when every weight is at most 1]."""
-
-    def __init__(self, tokens: TokenSimilarity, weights: ItgWeights = IMEANT_WEIGHTS, mode: str = "inside",
-                 exact_max: int = EXACT_MAX, slack: int = SLACK):
-        if mode not in MODES:
-            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-        if exact_max < 1:
-            raise ValueError(f"exact_max must be >= 1, got {exact_max}")
-        if slack < 1:
-            raise ValueError(f"slack must be >= 1, got {slack}")
-        self.tokens = tokens
-        self.weights = weights
-        self.mode = mode
-        self.exact_max = exact_max
-        self.slack = slack
-
-    def score(self, e: Sequence[str], f: Sequence[str]) -> float:
-        """min(1, P ** (1 / max(|e|, |f|))) of two token sequences (0 when one is empty)."""
-        return min(1.0, self.detail(e, f).normalised)
-
-    def detail(self, e: Sequence[str], f: Sequence[str]) -> InsideScore:
-        """The unbounded score of two token sequences and whether it is exact."""
-        return inside_score(self.tokens.matrix(e, f), self.weights, self.exact_max, self.slack, self.mode)
-
-    def describe(self) -> dict:
-        return {"phrase": f"bitg-{self.mode}", "normalise": "P^(1/max(|e|,|f|)), min 1", "exact_max": self.exact_max,
-                "slack": self.slack, **self.weights.describe(), "tokens": self.tokens.describe()}
-
-
 def itg_similarity(sim: np.ndarray) -> float:
     """IMEANT's filler similarity of a token-similarity block (MT filler rows x REF filler
     columns): min(1, length-normalised inside score) with the paper's weights (a
-    :data:`mteval.meant.alignment.FillerSimilarity`)."""
+    :data:`mteval.meant.alignment.FillerSimilarity`). Bounded [decision]: with structural weight
+    1 the inside score grows with the number of derivations (Catalan many bracketings even of an
+    identical pair), so long phrases pass 1, which MEANT's weighted averages cannot take."""
     return min(1.0, inside_score(sim, IMEANT_WEIGHTS).normalised)
 
 

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from mteval.meant.itg import (IMEANT_WEIGHTS, XMEANT_WEIGHTS, ItgPhraseSimilarity, ItgWeights, inside_score,
+from mteval.meant.itg import (IMEANT_WEIGHTS, XMEANT_WEIGHTS, ItgWeights, inside_score,
                               itg_similarity, itg_viterbi_similarity)
 from mteval.meant.lexsim import ExactSimilarity
 
@@ -100,7 +100,7 @@ def test_itg_constraint_excludes_inside_out_permutation():
 
 
 def test_paper_weights_pass_one_on_long_identical_phrases():
-    # the decision ItgPhraseSimilarity bounds: Catalan(n-1) straight bracketings of the identity
+    # the decision itg_similarity bounds: Catalan(n-1) straight bracketings of the identity
     no_null = ItgWeights(1.0, 1.0, 1.0, 0.0)
     assert inside_score(np.eye(5), no_null).inside == pytest.approx(14)
     assert inside_score(np.eye(5), no_null, mode="viterbi").inside == pytest.approx(1.0)
@@ -138,15 +138,12 @@ def test_bad_input():
         ItgWeights(null=-1.0)
 
 
-def test_phrase_similarity_bounded_and_described():
-    viterbi = ItgPhraseSimilarity(ExactSimilarity(), mode="viterbi")
-    assert viterbi.score("the cat sat".split(), "the cat sat".split()) == 1.0
-    assert viterbi.score("the cat".split(), "cat".split()) == pytest.approx(math.sqrt(0.1))
-    inside = ItgPhraseSimilarity(ExactSimilarity())
+def test_paper_filler_similarity_is_bounded_on_identical_phrases():
+    m = ExactSimilarity()
     long = "a b c d e f g h".split()
-    assert inside.detail(long, long).normalised > 1 and inside.score(long, long) == 1.0
-    assert inside.score([], ["a"]) == 0.0
-    assert viterbi.describe()["phrase"] == "bitg-viterbi" and viterbi.describe()["tokens"]["name"] == "exact"
+    assert inside_score(m.matrix(long, long)).normalised > 1 and itg_similarity(m.matrix(long, long)) == 1.0
+    assert itg_viterbi_similarity(m.matrix("the cat sat".split(), "the cat sat".split())) == 1.0
+    assert itg_viterbi_similarity(m.matrix("the cat".split(), ["cat"])) == pytest.approx(math.sqrt(0.1))
 
 
 def test_filler_similarities_on_token_blocks():
