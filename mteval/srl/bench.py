@@ -137,6 +137,8 @@ def _markdown(results: dict, info: dict) -> str:
     for name in systems:
         for kind in KINDS:
             k = results["systems"][name][kind]
+            if not k["gold"]:
+                continue
             kinds.append([name, kind, str(k["gold"]), f"{k['p']['value']:.3f}", f"{k['r']['value']:.3f}", _fmt(k["f1"])])
     sp = results["speed"]
     speed = [[f"{sp['sentences']}", f"{sp['sentences_per_s']:.1f}", f"{sp['spacy_share']:.0%}",
@@ -144,11 +146,13 @@ def _markdown(results: dict, info: dict) -> str:
     return "\n".join([
         f"# SRL ({results['language']}): {results['folds']}-fold cross-validation grouped by document on "
         f"{results['data']}", "",
+        *([] if results["documents"] < results["sentences"] else
+          ["The file has no document ids: every sentence is its own document (folds grouped by sentence).", ""]),
         f"{results['sentences']} annotated sentences, {results['documents']} documents; predicted predicates, "
         "spaCy features on the gold tokens; labelled argument-head scores (predicate, head, role); 95% "
         f"percentile CIs from {results['bootstrap']} bootstrap resamples of documents.", "",
         table(head, rows), "",
-        "Per predicate kind (gold UPOS of the predicate token):", "",
+        "Per predicate kind (gold UPOS of the predicate token; kinds without gold arguments left out):", "",
         table(["system", "kind", "gold args", "P", "R", "F1 [95% CI]"], kinds), "",
         "Speed (labeller on the raw text of the last fold's test sentences, one batch; spaCy's pipeline "
         "(tokeniser, tagger, parser, entity recogniser, lemmatiser) included):", "",
