@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
 
 def expand_ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -189,24 +188,6 @@ class FeatureTable:
             out.append(dict(zip(names[start:end], values[start:end])))
             start = end
         return out
-
-    def empty(self) -> np.ndarray:
-        """Whether each text has no feature at all (before any vocabulary is applied)."""
-        return np.bincount(self.text, minlength=self.n_texts) == 0
-
-    def matrix(self, vectorizer) -> sp.csr_array:
-        """The matrix a fitted ``DictVectorizer`` makes of :meth:`dicts` (features outside its
-        vocabulary dropped, indices sorted within each row, its dtype), without the dicts."""
-        vocabulary = vectorizer.vocabulary_
-        column = np.array([vocabulary.get(n, -1) for n in self.names], dtype=np.int64)[self.name]
-        keep = column >= 0
-        text, column, value = self.text[keep], column[keep], self.value[keep]
-        order = np.lexsort((column, text))
-        indptr = np.concatenate([[0], np.cumsum(np.bincount(text, minlength=self.n_texts))])
-        matrix = sp.csr_array((value[order].astype(vectorizer.dtype), column[order].astype(np.intc), indptr),
-                              shape=(self.n_texts, len(vocabulary)))
-        matrix.has_sorted_indices = True
-        return matrix
 
 
 #: feature names by family and (block, code), see :meth:`FeatureRows.add_counts`

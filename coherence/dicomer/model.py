@@ -21,7 +21,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from coherence.dicomer.analysis import Analysis
 from coherence.dicomer.config import variant_config
-from coherence.dicomer.features import batch_features, feature_table
+from coherence.dicomer.features import batch_features
+from coherence.parser.vectors import rows
 from evalcore.ranking import RankSVM
 
 LOG_EPS_FRACTION = 1e-3  # eps of the shifted log, as a share of the training score range
@@ -63,16 +64,11 @@ class DicomerModel(BaseEstimator):
     def decision_function(self, analyses: Sequence[Analysis] = (), features: Sequence[dict] | None = None) -> np.ndarray:
         """Ranking score w . x of each text; texts without features get ``neutral_score_``."""
         check_is_fitted(self, "ranker_")
-        if features is None:  # the vectoriser's matrix built from the batch's feature table, no dicts
-            table = feature_table(analyses, variant_config(self.variant))
-            X, empty = table.matrix(self.vectorizer_), table.empty()
-        else:
-            feats = list(features)
-            X = self.vectorizer_.transform(feats) if feats else None
-            empty = np.array([not f for f in feats], dtype=bool)
-        if not len(empty):
+        feats = list(features) if features is not None else self.features(analyses)
+        if not feats:
             return np.zeros(0)
-        return np.where(empty, self.neutral_score_, self.ranker_.decision_function(X))
+        scores = self.ranker_.decision_function(rows(self.vectorizer_, feats))  # DictVectorizer's matrix
+        return np.where([not f for f in feats], self.neutral_score_, scores)
 
     def log_score(self, scores) -> np.ndarray:
         """log(score - m + eps), clipped below at log(eps): the paper's transform for Pearson."""

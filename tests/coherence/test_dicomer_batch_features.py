@@ -18,7 +18,7 @@ from coherence.dicomer.analysis import Analysis
 from coherence.dicomer.cells import expand_ranges
 from coherence.dicomer.config import VARIANTS
 from coherence.dicomer.entity_grid import build_grid
-from coherence.dicomer.features import batch_features, feature_table, text_features
+from coherence.dicomer.features import batch_features, text_features
 from coherence.dicomer.matrix import RoleMatrix, Token, transitions
 from coherence.relations import Relation
 
@@ -105,21 +105,22 @@ def test_matrix_transitions_equal_the_reference(random_analyses):
                 assert transitions(m, m.terms, n, nil) == reference.transitions(m, m.terms, n, nil)
 
 
-def test_model_scores_from_the_table_equal_scores_from_dicts(summeval_analyses, random_analyses):
+def test_model_matrix_and_scores_are_the_dict_vectorizers(summeval_analyses, random_analyses):
+    """The model vectorises the batch's feature dicts with the parser's fast rows: the matrix and
+    the scores are those of DictVectorizer.transform, bit for bit."""
     from coherence.dicomer.metric import load_dicomer_model
+    from coherence.parser.vectors import rows
 
     model, _ = load_dicomer_model()
-    config = VARIANTS[model.variant]
     analyses = list(summeval_analyses) + list(random_analyses)
-    table = feature_table(analyses, config)
-    expected = model.vectorizer_.transform(table.dicts())
-    got = table.matrix(model.vectorizer_)
+    dicts = model.features(analyses)
+    expected, got = model.vectorizer_.transform(dicts), rows(model.vectorizer_, dicts)
     assert got.shape == expected.shape and got.dtype == expected.dtype
     for attribute in ("indptr", "indices", "data"):
         assert np.array_equal(getattr(got, attribute), getattr(expected, attribute)), attribute
-    by_table = model.decision_function(analyses)
-    by_dicts = model.decision_function(features=table.dicts())
-    assert by_table.tobytes() == by_dicts.tobytes()
+    by_dicts = np.where([not f for f in dicts], model.neutral_score_,
+                        model.ranker_.decision_function(expected))
+    assert model.decision_function(analyses).tobytes() == by_dicts.tobytes()
     assert len(model.decision_function([])) == 0
 
 
