@@ -28,6 +28,31 @@ from evalcore.metric.records import ErrorRecord, Score
 from evalcore.metric.signature import Signature
 from evalcore.textio import InputError
 
+#: cleaned reference tuples that passed the input rule, by (references, size cap, English): a
+#: topic's references met again with its next candidate cost one look-up, not one check (and one
+#: role string) per reference; bounded by emptying it when full
+_checked_refs: dict[tuple, tuple[str, ...]] = {}
+_CHECKED_REFS_SIZE = 4096
+
+
+def _checked_references(references, name: str, limits: InputLimits, english: bool) -> tuple[str, ...]:
+    """The cleaned references of item ``name`` (:func:`check_text` on each, InputError naming the
+    first bad one); tuples that passed are remembered, so each is checked once per process."""
+    references = tuple(references)
+    key: tuple | None = (references, limits.max_chars, english)
+    try:
+        refs = _checked_refs.get(key)
+    except TypeError:  # an unhashable entry: check_text names it below
+        key = refs = None
+    if refs is None:
+        refs = tuple(check_text(r, f"{name}: reference {k + 1}", limits, english).text
+                     for k, r in enumerate(references))
+        if key is not None:
+            if len(_checked_refs) >= _CHECKED_REFS_SIZE:
+                _checked_refs.clear()
+            _checked_refs[key] = refs
+    return refs
+
 
 @dataclass(frozen=True)
 class Item:
@@ -139,8 +164,7 @@ class Metric(ABC):
         if self.reads == "references":
             if isinstance(item.references, str) or not item.references:
                 raise InputError(f"{name}: no references given")
-            refs = tuple(check_text(r, f"{name}: reference {k + 1}", limits, self.english).text
-                         for k, r in enumerate(item.references))
+            refs = _checked_references(item.references, name, limits, self.english)
         elif self.reads == "source":
             src: TextCheck = check_text(item.source, f"{name}: source", limits, self.english)
             source, notes = src.text, tuple(dict.fromkeys((*src.notes, *notes)))
