@@ -37,6 +37,10 @@ bench: setup
 	$(BIN)/mteval bench mqm --out bench/mteval
 	$(BIN)/mteval bench speed --out bench/mteval
 	$(BIN)/mteval bench aso --out bench/aso
+	$(BIN)/mteval bench srl --out bench/srl
+	$(BIN)/mteval bench hmeant --out bench/hmeant
+	$(BIN)/mteval train beer --cv-report bench/beer
+	$(BIN)/mteval train tesla-f --cv-report bench/tesla-f
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis demo-report

@@ -56,7 +56,7 @@ NOT_BY_DEFAULT["xmeant"] = ("reads the source, whose language is a parameter thi
 #: metrics trained on WMT12 rankings, and the pairs they were trained on: never evaluated there
 TRAINED_ON_WMT12 = {"tesla-f": INTO_ENGLISH, "beer": INTO_ENGLISH}
 TRAINED_NOTE = ("trained on these rankings (the shipped model's sidecar): its segment-grouped cross-validated "
-                "figures come from `mteval train tesla-f --cv-report DIR`")
+                "figures come from `mteval train {name} --cv-report DIR`")
 #: baselines the metrics under study are tested against
 AGAINST = ("bleu", "chrf")
 
@@ -303,7 +303,7 @@ def run(out: Path, data: Path | None = None, metrics: Sequence[str] | None = Non
         if pair in wmt12.PAIRS:
             trained = [m.name for m in loaded if pair in TRAINED_ON_WMT12.get(m.name, ())]
             for name in trained:
-                report["not_run"][f"{name} ({pair})"] = TRAINED_NOTE
+                report["not_run"][f"{name} ({pair})"] = TRAINED_NOTE.format(name=name)
             result, scored, counts = wmt12_pair(root / "wmt12", pair, [m for m in loaded if m.name not in trained],
                                                 rankings, limits["wmt12"], n_boot, seed, jobs)
             for name, c in counts.items():
