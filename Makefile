@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml scripts/setup_resources.sh
 demo: setup
 	$(BIN)/summeval score --models data/demo/models --peers data/demo/peers --metric all --report demo-report
 	$(BIN)/parapeval score --input data/parapeval/demo_pairs.tsv --system-field system
-	$(BIN)/mteval score -r data/demo/mt/ref.A.en -r data/demo/mt/ref.B.en -i data/demo/mt/system-a.en data/demo/mt/system-b.en -m tesla-m -m bleu -m chrf -m ter -m meteor --paired-bs
+	$(BIN)/mteval score -r data/demo/mt/ref.A.en -r data/demo/mt/ref.B.en -i data/demo/mt/system-a.en data/demo/mt/system-b.en -m tesla-m -m beer2 -m red -m bleu -m chrf -m ter -m meteor --paired-bs
 
 test: setup
 	$(BIN)/python -m pytest
