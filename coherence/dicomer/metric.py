@@ -18,6 +18,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
+from coherence.heap import collect_new_objects_only
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceFreeMetric, Score, Signature
 from evalcore.resources import ResourceError, data_dir
@@ -139,7 +140,12 @@ class _Engine:
     def scores(self, items: Sequence[Item]) -> list[Score]:
         """Scores of the items' candidates; a text scored recently is not analysed or featurised
         again. With relations from elsewhere each item's parse is found by its id (the file name),
-        so nothing is shared between items, and a failure raises naming the item."""
+        so nothing is shared between items, and a failure raises naming the item. The collector
+        scans only the objects made meanwhile (:mod:`coherence.heap`), not the loaded models."""
+        with collect_new_objects_only():
+            return self._scores(items)
+
+    def _scores(self, items: Sequence[Item]) -> list[Score]:
         from coherence.dicomer.analysis import analyse_batch, text_key
         from coherence.parser.document import parse_texts
 

@@ -1,0 +1,58 @@
+"""The scoped freeze of coherence.heap: old objects skipped during the block, everything restored after."""
+
+import gc
+import weakref
+
+from coherence.heap import collect_new_objects_only
+
+
+class _Node:
+    pass
+
+
+def _cycle() -> weakref.ref:
+    a, b = _Node(), _Node()
+    a.other, b.other = b, a
+    return weakref.ref(a)
+
+
+def test_old_objects_frozen_inside_and_restored_after():
+    gc.collect()
+    old = _cycle()  # garbage made before the block: only a full collection outside it finds it
+    with collect_new_objects_only():
+        assert gc.get_freeze_count() > 0
+        gc.collect()
+        assert old() is not None
+        new = _cycle()
+        gc.collect()
+        assert new() is None  # cycles among new objects are still collected inside
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert old() is None
+
+
+def test_caller_freeze_left_alone_and_nesting_is_a_no_op():
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with collect_new_objects_only():
+            assert gc.get_freeze_count() == frozen
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+    with collect_new_objects_only():
+        outer = gc.get_freeze_count()
+        with collect_new_objects_only():
+            pass
+        assert gc.get_freeze_count() == outer > 0
+    assert gc.get_freeze_count() == 0
+
+
+def test_collector_off_stays_off_and_unfrozen():
+    gc.disable()
+    try:
+        with collect_new_objects_only():
+            assert gc.get_freeze_count() == 0
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
