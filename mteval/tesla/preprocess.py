@@ -1,5 +1,7 @@
 """TESLA's preprocessing (2010 §5.2), done once per text: tokenise, POS-tag and lemmatise, then
-drop the tokens that hold no letter or digit; a token is a function word by its POS tag.
+drop the tokens that hold no letter or digit; a token is a function word by its POS tag: the
+closed classes of :func:`evalcore.text.closed_class` plus interjections, which WMT 2011 Figure 1
+discounts ("Hello ," weighs 0.01 = 0.1 x 0.1, so "Hello"/UH is a function word there).
 
 What does it, per target language (each named in the metric's signature):
 - ``en``: the suite's spaCy pipeline (``en_core_web_sm``: tagger, attribute ruler, rule
@@ -29,6 +31,8 @@ from evalcore.text import closed_class
 
 #: a token is kept when it holds a letter or a digit
 _ALNUM = re.compile(r"[^\W_]")
+#: interjections (UPOS), function words in TESLA (WMT 2011 Figure 1 weighs "Hello ," 0.01)
+_INTERJECTION = "INTJ"
 #: texts a Preparer remembers (emptied when full): references recur across systems
 CACHE_TEXTS = 65536
 Token = tuple[str, str, str, bool]  # (word, lemma, tag, function word)
@@ -99,7 +103,7 @@ class Preparer:
 
     def describe(self) -> dict[str, str]:
         """Signature fields: tokeniser, tagger (model and version), tag set, lemmatiser,
-        function-word rule and synonym source."""
+        function-word rule (``pos+intj``: closed classes and interjections) and synonym source."""
         from importlib.metadata import version
 
         lang = self.language
@@ -117,14 +121,15 @@ class Preparer:
             syn = f"wordnet-{wordnet_version()}"
         return {"tok": tok, "tagger": tagger, "pos": lang.pos,
                 "lemma": f"simplemma-{version('simplemma')}" if lang.lemma == "simplemma" else lang.lemma,
-                "fwd": "spacy-stoplist" if lang.pos == "none" else "pos", "syn": syn}
+                "fwd": "spacy-stoplist" if lang.pos == "none" else "pos+intj" if lang.tool == "spacy" else "pos",
+                "syn": syn}
 
     # ---- per tool ------------------------------------------------------------------------------
     def _tokens(self, texts: list[str]) -> list[list[Token]]:
         tool = self.language.tool
         if tool == "spacy":
             ptb = self.language.pos == "ptb"
-            return [[(t.text, t.lemma_, t.tag_ if ptb else t.pos_, closed_class(t.pos_, t.tag_)) for t in doc]
+            return [[(t.text, t.lemma_, t.tag_ if ptb else t.pos_, function_word(t.pos_, t.tag_)) for t in doc]
                     for doc in self._spacy().pipe(texts, batch_size=256)]
         if tool == "simplemma":
             lemma = _simplemma(self.language.code)
@@ -165,6 +170,12 @@ def _simplemma(code: str):
     import simplemma
 
     return functools.lru_cache(maxsize=500_000)(lambda word: simplemma.lemmatize(word, lang=code))
+
+
+def function_word(pos: str, tag: str) -> bool:
+    """Whether a spaCy token (Universal POS ``pos``, fine ``tag``) is a TESLA function word: a
+    closed class, or an interjection as in WMT 2011 Figure 1 (spec related-metrics.md §2)."""
+    return pos == _INTERJECTION or closed_class(pos, tag)
 
 
 def _segment(tokens: Sequence[Token]) -> Segment:

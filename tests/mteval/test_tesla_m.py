@@ -268,6 +268,15 @@ def test_preparation_drops_non_alphanumeric_tokens_and_flags_function_words_by_p
     assert s.function == (True, False, True, True, False, False, False)
 
 
+def test_interjections_are_function_words_as_in_wmt2011_figure1():
+    """The figure weighs "Hello ," 0.01: "Hello" (UH) is discounted like a function word."""
+    hello, good = prepare(["Hello, Querrien.", "Good morning, sir."])
+    assert hello.tags[0] == "UH" and hello.function == (True, False)
+    assert good.function == (False, False, False)
+    assert bags(hello, 0.1).ms_weights[1] == pytest.approx([0.1])
+    assert "|fwd:pos+intj|" in str(TeslaM().signature())
+
+
 @pytest.mark.parametrize("language,ref,hyp,pos", [
     ("fr", "Les chats couraient vite dans la rue.", "Le chat court vite.", "upos"),
     ("zh", "我们今天去北京大学看了很多书。", "今天我们去北京大学看书。", "ictclas"),
