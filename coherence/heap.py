@@ -14,6 +14,9 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+#: a block of collect_new_objects_only owns the current freeze
+_active = False
+
 
 @contextmanager
 def collect_new_objects_only() -> Iterator[None]:
@@ -23,11 +26,22 @@ def collect_new_objects_only() -> Iterator[None]:
     collection). Cycles among new objects are still collected during the block. Nothing is done
     when the collector is off or the caller has frozen objects itself (its freeze is left alone,
     and nested blocks are no-ops)."""
+    global _active
     if not gc.isenabled() or gc.get_freeze_count():
         yield
         return
     gc.freeze()
+    _active = True
     try:
         yield
     finally:
+        _active = False
         gc.unfreeze()
+
+
+def keep_new_objects() -> None:
+    """Inside a block of :func:`collect_new_objects_only` (else nothing): the objects made so far
+    (a finished batch's results, kept to the end) are left out of the remaining collections too,
+    so a long run does not re-scan its growing results; they return on the block's exit."""
+    if _active:
+        gc.freeze()

@@ -23,6 +23,7 @@ import numpy as np
 
 from coherence.dicomer.entity_grid import grid_role
 from coherence.dicomer.matrix import Token, is_open_class
+from coherence.heap import keep_new_objects
 from coherence.parser.document import ParsedText, parse_texts
 from coherence.relations import Relation
 
@@ -180,6 +181,7 @@ class AnalysisCache:
                 for start in range(0, len(todo), BATCH_TEXTS):
                     part = todo[start:start + BATCH_TEXTS]
                     self._analyse_new(part, [by_key[k] for k in part])
+                    keep_new_objects()
                     pbar.update(len(part))
         return [self.store[k] for k in keys]
 

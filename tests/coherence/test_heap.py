@@ -3,7 +3,7 @@
 import gc
 import weakref
 
-from coherence.heap import collect_new_objects_only
+from coherence.heap import collect_new_objects_only, keep_new_objects
 
 
 class _Node:
@@ -56,3 +56,15 @@ def test_collector_off_stays_off_and_unfrozen():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_keep_new_objects_only_inside_a_block():
+    keep_new_objects()
+    assert gc.get_freeze_count() == 0
+    with collect_new_objects_only():
+        kept = _cycle()
+        keep_new_objects()
+        gc.collect()
+        assert kept() is not None
+    gc.collect()
+    assert kept() is None
