@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.benchio import machine, machine_line, write_report
+from evalcore.benchio import machine_line, write_report
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf, Meteor
@@ -21,7 +21,7 @@ from mteval.beer.features import FEATURES
 from mteval.beer.metric import Beer
 from mteval.beer.train import fit, raw_features
 from mteval.learn.pairwise import cross_validated
-from mteval.learn.report import baseline_scores, beats, kendall_by_pair, kendall_entries, kendall_markdown
+from mteval.learn.report import baseline_scores, ranked_set_header, beats, kendall_by_pair, kendall_entries, kendall_markdown
 from mteval.learn.speed import speed
 from mteval.tesla.preprocess import preparer
 from mteval.tesla.tesla_m import TeslaM
@@ -77,10 +77,7 @@ def run(out: Path, data_root: Path | None = None, max_segments: int = 0, folds: 
         log(f"{metric.name}: scored in {time.perf_counter() - t:.0f} s")
     counts = {label: kendall_by_pair(data, values) for label, values in rows.items()}
     pairs = list(counts["beer"])
-    report: dict = {"data": str(root), "machine": machine(), "folds": folds, "bootstrap": n_boot, "seed": seed,
-                    "max_segments": max_segments, "outputs": len(data.keys), "rankings": len(data.rankings),
-                    "segments": len({k[1] for k in data.keys}), "unreadable": data.unreadable,
-                    "features": list(FEATURES), "ablations": ablations()}
+    report: dict = {**ranked_set_header(root, data, folds, n_boot, seed, max_segments), "features": list(FEATURES), "ablations": ablations()}
     report["kendall"], report["beer_beats"] = kendall_entries(counts, n_boot, seed), beats(counts, "beer", n_boot, seed)
     report["signatures"] = {m.name: str(m.signature()) for m in (Beer(), *baselines)}
     preparer("en").clear()  # the baselines above tagged every text: time tagging too, from a cold cache

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from evalcore.benchio import machine
 from evalcore.metric import Item, Metric
 from evalcore.tables import table
 from mteval.bench.wmt import average_kendall, kendall_beats
@@ -17,6 +18,14 @@ from mteval.tesla.train import RankedSet
 
 VARIANTS = {"wmt12": "Kendall's tau, WMT12 variant (metric ties penalised)",
             "no-ties": "Kendall's tau, metric ties excluded"}
+
+
+def ranked_set_header(root, data: RankedSet, folds: int, n_boot: int, seed: int, max_segments: int) -> dict:
+    """What every cross-validated report on WMT12 rankings records first: data, machine, folds,
+    bootstrap, seed and the size of the ranked set."""
+    return {"data": str(root), "machine": machine(), "folds": folds, "bootstrap": n_boot, "seed": seed,
+            "max_segments": max_segments, "outputs": len(data.keys), "rankings": len(data.rankings),
+            "segments": len({k[1] for k in data.keys}), "unreadable": data.unreadable}
 
 
 def baseline_scores(metric: Metric, data: RankedSet) -> np.ndarray:

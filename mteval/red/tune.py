@@ -24,13 +24,14 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.benchio import machine, machine_line, write_report
+from evalcore.benchio import machine_line, write_report
 from evalcore.metric import Item
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf, Meteor
 from mteval.data.wmt12 import Ranking, comparisons
-from mteval.learn.report import baseline_scores, beats, kendall_by_pair, kendall_entries, kendall_markdown
+from mteval.learn.pairwise import segment_folds
+from mteval.learn.report import baseline_scores, ranked_set_header, beats, kendall_by_pair, kendall_entries, kendall_markdown
 from mteval.red.metric import TABLE1, Red, RedP
 from mteval.red.score import Weights, values
 from mteval.tesla.train import RankedSet, load_ranked_set
@@ -150,13 +151,6 @@ def statistics(metric: RedP | Red, data: RankedSet, log: Callable[[str], None], 
     return np.array(rows), np.array(owner)
 
 
-def fold_of_segments(data: RankedSet, folds: int, seed: int) -> dict[int, int]:
-    """Seeded folds of segments (the grouping of :func:`mteval.tesla.train.cross_validated`)."""
-    segments = sorted({k[1] for k in data.keys})
-    order = np.random.default_rng(seed).permutation(len(segments))
-    return {segments[i]: k % folds for k, i in enumerate(order)}
-
-
 def run(out: Path, data_root: Path | None = None, max_segments: int = 0, folds: int = 5, iterations: int = 2,
         n_boot: int = 1000, seed: int = 0, log: Callable[[str], None] = print) -> dict:
     """Tune on each training fold, score its held-out fold, tune once more on all rankings (the
@@ -167,7 +161,7 @@ def run(out: Path, data_root: Path | None = None, max_segments: int = 0, folds: 
     redp = RedP()
     stats, owner = statistics(redp, data, log)
     n = len(data.keys)
-    fold_of = fold_of_segments(data, folds, seed)
+    fold_of = segment_folds(data.keys, folds, seed)
     key_fold = np.array([fold_of[k[1]] for k in data.keys])
     tuned = np.full(n, np.nan)
     chosen = []
@@ -187,9 +181,7 @@ def run(out: Path, data_root: Path | None = None, max_segments: int = 0, folds: 
     counts = {label: kendall_by_pair(data, v) for label, v in rows.items()}
     pairs = list(counts["red"])
     everything = Objective.build(data, data.rankings)
-    report: dict = {"data": str(root), "machine": machine(), "folds": folds, "iterations": iterations,
-                    "bootstrap": n_boot, "seed": seed, "max_segments": max_segments, "outputs": n,
-                    "rankings": len(data.rankings), "segments": len(fold_of), "unreadable": data.unreadable,
+    report: dict = {**ranked_set_header(root, data, folds, n_boot, seed, max_segments), "iterations": iterations,
                     "grid": {k: list(v) for s in SUBSETS for k, v in s.items()}, "start": START,
                     "fold_choices": chosen, "tuned_on_all": {"objective": final_score, **final},
                     "signatures": {m.name: str(m.signature()) for m in (Red(), RedP())},

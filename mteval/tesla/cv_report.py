@@ -16,11 +16,11 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.benchio import machine, machine_line, write_report
+from evalcore.benchio import machine_line, write_report
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf
-from mteval.learn.report import baseline_scores, beats, kendall_by_pair, kendall_entries, kendall_markdown
+from mteval.learn.report import baseline_scores, ranked_set_header, beats, kendall_by_pair, kendall_entries, kendall_markdown
 from mteval.learn.speed import SPEED_SAMPLE
 from mteval.learn.speed import speed as learn_speed
 from mteval.tesla.features import N_BTNG
@@ -67,10 +67,7 @@ def run(out: Path, data_root: Path | None = None, max_segments: int = DEFAULT_SE
     rows["bleu"], rows["chrf"] = baseline_scores(Bleu(), data), baseline_scores(Chrf(), data)
     counts = {label: kendall_by_pair(data, values) for label, values in rows.items()}
     pairs = list(counts["tesla-f"])
-    report: dict = {"data": str(root), "machine": machine(), "folds": folds, "bootstrap": n_boot, "seed": seed,
-                    "max_segments": max_segments, "outputs": len(data.keys), "rankings": len(data.rankings),
-                    "segments": len({k[1] for k in data.keys}), "unreadable": data.unreadable,
-                    "features": names}
+    report: dict = {**ranked_set_header(root, data, folds, n_boot, seed, max_segments), "features": names}
     report["kendall"], report["tesla_f_beats"] = kendall_entries(counts, n_boot, seed), beats(counts, "tesla-f", n_boot, seed)
     report["signatures"] = {m.name: str(m.signature()) for m in (TeslaM(), TeslaB(), TeslaF(), Bleu(), Chrf())}
     report["speed"] = speed(data, seed)
