@@ -120,6 +120,9 @@ def _add_train(sub) -> None:
     c.add_argument("--kernel", choices=("rbf", "poly", "linear", "all"), default="all")
     c.add_argument("--target", default="mean",
                    help="human dimension to fit (default: mean = SummEval's mean of the four dimensions)")
+    c.add_argument("--with-dialsummeval", nargs="?", type=Path, const=True, default=None, metavar="DIR",
+                   help="the opt-in, NON-COMMERCIAL cremer-news-chat: fit on SummEval and DialSummEval together "
+                        "(default DIR: ../shared/data/dialsummeval)")
     c.add_argument("--out", type=Path, help="model folder (default: data/summeval)")
 
 
@@ -171,7 +174,8 @@ def metric_options(args) -> dict[str, dict]:
     """Per metric name, the parameters the command's options set (None = the metric's default)."""
     tesla = {"multi_ref": args.multi_ref, "stem": args.stem, "function_words": args.function_words}
     cremer = {"models": args.cremer_models}
-    return {"tesla-s": tesla, "tesla-s-pos": tesla, "cremer": cremer, "cremer-rbf": cremer, "cremer-pf": cremer}
+    return {"tesla-s": tesla, "tesla-s-pos": tesla, "cremer": cremer, "cremer-rbf": cremer, "cremer-pf": cremer,
+            "cremer-news-chat": cremer}
 
 
 def _score(args) -> int:
@@ -335,16 +339,24 @@ def _bench(args) -> int:
 
 def _train(args) -> int:
     from evalcore.resources import shared_data_dir
-    from summeval.cremer import KERNELS, train_on_judged, train_on_summeval
+    from summeval.cremer import DEFAULT_KERNEL, KERNELS, train_on_judged, train_on_news_and_chat, train_on_summeval
 
     check_output_dir(args.out, "--out")
     kernels = tuple(KERNELS) if args.kernel == "all" else (args.kernel,)
+    if (args.models or args.peers or args.input) and args.with_dialsummeval:
+        raise InputError("--with-dialsummeval trains on the two shared sets, not on --models/--peers or --input")
     if args.models or args.peers or args.input:
         if not args.human:
             raise InputError("--human FILE is needed to train on --models/--peers or --input")
         human = _read_human(args.human)
         items = _read_items(args)
         paths = train_on_judged(items, human, args.target, kernels, args.out, source=str(args.input or args.peers))
+    elif args.with_dialsummeval:
+        if args.target != "mean":
+            raise InputError("--with-dialsummeval fits the mean of the four dimensions (--target mean)")
+        chat = shared_data_dir() / "dialsummeval" if args.with_dialsummeval is True else args.with_dialsummeval
+        news = args.summeval or shared_data_dir() / "summeval" / "summeval_16sys_mean_expert.json"
+        paths = train_on_news_and_chat(news, chat, (DEFAULT_KERNEL,) if args.kernel == "all" else kernels, args.out)
     else:
         data = args.summeval or shared_data_dir() / "summeval" / "summeval_16sys_mean_expert.json"
         paths = train_on_summeval(data, kernels, args.target, args.out)

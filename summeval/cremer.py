@@ -40,6 +40,10 @@ KERNELS = {"linear": "CREMER-LF", "poly": "CREMER-PF", "rbf": "CREMER-RBF"}
 #: the registered metric name of each kernel's CREMER (linear is the default since issue 12)
 METRIC_NAMES = {"linear": "cremer", "rbf": "cremer-rbf", "poly": "cremer-pf"}
 DEFAULT_KERNEL = "linear"
+#: model file stem of each training: SummEval only (licence-clean, the default) or the opt-in
+#: ``news-chat`` model fitted on SummEval and DialSummEval together (SAMSum text: non-commercial)
+TRAININGS = {"summeval": "cremer", "news-chat": "cremer_news_chat"}
+DEFAULT_TRAINING = "summeval"
 FEATURES = ("tesla-s", "dicomer")
 TESLA_SCALING = "topic-z"
 DICOMER_SCALING = "topic-z-judged"
@@ -95,16 +99,27 @@ def fit_cremer(kernel: str, x: np.ndarray, y: np.ndarray, groups: np.ndarray,
     return search.fit(x, y, groups=groups).best_estimator_
 
 
-def model_path(kernel: str, folder: str | Path | None = None) -> Path:
-    return (Path(folder) if folder else data_dir() / "summeval") / f"cremer_{kernel}.joblib"
+def model_path(kernel: str, folder: str | Path | None = None, training: str = DEFAULT_TRAINING) -> Path:
+    """The model file of ``kernel`` trained on ``training`` (shipped in data/summeval, or in ``folder``)."""
+    if training not in TRAININGS:
+        raise ValueError(f"training must be one of {sorted(TRAININGS)}, got {training!r}")
+    return (Path(folder) if folder else data_dir() / "summeval") / f"{TRAININGS[training]}_{kernel}.joblib"
 
 
-def model_signature(kernel: str, target: str) -> Signature:
+def metric_name(kernel: str, training: str = DEFAULT_TRAINING) -> str:
+    """The registered name of a CREMER: ``cremer``/``cremer-rbf``/``cremer-pf`` for the default
+    training, ``cremer-news-chat`` (+ ``-rbf``/``-pf``) for the opt-in two-set model."""
+    base = METRIC_NAMES.get(kernel, f"cremer-{kernel}")
+    return base if training == DEFAULT_TRAINING else base.replace("cremer", f"cremer-{training}", 1)
+
+
+def model_signature(kernel: str, target: str, training: str = DEFAULT_TRAINING, use: str | None = None) -> Signature:
     """What a CREMER model is, before its file exists: the variant, its features (TESLA-S
-    standardised within topic) and its target (the metric's signature adds the model file's hash)."""
-    return Signature(METRIC_NAMES[kernel], {"variant": KERNELS[kernel]},
-                     {"features": list(FEATURES), "tesla": TESLA_SCALING, "dicomer": DICOMER_SCALING,
-                      "target": target}, __version__)
+    standardised within topic), its target and, for a model with terms, ``use`` (the metric's
+    signature adds the model file's hash)."""
+    extras = {"features": list(FEATURES), "tesla": TESLA_SCALING, "dicomer": DICOMER_SCALING, "target": target}
+    return Signature(metric_name(kernel, training), {"variant": KERNELS[kernel]},
+                     {**extras, **({"use": use} if use else {})}, __version__)
 
 
 def topic_z(values: np.ndarray, topics: np.ndarray) -> np.ndarray:
@@ -163,19 +178,22 @@ def tesla_training(values) -> dict:
     return {"mean": float(values.mean()), "sd": float(values.std()) or 1.0}
 
 
-def save_model(model: TransformedTargetRegressor, kernel: str, info: dict, folder: str | Path | None = None) -> Path:
+def save_model(model: TransformedTargetRegressor, kernel: str, info: dict, folder: str | Path | None = None,
+               training: str = DEFAULT_TRAINING) -> Path:
     """Persist a fitted regressor with its sidecar (:mod:`evalcore.persist`): ``info`` names the
     target, the training data and its licence; the model's signature is added here."""
-    signature = str(model_signature(kernel, info["target"]))
-    return save_with_sidecar(model, model_path(kernel, folder), {**info, "signature": signature})
+    signature = str(model_signature(kernel, info["target"], training, info.get("use")))
+    return save_with_sidecar(model, model_path(kernel, folder, training), {**info, "signature": signature})
 
 
-def load_model(kernel: str = DEFAULT_KERNEL, folder: str | Path | None = None) -> tuple[TransformedTargetRegressor, dict]:
+def load_model(kernel: str = DEFAULT_KERNEL, folder: str | Path | None = None,
+               training: str = DEFAULT_TRAINING) -> tuple[TransformedTargetRegressor, dict]:
     """The shipped (or retrained) CREMER regressor and its sidecar, the file checked against the
     SHA-256 recorded there."""
-    path = model_path(kernel, folder)
+    path = model_path(kernel, folder, training)
     if not path.exists():
-        raise ResourceError(f"CREMER model {path} is missing: run `summeval train cremer`")
+        flag = "" if training == DEFAULT_TRAINING else " --with-dialsummeval"
+        raise ResourceError(f"CREMER model {path} is missing: run `summeval train cremer{flag}`")
     return load_saved(path)
 
 
@@ -196,7 +214,8 @@ def monotone_in_tesla(model, dicomer_values, n: int = 41, span: float = 3.0) -> 
 
 
 def _fit_and_save(tesla: np.ndarray, dicomer: np.ndarray, judged: np.ndarray, y: np.ndarray, groups: np.ndarray,
-                  kernels: tuple[str, ...], folder: str | Path | None, info: dict) -> list[Path]:
+                  kernels: tuple[str, ...], folder: str | Path | None, info: dict,
+                  training: str = DEFAULT_TRAINING) -> list[Path]:
     """One tuned model per kernel over (TESLA-S and DICOMER standardised within topic), saved with its
     sidecar (``info`` + the chosen SVR parameters, the scalings and whether it is monotone in TESLA-S)."""
     x = feature_matrix(topic_z(tesla, groups), scale_dicomer(dicomer, judged, groups))
@@ -210,7 +229,7 @@ def _fit_and_save(tesla: np.ndarray, dicomer: np.ndarray, judged: np.ndarray, y:
                    "monotone_in_tesla_s": monotone_in_tesla(model, grid), "valid_for": VALID_FOR,
                    "svr": svr_params(model), "target_scaling": "standardised (epsilon in SDs)",
                    "tuning": f"grid {PARAM_GRIDS[kernel]}, folds by document, MSE"}
-        paths.append(save_model(model, kernel, sidecar, folder))
+        paths.append(save_model(model, kernel, sidecar, folder, training))
     return paths
 
 
@@ -279,31 +298,65 @@ def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), tar
                          kernels, folder, info)
 
 
+def shipped_features(items) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
+    """(raw TESLA-S, raw DICOMER, DICOMER's judged flags, the two signatures) of judged summaries,
+    from TESLA-S against their references and the shipped DICOMER (which never saw a summary)."""
+    from coherence.dicomer.metric import Dicomer
+
+    from summeval.metrics.tesla_s import TeslaS
+
+    tesla, dicomer = TeslaS(), Dicomer()
+    tesla_values = _values(tesla.score_batch(_metric_items(items)), items, "TESLA-S")
+    dicomer_results = dicomer.score_batch(_candidate_items(items))
+    return (tesla_values, _values(dicomer_results, items, "DICOMER"), _judged(dicomer_results),
+            {"tesla_s": str(tesla.signature()), "dicomer": str(dicomer.signature())})
+
+
+def train_on_news_and_chat(summeval_file: Path, dialsummeval_dir: Path, kernels: tuple[str, ...] = (DEFAULT_KERNEL,),
+                           folder: str | Path | None = None) -> list[Path]:
+    """The opt-in ``cremer-news-chat``: CREMER fitted on SummEval (news, 11 references) and
+    DialSummEval (chat, one reference) together, target = the mean of the four dimensions
+    standardised within each set (their judges and scales differ). Non-commercial: SAMSum's text is
+    CC BY-NC-ND, and the sidecar and signature say so (``use:non-commercial``)."""
+    from evalcore.data.dialsummeval import LICENCE, read_dialsummeval
+    from evalcore.data.summeval import read_summeval
+
+    sets = {"summeval": read_summeval(summeval_file), "dialsummeval": list(read_dialsummeval(dialsummeval_dir).items)}
+    parts, signatures = [], {}
+    for name, items in sets.items():
+        tesla, dicomer, judged, signatures = shipped_features(items)
+        y = np.array([it.human["mean"] for it in items])
+        topics = np.array([f"{name}:{it.topic}" for it in items])
+        parts.append((tesla, dicomer, judged, (y - y.mean()) / y.std(), topics))
+    tesla, dicomer, judged, y, topics = (np.concatenate(a) for a in zip(*parts))
+    sizes = {name: len(items) for name, items in sets.items()}
+    info = {"target": "summeval+dialsummeval:mean-z", "data": f"{summeval_file.name} + {dialsummeval_dir.name}",
+            "n_summaries": len(y), "use": "non-commercial", **signatures,
+            "trained_on": f"SummEval ({sizes['summeval']} news summaries, 11 references) and DialSummEval "
+                          f"({sizes['dialsummeval']} chat summaries, one reference), target = mean of the four "
+                          "dimensions standardised within each set",
+            "dicomer_training_values": "shipped DICOMER model (trained without summaries)",
+            "licence": "OPT-IN, NON-COMMERCIAL: trained on DialSummEval (" + LICENCE + ") and SummEval "
+                       "annotations (MIT; CNN/DailyMail text, research use)"}
+    return _fit_and_save(tesla, dicomer, judged, y, topics, kernels, folder, info, training="news-chat")
+
+
 def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], target: str,
                     kernels: tuple[str, ...] = tuple(KERNELS), folder: str | Path | None = None,
                     source: str = "") -> list[Path]:
     """Fit CREMER on one's own judged summaries (TAC folders or JSONL plus a human-score file):
     TESLA-S against their references and the shipped DICOMER, which never saw these texts."""
-    from coherence.dicomer.metric import Dicomer
-
-    from summeval.metrics.tesla_s import TeslaS
-
     missing = [it.origin or f"{it.topic}/{it.system}" for it in items if target not in human.get(it.key, {})]
     if missing:
         raise InputError(f"no human {target!r} score for {len(missing)} summaries, e.g. {missing[0]}")
     topics = np.array([it.topic for it in items])
     if len(set(topics)) < 2:
         raise InputError("training CREMER needs summaries of at least two topics (folds are grouped by topic)")
-    metric_items = _metric_items(items)
-    tesla, dicomer = TeslaS(), Dicomer()
-    tesla_values = _values(tesla.score_batch(metric_items), items, "TESLA-S")
-    dicomer_results = dicomer.score_batch(_candidate_items(items))
-    dicomer_values = _values(dicomer_results, items, "DICOMER")
+    tesla_values, dicomer_values, judged, signatures = shipped_features(items)
     y = np.array([human[it.key][target] for it in items])
     name = Path(source).name or "judged"
     info = {"target": f"{name}:{target}", "data": str(source), "n_summaries": len(items),
             "trained_on": f"{source or 'judged summaries'}: {len(items)} summaries, human {target!r}",
-            "tesla_s": str(tesla.signature()), "dicomer": str(dicomer.signature()),
-            "dicomer_training_values": "shipped DICOMER model (not trained on these summaries)",
+            **signatures, "dicomer_training_values": "shipped DICOMER model (not trained on these summaries)",
             "licence": f"inherits the licence of the judged summaries and judgments ({name})"}
-    return _fit_and_save(tesla_values, dicomer_values, _judged(dicomer_results), y, topics, kernels, folder, info)
+    return _fit_and_save(tesla_values, dicomer_values, judged, y, topics, kernels, folder, info)

@@ -27,6 +27,8 @@ METRICS = {
                              kwargs={"kernel": "rbf"}),
     "cremer-pf": MetricSpec(_CREMER, "CREMER-PF responsiveness: polynomial SVR over TESLA-S (z within topic) and DICOMER",
                             kwargs={"kernel": "poly"}),
+    "cremer-news-chat": MetricSpec(_CREMER, "opt-in, NON-COMMERCIAL: CREMER(-LF) fitted on SummEval and DialSummEval "
+                                   "(SAMSum, CC BY-NC-ND)", kwargs={"kernel": "linear", "training": "news-chat"}),
 }
 
 #: what `summeval score` computes when no metric is named

@@ -315,16 +315,20 @@ class CremerSpec:
     weights) over TESLA-S (``tesla``: ``all`` references, ``one`` original reference, ``topic-z``
     standardised within each document) and the readability value of ``dicomer`` (None: the
     ablation without it), ``raw`` or standardised within each document over the summaries it judged
-    (``dicomer_scaling``, the shipped ``topic-z-judged``); target = mean of the four."""
+    (``dicomer_scaling``, the shipped ``topic-z-judged``); target = mean of the four.
+    ``both_sets``: trained on the source's training folds plus all of the other set (target z-scored
+    within each set), as the opt-in ``cremer-news-chat`` is: only in the cross-validated settings."""
 
     name: str
     kernel: str
     dicomer: str | None = SHIPPED
     tesla: str = "topic-z"
     dicomer_scaling: str = DICOMER_SCALING
+    both_sets: bool = False
 
 
 _CREMER_NAMES = {"rbf": "CREMER-RBF", "poly": "CREMER-PF", "linear": "CREMER-LF"}
+NEWS_CHAT = "CREMER-LF news+chat (opt-in)"  # the opt-in cremer-news-chat, refitted per fold
 
 
 def cremer_specs(experiments: bool) -> list[CremerSpec]:
@@ -337,6 +341,7 @@ def cremer_specs(experiments: bool) -> list[CremerSpec]:
     specs += [CremerSpec(f"{names['linear']}[dicomer-raw]", "linear", dicomer_scaling="raw"),  # issue 12's first cut
               CremerSpec("CREMER-NNLS", "nnls")]
     specs += [CremerSpec(f"{names[k]} (0.1.0)", k, OLD_SHIPPED, "all", "raw") for k in ("linear", "rbf")]
+    specs += [CremerSpec(NEWS_CHAT, "linear", both_sets=True)]
     if not experiments:
         return specs
     raw = "raw"
@@ -425,6 +430,8 @@ def trained_scores(setting, domains: dict[str, Domain], read: Readability, dspec
     _, source, target = setting
     src, tgt = domains[source], domains[target]
     by_name = {s.name: s for s in dspecs}
+    if source != target:  # a model trained on both sets has no unseen set to transfer to
+        cspecs = [c for c in cspecs if not c.both_sets]
     out = {s.name: np.full(tgt.n, np.nan) for s in [*dspecs, *cspecs]}
     inner_folds = N_FOLDS if source != target else N_FOLDS - 1
     for train, test in splits(setting, domains):
@@ -447,10 +454,31 @@ def trained_scores(setting, domains: dict[str, Domain], read: Readability, dspec
                 j_train = np.array([dspec.judged(src.analyses[i]) for i in np.flatnonzero(train)])
                 j_test = np.array([dspec.judged(a) for a in test_analyses])
             x_train = _cremer_x(spec, tesla_src[train], d_train, j_train, src.topics[train])
-            model = fit_responsiveness(spec.kernel, x_train, y, src.topics[train], tuning)
+            groups = src.topics[train]
+            if spec.both_sets:
+                x_train, y, groups = _with_other_set(spec, domains, source, read, by_name, x_train, y, groups)
+            model = fit_responsiveness(spec.kernel, x_train, y, groups, tuning)
             out[spec.name][test] = model.predict(_cremer_x(spec, tesla_tgt[test], d_test, j_test, tgt.topics[test]))
             log(f"    {spec.name}: {time.perf_counter() - t0:.1f} s")
     return out
+
+
+def _standardised(values: np.ndarray) -> np.ndarray:
+    return (values - values.mean()) / values.std()
+
+
+def _with_other_set(spec: CremerSpec, domains: dict[str, Domain], source: str, read: Readability,
+                    by_name: dict[str, DicomerSpec], x: np.ndarray, y: np.ndarray, groups: np.ndarray):
+    """Training rows of the source's folds plus every summary of the other set, the targets
+    z-scored within each set (as `summeval train cremer --with-dialsummeval` fits them)."""
+    other = domains[DIALSUMMEVAL if source == SUMMEVAL else SUMMEVAL]
+    everything = np.ones(other.n, bool)
+    dspec = by_name[spec.dicomer]
+    d = read.out_of_fold(dspec, other.name, everything, N_FOLDS)
+    judged_other = np.array([dspec.judged(a) for a in other.analyses])
+    x_other = _cremer_x(spec, _tesla(spec, other), d, judged_other, other.topics)
+    return (np.vstack([x, x_other]), np.concatenate([_standardised(y), _standardised(other.human["mean"])]),
+            np.concatenate([groups, np.char.add(f"{other.name}:", other.topics.astype(str))]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -707,7 +735,7 @@ def plot(report: dict, out: Path) -> list[Path]:
     paths = []
     settings = list(report["settings"])
     for dim in ("coherence", "mean"):
-        metrics = list(report["settings"][settings[0]]["metrics"])
+        metrics = list(dict.fromkeys(m for s in settings for m in report["settings"][s]["metrics"]))
         fig, axes = plt.subplots(1, len(settings), figsize=(4 * len(settings), 0.28 * len(metrics) + 1.5),
                                  sharey=True)
         for ax, name in zip(axes, settings):

@@ -18,21 +18,21 @@ import numpy as np
 
 from evalcore import __version__
 from evalcore.metric import InputLimits, Item, ReferenceMetric, Score, Signature
-from summeval.cremer import (DEFAULT_KERNEL, KERNELS, METRIC_NAMES, SINGLE_SUMMARY_NOTE, cremer_features,
-                             dicomer_judged, load_model, model_path)
+from summeval.cremer import (DEFAULT_KERNEL, DEFAULT_TRAINING, KERNELS, SINGLE_SUMMARY_NOTE, TRAININGS,
+                             cremer_features, dicomer_judged, load_model, metric_name, model_path)
 from summeval.metrics.tesla_s import TeslaS
 
 
-def _model(kernel: str, models: str | Path | None):
+def _model(kernel: str, models: str | Path | None, training: str):
     """(regressor, sidecar) of a model file, loaded once per process and version of the file."""
-    path = model_path(kernel, models)
+    path = model_path(kernel, models, training)
     stat = path.stat() if path.exists() else None
-    return _load(kernel, str(models) if models else None, stat and (stat.st_mtime_ns, stat.st_size))
+    return _load(kernel, str(models) if models else None, training, stat and (stat.st_mtime_ns, stat.st_size))
 
 
 @functools.lru_cache(maxsize=8)
-def _load(kernel: str, models: str | None, version):
-    return load_model(kernel, models)
+def _load(kernel: str, models: str | None, training: str, version):
+    return load_model(kernel, models, training)
 
 
 @functools.lru_cache(maxsize=1)
@@ -55,28 +55,34 @@ def feature_values(items: Sequence[Item]) -> tuple[list, list]:
 class Cremer(ReferenceMetric):
     """CREMER with the SVR of ``kernel`` (``linear``: CREMER-LF, registered as ``cremer``;
     ``poly``: CREMER-PF; ``rbf``: CREMER-RBF), shipped or from ``models`` (a folder written by `summeval train cremer --out`).
+    ``training="news-chat"`` is the opt-in model fitted on SummEval and DialSummEval
+    (``cremer-news-chat``, non-commercial, ``use:`` in its signature).
     ``value`` is the predicted responsiveness; components are its inputs, ``tesla_s`` and
     ``dicomer``."""
 
     scope = "topic"  # TESLA-S is standardised over the batch's summaries that share references
-    # the kernel shows as the variant's name, the model folder as the model file's hash
-    signature_via: ClassVar[dict[str, str]] = {"kernel": "variant", "models": "model"}
+    # the kernel shows as the variant's name; the model folder and the training as the model file's hash
+    signature_via: ClassVar[dict[str, str]] = {"kernel": "variant", "models": "model", "training": "model"}
 
-    def __init__(self, kernel: str = DEFAULT_KERNEL, models: str | Path | None = None):
+    def __init__(self, kernel: str = DEFAULT_KERNEL, models: str | Path | None = None,
+                 training: str = DEFAULT_TRAINING):
         self.kernel = kernel
         self.models = models
+        self.training = training
 
     @property
     def name(self) -> str:  # type: ignore[override]
-        return METRIC_NAMES.get(self.kernel, f"cremer-{self.kernel}")
+        return metric_name(self.kernel, self.training)
 
     def validate(self) -> None:
         if self.kernel not in KERNELS:
             raise ValueError(f"kernel must be one of {sorted(KERNELS)}, got {self.kernel!r}")
+        if self.training not in TRAININGS:
+            raise ValueError(f"training must be one of {sorted(TRAININGS)}, got {self.training!r}")
 
     def _loaded(self):
         self._ensure_valid()
-        return _model(self.kernel, self.models)
+        return _model(self.kernel, self.models, self.training)
 
     def signature(self) -> Signature:
         """The short form of 0.1.0: ``cremer|variant:CREMER-RBF|features:tesla-s+dicomer|target:...|model:...``;
@@ -85,7 +91,8 @@ class Cremer(ReferenceMetric):
         info = self._loaded()[1]
         params = {"variant": KERNELS[self.kernel], "features": info["features"],
                   "tesla": info.get("tesla_scaling", "raw"),
-                  "dicomer": info.get("dicomer_scaling", "raw"), "target": info["target"], "model": info["sha256"][:12]}
+                  "dicomer": info.get("dicomer_scaling", "raw"), "target": info["target"], "model": info["sha256"][:12],
+                  **({"use": info["use"]} if info.get("use") else {})}
         return Signature(self.name, params, {}, __version__)
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:

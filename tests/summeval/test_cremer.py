@@ -150,3 +150,30 @@ def test_epsilon_means_the_same_on_any_judgment_scale():
     small, large = make_cremer("rbf").fit(x, y), make_cremer("rbf").fit(x, 1 + 40 * y)  # 0-1 vs a wide scale
     # equal up to the SVR solver's tolerance (1e-3 in standardised units)
     assert np.abs(1 + 40 * small.predict(x) - large.predict(x)).max() < 1e-3 * np.std(40 * y)
+
+
+def test_opt_in_news_chat_model_says_non_commercial_everywhere():
+    metric = Cremer(training="news-chat")
+    model, info = load_model("linear", training="news-chat")
+    assert metric.name == "cremer-news-chat"
+    sig = str(metric.signature())
+    assert sig.startswith("cremer-news-chat|variant:CREMER-LF|") and "|use:non-commercial|" in sig
+    assert f"model:{info['sha256'][:12]}" in sig and "target:summeval+dialsummeval:mean-z" in sig
+    assert info["licence"].startswith("OPT-IN, NON-COMMERCIAL") and "CC BY-NC-ND" in info["licence"]
+    assert "DialSummEval" in info["trained_on"] and info["n_summaries"] == 1600 + 1300
+    assert "use" not in str(Cremer().signature())  # the default carries no such term
+    assert monotone_in_tesla(model, np.linspace(-5, 5, 21), n=81, span=4.0) and info["monotone_in_tesla_s"]
+
+
+def test_training_names_a_model_file_and_refuses_unknown_sets(tmp_path):
+    from summeval.cremer import metric_name, model_path
+
+    assert model_path("linear", tmp_path, "news-chat").name == "cremer_news_chat_linear.joblib"
+    assert model_path("rbf", tmp_path).name == "cremer_rbf.joblib"
+    assert metric_name("rbf", "news-chat") == "cremer-news-chat-rbf" and metric_name("poly") == "cremer-pf"
+    with pytest.raises(ValueError, match="training must be one of"):
+        model_path("linear", tmp_path, "tac")
+    with pytest.raises(ValueError, match="training must be one of"):
+        Cremer(training="tac").signature()
+    with pytest.raises(Exception, match="--with-dialsummeval"):
+        load_model("linear", tmp_path, "news-chat")

@@ -145,3 +145,23 @@ def test_non_negative_least_squares_never_weighs_a_feature_against_the_target():
     model = non_negative_least_squares().fit(x, y)
     coef = model.regressor_.named_steps["ls"].coef_
     assert coef[0] > 0 and coef[1] == 0.0  # the falling feature is dropped, not given a negative weight
+
+
+def test_news_chat_rows_train_on_both_sets_with_targets_standardised_within_each():
+    from types import SimpleNamespace
+
+    from summeval.bench.transfer import DIALSUMMEVAL, SUMMEVAL, CremerSpec, _with_other_set
+
+    chat = SimpleNamespace(name=DIALSUMMEVAL, n=4, topics=np.array(["d1", "d1", "d2", "d2"]),
+                           analyses=[None] * 4, human={"mean": np.array([1.0, 2.0, 3.0, 4.0])},
+                           baselines={"tesla-s": np.array([0.1, 0.3, 0.2, 0.6])})
+    read = SimpleNamespace(out_of_fold=lambda spec, name, within, k: np.array([0.5, -0.5, 1.0, 0.0]))
+    dspec = SimpleNamespace(judged=lambda a: True)
+    spec = CremerSpec("x", "linear", dicomer="d", both_sets=True)
+    x, y = np.zeros((2, 2)), np.array([10.0, 30.0])
+    x2, y2, groups = _with_other_set(spec, {SUMMEVAL: None, DIALSUMMEVAL: chat}, SUMMEVAL, read, {"d": dspec},
+                                     x, y, np.array(["n1", "n1"]))
+    assert x2.shape == (6, 2) and list(groups) == ["n1", "n1", "dialsummeval:d1", "dialsummeval:d1",
+                                                   "dialsummeval:d2", "dialsummeval:d2"]
+    assert y2[:2] == pytest.approx([-1.0, 1.0]) and y2[2:].mean() == pytest.approx(0.0)
+    assert x2[2:, 0] == pytest.approx([-1.0, 1.0, -1.0, 1.0])  # TESLA-S z within each dialogue
