@@ -39,6 +39,20 @@ def _structured_fit(X, Y: np.ndarray, theta: np.ndarray, alpha: float, **solver)
     return LinearFit(coef, fit.intercept, fit.converged, fit.n_iter, fit.objective)
 
 
+def auxiliary_weights(X, Y: np.ndarray, alpha: float = 1e-4, **solver) -> np.ndarray:
+    """Step 1-2 of the paper's section 3.2: U = [u_1 ... u_m] (features x problems), each u_l
+    learnt by eq. (1) on the rows that are its examples (``Y`` in {-1, 0, +1}, 0 = not an example).
+    The problems are independent, so U of a stack of problem sets is the stack of their U's."""
+    return fit_problems(X, Y, alpha, **solver).coef
+
+
+def structure_from(U: np.ndarray, n_components: int) -> tuple[np.ndarray, np.ndarray]:
+    """Step 3: Theta = the first ``n_components`` left singular vectors of U as rows (orthonormal),
+    and U's singular values."""
+    left, singular, _ = np.linalg.svd(U, full_matrices=False)
+    return left[:, :n_components].T.copy(), singular
+
+
 def learn_structure(X, Y: np.ndarray, n_components: int, alpha: float = 1e-4, n_iter: int = 1,
                     **solver) -> tuple[np.ndarray, np.ndarray]:
     """Theta (n_components x features, orthonormal rows) and the singular values of U from the
@@ -49,12 +63,9 @@ def learn_structure(X, Y: np.ndarray, n_components: int, alpha: float = 1e-4, n_
     Theta, and take Theta again from the SVD of their u = w + Theta^T v."""
     if n_iter < 1:
         raise ValueError(f"n_iter must be at least 1, got {n_iter}")
-    theta = np.zeros((0, X.shape[1]))
-    singular = np.zeros(0)
-    for _ in range(n_iter):
-        U = _structured_fit(X, Y, theta, alpha, **solver).coef
-        left, singular, _ = np.linalg.svd(U, full_matrices=False)
-        theta = left[:, :n_components].T.copy()
+    theta, singular = structure_from(auxiliary_weights(X, Y, alpha, **solver), n_components)
+    for _ in range(n_iter - 1):
+        theta, singular = structure_from(_structured_fit(X, Y, theta, alpha, **solver).coef, n_components)
     return theta, singular
 
 
@@ -65,23 +76,44 @@ def _labels(y_index: np.ndarray, n_classes: int) -> np.ndarray:
     return np.where(y_index[:, None] == np.arange(n_classes)[None, :], 1.0, -1.0)
 
 
+#: the h tried by ``n_components="cv"``; None is all of them (the paper's choice, h = m)
+H_GRID = (2, 4, 8, 16, None)
+
+
+def _stack(blocks: list) -> tuple:
+    """Rows of several (X, Y) problem sets as one set, each set's problems in its own columns
+    (0 = not an example elsewhere)."""
+    rows = sp.vstack if any(sp.issparse(b[0]) for b in blocks) else np.vstack
+    Xs = rows([b[0] for b in blocks])
+    Ys = np.zeros((Xs.shape[0], sum(b[1].shape[1] for b in blocks)))
+    r = c = 0
+    for bx, by in blocks:
+        Ys[r:r + bx.shape[0], c:c + by.shape[1]] = by
+        r, c = r + bx.shape[0], c + by.shape[1]
+    return (Xs.tocsr() if sp.issparse(Xs) else Xs), Ys
+
+
 class ASOClassifier(ClassifierMixin, BaseEstimator):
     """One-vs-all linear classifier with ASO's shared structure Theta.
 
     Parameters: ``n_components`` h (None: as many as auxiliary problems, the paper's h = 20 of 20;
-    0: no structure, i.e. the plain linear classifier of eq. 1), ``alpha`` lambda, ``n_iter`` ASO
-    rounds, ``target_auxiliary`` whether the target problems are also auxiliary problems (the
-    paper's "unobservable" choice), ``fit_intercept`` (an unpenalised bias; the paper has none),
-    ``max_iter``/``tol`` (relative step) of Newton-CG. ``fit(X, y, auxiliary_X=None, auxiliary_Y=None)`` takes further
-    auxiliary problems on their own examples (``auxiliary_Y`` in {-1, 0, +1}, 0 = not an example).
+    0: no structure, i.e. the plain linear classifier of eq. 1; ``"cv"``: the h of ``h_grid``
+    with the best accuracy in a ``cv``-fold cross-validation inside the training data, grouped
+    by ``fit``'s ``groups``), ``alpha`` lambda, ``n_iter`` ASO rounds, ``target_auxiliary``
+    whether the target problems are also auxiliary problems (the paper's "unobservable" choice),
+    ``fit_intercept`` (an unpenalised bias; the paper has none), ``max_iter``/``tol`` (relative
+    step) of Newton-CG. ``fit(X, y, groups=None, auxiliary_X=None, auxiliary_Y=None)`` takes
+    further auxiliary problems on their own examples (``auxiliary_Y`` in {-1, 0, +1}, 0 = not an
+    example).
 
     Learned: ``classes_``, ``coef_`` (problems x features, u = w + Theta^T v), ``intercept_``,
     ``theta_`` (h x features), ``singular_values_`` of U, ``n_components_``, ``n_auxiliary_``,
-    ``converged_``, ``n_iter_`` (Newton iterations of the target fit), ``n_features_in_``."""
+    ``cv_scores_`` (h -> inner cross-validated accuracy; empty unless ``"cv"``), ``converged_``,
+    ``n_iter_`` (Newton iterations of the target fit), ``n_features_in_``."""
 
-    def __init__(self, n_components: int | None = None, alpha: float = 1e-4, n_iter: int = 1,
+    def __init__(self, n_components: int | str | None = None, alpha: float = 1e-4, n_iter: int = 1,
                  target_auxiliary: bool = True, fit_intercept: bool = True, max_iter: int = 200,
-                 tol: float = 1e-8):
+                 tol: float = 1e-8, h_grid: tuple = H_GRID, cv: int = 3):
         self.n_components = n_components
         self.alpha = alpha
         self.n_iter = n_iter
@@ -89,54 +121,96 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
+        self.h_grid = h_grid
+        self.cv = cv
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         return tags
 
-    def _auxiliary(self, X, Y_target: np.ndarray, auxiliary_X, auxiliary_Y):
-        """The auxiliary problems' examples and labels, target problems first when they are used."""
-        blocks = []
-        if self.target_auxiliary:
-            blocks.append((X, Y_target))
-        if auxiliary_Y is not None:
-            if auxiliary_X is None:
-                raise ValueError("auxiliary_Y needs auxiliary_X (the auxiliary problems' examples)")
-            aux_X = validate_data(self, auxiliary_X, accept_sparse="csr", reset=False)
-            aux_Y = np.asarray(auxiliary_Y, dtype=float)
-            aux_Y = aux_Y[:, None] if aux_Y.ndim == 1 else aux_Y
-            if aux_Y.shape[0] != aux_X.shape[0]:
-                raise ValueError(f"auxiliary_X has {aux_X.shape[0]} rows, auxiliary_Y {aux_Y.shape[0]}")
-            blocks.append((aux_X, aux_Y))
-        if not blocks:
-            return None, None
-        rows = sp.vstack if any(sp.issparse(b[0]) for b in blocks) else np.vstack
-        Xs = rows([b[0] for b in blocks])
-        Ys = np.zeros((Xs.shape[0], sum(b[1].shape[1] for b in blocks)))
-        r = c = 0
-        for bx, by in blocks:
-            Ys[r:r + bx.shape[0], c:c + by.shape[1]] = by
-            r, c = r + bx.shape[0], c + by.shape[1]
-        return (Xs.tocsr() if sp.issparse(Xs) else Xs), Ys
+    def _external(self, auxiliary_X, auxiliary_Y):
+        """The further auxiliary problems as (X, Y), or None."""
+        if auxiliary_Y is None:
+            return None
+        if auxiliary_X is None:
+            raise ValueError("auxiliary_Y needs auxiliary_X (the auxiliary problems' examples)")
+        aux_X = validate_data(self, auxiliary_X, accept_sparse="csr", reset=False)
+        aux_Y = np.asarray(auxiliary_Y, dtype=float)
+        aux_Y = aux_Y[:, None] if aux_Y.ndim == 1 else aux_Y
+        if aux_Y.shape[0] != aux_X.shape[0]:
+            raise ValueError(f"auxiliary_X has {aux_X.shape[0]} rows, auxiliary_Y {aux_Y.shape[0]}")
+        return aux_X, aux_Y
 
-    def fit(self, X, y, auxiliary_X=None, auxiliary_Y=None):
+    def _structure(self, X, Y: np.ndarray, external, external_U, h: int, solver: dict):
+        """Theta and U's singular values from the target problems on (X, Y) when they are
+        auxiliary and the external problems (whose one-round U, ``external_U``, is learnt once)."""
+        if self.n_iter == 1:
+            blocks = [auxiliary_weights(X, Y, self.alpha, **solver)] if self.target_auxiliary else []
+            return structure_from(np.hstack(blocks + ([external_U] if external_U is not None else [])), h)
+        blocks = ([(X, Y)] if self.target_auxiliary else []) + ([external] if external is not None else [])
+        return learn_structure(*_stack(blocks), h, self.alpha, self.n_iter, **solver)
+
+    def _choose_components(self, X, Y: np.ndarray, groups, external, external_U, limit: int,
+                           solver: dict) -> dict[int, float]:
+        """Inner cross-validated accuracy of every h of ``h_grid`` (clipped to ``limit``): each
+        inner split learns Theta (for the largest h; smaller h take its first rows) and the
+        target problems on its training part only, and is scored on its held-out part."""
+        from sklearn.model_selection import GroupKFold, KFold
+
+        candidates = sorted({limit if h is None else min(int(h), limit) for h in self.h_grid} - {0})
+        if any(h < 0 for h in candidates):
+            raise ValueError(f"h_grid must hold positive numbers or None, got {self.h_grid}")
+        if groups is None:
+            n_splits = min(self.cv, X.shape[0])
+            splitter = KFold(n_splits=n_splits) if n_splits >= 2 else None
+        else:
+            n_splits = min(self.cv, len(np.unique(groups)))
+            splitter = GroupKFold(n_splits=n_splits) if n_splits >= 2 else None
+        if splitter is None or not candidates:
+            return {}
+        correct = np.zeros(len(candidates))
+        for train, held in splitter.split(X, groups=groups):
+            theta, _ = self._structure(X[train], Y[train], external, external_U, candidates[-1], solver)
+            gold = Y[held].argmax(axis=1) if Y.shape[1] > 1 else (Y[held, 0] > 0).astype(int)
+            for j, h in enumerate(candidates):
+                fit = _structured_fit(X[train], Y[train], theta[:h], self.alpha, **solver)
+                scores = np.asarray(X[held] @ fit.coef) + fit.intercept
+                guess = scores.argmax(axis=1) if Y.shape[1] > 1 else (scores[:, 0] > 0).astype(int)
+                correct[j] += (guess == gold).sum()
+        return {h: float(c / X.shape[0]) for h, c in zip(candidates, correct)}
+
+    def fit(self, X, y, groups=None, auxiliary_X=None, auxiliary_Y=None):
         """Learn Theta from the auxiliary problems, then the target problems on [x, Theta x]."""
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
             raise ValueError(f"ASOClassifier needs samples of at least 2 classes, got 1 class: {self.classes_[0]!r}")
+        if self.n_components is not None and self.n_components != "cv" and int(self.n_components) < 0:
+            raise ValueError(f"n_components must be >= 0, None or 'cv', got {self.n_components}")
+        if groups is not None and len(groups) != X.shape[0]:
+            raise ValueError(f"groups has {len(groups)} entries, X {X.shape[0]} rows")
         Y = _labels(y_index, len(self.classes_))
         solver = {"fit_intercept": self.fit_intercept, "max_iter": self.max_iter, "tol": self.tol}
-        aux_X, aux_Y = self._auxiliary(X, Y, auxiliary_X, auxiliary_Y)
-        self.n_auxiliary_ = 0 if aux_Y is None else int(aux_Y.shape[1])
+        external = self._external(auxiliary_X, auxiliary_Y)
+        self.n_auxiliary_ = (Y.shape[1] if self.target_auxiliary else 0) + (0 if external is None else external[1].shape[1])
         limit = min(self.n_auxiliary_, X.shape[1])
-        h = limit if self.n_components is None else min(int(self.n_components), limit)
-        if h < 0:
-            raise ValueError(f"n_components must be >= 0 or None, got {self.n_components}")
+        structured = limit > 0 and self.n_components != 0
+        external_U = (auxiliary_weights(*external, self.alpha, **solver)
+                      if structured and external is not None and self.n_iter == 1 else None)
+        self.cv_scores_ = {}
+        if not structured:
+            h = 0
+        elif self.n_components is None:
+            h = limit
+        elif self.n_components == "cv":
+            self.cv_scores_ = self._choose_components(X, Y, groups, external, external_U, limit, solver)
+            h = max(self.cv_scores_, key=lambda k: (self.cv_scores_[k], -k)) if self.cv_scores_ else limit
+        else:
+            h = min(int(self.n_components), limit)
         if h > 0:
-            self.theta_, self.singular_values_ = learn_structure(aux_X, aux_Y, h, self.alpha, self.n_iter, **solver)
+            self.theta_, self.singular_values_ = self._structure(X, Y, external, external_U, h, solver)
         else:
             self.theta_, self.singular_values_ = np.zeros((0, X.shape[1])), np.zeros(0)
         self.n_components_ = int(self.theta_.shape[0])

@@ -8,7 +8,7 @@ from scipy.optimize import check_grad
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from mteval.aso.estimator import ASOClassifier, learn_structure
+from mteval.aso.estimator import ASOClassifier, auxiliary_weights, learn_structure, structure_from
 from mteval.aso.solver import Objective, fit_problems, modified_huber
 
 
@@ -124,3 +124,52 @@ def test_target_problems_as_auxiliary_and_plain_linear():
 @parametrize_with_checks([ASOClassifier()])
 def test_sklearn_conformance(estimator, check):
     check(estimator)
+
+
+def test_target_fit_penalises_only_u_outside_theta():
+    """Eq. (5) with v unpenalised is Ando & Zhang's objective in u alone: min over v of
+    |u - Theta^T v|^2 = |(I - Theta^T Theta) u|^2, so the fitted u = w + Theta^T v must be a
+    stationary point of (1/n) sum L(u . x + b) + lambda |(I - Theta^T Theta) u|^2."""
+    basis, X_aux, Y_aux, (X, y), _ = multitask(seed=2, shared=True)
+    theta, _ = learn_structure(X_aux, Y_aux, n_components=3, alpha=ALPHA, tol=1e-12)
+    model = ASOClassifier(n_components=3, alpha=ALPHA, tol=1e-12, target_auxiliary=False)
+    model.fit(X, y, auxiliary_X=X_aux, auxiliary_Y=Y_aux)
+    assert np.allclose(model.theta_, theta)
+    u, b = model.coef_[0], model.intercept_[0]
+    labels = np.where(y == 1, 1.0, -1.0)
+    _, slope = modified_huber((X @ u + b) * labels)
+    outside = np.eye(X.shape[1]) - theta.T @ theta
+    gradient = X.T @ (slope * labels) / len(y) + 2 * ALPHA * outside @ u
+    assert np.abs(gradient).max() < 1e-6
+    assert abs((slope * labels).sum()) < 1e-6  # the unpenalised intercept
+
+
+def test_u_of_stacked_problem_sets_is_the_stack_of_their_u():
+    _, X_aux, Y_aux, (X, y), _ = multitask(seed=3, shared=True)
+    Y = np.where(y == 1, 1.0, -1.0)[:, None]
+    rows = np.vstack([X, X_aux])
+    labels = np.zeros((len(rows), 1 + Y_aux.shape[1]))
+    labels[:len(X), :1], labels[len(X):, 1:] = Y, Y_aux
+    joint = auxiliary_weights(rows, labels, ALPHA, tol=1e-12)
+    apart = np.hstack([auxiliary_weights(X, Y, ALPHA, tol=1e-12), auxiliary_weights(X_aux, Y_aux, ALPHA, tol=1e-12)])
+    assert np.allclose(joint, apart, atol=1e-6)
+    theta, singular = structure_from(apart, 2)
+    assert theta.shape == (2, X.shape[1]) and np.allclose(theta @ theta.T, np.eye(2))
+    assert len(singular) == apart.shape[1] and singular[0] >= singular[-1]
+
+
+def test_h_chosen_by_inner_cross_validation():
+    _, X_aux, Y_aux, (X, y), (Xt, yt) = multitask(seed=1, shared=True, n_train=60)
+    groups = np.repeat(np.arange(12), 5)  # 12 "documents" of 5 examples
+    model = ASOClassifier(n_components="cv", h_grid=(1, 3, None), cv=3, alpha=ALPHA)
+    model.fit(X, y, groups=groups, auxiliary_X=X_aux, auxiliary_Y=Y_aux)
+    assert set(model.cv_scores_) == {1, 3, 11}  # None = all m + 1 auxiliary problems (target included)
+    assert model.n_components_ == max(model.cv_scores_, key=lambda h: (model.cv_scores_[h], -h))
+    # h = all frees noise directions too (11 > the 3 true dimensions): worst inside, so not chosen
+    assert model.cv_scores_[11] < min(model.cv_scores_[1], model.cv_scores_[3]) and model.n_components_ == 3
+    assert model.score(Xt, yt) > ASOClassifier(n_components=0, alpha=ALPHA).fit(X, y).score(Xt, yt) + 0.1
+    # one group: no inner split possible, so the paper's h = all, flagged by empty inner scores
+    lone = ASOClassifier(n_components="cv", alpha=ALPHA).fit(X, y, groups=np.zeros(60))
+    assert lone.cv_scores_ == {} and lone.n_components_ == 1
+    with pytest.raises(ValueError, match="groups has 3 entries"):
+        ASOClassifier(n_components="cv").fit(X, y, groups=[0, 1, 2])
