@@ -19,6 +19,9 @@ def add_bench_arguments(parser) -> None:
     parser.add_argument("--verbal", type=int, default=0, metavar="N",
                         help="add an ASO row with up to N verbal-predicate arguments of the training documents "
                              "as auxiliary examples (not in the paper; default 0 = no such row)")
+    parser.add_argument("--brown", type=int, default=30000, metavar="N",
+                        help="aso+brown rows: at most N (noun, argument) pairs of unlabelled Brown text as observable "
+                             "auxiliary examples (Ando & Zhang 2005; parsed once and cached; default 30000, 0 = no such rows)")
 
 
 def run_bench(args, log: Callable[[str], None] = lambda m: None) -> int:
@@ -27,7 +30,9 @@ def run_bench(args, log: Callable[[str], None] = lambda m: None) -> int:
 
     if args.folds < 2:
         raise ValueError(f"--folds must be at least 2, got {args.folds}")
+    if args.brown < 0:
+        raise ValueError(f"--brown must be >= 0, got {args.brown}")
     run(args.out, data=args.data, folds=args.folds, n_boot=args.bootstrap, seed=args.seed, alpha=args.alpha,
-        verbal=args.verbal, log=log)
+        verbal=args.verbal, brown=args.brown, log=log)
     print((Path(args.out) / "aso.md").read_text("utf-8"))
     return 0

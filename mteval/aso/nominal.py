@@ -15,8 +15,14 @@ tried as an auxiliary problem and which carries a dependency tree's phrase-struc
 
 Auxiliary problems as the paper chose them (section 5.1, its best): the "unobservable" target
 problems themselves, one per role seen in training, h = their number (the paper's 20 of 20).
-On request (``verbal``), an extra row not in the paper adds the roles of a seeded sample of
-verbal-predicate arguments of the training documents as further auxiliary problems.
+Further rows, each a variant the paper or Ando & Zhang (2005) motivate, chosen only inside the
+training documents: h by an inner cross-validation grouped by document (``aso-cv``); Ando &
+Zhang's semi-supervised setting, observable auxiliary problems from unlabelled Brown text
+(:mod:`mteval.aso.unlabelled`; ``aso+brown``, h = all, and ``aso+brown-cv``); on request
+(``verbal``), the roles of a seeded sample of verbal-predicate arguments of the training
+documents as further auxiliary problems. A variant with its own auxiliary examples gets its own
+feature vocabulary (training arguments + auxiliary examples), so that the baselines' features
+never depend on which variants run.
 """
 
 from __future__ import annotations
@@ -35,7 +41,8 @@ from evalcore.benchio import machine, machine_line, write_report
 from evalcore.resources import shared_data_dir
 from evalcore.significance import paired_bootstrap
 from evalcore.tables import table
-from mteval.aso.estimator import ASOClassifier
+from mteval.aso import unlabelled
+from mteval.aso.estimator import H_GRID, ASOClassifier
 from mteval.metaeval import percentile_interval, resample_counts
 from mteval.srl.features import Parsed, path, path_string
 from mteval.srl.up import UPSentence, filler_span, kind_of, read_up
@@ -46,8 +53,15 @@ MODELS = {
     "linear": "modified Huber one-vs-all (eq. 1; ASO with h = 0)",
     "maxent": "maximum entropy (multinomial logistic regression, L2, C = 1)",
     "aso": "ASO, auxiliary = the target roles (paper 5.1), h = all of them",
+    "aso-cv": "ASO, auxiliary = the target roles, h by inner CV on the training documents",
+    "aso+brown": "ASO, auxiliary = target roles + 20 observable Brown problems (A&Z 2005), h = all",
+    "aso+brown-cv": "ASO, auxiliary = target roles + 20 observable Brown problems, h by inner CV",
     "aso+verbal": "ASO, auxiliary = target roles + verbal-predicate roles (not in the paper), h = all",
 }
+#: inner folds of the ``-cv`` rows' choice of h (grouped by document, training documents only)
+INNER_FOLDS = 3
+#: observable Brown problems: the most frequent attachments (as the paper's Table 4: 20 most frequent)
+BROWN_PROBLEMS = 20
 #: lambda of eq. (1) in the paper (after Ando & Zhang 2005)
 PAPER_LAMBDA = 1e-4
 #: Liu & Ng (2007) Table 3, classification row (NomBank, PTB section 23): context only
@@ -112,38 +126,62 @@ def _verbal_sample(verbal: Sequence[Instance], train_docs: set[str], size: int, 
     return [pool[i] for i in keep]
 
 
+def _models(alpha: float, names: Sequence[str]) -> dict:
+    """A fresh, unfitted model per row name."""
+    inner = {"n_components": "cv", "cv": INNER_FOLDS}
+    made = {"linear": lambda: ASOClassifier(n_components=0, alpha=alpha),
+            "maxent": lambda: LogisticRegression(C=1.0, max_iter=5000),
+            "aso": lambda: ASOClassifier(alpha=alpha), "aso-cv": lambda: ASOClassifier(alpha=alpha, **inner),
+            "aso+brown": lambda: ASOClassifier(alpha=alpha),
+            "aso+brown-cv": lambda: ASOClassifier(alpha=alpha, **inner),
+            "aso+verbal": lambda: ASOClassifier(alpha=alpha)}
+    return {name: made[name]() for name in names}
+
+
 def cross_validate(nominal: Sequence[Instance], folds: int, alpha: float = PAPER_LAMBDA,
                    verbal: Sequence[Instance] = (), n_verbal: int = 0, seed: int = 0,
-                   log: Callable[[str], None] = lambda m: None) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+                   brown: tuple[list[dict[str, float]], np.ndarray] | None = None,
+                   log: Callable[[str], None] = lambda m: None) -> tuple[dict[str, np.ndarray], dict[str, float], dict]:
     """Predicted roles of every nominal instance by every model, each trained on the other
-    documents' folds (GroupKFold by document), and each model's CPU seconds; ``alpha`` is lambda
-    of the linear model and of ASO; ``n_verbal`` > 0 adds ``aso+verbal`` with that many verbal
-    instances of the training documents (seeded sample) as auxiliary examples."""
+    documents' folds (GroupKFold by document), each model's CPU seconds, and the h each ``-cv``
+    row chose per fold (with its inner accuracies); ``alpha`` is lambda of the linear model and of
+    ASO; ``n_verbal`` > 0 adds ``aso+verbal`` with that many verbal instances of the training
+    documents (seeded sample) as auxiliary examples; ``brown`` (features, labels of
+    :func:`mteval.aso.unlabelled.auxiliary_problems`) adds the ``aso+brown`` rows."""
     docs = np.array([x.doc_id for x in nominal])
     gold = np.array([x.label for x in nominal])
-    names = [m for m in MODELS if m != "aso+verbal" or n_verbal > 0]
+    names = [m for m in MODELS if (m != "aso+verbal" or n_verbal > 0) and (not m.startswith("aso+brown") or brown)]
     predicted = {name: np.empty(len(nominal), dtype=object) for name in names}
     seconds = dict.fromkeys(names, 0.0)
+    chosen: dict[str, list] = {name: [] for name in names if name.endswith("-cv")}
     for k, (train, test) in enumerate(GroupKFold(n_splits=folds).split(gold, groups=docs), 1):
+        train_features = [nominal[i].features for i in train]
+        test_features = [nominal[i].features for i in test]
+        auxiliary = {"aso+brown": brown, "aso+brown-cv": brown} if brown else {}
         aux = _verbal_sample(verbal, set(docs[train]), n_verbal, seed + k) if n_verbal > 0 else []
-        vectors = DictVectorizer().fit([nominal[i].features for i in train] + [x.features for x in aux])
-        X_train = vectors.transform([nominal[i].features for i in train])
-        X_test = vectors.transform([nominal[i].features for i in test])
-        models = {"linear": (ASOClassifier(n_components=0, alpha=alpha), {}),
-                  "maxent": (LogisticRegression(C=1.0, max_iter=5000), {}), "aso": (ASOClassifier(alpha=alpha), {})}
-        if n_verbal > 0:  # a fold without verbal examples leaves aso+verbal = aso
+        if aux:  # a fold without verbal examples leaves aso+verbal = aso
             labels = np.array([x.label for x in aux])
-            extra = {"auxiliary_X": vectors.transform([x.features for x in aux]),
-                     "auxiliary_Y": np.where(labels[:, None] == np.unique(labels)[None, :], 1.0, -1.0)} if aux else {}
-            models["aso+verbal"] = (ASOClassifier(alpha=alpha), extra)
-        for name, (model, extra) in models.items():
+            auxiliary["aso+verbal"] = ([x.features for x in aux], np.where(labels[:, None] == np.unique(labels)[None, :], 1.0, -1.0))
+        vectors = DictVectorizer().fit(train_features)
+        X_train, X_test = vectors.transform(train_features), vectors.transform(test_features)
+        for name, model in _models(alpha, names).items():
             start = time.process_time()
-            model.fit(X_train, gold[train], **extra)
-            predicted[name][test] = model.predict(X_test)
+            extra = {"groups": docs[train]} if name in chosen else {}
+            if name in auxiliary:
+                aux_features, aux_Y = auxiliary[name]
+                own = DictVectorizer().fit(train_features + aux_features)
+                X_fit, X_apply = own.transform(train_features), own.transform(test_features)
+                extra.update(auxiliary_X=own.transform(aux_features), auxiliary_Y=aux_Y)
+            else:
+                X_fit, X_apply = X_train, X_test
+            model.fit(X_fit, gold[train], **extra)
+            predicted[name][test] = model.predict(X_apply)
             seconds[name] += time.process_time() - start
+            if name in chosen:
+                chosen[name].append({"h": model.n_components_, "inner_accuracy": {str(h): a for h, a in model.cv_scores_.items()}})
             log(f"fold {k}/{folds}: {name} {time.process_time() - start:.1f} CPU s")
         log(f"fold {k}/{folds}: {len(train)} train, {len(test)} test arguments")
-    return predicted, seconds
+    return predicted, seconds, chosen
 
 
 def document_statistics(docs: Sequence[str], gold: Sequence[str], predicted: Sequence[str],
@@ -196,7 +234,8 @@ def evaluate(docs: Sequence[str], gold: Sequence[str], predicted: dict[str, np.n
         scores[name] = {m: percentile_interval(float(f(s.sum(axis=0, keepdims=True))[0]), f(counts @ s)).as_dict()
                         for m, f in MEASURES.items()}
     differences = {}
-    for a, b in (("aso", "linear"), ("aso", "maxent"), ("aso+verbal", "linear")):
+    for a, b in (("aso", "linear"), ("aso", "maxent"), ("aso-cv", "linear"), ("aso+brown", "linear"),
+                 ("aso+brown-cv", "linear"), ("aso+verbal", "linear")):
         if a not in stats:
             continue
         differences[f"{a} - {b}"] = {m: paired_bootstrap(stats[a], stats[b], aggregate=f, n_samples=n_boot,
@@ -223,31 +262,45 @@ def markdown(result: dict) -> str:
         f"arguments of {data['predicates']} nominal predicates in {data['documents']} documents, "
         f"{len(result['evaluation']['labels'])} roles; {data['folds']}-fold cross-validation grouped by document; "
         f"lambda = {result['alpha']:g} for linear and ASO (the paper's: {PAPER_LAMBDA:g})"
-        + (f"; aso+verbal: at most {result['verbal']} verbal-predicate arguments of the training documents per fold. "
-           if result["verbal"] else ". ") +
+        + (f"; aso+verbal: at most {result['verbal']} verbal-predicate arguments of the training documents per fold"
+           if result["verbal"] else "")
+        + (f"; aso+brown: {result['brown']['pairs']} (noun, argument) pairs of unlabelled Brown text, "
+           f"{len(result['brown']['problems'])} problems ({', '.join(result['brown']['problems'])})"
+           if result["brown"] else "")
+        + f"; -cv rows: h from {{{', '.join('all' if h is None else str(h) for h in H_GRID)}}} by {INNER_FOLDS}-fold "
+        f"cross-validation inside each training fold, grouped by document. "
         f"95% CIs from {result['n_boot']} document bootstrap resamples (seed {result['seed']}).", "",
         table(["model", "accuracy = micro F1 (%)", "macro F1 (%)", "paper F1 (NomBank)", "CPU s", "what"], rows), "",
         "Paired differences (percentage points, same document resamples; p: paired bootstrap):", "",
         table(["difference", "accuracy", "macro F1"], diff_rows), "",
+        *(f"{name}: h chosen per outer fold {[c['h'] for c in picks]}" for name, picks in result["chosen"].items()), "",
         "The paper's F1 is on NomBank (PTB section 23, 20 roles, trained on sections 2-21): context, not comparable.",
         machine_line(result["machine"]), ""])
 
 
 def run(out: Path, data: Path | None = None, folds: int = 5, n_boot: int = 1000, seed: int = 0,
-        alpha: float = PAPER_LAMBDA, verbal: int = 0, log: Callable[[str], None] = lambda m: None) -> dict:
-    """Read the UP English dev file, cross-validate every model, write ``aso.md`` and ``aso.json``."""
+        alpha: float = PAPER_LAMBDA, verbal: int = 0, brown: int = 0,
+        log: Callable[[str], None] = lambda m: None) -> dict:
+    """Read the UP English dev file, cross-validate every model, write ``aso.md`` and ``aso.json``;
+    ``brown`` > 0 adds the ``aso+brown`` rows with at most that many unlabelled Brown pairs."""
     sentences = read_up((data or shared_data_dir()).joinpath(*DEV_FILE))
     nominal = instances(sentences, "nominal")
     if not nominal:
         raise ValueError("no nominal predicate arguments in the UP file")
     verbal_instances = instances(sentences, "verbal") if verbal > 0 else []
-    predicted, seconds = cross_validate(nominal, folds, alpha, verbal_instances, verbal, seed, log)
+    problems, brown_info = None, None
+    if brown > 0:
+        features, labels, names = unlabelled.auxiliary_problems(unlabelled.brown_pairs(log=log), BROWN_PROBLEMS,
+                                                                brown, seed)
+        problems, brown_info = (features, labels), {"pairs": len(features), "problems": names}
+    predicted, seconds, chosen = cross_validate(nominal, folds, alpha, verbal_instances, verbal, seed, problems, log)
     docs, gold = [x.doc_id for x in nominal], [x.label for x in nominal]
     result = {
         "data": {"instances": len(nominal), "documents": len(set(docs)), "folds": folds,
                  "predicates": sum(kind_of(s.upos[p.index]) == "nominal" for s in sentences for p in s.predicates)},
         "evaluation": evaluate(docs, gold, predicted, n_boot, seed),
-        "seconds": seconds, "alpha": alpha, "verbal": verbal, "n_boot": n_boot, "seed": seed, "machine": machine(),
+        "seconds": seconds, "chosen": chosen, "alpha": alpha, "verbal": verbal, "brown": brown_info,
+        "n_boot": n_boot, "seed": seed, "machine": machine(),
     }
     write_report(Path(out), "aso", markdown(result), result)
     return result

@@ -6,8 +6,10 @@ import json
 import numpy as np
 import pytest
 
+from mteval.aso import unlabelled
 from mteval.aso.nominal import (accuracy, argument_features, document_statistics, gold_parse, instances,
                                 macro_f1, run)
+from mteval.aso.unlabelled import Pair
 from mteval.cli import main
 from mteval.srl.up import parse_up
 
@@ -73,20 +75,30 @@ def test_document_statistics_accuracy_and_macro_f1():
     assert accuracy(stats).tolist() == [0.5, pytest.approx(2 / 3)]
 
 
-def test_bench_on_a_tiny_up_file(tmp_path, capsys):
+def test_bench_on_a_tiny_up_file(tmp_path, capsys, monkeypatch):
+    # unlabelled pairs stand in for the parsed Brown corpus: possessors are "poss", of-objects "prep:of"
+    pairs = [Pair(NOUNS[i % 6], NAMES[i % 6].lower(), "'s", "poss") for i in range(12)]
+    pairs += [Pair(NOUNS[i % 6], "thing", "thing", "prep:of") for i in range(12)]
+    monkeypatch.setattr(unlabelled, "brown_pairs", lambda log=None: pairs)
     data = tmp_path / "data"
     (data / "srl" / "up").mkdir(parents=True)
     (data / "srl" / "up" / "en_ewt-up-dev.conllu").write_text(up_text(), "utf-8")
-    result = run(tmp_path / "out", data=data, folds=3, n_boot=50, seed=1)
+    result = run(tmp_path / "out", data=data, folds=3, n_boot=50, seed=1, brown=20)
     assert result["data"]["instances"] == 36 and result["data"]["documents"] == 6
-    for name in ("linear", "maxent", "aso"):  # the relation alone decides the role: learnable by all
+    for name in ("linear", "maxent", "aso", "aso-cv", "aso+brown", "aso+brown-cv"):  # the relation alone decides
         assert result["evaluation"]["scores"][name]["accuracy"]["value"] == 1.0
-    assert result["evaluation"]["differences"]["aso - linear"]["accuracy"]["difference"] == 0.0
+    for name in ("aso", "aso-cv", "aso+brown", "aso+brown-cv"):
+        assert result["evaluation"]["differences"][f"{name} - linear"]["accuracy"]["difference"] == 0.0
+    assert result["brown"] == {"pairs": 20, "problems": ["poss", "prep:of"]}
+    # 2 roles: one binary target problem (+ 2 Brown problems), so h from {1} and {2, 3 = all}
+    assert [c["h"] for c in result["chosen"]["aso-cv"]] == [1, 1, 1]
+    assert all(c["h"] in (2, 3) and set(c["inner_accuracy"]) == {"2", "3"} for c in result["chosen"]["aso+brown-cv"])
     saved = json.loads((tmp_path / "out" / "aso.json").read_text())
     assert saved["evaluation"]["labels"] == ["ARG0", "ARG1"]
     assert main(["bench", "aso", "--out", str(tmp_path / "cli"), "--data", str(data), "--folds", "2",
-                 "--bootstrap", "20", "--alpha", "0.01", "--verbal", "3"]) == 0
+                 "--bootstrap", "20", "--alpha", "0.01", "--verbal", "3", "--brown", "0"]) == 0
     report = capsys.readouterr().out
     assert "| aso " in report and "aso - linear" in report and "lambda = 0.01 " in report
     assert "| aso+verbal " in report and "at most 3 verbal-predicate arguments" in report
+    assert "| aso-cv " in report and "aso-cv: h chosen per outer fold" in report and "aso+brown" not in report
     assert np.isfinite(json.loads((tmp_path / "cli" / "aso.json").read_text())["seconds"]["aso"])
