@@ -22,6 +22,8 @@ def add_bench_arguments(parser) -> None:
     parser.add_argument("--brown", type=int, default=30000, metavar="N",
                         help="aso+brown rows: at most N (noun, argument) pairs of unlabelled Brown text as observable "
                              "auxiliary examples (Ando & Zhang 2005; parsed once and cached; default 30000, 0 = no such rows)")
+    parser.add_argument("--brown-cv", action="store_true",
+                        help="add aso+brown-cv (Brown problems, h by inner CV; ~2.5 min CPU per fold)")
 
 
 def run_bench(args, log: Callable[[str], None] = lambda m: None) -> int:
@@ -33,6 +35,7 @@ def run_bench(args, log: Callable[[str], None] = lambda m: None) -> int:
     if args.brown < 0:
         raise ValueError(f"--brown must be >= 0, got {args.brown}")
     run(args.out, data=args.data, folds=args.folds, n_boot=args.bootstrap, seed=args.seed, alpha=args.alpha,
-        verbal=args.verbal, brown=args.brown, log=log)
+        verbal=args.verbal, brown=args.brown,
+        brown_cv=args.brown_cv, log=log)
     print((Path(args.out) / "aso.md").read_text("utf-8"))
     return 0

@@ -18,7 +18,7 @@ problems themselves, one per role seen in training, h = their number (the paper'
 Further rows, each a variant the paper or Ando & Zhang (2005) motivate, chosen only inside the
 training documents: h by an inner cross-validation grouped by document (``aso-cv``); Ando &
 Zhang's semi-supervised setting, observable auxiliary problems from unlabelled Brown text
-(:mod:`mteval.aso.unlabelled`; ``aso+brown``, h = all, and ``aso+brown-cv``); on request
+(:mod:`mteval.aso.unlabelled`; ``aso+brown``, h = all, and on request ``aso+brown-cv``); on request
 (``verbal``), the roles of a seeded sample of verbal-predicate arguments of the training
 documents as further auxiliary problems. A variant with its own auxiliary examples gets its own
 feature vocabulary (training arguments + auxiliary examples), so that the baselines' features
@@ -140,17 +140,18 @@ def _models(alpha: float, names: Sequence[str]) -> dict:
 
 def cross_validate(nominal: Sequence[Instance], folds: int, alpha: float = PAPER_LAMBDA,
                    verbal: Sequence[Instance] = (), n_verbal: int = 0, seed: int = 0,
-                   brown: tuple[list[dict[str, float]], np.ndarray] | None = None,
+                   brown: tuple[list[dict[str, float]], np.ndarray] | None = None, brown_cv: bool = False,
                    log: Callable[[str], None] = lambda m: None) -> tuple[dict[str, np.ndarray], dict[str, float], dict]:
     """Predicted roles of every nominal instance by every model, each trained on the other
     documents' folds (GroupKFold by document), each model's CPU seconds, and the h each ``-cv``
     row chose per fold (with its inner accuracies); ``alpha`` is lambda of the linear model and of
     ASO; ``n_verbal`` > 0 adds ``aso+verbal`` with that many verbal instances of the training
     documents (seeded sample) as auxiliary examples; ``brown`` (features, labels of
-    :func:`mteval.aso.unlabelled.auxiliary_problems`) adds the ``aso+brown`` rows."""
+    :func:`mteval.aso.unlabelled.auxiliary_problems`) adds ``aso+brown``, and ``aso+brown-cv`` with ``brown_cv``."""
     docs = np.array([x.doc_id for x in nominal])
     gold = np.array([x.label for x in nominal])
-    names = [m for m in MODELS if (m != "aso+verbal" or n_verbal > 0) and (not m.startswith("aso+brown") or brown)]
+    names = [m for m in MODELS if (m != "aso+verbal" or n_verbal > 0) and (not m.startswith("aso+brown") or brown)
+             and (m != "aso+brown-cv" or brown_cv)]
     predicted = {name: np.empty(len(nominal), dtype=object) for name in names}
     seconds = dict.fromkeys(names, 0.0)
     chosen: dict[str, list] = {name: [] for name in names if name.endswith("-cv")}
@@ -279,10 +280,11 @@ def markdown(result: dict) -> str:
 
 
 def run(out: Path, data: Path | None = None, folds: int = 5, n_boot: int = 1000, seed: int = 0,
-        alpha: float = PAPER_LAMBDA, verbal: int = 0, brown: int = 0,
+        alpha: float = PAPER_LAMBDA, verbal: int = 0, brown: int = 0, brown_cv: bool = False,
         log: Callable[[str], None] = lambda m: None) -> dict:
     """Read the UP English dev file, cross-validate every model, write ``aso.md`` and ``aso.json``;
-    ``brown`` > 0 adds the ``aso+brown`` rows with at most that many unlabelled Brown pairs."""
+    ``brown`` > 0 adds ``aso+brown`` with at most that many unlabelled Brown pairs (``brown_cv``: and
+    ``aso+brown-cv``, 2-3x the CPU time of all other rows together)."""
     sentences = read_up((data or shared_data_dir()).joinpath(*DEV_FILE))
     nominal = instances(sentences, "nominal")
     if not nominal:
@@ -293,7 +295,8 @@ def run(out: Path, data: Path | None = None, folds: int = 5, n_boot: int = 1000,
         features, labels, names = unlabelled.auxiliary_problems(unlabelled.brown_pairs(log=log), BROWN_PROBLEMS,
                                                                 brown, seed)
         problems, brown_info = (features, labels), {"pairs": len(features), "problems": names}
-    predicted, seconds, chosen = cross_validate(nominal, folds, alpha, verbal_instances, verbal, seed, problems, log)
+    predicted, seconds, chosen = cross_validate(nominal, folds, alpha, verbal_instances, verbal, seed, problems,
+                                                brown_cv, log)
     docs, gold = [x.doc_id for x in nominal], [x.label for x in nominal]
     result = {
         "data": {"instances": len(nominal), "documents": len(set(docs)), "folds": folds,

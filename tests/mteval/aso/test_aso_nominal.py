@@ -83,7 +83,7 @@ def test_bench_on_a_tiny_up_file(tmp_path, capsys, monkeypatch):
     data = tmp_path / "data"
     (data / "srl" / "up").mkdir(parents=True)
     (data / "srl" / "up" / "en_ewt-up-dev.conllu").write_text(up_text(), "utf-8")
-    result = run(tmp_path / "out", data=data, folds=3, n_boot=50, seed=1, brown=20)
+    result = run(tmp_path / "out", data=data, folds=3, n_boot=50, seed=1, brown=20, brown_cv=True)
     assert result["data"]["instances"] == 36 and result["data"]["documents"] == 6
     for name in ("linear", "maxent", "aso", "aso-cv", "aso+brown", "aso+brown-cv"):  # the relation alone decides
         assert result["evaluation"]["scores"][name]["accuracy"]["value"] == 1.0
