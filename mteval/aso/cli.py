@@ -24,6 +24,8 @@ def add_bench_arguments(parser) -> None:
                              "auxiliary examples (Ando & Zhang 2005; parsed once and cached; default 30000, 0 = no such rows)")
     parser.add_argument("--brown-cv", action="store_true",
                         help="add aso+brown-cv (Brown problems, h by inner CV; ~2.5 min CPU per fold)")
+    parser.add_argument("--lambda-cv", action="store_true",
+                        help="add linear-cv-lambda and aso-cv-lambda: lambda of each by inner CV on the training documents")
 
 
 def run_bench(args, log: Callable[[str], None] = lambda m: None) -> int:
@@ -36,6 +38,6 @@ def run_bench(args, log: Callable[[str], None] = lambda m: None) -> int:
         raise ValueError(f"--brown must be >= 0, got {args.brown}")
     run(args.out, data=args.data, folds=args.folds, n_boot=args.bootstrap, seed=args.seed, alpha=args.alpha,
         verbal=args.verbal, brown=args.brown,
-        brown_cv=args.brown_cv, log=log)
+        brown_cv=args.brown_cv, lambda_cv=args.lambda_cv, log=log)
     print((Path(args.out) / "aso.md").read_text("utf-8"))
     return 0

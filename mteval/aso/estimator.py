@@ -78,6 +78,9 @@ def _labels(y_index: np.ndarray, n_classes: int) -> np.ndarray:
 
 #: the h tried by ``n_components="cv"``; None is all of them (the paper's choice, h = m)
 H_GRID = (2, 4, 8, 16, None)
+#: the lambda tried by ``alpha="cv"``: the paper's 1e-4 and three decades stronger (the loss is a
+#: mean over examples, so 1e-1 already outweighs it for most weights)
+ALPHA_GRID = (1e-4, 1e-3, 1e-2, 1e-1)
 #: Newton-CG step tolerance of the inner fits: only their argmax is used, and with a part of U's
 #: span unpenalised (h < m) a tolerance of 1e-8 took up to 100x longer (90 s for one fit)
 INNER_TOL = 1e-5
@@ -102,7 +105,8 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
     Parameters: ``n_components`` h (None: as many as auxiliary problems, the paper's h = 20 of 20;
     0: no structure, i.e. the plain linear classifier of eq. 1; ``"cv"``: the h of ``h_grid``
     with the best accuracy in a ``cv``-fold cross-validation inside the training data, grouped
-    by ``fit``'s ``groups``), ``alpha`` lambda, ``n_iter`` ASO rounds, ``target_auxiliary``
+    by ``fit``'s ``groups``), ``alpha`` lambda (``"cv"``: the lambda of ``alpha_grid`` with the best
+    accuracy in the same kind of inner cross-validation, for a fixed h), ``n_iter`` ASO rounds, ``target_auxiliary``
     whether the target problems are also auxiliary problems (the paper's "unobservable" choice),
     ``fit_intercept`` (an unpenalised bias; the paper has none), ``max_iter``/``tol`` (relative
     step) of Newton-CG. ``fit(X, y, groups=None, auxiliary_X=None, auxiliary_Y=None)`` takes
@@ -111,12 +115,13 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
 
     Learned: ``classes_``, ``coef_`` (problems x features, u = w + Theta^T v), ``intercept_``,
     ``theta_`` (h x features), ``singular_values_`` of U, ``n_components_``, ``n_auxiliary_``,
-    ``cv_scores_`` (h -> inner cross-validated accuracy; empty unless ``"cv"``), ``converged_``,
+    ``cv_scores_`` (h -> inner cross-validated accuracy; empty unless ``"cv"``), ``alpha_`` (lambda
+    used), ``alpha_cv_scores_`` (lambda -> inner accuracy; empty unless ``alpha="cv"``), ``converged_``,
     ``n_iter_`` (Newton iterations of the target fit), ``n_features_in_``."""
 
     def __init__(self, n_components: int | str | None = None, alpha: float = 1e-4, n_iter: int = 1,
                  target_auxiliary: bool = True, fit_intercept: bool = True, max_iter: int = 200,
-                 tol: float = 1e-8, h_grid: tuple = H_GRID, cv: int = 3):
+                 tol: float = 1e-8, h_grid: tuple = H_GRID, cv: int = 3, alpha_grid: tuple = ALPHA_GRID):
         self.n_components = n_components
         self.alpha = alpha
         self.n_iter = n_iter
@@ -126,6 +131,7 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
         self.tol = tol
         self.h_grid = h_grid
         self.cv = cv
+        self.alpha_grid = alpha_grid
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -145,43 +151,76 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"auxiliary_X has {aux_X.shape[0]} rows, auxiliary_Y {aux_Y.shape[0]}")
         return aux_X, aux_Y
 
-    def _structure(self, X, Y: np.ndarray, external, external_U, h: int, solver: dict):
+    def _structure(self, X, Y: np.ndarray, external, external_U, h: int, solver: dict, alpha: float):
         """Theta and U's singular values from the target problems on (X, Y) when they are
         auxiliary and the external problems (whose one-round U, ``external_U``, is learnt once)."""
+        if h == 0:
+            return np.zeros((0, X.shape[1])), np.zeros(0)
         if self.n_iter == 1:
-            blocks = [auxiliary_weights(X, Y, self.alpha, **solver)] if self.target_auxiliary else []
+            blocks = [auxiliary_weights(X, Y, alpha, **solver)] if self.target_auxiliary else []
             return structure_from(np.hstack(blocks + ([external_U] if external_U is not None else [])), h)
         blocks = ([(X, Y)] if self.target_auxiliary else []) + ([external] if external is not None else [])
-        return learn_structure(*_stack(blocks), h, self.alpha, self.n_iter, **solver)
+        return learn_structure(*_stack(blocks), h, alpha, self.n_iter, **solver)
+
+    def _inner_splits(self, X, groups) -> list:
+        """The ``cv`` inner (train, held-out) splits of the training data, grouped by ``groups``
+        when given; none when there are too few rows or groups."""
+        from sklearn.model_selection import GroupKFold, KFold
+
+        if groups is None:
+            n_splits = min(self.cv, X.shape[0])
+            return list(KFold(n_splits=n_splits).split(X)) if n_splits >= 2 else []
+        n_splits = min(self.cv, len(np.unique(groups)))
+        return list(GroupKFold(n_splits=n_splits).split(X, groups=groups)) if n_splits >= 2 else []
+
+    @staticmethod
+    def _correct(X_held, Y_held: np.ndarray, fit: LinearFit) -> int:
+        """How many held-out rows the fitted problems classify right."""
+        scores = np.asarray(X_held @ fit.coef) + fit.intercept
+        if Y_held.shape[1] > 1:
+            return int((scores.argmax(axis=1) == Y_held.argmax(axis=1)).sum())
+        return int(((scores[:, 0] > 0) == (Y_held[:, 0] > 0)).sum())
+
+    def _choose_alpha(self, X, Y: np.ndarray, groups, external, h_limit, limit: int, solver: dict) -> dict[float, float]:
+        """Inner cross-validated accuracy of every lambda of ``alpha_grid`` with the requested h
+        (``h_limit``: None = all, clipped to ``limit``): each inner split learns Theta and the target
+        problems with that lambda on its training part only (to ``INNER_TOL``), scored on its held-out part."""
+        grid = [float(a) for a in self.alpha_grid]
+        if not grid or any(a <= 0 for a in grid):
+            raise ValueError(f"alpha_grid must hold positive numbers, got {self.alpha_grid}")
+        splits = self._inner_splits(X, groups)
+        if not splits:
+            return {}
+        h = limit if h_limit is None else min(int(h_limit), limit)
+        solver = {**solver, "tol": max(solver["tol"], INNER_TOL)}
+        correct = np.zeros(len(grid))
+        for j, alpha in enumerate(grid):
+            external_U = (auxiliary_weights(*external, alpha, **solver)
+                          if h > 0 and external is not None and self.n_iter == 1 else None)
+            for train, held in splits:
+                theta, _ = self._structure(X[train], Y[train], external, external_U, h, solver, alpha)
+                fit = _structured_fit(X[train], Y[train], theta, alpha, **solver)
+                correct[j] += self._correct(X[held], Y[held], fit)
+        return {a: float(c / X.shape[0]) for a, c in zip(grid, correct)}
 
     def _choose_components(self, X, Y: np.ndarray, groups, external, external_U, limit: int,
                            solver: dict) -> dict[int, float]:
         """Inner cross-validated accuracy of every h of ``h_grid`` (clipped to ``limit``): each
         inner split learns Theta (for the largest h; smaller h take its first rows) and the
         target problems on its training part only (to ``INNER_TOL``), and is scored on its held-out part."""
-        from sklearn.model_selection import GroupKFold, KFold
-
         candidates = sorted({limit if h is None else min(int(h), limit) for h in self.h_grid} - {0})
         if any(h < 0 for h in candidates):
             raise ValueError(f"h_grid must hold positive numbers or None, got {self.h_grid}")
-        if groups is None:
-            n_splits = min(self.cv, X.shape[0])
-            splitter = KFold(n_splits=n_splits) if n_splits >= 2 else None
-        else:
-            n_splits = min(self.cv, len(np.unique(groups)))
-            splitter = GroupKFold(n_splits=n_splits) if n_splits >= 2 else None
-        if splitter is None or not candidates:
+        splits = self._inner_splits(X, groups)
+        if not splits or not candidates:
             return {}
         correct = np.zeros(len(candidates))
         solver = {**solver, "tol": max(solver["tol"], INNER_TOL)}
-        for train, held in splitter.split(X, groups=groups):
-            theta, _ = self._structure(X[train], Y[train], external, external_U, candidates[-1], solver)
-            gold = Y[held].argmax(axis=1) if Y.shape[1] > 1 else (Y[held, 0] > 0).astype(int)
+        for train, held in splits:
+            theta, _ = self._structure(X[train], Y[train], external, external_U, candidates[-1], solver, self.alpha_)
             for j, h in enumerate(candidates):
-                fit = _structured_fit(X[train], Y[train], theta[:h], self.alpha, **solver)
-                scores = np.asarray(X[held] @ fit.coef) + fit.intercept
-                guess = scores.argmax(axis=1) if Y.shape[1] > 1 else (scores[:, 0] > 0).astype(int)
-                correct[j] += (guess == gold).sum()
+                fit = _structured_fit(X[train], Y[train], theta[:h], self.alpha_, **solver)
+                correct[j] += self._correct(X[held], Y[held], fit)
         return {h: float(c / X.shape[0]) for h, c in zip(candidates, correct)}
 
     def fit(self, X, y, groups=None, auxiliary_X=None, auxiliary_Y=None):
@@ -193,6 +232,10 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"ASOClassifier needs samples of at least 2 classes, got 1 class: {self.classes_[0]!r}")
         if self.n_components is not None and self.n_components != "cv" and int(self.n_components) < 0:
             raise ValueError(f"n_components must be >= 0, None or 'cv', got {self.n_components}")
+        if self.alpha == "cv" and self.n_components == "cv":
+            raise ValueError("choose lambda or h by cross-validation, not both (alpha='cv' needs a fixed n_components)")
+        if self.alpha != "cv" and not float(self.alpha) > 0:
+            raise ValueError(f"alpha must be a positive number or 'cv', got {self.alpha}")
         if groups is not None and len(groups) != X.shape[0]:
             raise ValueError(f"groups has {len(groups)} entries, X {X.shape[0]} rows")
         Y = _labels(y_index, len(self.classes_))
@@ -201,7 +244,16 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
         self.n_auxiliary_ = (Y.shape[1] if self.target_auxiliary else 0) + (0 if external is None else external[1].shape[1])
         limit = min(self.n_auxiliary_, X.shape[1])
         structured = limit > 0 and self.n_components != 0
-        external_U = (auxiliary_weights(*external, self.alpha, **solver)
+        self.alpha_cv_scores_ = {}
+        if self.alpha == "cv":
+            self.alpha_cv_scores_ = self._choose_alpha(X, Y, groups, external, self.n_components if structured else 0,
+                                                       limit, solver)
+            # ties: the stronger penalty (the simpler model)
+            self.alpha_ = (max(self.alpha_cv_scores_, key=lambda a: (self.alpha_cv_scores_[a], a))
+                           if self.alpha_cv_scores_ else float(self.alpha_grid[0]))
+        else:
+            self.alpha_ = float(self.alpha)
+        external_U = (auxiliary_weights(*external, self.alpha_, **solver)
                       if structured and external is not None and self.n_iter == 1 else None)
         self.cv_scores_ = {}
         if not structured:
@@ -213,12 +265,9 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
             h = max(self.cv_scores_, key=lambda k: (self.cv_scores_[k], -k)) if self.cv_scores_ else limit
         else:
             h = min(int(self.n_components), limit)
-        if h > 0:
-            self.theta_, self.singular_values_ = self._structure(X, Y, external, external_U, h, solver)
-        else:
-            self.theta_, self.singular_values_ = np.zeros((0, X.shape[1])), np.zeros(0)
+        self.theta_, self.singular_values_ = self._structure(X, Y, external, external_U, h, solver, self.alpha_)
         self.n_components_ = int(self.theta_.shape[0])
-        fit = _structured_fit(X, Y, self.theta_, self.alpha, **solver)
+        fit = _structured_fit(X, Y, self.theta_, self.alpha_, **solver)
         self.coef_, self.intercept_ = fit.coef.T.copy(), fit.intercept.copy()
         self.converged_, self.n_iter_ = fit.converged, fit.n_iter
         return self

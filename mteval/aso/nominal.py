@@ -20,7 +20,10 @@ training documents: h by an inner cross-validation grouped by document (``aso-cv
 Zhang's semi-supervised setting, observable auxiliary problems from unlabelled Brown text
 (:mod:`mteval.aso.unlabelled`; ``aso+brown``, h = all, and on request ``aso+brown-cv``); on request
 (``verbal``), the roles of a seeded sample of verbal-predicate arguments of the training
-documents as further auxiliary problems. A variant with its own auxiliary examples gets its own
+documents as further auxiliary problems; on request (``--lambda-cv``), lambda chosen by the same kind of
+inner cross-validation for the linear model and for ASO alike (``linear-cv-lambda``, ``aso-cv-lambda``):
+with v unpenalised, ASO is the linear model with the penalty lifted on span(Theta), so how much it
+can change depends on lambda, which the paper fixed. A variant with its own auxiliary examples gets its own
 feature vocabulary (training arguments + auxiliary examples), so that the baselines' features
 never depend on which variants run.
 """
@@ -42,7 +45,7 @@ from evalcore.resources import shared_data_dir
 from evalcore.significance import paired_bootstrap
 from evalcore.tables import table
 from mteval.aso import unlabelled
-from mteval.aso.estimator import H_GRID, ASOClassifier
+from mteval.aso.estimator import ALPHA_GRID, H_GRID, ASOClassifier
 from mteval.metaeval import percentile_interval, resample_counts
 from mteval.srl.features import Parsed, path, path_string
 from mteval.srl.up import UPSentence, filler_span, kind_of, read_up
@@ -57,6 +60,8 @@ MODELS = {
     "aso+brown": "ASO, auxiliary = target roles + 20 observable Brown problems (A&Z 2005), h = all",
     "aso+brown-cv": "ASO, auxiliary = target roles + 20 observable Brown problems, h by inner CV",
     "aso+verbal": "ASO, auxiliary = target roles + verbal-predicate roles (not in the paper), h = all",
+    "linear-cv-lambda": "modified Huber one-vs-all, lambda by inner CV on the training documents",
+    "aso-cv-lambda": "ASO, auxiliary = the target roles, h = all, lambda by inner CV on the training documents",
 }
 #: inner folds of the ``-cv`` rows' choice of h (grouped by document, training documents only)
 INNER_FOLDS = 3
@@ -134,27 +139,30 @@ def _models(alpha: float, names: Sequence[str]) -> dict:
             "aso": lambda: ASOClassifier(alpha=alpha), "aso-cv": lambda: ASOClassifier(alpha=alpha, **inner),
             "aso+brown": lambda: ASOClassifier(alpha=alpha),
             "aso+brown-cv": lambda: ASOClassifier(alpha=alpha, **inner),
-            "aso+verbal": lambda: ASOClassifier(alpha=alpha)}
+            "aso+verbal": lambda: ASOClassifier(alpha=alpha),
+            "linear-cv-lambda": lambda: ASOClassifier(n_components=0, alpha="cv", cv=INNER_FOLDS),
+            "aso-cv-lambda": lambda: ASOClassifier(alpha="cv", cv=INNER_FOLDS)}
     return {name: made[name]() for name in names}
 
 
 def cross_validate(nominal: Sequence[Instance], folds: int, alpha: float = PAPER_LAMBDA,
                    verbal: Sequence[Instance] = (), n_verbal: int = 0, seed: int = 0,
                    brown: tuple[list[dict[str, float]], np.ndarray] | None = None, brown_cv: bool = False,
-                   log: Callable[[str], None] = lambda m: None) -> tuple[dict[str, np.ndarray], dict[str, float], dict]:
+                   lambda_cv: bool = False, log: Callable[[str], None] = lambda m: None) -> tuple[dict[str, np.ndarray], dict[str, float], dict]:
     """Predicted roles of every nominal instance by every model, each trained on the other
     documents' folds (GroupKFold by document), each model's CPU seconds, and the h each ``-cv``
     row chose per fold (with its inner accuracies); ``alpha`` is lambda of the linear model and of
     ASO; ``n_verbal`` > 0 adds ``aso+verbal`` with that many verbal instances of the training
     documents (seeded sample) as auxiliary examples; ``brown`` (features, labels of
-    :func:`mteval.aso.unlabelled.auxiliary_problems`) adds ``aso+brown``, and ``aso+brown-cv`` with ``brown_cv``."""
+    :func:`mteval.aso.unlabelled.auxiliary_problems`) adds ``aso+brown``, and ``aso+brown-cv`` with ``brown_cv``;
+    ``lambda_cv`` adds ``linear-cv-lambda`` and ``aso-cv-lambda`` (their chosen lambda per fold in the third value)."""
     docs = np.array([x.doc_id for x in nominal])
     gold = np.array([x.label for x in nominal])
     names = [m for m in MODELS if (m != "aso+verbal" or n_verbal > 0) and (not m.startswith("aso+brown") or brown)
-             and (m != "aso+brown-cv" or brown_cv)]
+             and (m != "aso+brown-cv" or brown_cv) and (not m.endswith("-cv-lambda") or lambda_cv)]
     predicted = {name: np.empty(len(nominal), dtype=object) for name in names}
     seconds = dict.fromkeys(names, 0.0)
-    chosen: dict[str, list] = {name: [] for name in names if name.endswith("-cv")}
+    chosen: dict[str, list] = {name: [] for name in names if "-cv" in name}
     for k, (train, test) in enumerate(GroupKFold(n_splits=folds).split(gold, groups=docs), 1):
         train_features = [nominal[i].features for i in train]
         test_features = [nominal[i].features for i in test]
@@ -178,7 +186,9 @@ def cross_validate(nominal: Sequence[Instance], folds: int, alpha: float = PAPER
             model.fit(X_fit, gold[train], **extra)
             predicted[name][test] = model.predict(X_apply)
             seconds[name] += time.process_time() - start
-            if name in chosen:
+            if name.endswith("-cv-lambda"):
+                chosen[name].append({"lambda": model.alpha_, "inner_accuracy": {f"{a:g}": s for a, s in model.alpha_cv_scores_.items()}})
+            elif name in chosen:
                 chosen[name].append({"h": model.n_components_, "inner_accuracy": {str(h): a for h, a in model.cv_scores_.items()}})
             log(f"fold {k}/{folds}: {name} {time.process_time() - start:.1f} CPU s")
         log(f"fold {k}/{folds}: {len(train)} train, {len(test)} test arguments")
@@ -236,7 +246,8 @@ def evaluate(docs: Sequence[str], gold: Sequence[str], predicted: dict[str, np.n
                         for m, f in MEASURES.items()}
     differences = {}
     for a, b in (("aso", "linear"), ("aso", "maxent"), ("aso-cv", "linear"), ("aso+brown", "linear"),
-                 ("aso+brown-cv", "linear"), ("aso+verbal", "linear")):
+                 ("aso+brown-cv", "linear"), ("aso+verbal", "linear"), ("aso-cv-lambda", "linear-cv-lambda"),
+                 ("linear-cv-lambda", "linear"), ("aso-cv-lambda", "aso")):
         if a not in stats:
             continue
         differences[f"{a} - {b}"] = {m: paired_bootstrap(stats[a], stats[b], aggregate=f, n_samples=n_boot,
@@ -269,22 +280,26 @@ def markdown(result: dict) -> str:
            f"{len(result['brown']['problems'])} problems ({', '.join(result['brown']['problems'])})"
            if result["brown"] else "")
         + f"; -cv rows: h from {{{', '.join('all' if h is None else str(h) for h in H_GRID)}}} by {INNER_FOLDS}-fold "
-        f"cross-validation inside each training fold, grouped by document. "
+        f"cross-validation inside each training fold, grouped by document"
+        + (f"; -cv-lambda rows: lambda from {{{', '.join(f'{a:g}' for a in ALPHA_GRID)}}} the same way"
+           if any(name.endswith("-cv-lambda") for name in result["chosen"]) else "") + ". "
         f"95% CIs from {result['n_boot']} document bootstrap resamples (seed {result['seed']}).", "",
         table(["model", "accuracy = micro F1 (%)", "macro F1 (%)", "paper F1 (NomBank)", "CPU s", "what"], rows), "",
         "Paired differences (percentage points, same document resamples; p: paired bootstrap):", "",
         table(["difference", "accuracy", "macro F1"], diff_rows), "",
-        *(f"{name}: h chosen per outer fold {[c['h'] for c in picks]}" for name, picks in result["chosen"].items()), "",
+        *(f"{name}: {'lambda' if 'lambda' in picks[0] else 'h'} chosen per outer fold "
+          f"{[c.get('lambda', c.get('h')) for c in picks]}" for name, picks in result["chosen"].items()), "",
         "The paper's F1 is on NomBank (PTB section 23, 20 roles, trained on sections 2-21): context, not comparable.",
         machine_line(result["machine"]), ""])
 
 
 def run(out: Path, data: Path | None = None, folds: int = 5, n_boot: int = 1000, seed: int = 0,
         alpha: float = PAPER_LAMBDA, verbal: int = 0, brown: int = 0, brown_cv: bool = False,
-        log: Callable[[str], None] = lambda m: None) -> dict:
+        lambda_cv: bool = False, log: Callable[[str], None] = lambda m: None) -> dict:
     """Read the UP English dev file, cross-validate every model, write ``aso.md`` and ``aso.json``;
     ``brown`` > 0 adds ``aso+brown`` with at most that many unlabelled Brown pairs (``brown_cv``: and
-    ``aso+brown-cv``, 2-3x the CPU time of all other rows together)."""
+    ``aso+brown-cv``, 2-3x the CPU time of all other rows together); ``lambda_cv`` adds
+    ``linear-cv-lambda`` and ``aso-cv-lambda``."""
     sentences = read_up((data or shared_data_dir()).joinpath(*DEV_FILE))
     nominal = instances(sentences, "nominal")
     if not nominal:
@@ -296,7 +311,7 @@ def run(out: Path, data: Path | None = None, folds: int = 5, n_boot: int = 1000,
                                                                 brown, seed)
         problems, brown_info = (features, labels), {"pairs": len(features), "problems": names}
     predicted, seconds, chosen = cross_validate(nominal, folds, alpha, verbal_instances, verbal, seed, problems,
-                                                brown_cv, log)
+                                                brown_cv, lambda_cv, log)
     docs, gold = [x.doc_id for x in nominal], [x.label for x in nominal]
     result = {
         "data": {"instances": len(nominal), "documents": len(set(docs)), "folds": folds,

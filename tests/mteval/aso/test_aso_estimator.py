@@ -173,3 +173,43 @@ def test_h_chosen_by_inner_cross_validation():
     assert lone.cv_scores_ == {} and lone.n_components_ == 1
     with pytest.raises(ValueError, match="groups has 3 entries"):
         ASOClassifier(n_components="cv").fit(X, y, groups=[0, 1, 2])
+
+
+@pytest.mark.parametrize("h", [0, 3])
+def test_lambda_chosen_by_inner_cross_validation(h):
+    from sklearn.model_selection import GroupKFold
+
+    from mteval.aso.estimator import INNER_TOL
+
+    _, X_aux, Y_aux, (X, y), _ = multitask(seed=2, shared=True, n_train=60)
+    groups = np.repeat(np.arange(12), 5)
+    grid = (1e-3, 1e-1, 10.0)
+    model = ASOClassifier(n_components=h, alpha="cv", alpha_grid=grid, cv=3)
+    model.fit(X, y, groups=groups, auxiliary_X=X_aux, auxiliary_Y=Y_aux)
+    # the same inner folds by hand: each lambda's fits on the inner training documents only
+    expected = {}
+    for alpha in grid:
+        correct = 0
+        for train, held in GroupKFold(n_splits=3).split(X, groups=groups):
+            inner = ASOClassifier(n_components=h, alpha=alpha, tol=INNER_TOL)
+            inner.fit(X[train], y[train], auxiliary_X=X_aux, auxiliary_Y=Y_aux)
+            correct += (inner.predict(X[held]) == y[held]).sum()
+        expected[alpha] = correct / len(y)
+    assert model.alpha_cv_scores_ == pytest.approx(expected)
+    assert model.alpha_ == max(grid, key=lambda a: (expected[a], a))
+    assert len(set(expected.values())) > 1  # the grid matters on this data: a choice is made
+    final = ASOClassifier(n_components=h, alpha=model.alpha_).fit(X, y, auxiliary_X=X_aux, auxiliary_Y=Y_aux)
+    assert np.allclose(model.coef_, final.coef_) and model.n_components_ == h
+
+
+def test_lambda_selection_edge_cases():
+    _, _, _, (X, y), _ = multitask(seed=2, shared=True, n_train=30)
+    lone = ASOClassifier(n_components=0, alpha="cv", alpha_grid=(1e-1, 1e-3)).fit(X, y, groups=np.zeros(30))
+    assert lone.alpha_cv_scores_ == {} and lone.alpha_ == 1e-1  # no inner split: the grid's first, flagged
+    assert ASOClassifier(alpha=1e-2).fit(X, y).alpha_ == 1e-2
+    with pytest.raises(ValueError, match="not both"):
+        ASOClassifier(n_components="cv", alpha="cv").fit(X, y)
+    with pytest.raises(ValueError, match="alpha must be a positive number"):
+        ASOClassifier(alpha=0.0).fit(X, y)
+    with pytest.raises(ValueError, match="alpha_grid must hold positive numbers"):
+        ASOClassifier(alpha="cv", alpha_grid=(1e-2, 0.0)).fit(X, y)

@@ -83,10 +83,16 @@ def test_bench_on_a_tiny_up_file(tmp_path, capsys, monkeypatch):
     data = tmp_path / "data"
     (data / "srl" / "up").mkdir(parents=True)
     (data / "srl" / "up" / "en_ewt-up-dev.conllu").write_text(up_text(), "utf-8")
-    result = run(tmp_path / "out", data=data, folds=3, n_boot=50, seed=1, brown=20, brown_cv=True)
+    result = run(tmp_path / "out", data=data, folds=3, n_boot=50, seed=1, brown=20, brown_cv=True, lambda_cv=True)
     assert result["data"]["instances"] == 36 and result["data"]["documents"] == 6
-    for name in ("linear", "maxent", "aso", "aso-cv", "aso+brown", "aso+brown-cv"):  # the relation alone decides
+    for name in ("linear", "maxent", "aso", "aso-cv", "aso+brown", "aso+brown-cv", "linear-cv-lambda", "aso-cv-lambda"):
+        # the relation alone decides
         assert result["evaluation"]["scores"][name]["accuracy"]["value"] == 1.0
+    for pair in ("aso-cv-lambda - linear-cv-lambda", "linear-cv-lambda - linear", "aso-cv-lambda - aso"):
+        assert result["evaluation"]["differences"][pair]["accuracy"]["difference"] == 0.0
+    for name in ("linear-cv-lambda", "aso-cv-lambda"):  # inner ties go to the largest lambda
+        assert [c["lambda"] for c in result["chosen"][name]] == [0.1, 0.1, 0.1]
+        assert all(set(c["inner_accuracy"]) == {"0.0001", "0.001", "0.01", "0.1"} for c in result["chosen"][name])
     for name in ("aso", "aso-cv", "aso+brown", "aso+brown-cv"):
         assert result["evaluation"]["differences"][f"{name} - linear"]["accuracy"]["difference"] == 0.0
     assert result["brown"] == {"pairs": 20, "problems": ["poss", "prep:of"]}
@@ -96,9 +102,11 @@ def test_bench_on_a_tiny_up_file(tmp_path, capsys, monkeypatch):
     saved = json.loads((tmp_path / "out" / "aso.json").read_text())
     assert saved["evaluation"]["labels"] == ["ARG0", "ARG1"]
     assert main(["bench", "aso", "--out", str(tmp_path / "cli"), "--data", str(data), "--folds", "2",
-                 "--bootstrap", "20", "--alpha", "0.01", "--verbal", "3", "--brown", "0"]) == 0
+                 "--bootstrap", "20", "--alpha", "0.01", "--verbal", "3", "--brown", "0", "--lambda-cv"]) == 0
     report = capsys.readouterr().out
     assert "| aso " in report and "aso - linear" in report and "lambda = 0.01 " in report
     assert "| aso+verbal " in report and "at most 3 verbal-predicate arguments" in report
     assert "| aso-cv " in report and "aso-cv: h chosen per outer fold" in report and "aso+brown" not in report
+    assert "| aso-cv-lambda " in report and "linear-cv-lambda: lambda chosen per outer fold" in report
+    assert "aso-cv-lambda - linear-cv-lambda" in report and "lambda from {0.0001, 0.001, 0.01, 0.1}" in report
     assert np.isfinite(json.loads((tmp_path / "cli" / "aso.json").read_text())["seconds"]["aso"])
