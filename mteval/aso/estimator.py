@@ -5,7 +5,7 @@ of the shared structure Theta, then learn every target problem as u = w + Theta^
 features [x, Theta x], penalising only w (eq. 5-6).
 
 Loss and penalty are the paper's: the modified Huber loss, lambda |w|^2 with lambda = 1e-4
-(``alpha``). Problems are one-vs-all; the solver is :func:`mteval.aso.solver.fit_problems`
+(``alpha``; ``"cv"`` chooses it from :data:`ALPHA_GRID` by an inner cross-validation, as h can be). Problems are one-vs-all; the solver is :func:`mteval.aso.solver.fit_problems`
 (deterministic Newton-CG, so no ``random_state``: see that module for why not ``SGDClassifier``).
 """
 
