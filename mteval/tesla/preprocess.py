@@ -100,8 +100,13 @@ class Preparer:
         return [self._done[t] for t in texts]
 
     def clear(self) -> None:
-        """Forget every prepared text (benchmarks time preparation from a cold cache)."""
+        """Forget every prepared text, and for German HanTa's per-word analyses (benchmarks time
+        preparation from a cold cache)."""
         self._done.clear()
+        if self.language.tool == "hanta":
+            from mteval.tesla import german
+
+            german.clear_caches()
 
     def describe(self) -> dict[str, str]:
         """Signature fields: tokeniser, tagger (model and version), tag set, lemmatiser,

@@ -333,3 +333,16 @@ def test_other_target_languages_are_tagged_and_named(language, ref, hyp, pos):
     sig = str(m.signature())
     assert f"pos:{pos}" in sig and "syn:none" in sig and f"lang:{language}" in sig
     assert not m.english
+
+
+def test_clearing_a_german_preparer_forgets_hanta_word_analyses():
+    from mteval.tesla import german
+    from mteval.tesla.preprocess import Preparer
+
+    prep = Preparer("de")
+    prep(["Die Zürichnordbahn fährt heute ."])
+    assert german._lemma.cache_info().currsize > 0
+    assert german._tagger().analyze_forward.cache_info().currsize > 0
+    prep.clear()
+    assert german._lemma.cache_info().currsize == 0
+    assert german._tagger().analyze_forward.cache_info().currsize == 0
