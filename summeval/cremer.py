@@ -264,38 +264,51 @@ def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), tar
     references, standardised within each document, and DICOMER: the shipped model's values when it
     never saw SummEval's summaries (the default, trained on GDTB), else out-of-fold values.
     Report cross-validated and cross-domain quality with `summeval bench transfer`."""
-    from coherence.dicomer import oof
-    from coherence.dicomer.config import variant_config
-    from coherence.dicomer.features import judged as judges
-    from coherence.dicomer.metric import Dicomer
-
     from evalcore.data.summeval import read_summeval
-    from summeval.metrics.tesla_s import TeslaS
 
     items = read_summeval(data)
-    tesla, dicomer_metric = TeslaS(), Dicomer()
     topics = np.array([it.topic for it in items])
-    metric_items = _metric_items(items)
-    if dicomer_metric._engine().info["training_data"].get("summaries"):
+    if _dicomer_saw_summaries():
+        from coherence.dicomer import oof
+        from coherence.dicomer.config import variant_config
+        from coherence.dicomer.features import judged as judges
+        from coherence.dicomer.metric import Dicomer
+
+        from summeval.metrics.tesla_s import TeslaS
+
+        tesla = TeslaS()
+        tesla_values = _values(tesla.score_batch(_metric_items(items)), items, "TESLA-S")
         analyses = oof.summary_analyses([it.summary for it in items])
         coherence = np.array([it.human["coherence"] for it in items])
         dicomer = oof.out_of_fold(analyses, coherence, topics, np.ones(len(items), bool), N_FOLDS, seed)
         judged = np.array([judges(a, variant_config(oof.VARIANT)) for a in analyses])
+        signatures = {"tesla_s": str(tesla.signature()), "dicomer": str(Dicomer().signature())}
         dicomer_values = f"out of fold ({N_FOLDS} folds by document, seed {seed})"
     else:
-        results = dicomer_metric.score_batch(_candidate_items(items))
-        dicomer, judged = _values(results, items, "DICOMER"), _judged(results)
+        tesla_values, dicomer, judged, signatures = shipped_features(items)
         dicomer_values = "shipped DICOMER model (trained without SummEval summaries)"
     y = np.array([it.human[target] for it in items])
     info = {"target": f"summeval:{target}", "data": Path(data).name, "n_summaries": len(items),
             "trained_on": f"SummEval {Path(data).name}: {len(items)} summaries of 100 CNN/DailyMail articles "
                           f"(11 references each), target {target}",
-            "tesla_s": str(tesla.signature()), "dicomer": str(dicomer_metric.signature()),
-            "dicomer_training_values": dicomer_values,
+            **signatures, "dicomer_training_values": dicomer_values,
             "licence": "trained on SummEval annotations (MIT); CNN/DailyMail text, research use; no "
                        "non-commercial data"}
-    return _fit_and_save(_values(tesla.score_batch(metric_items), items, "TESLA-S"), dicomer, judged, y, topics,
-                         kernels, folder, info)
+    return _fit_and_save(tesla_values, dicomer, judged, y, topics, kernels, folder, info)
+
+
+def _dicomer_saw_summaries() -> bool:
+    """Whether the DICOMER model in use was trained on summaries (then its values on them are
+    in-sample, and a CREMER must not be fitted on them as they are)."""
+    from coherence.dicomer.metric import Dicomer
+
+    return bool(Dicomer()._engine().info["training_data"].get("summaries"))
+
+
+def standardised(values: np.ndarray) -> np.ndarray:
+    """Values as z-scores over the whole array (one judged set's human scores)."""
+    values = np.asarray(values, float)
+    return (values - values.mean()) / values.std()
 
 
 def shipped_features(items) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
@@ -321,13 +334,16 @@ def train_on_news_and_chat(summeval_file: Path, dialsummeval_dir: Path, kernels:
     from evalcore.data.dialsummeval import LICENCE, read_dialsummeval
     from evalcore.data.summeval import read_summeval
 
+    if _dicomer_saw_summaries():
+        raise ResourceError("the DICOMER model in use was trained on summaries: its values on SummEval would be "
+                            "in-sample; fit cremer-news-chat with the shipped DICOMER (trained on GDTB)")
     sets = {"summeval": read_summeval(summeval_file), "dialsummeval": list(read_dialsummeval(dialsummeval_dir).items)}
     parts, signatures = [], {}
     for name, items in sets.items():
         tesla, dicomer, judged, signatures = shipped_features(items)
         y = np.array([it.human["mean"] for it in items])
         topics = np.array([f"{name}:{it.topic}" for it in items])
-        parts.append((tesla, dicomer, judged, (y - y.mean()) / y.std(), topics))
+        parts.append((tesla, dicomer, judged, standardised(y), topics))
     tesla, dicomer, judged, y, topics = (np.concatenate(a) for a in zip(*parts))
     sizes = {name: len(items) for name, items in sets.items()}
     info = {"target": "summeval+dialsummeval:mean-z", "data": f"{summeval_file.name} + {dialsummeval_dir.name}",

@@ -38,7 +38,8 @@ from evalcore.data.summeval import read_summeval
 from evalcore.metaeval import correlate, correlation_rows, resample_documents
 from evalcore.resources import cache_dir, shared_data_dir
 from evalcore.text import tokenize
-from summeval.cremer import DICOMER_SCALING, feature_matrix, fit_cremer, make_cremer, model_path, scale_dicomer, topic_z
+from summeval.cremer import (DICOMER_SCALING, feature_matrix, fit_cremer, make_cremer, model_path, scale_dicomer,
+                             standardised, topic_z)
 
 SUMMEVAL = "summeval"
 DIALSUMMEVAL = "dialsummeval"
@@ -463,10 +464,6 @@ def trained_scores(setting, domains: dict[str, Domain], read: Readability, dspec
     return out
 
 
-def _standardised(values: np.ndarray) -> np.ndarray:
-    return (values - values.mean()) / values.std()
-
-
 def _with_other_set(spec: CremerSpec, domains: dict[str, Domain], source: str, read: Readability,
                     by_name: dict[str, DicomerSpec], x: np.ndarray, y: np.ndarray, groups: np.ndarray):
     """Training rows of the source's folds plus every summary of the other set, the targets
@@ -477,7 +474,7 @@ def _with_other_set(spec: CremerSpec, domains: dict[str, Domain], source: str, r
     d = read.out_of_fold(dspec, other.name, everything, N_FOLDS)
     judged_other = np.array([dspec.judged(a) for a in other.analyses])
     x_other = _cremer_x(spec, _tesla(spec, other), d, judged_other, other.topics)
-    return (np.vstack([x, x_other]), np.concatenate([_standardised(y), _standardised(other.human["mean"])]),
+    return (np.vstack([x, x_other]), np.concatenate([standardised(y), standardised(other.human["mean"])]),
             np.concatenate([groups, np.char.add(f"{other.name}:", other.topics.astype(str))]))
 
 

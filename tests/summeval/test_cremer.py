@@ -177,3 +177,12 @@ def test_training_names_a_model_file_and_refuses_unknown_sets(tmp_path):
         Cremer(training="tac").signature()
     with pytest.raises(Exception, match="--with-dialsummeval"):
         load_model("linear", tmp_path, "news-chat")
+
+
+def test_news_chat_training_refuses_a_dicomer_that_saw_summaries(monkeypatch, tmp_path):
+    from evalcore.resources import ResourceError
+    from summeval import cremer
+
+    monkeypatch.setattr(cremer, "_dicomer_saw_summaries", lambda: True)
+    with pytest.raises(ResourceError, match="trained on summaries"):
+        cremer.train_on_news_and_chat(tmp_path / "summeval.json", tmp_path / "dialsummeval", folder=tmp_path)
