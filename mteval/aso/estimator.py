@@ -162,6 +162,13 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
         blocks = ([(X, Y)] if self.target_auxiliary else []) + ([external] if external is not None else [])
         return learn_structure(*_stack(blocks), h, alpha, self.n_iter, **solver)
 
+    def _external_weights(self, external, structured: bool, alpha: float, solver: dict):
+        """The one-round U of the further auxiliary problems, learnt once for ``alpha`` when a
+        one-round Theta needs it (else None: :meth:`_structure` learns them with the targets)."""
+        if not structured or external is None or self.n_iter != 1:
+            return None
+        return auxiliary_weights(*external, alpha, **solver)
+
     def _inner_splits(self, X, groups) -> list:
         """The ``cv`` inner (train, held-out) splits of the training data, grouped by ``groups``
         when given; none when there are too few rows or groups."""
@@ -195,8 +202,7 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
         solver = {**solver, "tol": max(solver["tol"], INNER_TOL)}
         correct = np.zeros(len(grid))
         for j, alpha in enumerate(grid):
-            external_U = (auxiliary_weights(*external, alpha, **solver)
-                          if h > 0 and external is not None and self.n_iter == 1 else None)
+            external_U = self._external_weights(external, h > 0, alpha, solver)
             for train, held in splits:
                 theta, _ = self._structure(X[train], Y[train], external, external_U, h, solver, alpha)
                 fit = _structured_fit(X[train], Y[train], theta, alpha, **solver)
@@ -253,8 +259,7 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
                            if self.alpha_cv_scores_ else float(self.alpha_grid[0]))
         else:
             self.alpha_ = float(self.alpha)
-        external_U = (auxiliary_weights(*external, self.alpha_, **solver)
-                      if structured and external is not None and self.n_iter == 1 else None)
+        external_U = self._external_weights(external, structured, self.alpha_, solver)
         self.cv_scores_ = {}
         if not structured:
             h = 0
