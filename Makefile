@@ -1,27 +1,48 @@
 # Two commands on a fresh machine: `make demo` and `make test` (each runs `make setup` first).
+# `make setup` installs the suite with every extra on the locked versions (constraints.txt), the
+# Debian packages its resources need, and builds those resources (`aesop-eval setup all`).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.setup-done
+LATEST := .venv-latest
 
-.PHONY: setup demo test bench clean
+.PHONY: setup demo test test-latest lock fuzz bench clean
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml scripts/setup_resources.sh
+$(STAMP): pyproject.toml constraints.txt scripts/setup_resources.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -c constraints.txt -e '.[test]'
 	BIN=$(abspath $(BIN)) bash scripts/setup_resources.sh
 	touch $(STAMP)
 
 demo: setup
 	$(BIN)/summeval score --models data/demo/models --peers data/demo/peers --metric all --report demo-report
-	$(BIN)/parapeval score --input data/parapeval/demo_pairs.tsv --system-field system
+	$(BIN)/parapeval score --input data/parapeval/demo_pairs.tsv
 	$(BIN)/mteval score -r data/demo/mt/ref.A.en -r data/demo/mt/ref.B.en -i data/demo/mt/system-a.en data/demo/mt/system-b.en -m tesla-m -m beer2 -m red -m bleu -m chrf -m ter -m meteor --paired-bs
 
 test: setup
 	$(BIN)/python -m pytest
+
+# The suite on the newest versions pyproject.toml's bounds allow (no constraints), in its own venv.
+test-latest:
+	rm -rf $(LATEST)
+	$(PYTHON) -m venv $(LATEST)
+	$(LATEST)/bin/pip install -q --upgrade pip
+	$(LATEST)/bin/pip install -q --upgrade --upgrade-strategy eager -e '.[test]'
+	BIN=$(abspath $(LATEST)/bin) bash scripts/setup_resources.sh
+	$(LATEST)/bin/pip freeze --exclude-editable > $(LATEST)/versions.txt
+	diff constraints.txt $(LATEST)/versions.txt || true
+	$(LATEST)/bin/python -m pytest
+
+# Rewrite constraints.txt from the versions installed in .venv (after a deliberate upgrade).
+lock:
+	{ head -3 constraints.txt; $(BIN)/pip freeze --exclude-editable | grep -v '^aesop-eval'; } > constraints.new && mv constraints.new constraints.txt
+
+fuzz: setup
+	$(BIN)/python -m tests.fuzz.run --minutes $${FUZZ_MINUTES:-30}
 
 bench: setup
 	$(BIN)/summeval bench summeval --out bench/summeval
@@ -43,4 +64,4 @@ bench: setup
 	$(BIN)/mteval train tesla-f --cv-report bench/tesla-f
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis demo-report
+	rm -rf $(VENV) $(LATEST) .pytest_cache .hypothesis demo-report

@@ -194,12 +194,12 @@ def _default_data() -> Path:
 
 
 def cmd_train_parser(args) -> int:
-    from evalcore.resources import data_dir
+    from evalcore.resources import package_path
 
     from coherence.train import train
 
     data = Path(args.data) if args.data else _default_data()
-    out = check_output_dir(Path(args.out) if args.out else data_dir() / "coherence", "--out")
+    out = check_output_dir(Path(args.out) if args.out else package_path("coherence", "models"), "--out")
     train(data / "gdtb", data / "pdtb2_connective_senses.md", out, log=lambda m: print(m, file=sys.stderr))
     return EXIT_OK
 
@@ -247,9 +247,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     t = sub.add_parser("train", help="train a model")
     tsub = t.add_subparsers(dest="what", required=True)
-    tp = tsub.add_parser("parser", help="retrain the Tier 1 parser from GDTB train into data/coherence")
+    tp = tsub.add_parser("parser", help="retrain the Tier 1 parser from GDTB train into coherence/models")
     tp.add_argument("--data", help="discourse data folder (default: shared data/discourse)")
-    tp.add_argument("--out", help="output folder (default: data/coherence)")
+    tp.add_argument("--out", help="output folder (default: coherence/models)")
     tp.set_defaults(func=cmd_train_parser)
 
     b = sub.add_parser("bench", help="run a benchmark")

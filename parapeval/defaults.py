@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from evalcore.default_resources import DEFAULT_PIVOTS, lm_path, phrase_table_path, resource_dir
-from evalcore.resources import data_dir
+from evalcore.resources import package_path
 
 __all__ = ["DEFAULT_PIVOTS", "cache_dir", "lm_path", "model_path", "phrase_table_path"]
 
@@ -19,4 +19,4 @@ def cache_dir() -> Path:
 
 def model_path() -> Path:
     """The shipped default PEM model (its sidecar ``pem-default.json`` beside it)."""
-    return data_dir() / "parapeval" / "pem-default.pkl"
+    return package_path("parapeval", "models", "pem-default.pkl")

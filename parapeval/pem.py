@@ -159,7 +159,7 @@ class PEM(SourceMetric):
 
     Parameters (all optional; None = the default):
     ``model``: a model file written by ``parapeval train`` (default: the shipped
-    ``data/parapeval/pem-default.pkl``); ``pivots``: pivot languages (default: those the model
+    ``parapeval/models/pem-default.pkl``); ``pivots``: pivot languages (default: those the model
     was trained with, or those of ``tables``); ``tables``: pivot -> phrase-table file (default:
     the tables ``make setup`` builds); ``lm``: KenLM file (default: the one ``make setup``
     builds); ``discount``: BPNG function-word discount (default: the model's).
@@ -222,13 +222,25 @@ class PEM(SourceMetric):
         if unused:
             raise ValueError(f"phrase tables given for {', '.join(sorted(unused))}, not among the pivots "
                              f"{', '.join(cfg.pivots)}")
+        defaults_missing = [path for path in (*cfg.tables.values(), cfg.lm)
+                             if not path.is_file() and path in self._default_paths(cfg)]
+        if defaults_missing:
+            from evalcore.system_resources import ensure
+
+            ensure("pem")
         for pivot, path in cfg.tables.items():
             if not path.is_file():
-                raise ResourceError(f"phrase table for pivot {pivot!r} not found at {path}: run `make setup` "
-                                    "for the defaults or build one with `parapeval build-phrase-table`")
+                raise ResourceError(f"phrase table for pivot {pivot!r} not found at {path}: build the defaults "
+                                    "with `aesop-eval setup pem` or one with `parapeval build-phrase-table`")
         if not cfg.lm.is_file():
-            raise ResourceError(f"language model {cfg.lm} not found: run `make setup` for the default "
-                                "or build one with `parapeval build-lm`")
+            raise ResourceError(f"language model {cfg.lm} not found: build the default with "
+                                "`aesop-eval setup pem` or one with `parapeval build-lm`")
+
+    @staticmethod
+    def _default_paths(cfg) -> set[Path]:
+        """The default resources among ``cfg``'s (those :func:`~evalcore.system_resources.ensure`
+        builds on first use)."""
+        return {defaults.phrase_table_path(p) for p in cfg.pivots} | {defaults.lm_path()}
 
     def _resources(self):
         """(features, regressor), loaded once per process."""

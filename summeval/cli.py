@@ -123,7 +123,7 @@ def _add_train(sub) -> None:
     c.add_argument("--with-dialsummeval", nargs="?", type=Path, const=True, default=None, metavar="DIR",
                    help="the opt-in, NON-COMMERCIAL cremer-news-chat: fit on SummEval and DialSummEval together "
                         "(default DIR: ../shared/data/dialsummeval)")
-    c.add_argument("--out", type=Path, help="model folder (default: data/summeval)")
+    c.add_argument("--out", type=Path, help="model folder (default: summeval/models)")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -33,7 +33,7 @@ from sklearn.svm import SVR
 from evalcore import __version__
 from evalcore.metric import Item, Signature
 from evalcore.persist import load_model as load_saved, save_model as save_with_sidecar
-from evalcore.resources import ResourceError, data_dir
+from evalcore.resources import ResourceError, package_path
 from evalcore.textio import InputError
 
 KERNELS = {"linear": "CREMER-LF", "poly": "CREMER-PF", "rbf": "CREMER-RBF"}
@@ -100,10 +100,10 @@ def fit_cremer(kernel: str, x: np.ndarray, y: np.ndarray, groups: np.ndarray,
 
 
 def model_path(kernel: str, folder: str | Path | None = None, training: str = DEFAULT_TRAINING) -> Path:
-    """The model file of ``kernel`` trained on ``training`` (shipped in data/summeval, or in ``folder``)."""
+    """The model file of ``kernel`` trained on ``training`` (shipped in summeval/models, or in ``folder``)."""
     if training not in TRAININGS:
         raise ValueError(f"training must be one of {sorted(TRAININGS)}, got {training!r}")
-    return (Path(folder) if folder else data_dir() / "summeval") / f"{TRAININGS[training]}_{kernel}.joblib"
+    return (Path(folder) if folder else package_path("summeval", "models")) / f"{TRAININGS[training]}_{kernel}.joblib"
 
 
 def metric_name(kernel: str, training: str = DEFAULT_TRAINING) -> str:

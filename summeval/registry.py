@@ -8,11 +8,12 @@ _TESLA = "summeval.metrics.tesla_s:TeslaS"
 _ROUGE = "summeval.metrics.rouge:Rouge"
 _ROUGE_SU = "summeval.metrics.rouge:RougeSU"
 _CREMER = "summeval.metrics.cremer:Cremer"
+#: spaCy (POS tags, DICOMER's parses) comes with the ``coherence`` extra
 
 METRICS = {
     "tesla-s": MetricSpec(_TESLA, "TESLA-S content score against model summaries (function words by word list)"),
     "tesla-s-pos": MetricSpec(_TESLA, "TESLA-S with function words by spaCy POS tags (the paper's definition)",
-                              kwargs={"function_words": "pos"}),
+                              kwargs={"function_words": "pos"}, extra="coherence"),
     "rouge-1": MetricSpec(_ROUGE, "ROUGE-1 recall (rouge-score, Porter stemming)", kwargs={"kind": "rouge-1"}),
     "rouge-2": MetricSpec(_ROUGE, "ROUGE-2 recall (rouge-score, Porter stemming)", kwargs={"kind": "rouge-2"}),
     "rouge-l": MetricSpec(_ROUGE, "ROUGE-L recall (rouge-score, Porter stemming)", kwargs={"kind": "rouge-l"}),
@@ -22,13 +23,13 @@ METRICS = {
     "rouge-su4": MetricSpec(_ROUGE_SU, "ROUGE-SU4 recall as ROUGE-1.5.5 computes it", kwargs={"max_gap": 4}),
     "rouge-su4-f": MetricSpec(_ROUGE_SU, "ROUGE-SU4 F1", kwargs={"max_gap": 4, "measure": "f"}),
     "cremer": MetricSpec(_CREMER, "CREMER(-LF) responsiveness: linear SVR over TESLA-S (z within topic) and DICOMER",
-                         kwargs={"kernel": "linear"}),
+                         kwargs={"kernel": "linear"}, extra="coherence"),
     "cremer-rbf": MetricSpec(_CREMER, "CREMER-RBF responsiveness: RBF SVR over TESLA-S (z within topic) and DICOMER",
-                             kwargs={"kernel": "rbf"}),
+                             kwargs={"kernel": "rbf"}, extra="coherence"),
     "cremer-pf": MetricSpec(_CREMER, "CREMER-PF responsiveness: polynomial SVR over TESLA-S (z within topic) and DICOMER",
-                            kwargs={"kernel": "poly"}),
+                            kwargs={"kernel": "poly"}, extra="coherence"),
     "cremer-news-chat": MetricSpec(_CREMER, "opt-in, NON-COMMERCIAL: CREMER(-LF) fitted on SummEval and DialSummEval "
-                                   "(SAMSum, CC BY-NC-ND)", kwargs={"kernel": "linear", "training": "news-chat"}),
+                                   "(SAMSum, CC BY-NC-ND)", kwargs={"kernel": "linear", "training": "news-chat"}, extra="coherence"),
 }
 
 #: what `summeval score` computes when no metric is named

@@ -214,7 +214,7 @@ def add_commands(subparsers, train_subparsers, bench_subparsers) -> None:
     own.add_argument("--target", default="coherence", help="human dimension to rank by (default coherence)")
     t.add_argument("--C", default="svmlight", help="RankSVM C or 'svmlight' (1 / mean(d.d))")
     t.add_argument("--seed", type=int, default=0)
-    t.add_argument("--out", help="output folder (default data/coherence: replaces the shipped model)")
+    t.add_argument("--out", help="output folder (default coherence/models: replaces the shipped model)")
     t.set_defaults(func=cmd_train_dicomer)
 
     b = bench_subparsers.add_parser("readability", help="DICOMER on SummEval coherence/fluency, 5-fold CV")

@@ -21,10 +21,10 @@ from pathlib import Path
 from coherence.heap import collect_new_objects_only
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceFreeMetric, Score, Signature
-from evalcore.resources import ResourceError, data_dir
+from evalcore.resources import ResourceError, package_path
 
 MODEL_NAME = "dicomer_model"
-#: opt-in shipped models by the name ``Dicomer(model=...)`` accepts: file stem in data/coherence
+#: opt-in shipped models by the name ``Dicomer(model=...)`` accepts: file stem in coherence/models
 SHIPPED_MODELS = {"gdtb-all": "dicomer_gdtb_all"}
 _NOTES = {
     "one_sentence": "one_sentence: no sentence transitions to judge (the model's one-sentence value)",
@@ -42,7 +42,7 @@ _NEUTRAL_NOTES = {
 def model_paths(folder: Path | None = None, name: str = MODEL_NAME) -> tuple[Path, Path]:
     """A model file (joblib) named ``name`` and its JSON sidecar (:mod:`evalcore.persist`) in
     ``folder`` (default: the shipped models' folder)."""
-    folder = folder or data_dir() / "coherence"
+    folder = folder or package_path("coherence", "models")
     return folder / f"{name}.joblib", folder / f"{name}.json"
 
 

@@ -32,11 +32,11 @@ DEFAULT_MODE = "gdtb-permutation"
 DEFAULT_VARIANT = "DICOMER-N"
 SUMMEVAL_FILE = ("summeval", "summeval_16sys_mean_expert.json")
 N_PERMUTATIONS = 20
-GDTB_NOTE = ("GDTB annotations CC BY 4.0 (Liu, Zeldes et al.); parser: data/coherence/parser_tier1.json")
+GDTB_NOTE = ("GDTB annotations CC BY 4.0 (Liu, Zeldes et al.); parser: coherence/models/parser_tier1.json")
 LICENCE_NOTE = ("SummEval annotations and summaries: MIT licence; CNN/DailyMail article text: "
                 "research use only; GDTB (parser): annotations CC BY 4.0, GUM texts per genre, "
                 "some CC BY-NC-SA (essays, fiction, letters, podcasts, WikiHow): NC terms for "
-                "commercial use (data/coherence/README.md)")
+                "commercial use (coherence/models/README.md)")
 
 
 def summeval_file(data: Path | None) -> Path:
@@ -232,7 +232,7 @@ def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], targe
         "C": model.ranker_.C_, "C_setting": C, "n_pairs": model.ranker_.n_pairs_,
         "n_features": model.ranker_.n_features_in_, "seed": seed,
         "licence": f"inherits the licence of the judged summaries and judgments ({name}); parser: "
-                   "data/coherence/parser_tier1.json",
+                   "coherence/models/parser_tier1.json",
         "seconds": round(time.perf_counter() - start, 1),
     }
     info["signature"] = str(model_signature(info, info["parser"]))

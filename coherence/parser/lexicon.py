@@ -1,5 +1,5 @@
 """The connective lexicon: PDTB-2's 100 connectives with their level-1 sense counts, plus the
-connectives seen in GDTB train; shipped as ``data/coherence/connectives.json``."""
+connectives seen in GDTB train; shipped as ``coherence/parser/connectives.json``."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.resources import data_file
+from evalcore.resources import shipped_file
 from evalcore.text import tokenize
 
 from coherence.relations import LEVEL1
 
-LEXICON_FILE = ("coherence", "connectives.json")
+LEXICON_FILE = ("coherence", "parser", "connectives.json")
 _ABBREV = {"Temp": "Temporal", "Cont": "Contingency", "Comp": "Comparison", "Exp": "Expansion"}
 
 # The released Lin parser's syntactic categories (spec 2.3.4); everything else is adverbial.
@@ -115,6 +115,6 @@ def save_lexicon(lexicon: Lexicon, path: Path) -> None:
 @functools.lru_cache(maxsize=4)
 def load_lexicon(path: str | None = None) -> Lexicon:
     """The shipped lexicon (or one at ``path``)."""
-    p = Path(path) if path else data_file(*LEXICON_FILE)
+    p = Path(path) if path else shipped_file(*LEXICON_FILE)
     raw = json.loads(p.read_text("utf-8"))
     return Lexicon(raw["pdtb2"], raw["gdtb_train"])

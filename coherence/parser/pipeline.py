@@ -7,7 +7,7 @@ import functools
 from collections.abc import Sequence
 from pathlib import Path
 
-from evalcore.resources import ResourceError, data_dir
+from evalcore.resources import ResourceError, package_path
 
 from coherence.parser import argpos, args, explicit_sense, nonexplicit, vectors
 from coherence.parser.connectives import Candidate, context_features, find_candidates, tier0_is_discourse
@@ -24,7 +24,7 @@ MODEL_NAME = "parser_tier1"
 
 def model_paths(folder: Path | None = None) -> tuple[Path, Path]:
     """The shipped Tier 1 model (joblib) and its JSON signature sidecar."""
-    folder = folder or data_dir() / "coherence"
+    folder = folder or package_path("coherence", "models")
     return folder / f"{MODEL_NAME}.joblib", folder / f"{MODEL_NAME}.json"
 
 

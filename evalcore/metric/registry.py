@@ -19,16 +19,29 @@ ENTRY_POINT_GROUP = "aesop_eval.metrics"
 @dataclass(frozen=True)
 class MetricSpec:
     """Where a registered metric lives (``module:Class``), the constructor arguments its name
-    stands for, what it reads, and one line for ``--list-metrics``."""
+    stands for, what it reads, one line for ``--list-metrics``, and the pip extra it needs
+    (empty: the base install)."""
 
     target: str
     summary: str
     reads: str = "references"
     kwargs: dict = field(default_factory=dict)
     package: str = ""
+    extra: str = ""
+
+    @property
+    def installed(self) -> bool:
+        """Whether the optional dependencies this metric needs are installed."""
+        from evalcore.extras import is_installed
+
+        return is_installed(self.extra)
 
     def load(self):
-        """The metric class (imports its module)."""
+        """The metric class (imports its module); :class:`~evalcore.extras.MissingExtraError`
+        naming the ``pip install`` when its extra is missing."""
+        from evalcore.extras import require
+
+        require(self.extra, f"metric {self.target.partition(':')[2] or self.target}")
         module, _, attr = self.target.partition(":")
         return getattr(importlib.import_module(module), attr)
 
@@ -40,7 +53,7 @@ def _tables() -> dict[str, MetricSpec]:
         for name, spec in ep.load().items():
             if name in table:
                 raise RuntimeError(f"metric {name!r} is registered by both {table[name].package} and {ep.name}")
-            table[name] = MetricSpec(spec.target, spec.summary, spec.reads, dict(spec.kwargs), ep.name)
+            table[name] = MetricSpec(spec.target, spec.summary, spec.reads, dict(spec.kwargs), ep.name, spec.extra)
     return table
 
 
@@ -59,16 +72,24 @@ def spec(name: str) -> MetricSpec:
 def get_metric(name: str, **params):
     """A configured metric by registered name; ``params`` override the name's defaults and are
     dropped where the metric has no such parameter (so one option set serves a mixed list)."""
+    from evalcore.extras import require
+
     s = spec(name)
+    require(s.extra, f"metric {name!r}")
     cls = s.load()
     accepted = set(cls._param_names())
     return cls(**{**s.kwargs, **{k: v for k, v in params.items() if k in accepted}})
 
 
 def list_metrics(package: str | None = None, also: tuple[str, ...] = ()) -> str:
-    """The text ``--list-metrics`` prints: name, what it reads, package, summary; ``also`` adds
-    metrics registered by other packages that the command offers too."""
+    """The text ``--list-metrics`` prints: name, what it reads, package, summary (a metric whose
+    extra is missing is marked with the install command); ``also`` adds metrics registered by
+    other packages that the command offers too."""
+    from evalcore.extras import install_command
+
     rows = {**registered(package), **{name: spec(name) for name in also}}
     rows = dict(sorted(rows.items()))
     width = max((len(n) for n in rows), default=4)
-    return "\n".join(f"{n:<{width}}  {s.reads:<10}  {s.package:<9}  {s.summary}" for n, s in rows.items())
+    return "\n".join(f"{n:<{width}}  {s.reads:<10}  {s.package:<9}  {s.summary}"
+                     + ("" if s.installed else f"  [not installed: {install_command(s.extra)}]")
+                     for n, s in rows.items())

@@ -2,7 +2,7 @@
 features of :mod:`.features` learned from human rankings (:mod:`.train`). Not the BEER 2.0 default
 model (that is ``beer2``).
 
-The shipped model (``data/mteval/beer-wmt12/beer-wmt12.joblib``) is trained on the WMT12 rankings
+The shipped model (``mteval/models/beer-wmt12/beer-wmt12.joblib``) is trained on the WMT12 rankings
 into English (research use, see its sidecar); the signature names its hash and every decision
 the features take where the paper is silent. Several references: features averaged over them.
 """
@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.persist import ModelFileError, file_sha256
-from evalcore.resources import ResourceError, data_dir
+from evalcore.resources import ResourceError, package_path
 from mteval.beer.extract import describe, feature_rows
 from mteval.beer.features import FEATURES
 from mteval.tesla.model import LinearModel, load_linear_model
@@ -23,7 +23,7 @@ from mteval.tesla.model import LinearModel, load_linear_model
 
 def default_model_path() -> Path:
     """The shipped BEER model (WMT12 rankings into English; research use, see its sidecar)."""
-    return data_dir() / "mteval" / "beer-wmt12" / "beer-wmt12.joblib"
+    return package_path("mteval", "models", "beer-wmt12", "beer-wmt12.joblib")
 
 
 class Beer(ReferenceMetric):

@@ -1,6 +1,6 @@
 """BEER 2.0 (Stanojevic & Sima'an; stanojevic/beer, Scala) with its published default model: the
 upstream feature template (word n-grams, skip-bigrams, character n-grams, length disbalance)
-re-implemented in Python, scored with the shipped weights and scalings (``data/mteval/beer2``).
+re-implemented in Python, scored with the shipped weights and scalings (``mteval/models/beer2``).
 
 - :mod:`.pieces`: upstream's tokenisation and the pieces (n-grams) each feature family counts;
 - :mod:`.features`: the feature template and the feature values of many pairs at once;

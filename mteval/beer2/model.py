@@ -1,7 +1,7 @@
 """A BEER 2.0 model folder in upstream's files, read as upstream's ``Metric.loadModel`` reads it:
 raw score = w . scale(features), score = the output scaling of the raw score, clipped to [0, 1].
 
-Files (``models/default/`` upstream; shipped under ``data/mteval/beer2/default/``):
+Files (``models/default/`` upstream; shipped under ``mteval/models/beer2/default/``):
 ``feature_template.yaml`` (:mod:`.features`), ``feature_names_mapping`` (``index name`` lines,
 ``learning/FeatureNameMapping.scala``), ``feature_values_scaling`` (``min max`` per index,
 ``learning/FeatureScaling.scala``), ``core_model`` and ``kernel.properties`` (liblinear weights,
@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.persist import ModelFileError
-from evalcore.resources import data_dir
+from evalcore.resources import package_path
 from mteval.beer2.features import FeatureTemplate
 
 MODEL_FILES = ("core_model", "feature_names_mapping", "feature_template.yaml", "feature_values_scaling",
@@ -28,7 +28,7 @@ MODEL_FILES = ("core_model", "feature_names_mapping", "feature_template.yaml", "
 
 def default_model_dir() -> Path:
     """The shipped BEER 2.0 default model (Apache-2.0; its sidecar ``default.json`` names the source)."""
-    return data_dir() / "mteval" / "beer2" / "default"
+    return package_path("mteval", "models", "beer2", "default")
 
 
 def model_digest(folder: str | Path) -> str:

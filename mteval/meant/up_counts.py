@@ -1,7 +1,7 @@
 """UMEANT's shipped role counts: fillers per role type over the gold frames of Universal
 PropBank English EWT dev, so the `umeant` metric weighs roles the same in every batch.
 
-``python -m mteval.meant.up_counts [UP_FILE]`` rewrites ``data/mteval/umeant/up-en-roles.json``.
+``python -m mteval.meant.up_counts [UP_FILE]`` rewrites ``mteval/models/umeant/up-en-roles.json``.
 """
 
 from __future__ import annotations
@@ -14,18 +14,18 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from evalcore.resources import data_dir, data_file, shared_data_dir
+from evalcore.resources import package_path, shared_data_dir, shipped_file
 from mteval.meant.roles import ROLE_CLASSES, RoleWeights, count_roles, read_counts, umeant_weights
 
 #: the shipped counts, below the data folder
-COUNTS_FILE = ("mteval", "umeant", "up-en-roles.json")
+COUNTS_FILE = ("mteval", "models", "umeant", "up-en-roles.json")
 UP_ENGLISH = ("srl", "up", "en_ewt-up-dev.conllu")
 
 
 @functools.lru_cache(maxsize=1)
 def up_weights() -> RoleWeights:
     """UMEANT weights from the shipped UP English role counts."""
-    path = data_file(*COUNTS_FILE)
+    path = shipped_file(*COUNTS_FILE)
     counts = read_counts(path.read_text(encoding="utf-8"))
     return umeant_weights(counts, "umeant-up")
 
@@ -52,4 +52,4 @@ def write_counts(up_file: Path, out: Path) -> dict:
 
 if __name__ == "__main__":
     source = Path(sys.argv[1]) if len(sys.argv) > 1 else shared_data_dir().joinpath(*UP_ENGLISH)
-    print(json.dumps(write_counts(source, data_dir().joinpath(*COUNTS_FILE))["counts"]))
+    print(json.dumps(write_counts(source, package_path(*COUNTS_FILE))["counts"]))

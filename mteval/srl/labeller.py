@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evalcore.persist import load_model, save_model
-from evalcore.resources import ResourceError, data_dir, spacy_pipeline
+from evalcore.resources import ResourceError, package_path, spacy_pipeline
 from mteval.srl.features import Parsed, parse_texts
 from mteval.srl.frames import FramedSentence
 from mteval.srl.model import SRLModel
@@ -24,7 +24,7 @@ from mteval.srl.model import SRLModel
 @dataclass(frozen=True)
 class SRLLanguage:
     """What labelling one language takes: the spaCy model that parses it, the UP file that trains
-    it, and the shipped model's folder under ``data/mteval``."""
+    it, and the shipped model's folder under ``mteval/models``."""
 
     code: str
     spacy_model: str
@@ -74,7 +74,7 @@ def parser_for(code: str):
 
 def model_path(code: str) -> Path:
     """Where the shipped model of a language lives."""
-    return data_dir() / "mteval" / language_of(code).folder / MODEL_FILE
+    return package_path("mteval", "models", language_of(code).folder, MODEL_FILE)
 
 
 class Labeller:

@@ -142,12 +142,15 @@ class PivotFeatures:
 
 
 def default_tables(pivots: Sequence[str] = DEFAULT_PIVOTS) -> dict[str, Path]:
-    """The default phrase table of each pivot (built by `make setup`); a clear error when absent."""
-    out = {}
-    for pivot in pivots:
-        path = phrase_table_path(pivot)
+    """The default phrase table of each pivot, built on first use
+    (:func:`evalcore.system_resources.ensure`); a clear error when a pivot has no table."""
+    from evalcore.system_resources import ensure
+
+    out = {pivot: phrase_table_path(pivot) for pivot in pivots}
+    if not all(path.is_file() for path in out.values()):
+        ensure("mt", steps=("phrase-tables",))
+    for pivot, path in out.items():
         if not path.is_file():
-            raise ResourceError(f"phrase table for pivot {pivot!r} not found at {path}: run `make setup` "
-                                "(or `parapeval setup`) to build the defaults")
-        out[pivot] = path
+            raise ResourceError(f"phrase table for pivot {pivot!r} not found at {path}: its bitext is not on "
+                                "this machine (see `aesop-eval setup --status`)")
     return out

@@ -16,16 +16,15 @@ import numpy as np
 
 from evalcore.default_resources import bible_lm_path, lm_path
 from evalcore.lm import KenLM
-from evalcore.resources import ResourceError
 
 
 def default_lms() -> dict[str, Path]:
-    """The two default LMs (built by `make setup`); a clear error when one is absent."""
+    """The two default LMs, built on first use (:func:`evalcore.system_resources.ensure`)."""
+    from evalcore.system_resources import ensure
+
     lms = {"brown": lm_path(), "bible": bible_lm_path()}
-    for name, path in lms.items():
-        if not path.is_file():
-            raise ResourceError(f"language model {name!r} not found at {path}: run `make setup` "
-                                "(scripts/setup_resources.sh builds both)")
+    if not all(path.is_file() for path in lms.values()):
+        ensure("mt", steps=("lmplz", "brown", "brown-lm", "bible-lm"))
     return lms
 
 

@@ -2,7 +2,7 @@
 (6 BTNG + 3 per pivot here) and the normalised LM scores of the hypothesis under two LMs, learned
 as a pairwise ranker on human rankings (:mod:`.train`), optionally scaled to [0, 1] (§4.1).
 
-The shipped model (``data/mteval/tesla-f-wmt12.joblib``) is trained on the WMT12 rankings into
+The shipped model (``mteval/models/tesla-f-wmt12.joblib``) is trained on the WMT12 rankings into
 English; its sidecar names the pivot tables and LMs it was trained with, and scoring warns when
 the resources in use have other signatures (gettext tables depend on the catalogs installed).
 Several references: the F-measures are averaged over references before the model, which for a
@@ -20,7 +20,7 @@ import numpy as np
 
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.persist import ModelFileError, file_sha256
-from evalcore.resources import ResourceError, data_dir
+from evalcore.resources import ResourceError, package_path
 from mteval.tesla.bpng_features import PivotFeatures
 from mteval.tesla.features import TeslaFeatures
 from mteval.tesla.lm_features import LMFeatures, default_lms
@@ -36,7 +36,7 @@ class ResourceMismatchWarning(UserWarning):
 
 def default_model_path() -> Path:
     """The shipped TESLA-F model (WMT12 rankings into English; research use, see its sidecar)."""
-    return data_dir() / "mteval" / "tesla-f-wmt12.joblib"
+    return package_path("mteval", "models", "tesla-f-wmt12.joblib")
 
 
 class TeslaF(ReferenceMetric):

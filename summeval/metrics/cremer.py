@@ -1,6 +1,6 @@
 """CREMER as a metric (Lin, Liu, Ng, Kan 2012, section 5): overall responsiveness predicted by an
 SVR from a summary's TESLA-S (content, against its references, standardised within its topic) and
-DICOMER (readability, from ``coherence``'s metric). The shipped models live in ``data/summeval``;
+DICOMER (readability, from ``coherence``'s metric). The shipped models live in ``summeval/models``;
 the regressor and its training are in :mod:`summeval.cremer`.
 
 A topic is the set of summaries in one batch that share their references (``summeval score``

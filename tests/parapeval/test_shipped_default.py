@@ -38,7 +38,7 @@ def test_shipped_model_flags_non_english_pairs_with_its_neutral_value(pair):
 
 def test_shipped_model_file_and_sidecar():
     path = defaults.model_path()
-    assert path.is_file(), "data/parapeval/pem-default.pkl missing: run `parapeval train --controls`"
+    assert path.is_file(), "parapeval/models/pem-default.pkl missing: run `parapeval train --controls`"
     info = json.loads(sidecar_path(path).read_text("utf-8"))
     assert info["sha256"] == file_sha256(path)
     assert info["feature_names"] == ["adequacy", "fluency", "target_ngram_f1"] and info["pivots"] == ["fr", "de", "es", "zh"]

