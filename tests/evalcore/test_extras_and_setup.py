@@ -1,0 +1,126 @@
+"""Optional extras (a missing one is named, never an import failure) and first-use builds of
+system resources (one message naming the Debian packages; a file lock so that concurrent first
+uses build once)."""
+
+from __future__ import annotations
+
+import importlib.util
+import multiprocessing
+from pathlib import Path
+
+import pytest
+
+from evalcore import extras, system_resources
+from evalcore.metric import registry
+from evalcore.resources import ResourceError
+
+
+def _without(monkeypatch, *modules: str) -> None:
+    real = importlib.util.find_spec
+    monkeypatch.setattr(extras.importlib.util, "find_spec",
+                        lambda name, *a: None if name in modules else real(name, *a))
+
+
+def test_missing_extra_names_the_install_command(monkeypatch):
+    _without(monkeypatch, "sacrebleu")
+    with pytest.raises(extras.MissingExtraError, match=r"pip install 'aesop-eval\[mt\]'") as info:
+        registry.get_metric("bleu")
+    assert "sacrebleu" in str(info.value)
+    assert isinstance(info.value, ResourceError)  # every CLI turns it into one line and exit 2
+
+
+def test_listing_marks_uninstalled_metrics_and_imports_none(monkeypatch):
+    _without(monkeypatch, "spacy")
+    text = registry.list_metrics()
+    rows = {line.split()[0]: line for line in text.splitlines()}
+    assert "not installed: pip install 'aesop-eval[coherence]'" in rows["dicomer"]
+    assert "not installed" not in rows["tesla-s"] and "not installed" not in rows["rouge-2"]
+
+
+def test_every_metric_names_a_known_extra():
+    for name, spec in registry.registered().items():
+        assert spec.extra == "" or spec.extra in extras.EXTRAS, name
+
+
+def test_base_metrics_need_no_extra():
+    specs = registry.registered()
+    assert {specs[n].extra for n in ("tesla-s", "rouge-1", "rouge-2", "rouge-l", "rouge-su4")} == {""}
+
+
+def _fake_family(monkeypatch, tmp_path: Path, debian: tuple[str, ...] = ()) -> Path:
+    """A family of one step that appends a line to a file each time it builds."""
+    monkeypatch.setenv("AESOP_CACHE", str(tmp_path / "cache"))
+    target = tmp_path / "built.txt"
+
+    def build() -> Path:
+        with target.open("a") as fh:
+            fh.write("built\n")
+        return target
+
+    step = system_resources.Step("fake", debian, build, target.is_file)
+    monkeypatch.setattr(system_resources, "family_steps", lambda family: [step])
+    return target
+
+
+def test_ensure_names_missing_debian_packages_and_the_setup_command(monkeypatch, tmp_path):
+    target = _fake_family(monkeypatch, tmp_path, debian=("no-such-package-aesop",))
+    monkeypatch.setattr(system_resources, "missing_debian", lambda pkgs: list(pkgs))
+    with pytest.raises(ResourceError) as info:
+        system_resources.ensure("pem")
+    message = str(info.value)
+    assert "apt-get install no-such-package-aesop" in message and "aesop-eval setup pem" in message
+    assert not target.exists()
+
+
+def test_ensure_builds_once_and_skips_what_is_built(monkeypatch, tmp_path):
+    target = _fake_family(monkeypatch, tmp_path)
+    system_resources.ensure("pem")
+    system_resources.ensure("pem")
+    assert target.read_text() == "built\n"
+
+
+def _locked_build(cache: str, target: str, barrier) -> None:
+    import os
+    import time
+
+    os.environ["AESOP_CACHE"] = cache
+    path = Path(target)
+
+    def build() -> Path:
+        time.sleep(0.3)  # long enough for the other process to wait on the lock
+        with path.open("a") as fh:
+            fh.write("built\n")
+        return path
+
+    system_resources.family_steps = lambda family: [system_resources.Step("fake", (), build, path.is_file)]
+    barrier.wait()
+    system_resources.ensure("pem")
+
+
+def test_two_first_uses_at_once_build_once(tmp_path):
+    target = tmp_path / "built.txt"
+    ctx = multiprocessing.get_context("fork")
+    barrier = ctx.Barrier(2)
+    procs = [ctx.Process(target=_locked_build, args=(str(tmp_path / "cache"), str(target), barrier)) for _ in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(30)
+    assert [p.exitcode for p in procs] == [0, 0]
+    assert target.read_text() == "built\n"
+
+
+def test_setup_command_rejects_an_unknown_family(capsys):
+    from evalcore.setup_cli import main
+
+    assert main(["setup", "nonsense"]) == 2
+    assert "unknown family" in capsys.readouterr().err
+
+
+def test_setup_status_lists_every_step(capsys, monkeypatch, tmp_path):
+    from evalcore.setup_cli import main
+
+    monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
+    assert main(["setup", "--status", "mt"]) == 0
+    out = capsys.readouterr().out
+    assert {line.split()[1] for line in out.splitlines()} == set(system_resources.FAMILIES["mt"])
