@@ -18,10 +18,11 @@ from summeval.pipeline import SummaryResult, collect, to_metric_items
 def score_items_dask(items: Sequence[SummaryItem], metrics: Sequence[Metric], client=None,
                      chunk_size: int = CHUNK_ITEMS, limits: InputLimits | None = None) -> list[SummaryResult]:
     """Like :func:`summeval.pipeline.score_items`, with chunks of whole topics as Dask tasks."""
-    try:
-        import dask
-    except ImportError as exc:
-        raise ImportError("Dask scoring needs the optional extra: pip install 'aesop-eval[dask]'") from exc
+    from evalcore.extras import require
+
+    require("dask", "Dask scoring")
+    import dask
+
     limits = limits or InputLimits.from_env()
     metric_items = to_metric_items(items)
     topic_of = {mi.id: it.topic for mi, it in zip(metric_items, items)}
