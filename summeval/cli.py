@@ -20,6 +20,7 @@ from evalcore.persist import ModelFileError
 from evalcore.resources import ResourceError
 from evalcore.textio import InputError
 from summeval.metrics.multiref import MULTI_REF_MODES
+from summeval.pipeline import RANK_RULES
 from summeval.registry import ALL_METRICS, BORROWED, DEFAULT_METRICS
 
 PROG = "summeval"
@@ -55,6 +56,10 @@ def _add_score(sub) -> None:
                             "pos = spaCy POS tags, reported as tesla-s-pos)")
     p.add_argument("--cremer-models", type=Path, metavar="DIR",
                    help="CREMER models from `summeval train cremer --out DIR` (default: the shipped ones)")
+    p.add_argument("--rank-partial", choices=RANK_RULES, default="complete",
+                   help="systems missing topics (no summary, or no value): complete (default) = listed unranked "
+                        "with their coverage, the others ranked on every topic; shared = everyone ranked on the "
+                        "topics all ranked systems share")
     p.add_argument("--report", type=Path, metavar="DIR",
                    help="also write a self-contained HTML report and its Markdown twin into DIR")
     p.add_argument("--human", type=Path,
@@ -194,7 +199,8 @@ def _score(args) -> int:
     names = [m.name for m in metrics]
     signatures = {m.name: m.signature() for m in metrics}
     results = score_items(items, metrics, jobs=args.jobs, progress=True, limits=limits)
-    systems, rankings = aggregate_systems(results, names)
+    lower = [m.name for m in metrics if getattr(type(m), "lower_is_better", False)]
+    systems, rankings = aggregate_systems(results, names, lower, args.rank_partial)
     if args.format == "json":
         body = to_json(signatures, results, systems, rankings)
     elif args.format == "jsonl":

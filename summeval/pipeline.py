@@ -5,9 +5,12 @@ costs that metric's value only (:func:`evalcore.metric.batch.score_with`). Items
 chunks of whole topics, so a topic's references are preprocessed once per process; ``jobs > 1``
 spreads the chunks over worker processes.
 
-Systems are ranked per metric on the topics every ranked system has a score for, so a system
-that skipped the hard topics cannot rise above one that did them all; systems missing topics
-are flagged (:class:`SystemResult`).
+Ranks compare like with like. By default (rule ``complete``) a system is ranked on a metric only
+when it has a value on every topic that metric scored, and all ranked systems are compared on all
+those topics; a system missing topics is listed unranked with its coverage, so it neither rises by
+skipping hard topics nor changes the topics the others are compared on. A topic no system has a
+value for (its references were lost) is named in the :class:`Ranking`. Rule ``shared`` ranks
+everyone on the topics all ranked systems share instead. Ranks follow each metric's orientation.
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ from evalcore.data.records import SummaryItem
 from evalcore.metric import InputLimits, Item, Metric
 from evalcore.metric.batch import CHUNK_ITEMS, score_with
 from evalcore.metric.registry import get_metric, spec
+
+#: how systems missing topics are ranked: ``complete`` (not ranked) or ``shared`` (everyone on the shared topics)
+RANK_RULES = ("complete", "shared")
 
 
 @dataclass(frozen=True)
@@ -51,9 +57,9 @@ class SummaryResult:
 @dataclass(frozen=True)
 class SystemResult:
     """A summarizer's results. ``scores``: mean per metric over its scored summaries; ``rank``:
-    1 = best, ties share a rank, None = not ranked (it shares no topic with the ranked systems);
-    ``rank_scores``: the means the rank compares, over the topics every ranked system has (given
-    only where they differ from ``scores``); ``missing_topics``: topics of the input this system
+    1 = best (in the metric's orientation), ties share a rank, None = not ranked; ``rank_scores``:
+    per ranked metric, the mean the rank compares (over the ranking's topics); ``coverage``: per
+    metric, how many topics it has a value for; ``missing_topics``: topics of the input this system
     has no summary for."""
 
     system: str
@@ -64,20 +70,28 @@ class SystemResult:
     per_topic: dict[str, dict[str, float]] = field(default_factory=dict)
     rank_scores: dict[str, float] = field(default_factory=dict)
     missing_topics: tuple[str, ...] = ()
+    coverage: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Ranking:
-    """How one metric's ranks were made: on ``topics`` (shared by every ranked system) of
-    ``n_topics`` scored topics; ``unranked`` systems share none of them."""
+    """How one metric's ranks were made: on ``topics`` of the input's ``n_topics``; ``unranked``
+    systems lack a value on some of them; ``unscored`` topics (topic -> one of its error messages)
+    have no value for any system (a lost reference), so no rank compares them; ``rule`` is
+    :data:`RANK_RULES`' choice, ``lower_is_better`` the metric's orientation."""
 
     topics: tuple[str, ...]
     n_topics: int
     unranked: tuple[str, ...] = ()
+    unscored: dict[str, str] = field(default_factory=dict)
+    rule: str = "complete"
+    lower_is_better: bool = False
 
     def as_dict(self) -> dict:
-        return {"topics": len(self.topics), "of": self.n_topics, **({"unranked": list(self.unranked)}
-                                                                      if self.unranked else {})}
+        return {"topics": len(self.topics), "of": self.n_topics, "rule": self.rule,
+                "order": "lower is better" if self.lower_is_better else "higher is better",
+                **({"unranked": list(self.unranked)} if self.unranked else {}),
+                **({"unscored_topics": dict(self.unscored)} if self.unscored else {})}
 
 
 def build_metrics(names: Sequence[str], options: Mapping[str, Mapping[str, object]] | None = None) -> list[Metric]:
@@ -133,49 +147,59 @@ def score_items(items: Sequence[SummaryItem], metrics: Sequence[Metric], jobs: i
     return collect(items, per_item)
 
 
-def aggregate_systems(results: Iterable[SummaryResult], names: Sequence[str]) -> tuple[list[SystemResult],
-                                                                                        dict[str, Ranking]]:
+def aggregate_systems(results: Iterable[SummaryResult], names: Sequence[str], lower_is_better: Iterable[str] = (),
+                      rule: str = "complete") -> tuple[list[SystemResult], dict[str, Ranking]]:
     """Per-system means and ranks per metric (see :class:`SystemResult`), best first by the first
-    metric; and, per metric, the topics its ranks compare."""
+    metric; and, per metric, how its ranks were made. ``lower_is_better``: metrics whose smaller
+    values rank first; ``rule``: one of :data:`RANK_RULES`."""
+    if rule not in RANK_RULES:
+        raise ValueError(f"rank rule must be one of {RANK_RULES}, got {rule!r}")
     results = list(results)
+    lower = set(lower_is_better)
     by_system: dict[str, list[SummaryResult]] = defaultdict(list)
     for r in results:
         by_system[r.system].append(r)
-    all_topics = {r.topic for r in results}
+    all_topics = sorted({r.topic for r in results})
     # system -> metric -> topic -> value
     values = {s: {n: {r.topic: r.scores[n] for r in rs if n in r.scores} for n in names} for s, rs in by_system.items()}
     rankings, ranks, rank_scores = {}, {s: {} for s in by_system}, {s: {} for s in by_system}
     for n in names:
-        ranking, means = _rank_basis({s: v[n] for s, v in values.items()})
-        rankings[n] = ranking
-        order = _competition_ranks(means)
+        basis, ranked = _rank_basis({s: set(v[n]) for s, v in values.items()}, rule)
+        unscored = {t: next(r.errors.get(n, "no summary") for r in results if r.topic == t)
+                    for t in all_topics if not any(t in v[n] for v in values.values())}
+        rankings[n] = Ranking(tuple(sorted(basis)), len(all_topics), tuple(sorted(set(by_system) - ranked)),
+                              unscored, rule, n in lower)
+        means = {s: _mean(v for t, v in values[s][n].items() if t in basis) for s in ranked}
+        order = _competition_ranks(means, n in lower)
         for s in by_system:
             ranks[s][n] = order.get(s)
-            if s in means and set(ranking.topics) != set(values[s][n]):
+            if s in means:
                 rank_scores[s][n] = means[s]
     systems = [SystemResult(s, {n: _mean(values[s][n].values()) for n in names},
                             ranks[s], len(rs), sum(not r.ok for r in rs),
                             {r.topic: r.scores for r in rs if r.scores}, rank_scores[s],
-                            tuple(sorted(all_topics - {r.topic for r in rs})))
+                            tuple(t for t in all_topics if t not in {r.topic for r in rs}),
+                            {n: len(values[s][n]) for n in names})
                for s, rs in by_system.items()]
     first = names[0] if names else None
     systems.sort(key=lambda s: (s.rank.get(first) is None, s.rank.get(first) or 0, s.system))
     return systems, rankings
 
 
-def _rank_basis(topic_values: Mapping[str, Mapping[str, float]]) -> tuple[Ranking, dict[str, float]]:
-    """The topics every ranked system has, and each ranked system's mean over them. Systems with
-    the fewest topics leave the ranking until the rest share at least one topic."""
-    ranked = {s: set(v) for s, v in topic_values.items() if v}
-    n_topics = len(set().union(*ranked.values())) if ranked else 0
+def _rank_basis(topics_of: Mapping[str, set[str]], rule: str) -> tuple[set[str], set[str]]:
+    """The topics ranks compare and the systems ranked on them. ``complete``: every topic some
+    system has a value for, and the systems with a value on each. ``shared``: the topics every
+    ranked system has; systems with the fewest topics leave until the rest share at least one."""
+    scored = set().union(*topics_of.values())
+    if rule == "complete":
+        return scored, {s for s, t in topics_of.items() if scored and t == scored}
+    ranked = {s: t for s, t in topics_of.items() if t}
     common = set.intersection(*ranked.values()) if ranked else set()
     while ranked and not common:
         fewest = min(len(t) for t in ranked.values())
         ranked = {s: t for s, t in ranked.items() if len(t) > fewest}
         common = set.intersection(*ranked.values()) if ranked else set()
-    means = {s: _mean(v for t, v in topic_values[s].items() if t in common) for s in ranked}
-    unranked = tuple(sorted(s for s in topic_values if s not in ranked))
-    return Ranking(tuple(sorted(common)), n_topics, unranked), means
+    return common, set(ranked)
 
 
 def _mean(values: Iterable[float]) -> float:
@@ -184,7 +208,9 @@ def _mean(values: Iterable[float]) -> float:
     return sum(values) / len(values) if values else math.nan
 
 
-def _competition_ranks(values: Mapping[str, float]) -> dict[str, int]:
+def _competition_ranks(values: Mapping[str, float], lower_is_better: bool = False) -> dict[str, int]:
     """1 + number of systems strictly better (ties share a rank)."""
     ordered = sorted(values.values())
+    if lower_is_better:
+        return {system: 1 + sum(1 for o in ordered if o < v) for system, v in values.items()}
     return {system: 1 + sum(1 for o in ordered if o > v) for system, v in values.items()}

@@ -27,11 +27,12 @@ def summary_record(r: SummaryResult) -> dict:
     return out
 
 
-def system_record(s: SystemResult) -> dict:
-    out: dict = {"system": s.system, "scores": s.scores, "rank": s.rank, "n_summaries": s.n_summaries,
-                 "n_errors": s.n_errors}
-    if s.rank_scores:
-        out["rank_scores"] = s.rank_scores
+def system_record(s: SystemResult, n_topics: int) -> dict:
+    """One system as JSON: means, ranks, the values the ranks compare (``rank_scores``) and, per
+    metric, the topics it has a value for (``coverage``, of ``n_topics``)."""
+    out: dict = {"system": s.system, "scores": s.scores, "rank": s.rank, "rank_scores": s.rank_scores,
+                 "coverage": {n: f"{k}/{n_topics}" for n, k in s.coverage.items()},
+                 "n_summaries": s.n_summaries, "n_errors": s.n_errors}
     if s.missing_topics:
         out["missing_topics"] = list(s.missing_topics)
     return out
@@ -43,7 +44,7 @@ def to_json(signatures: Mapping[str, Signature], summaries: Sequence[SummaryResu
     return strict_json({
         "signature": {n: s.as_dict() for n, s in signatures.items()},
         "summaries": [summary_record(r) for r in summaries],
-        "systems": [system_record(s) for s in systems],
+        "systems": [system_record(s, n_topics(rankings)) for s in systems],
         "ranking": {n: r.as_dict() for n, r in rankings.items()},
     }) + "\n"
 
@@ -67,22 +68,54 @@ def rank_cell(rank: int | None) -> str:
     return "-" if rank is None else str(rank)
 
 
-def system_rows(names: Sequence[str], systems: Sequence[SystemResult]) -> list[list[str]]:
-    """Rows of the per-system table: first metric's rank, system, ``mean (rank)`` per metric."""
-    return [[rank_cell(s.rank[names[0]]), s.system + (" *" if s.missing_topics else ""),
-             *(f"{s.scores[n]:.4f} ({rank_cell(s.rank[n])})" for n in names), str(s.n_summaries), str(s.n_errors)]
+def n_topics(rankings: Mapping[str, Ranking]) -> int:
+    """Topics of the input (every ranking counts the same ones)."""
+    return next(iter(rankings.values())).n_topics if rankings else 0
+
+
+def metric_cell(s: SystemResult, name: str, n: int) -> str:
+    """``value (rank)`` with the value the rank compares; an unranked system's mean with its coverage."""
+    if s.rank[name] is not None:
+        return f"{s.rank_scores[name]:.4f} ({s.rank[name]})"
+    return f"{s.scores[name]:.4f} (-, {s.coverage[name]}/{n} topics)"
+
+
+SYSTEM_HEAD = ("rank", "system", "topics")
+
+
+def system_rows(names: Sequence[str], systems: Sequence[SystemResult], rankings: Mapping[str, Ranking]
+                ) -> list[list[str]]:
+    """Rows of the per-system table: first metric's rank, system, topics with a summary, the value
+    each rank compares and the rank per metric, summaries, errors."""
+    n = n_topics(rankings)
+    return [[rank_cell(s.rank[names[0]]), s.system, f"{n - len(s.missing_topics)}/{n}",
+             *(metric_cell(s, name, n) for name in names), str(s.n_summaries), str(s.n_errors)]
             for s in systems]
 
 
 def ranking_notes(names: Sequence[str], systems: Sequence[SystemResult], rankings: Mapping[str, Ranking]) -> list[str]:
-    """Sentences saying when ranks compare fewer topics than were scored, and who misses which."""
-    notes = [f"* {s.system} has no summary for {len(s.missing_topics)} topic(s): {', '.join(s.missing_topics)}"
+    """Sentences saying which systems are not ranked and why, which topics no rank compares and
+    why, what the values compare, and which metrics rank lower values first."""
+    n = n_topics(rankings)
+    notes = [f"{s.system} has no summary for {len(s.missing_topics)} of {n} topics ({', '.join(s.missing_topics)})"
+             + (": not ranked" if all(s.rank[name] is None for name in names) else "")
              for s in systems if s.missing_topics]
-    for n in names:
-        r = rankings[n]
-        if len(r.topics) < r.n_topics or r.unranked:
-            notes.append(f"{n}: ranks compare the {len(r.topics)} of {r.n_topics} topics every ranked system has"
-                         + (f"; not ranked: {', '.join(r.unranked)}" if r.unranked else ""))
+    by = {s.system: s for s in systems}
+    for name in names:
+        r = rankings[name]
+        if r.unscored:
+            notes.append(f"{name}: no system has a value on {', '.join(r.unscored)} "
+                         f"({'; '.join(r.unscored.values())}), so ranks and values compare the other "
+                         f"{r.n_topics - len(r.unscored)} of {r.n_topics} topics")
+        if r.rule == "shared" and len(r.topics) + len(r.unscored) < r.n_topics:
+            notes.append(f"{name}: ranks and values compare the {len(r.topics)} of {r.n_topics} topics every ranked "
+                         "system has (all-topic means: JSON \"scores\")")
+        errored = [s for s in r.unranked if not by[s].missing_topics or r.rule == "shared"]
+        if errored:
+            notes.append(f"{name}: not ranked, a value missing on some of the {len(r.topics)} topics ranked: "
+                         + ", ".join(f"{s} ({by[s].coverage[name]}/{n} topics)" for s in errored))
+        if r.lower_is_better:
+            notes.append(f"{name}: lower is better (rank 1 = lowest)")
     return notes
 
 
@@ -93,8 +126,9 @@ def to_text(names: Sequence[str], summaries: Sequence[SummaryResult], systems: S
     per_summary = table(["topic", "system", *names],
                         [[r.topic, r.system, *(f"{r.scores[n]:.4f}" if n in r.scores else "error" for n in names)]
                          for r in summaries])
-    per_system = table(["rank", "system", *names, "summaries", "errors"], system_rows(names, systems))
-    parts = ["Per summary", per_summary, "", f"Per system (ranked by {names[0]}; rank per metric in brackets)",
+    per_system = table([*SYSTEM_HEAD, *names, "summaries", "errors"], system_rows(names, systems, rankings))
+    parts = ["Per summary", per_summary, "",
+             f"Per system (ranked by {names[0]}; per metric the value the rank compares, rank in brackets)",
              per_system]
     notes = ranking_notes(names, systems, rankings)
     if notes:

@@ -19,7 +19,7 @@ import numpy as np
 from evalcore.metric import Signature
 from evalcore.tables import table
 from summeval.pipeline import Ranking, SummaryResult, SystemResult
-from summeval.report import ranking_notes, system_rows
+from summeval.report import SYSTEM_HEAD, ranking_notes, system_rows
 
 
 def _png(fig) -> str:
@@ -82,8 +82,8 @@ def write_report(out: Path, signatures: Mapping[str, Signature], names: Sequence
                  correlations: Mapping | None = None) -> tuple[Path, Path]:
     """Write ``report.html`` and ``report.md`` into ``out``; ``human`` = per-system human means."""
     out.mkdir(parents=True, exist_ok=True)
-    sys_rows = system_rows(names, systems)
-    sys_head = ["rank", "system", *names, "summaries", "errors"]
+    sys_rows = system_rows(names, systems, rankings)
+    sys_head = [*SYSTEM_HEAD, *names, "summaries", "errors"]
     notes = ranking_notes(names, systems, rankings)
     topics = sorted({r.topic for r in summaries})
     topic_tables = []

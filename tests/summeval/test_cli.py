@@ -240,10 +240,12 @@ def test_a_system_missing_topics_is_flagged_in_every_format(capsys, tmp_path):
     code, out, _ = run(capsys, "score", "-i", str(path), "-m", "tesla-s", "--format", "json")
     doc = strict(out)
     ranks = {s["system"]: s for s in doc["systems"]}
-    assert code == 0 and ranks["full"]["rank"]["tesla-s"] == 1 and ranks["partial"]["rank"]["tesla-s"] == 2
-    assert ranks["partial"]["missing_topics"] == ["t2", "t3"] and doc["ranking"]["tesla-s"] == {"topics": 1, "of": 3}
+    assert code == 0 and ranks["full"]["rank"]["tesla-s"] == 1 and ranks["partial"]["rank"]["tesla-s"] is None
+    assert ranks["partial"]["missing_topics"] == ["t2", "t3"] and ranks["partial"]["coverage"] == {"tesla-s": "1/3"}
+    assert doc["ranking"]["tesla-s"] == {"topics": 3, "of": 3, "rule": "complete", "order": "higher is better",
+                                         "unranked": ["partial"]}
     code, out, _ = run(capsys, "score", "-i", str(path), "-m", "tesla-s")
-    assert "partial has no summary for 2 topic(s): t2, t3" in out and "compare the 1 of 3 topics" in out
+    assert "partial has no summary for 2 of 3 topics (t2, t3): not ranked" in out and "(-, 1/3 topics)" in out
 
 
 def test_metric_all_runs_the_aesop_workflow_with_report(capsys, tmp_path):

@@ -81,15 +81,15 @@ def test_ties_share_a_rank():
     assert [s.rank["tesla-s"] for s in systems] == [1, 1]
 
 
-def test_ranks_compare_the_topics_every_ranked_system_has():
-    # defect: "partial" skipped the two hard topics; averaged over its one easy topic it rose
-    # above "full", which beats it on that very topic
+def test_shared_rule_ranks_on_the_topics_every_ranked_system_has():
+    # "partial" skipped the two hard topics; averaged over its one easy topic it would rise above
+    # "full", which beats it on that very topic
     def result(topic, system, value):
         return SummaryResult(topic, system, {"m": value})
 
     results = [result("easy", "full", 0.9), result("hard1", "full", 0.1), result("hard2", "full", 0.1),
                result("easy", "partial", 0.8)]
-    systems, rankings = aggregate_systems(results, ["m"])
+    systems, rankings = aggregate_systems(results, ["m"], rule="shared")
     by = {s.system: s for s in systems}
     assert by["full"].rank["m"] == 1 and by["partial"].rank["m"] == 2
     assert by["partial"].missing_topics == ("hard1", "hard2") and by["full"].missing_topics == ()
@@ -97,10 +97,10 @@ def test_ranks_compare_the_topics_every_ranked_system_has():
     assert rankings["m"].topics == ("easy",) and rankings["m"].n_topics == 3
 
 
-def test_systems_sharing_no_topic_with_the_rest_are_not_ranked():
+def test_shared_rule_leaves_out_systems_sharing_no_topic_with_the_rest():
     results = [SummaryResult(t, s, {"m": v}) for t, s, v in
                [("t1", "a", 0.5), ("t2", "a", 0.25), ("t1", "b", 0.625), ("t2", "b", 0.125), ("t3", "c", 0.9)]]
-    systems, rankings = aggregate_systems(results, ["m"])
+    systems, rankings = aggregate_systems(results, ["m"], rule="shared")
     by = {s.system: s for s in systems}
     assert by["c"].rank["m"] is None and rankings["m"].unranked == ("c",)
     assert (by["a"].rank["m"], by["b"].rank["m"]) == (1, 1)  # 0.375 each on t1 and t2
