@@ -9,6 +9,7 @@ positional files and/or ``-i/--input FILE`` (``-`` = standard input); ``-o/--out
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -283,7 +284,17 @@ def _call(args: argparse.Namespace) -> int:
         raise InputError(str(exc)) from None
 
 
+def _answer_top_level_flags(argv: list[str]) -> None:
+    """Answer ``--version`` and ``--list-metrics`` (and exit) before the command tree is built:
+    building it imports DICOMER's training code and scikit-learn, which neither answer needs."""
+    lead = list(itertools.takewhile(lambda a: a.startswith("-"), argv))
+    if {"--version", "--list-metrics"} & set(lead) and not {"-h", "--help"} & set(lead):
+        new_parser("coherence", None, package="coherence").parse_known_args(lead)
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    _answer_top_level_flags(argv)
     args = build_parser().parse_args(argv)
     return run("coherence", {args.command: _call}, args, args.command)
 
