@@ -68,7 +68,7 @@ def test_score_json_is_strict_with_a_signature_object(capsys, tmp_path):
     assert set(doc["summaries"][0]) == {"topic", "system", "scores", "components"}
     assert set(doc["summaries"][0]["components"]["rouge-2"]) == {"precision", "recall", "f"}
     assert {s["system"]: s["rank"]["tesla-s"] for s in doc["systems"]}["1"] == 1
-    assert doc["ranking"]["tesla-s"] == {"topics": 3, "of": 3}
+    assert doc["ranking"]["tesla-s"] == {"topics": 3, "of": 3, "rule": "complete", "order": "higher is better"}
 
 
 def test_jsonl_and_tsv_are_pure_with_signatures_on_stderr(capsys, tmp_path):
