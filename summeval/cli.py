@@ -21,7 +21,7 @@ from evalcore.resources import ResourceError
 from evalcore.textio import InputError
 from summeval.metrics.multiref import MULTI_REF_MODES
 from summeval.pipeline import RANK_RULES
-from summeval.registry import ALL_METRICS, BORROWED, DEFAULT_METRICS
+from summeval.registry import ALL_METRICS, BORROWED, DEFAULT_METRICS, METRICS
 
 PROG = "summeval"
 SCORE_FORMATS = ("table", "json", "jsonl", "tsv")
@@ -47,9 +47,10 @@ def _add_score(sub) -> None:
     _add_sources(p, with_input=False)
     add_io_args(p, input_help="JSONL with topic, system, summary, references (- = standard input)",
                 formats=SCORE_FORMATS, default_metrics=DEFAULT_METRICS)
-    tesla = p.add_argument_group("TESLA-S options (tesla-s, tesla-s-pos)")
+    tesla = p.add_argument_group("reference options (--multi-ref: TESLA-S and ROUGE; the others: TESLA-S)")
     tesla.add_argument("--multi-ref", choices=MULTI_REF_MODES, default=None,
-                       help="with several model summaries: max (default, as in the paper), mean or jackknife")
+                       help="with several model summaries: max (default, as in the TESLA-S paper and rouge-score), "
+                            "mean or jackknife (TAC: mean over leave-one-model-out maxima)")
     tesla.add_argument("--stem", action="store_true", help="Porter-stem content words")
     tesla.add_argument("--function-words", choices=("list", "pos", "none"), default=None,
                        help="function-word detection of tesla-s (default: closed-class word list; "
@@ -179,7 +180,9 @@ def metric_options(args) -> dict[str, dict]:
     """Per metric name, the parameters the command's options set (None = the metric's default)."""
     tesla = {"multi_ref": args.multi_ref, "stem": args.stem, "function_words": args.function_words}
     cremer = {"models": args.cremer_models}
-    return {"tesla-s": tesla, "tesla-s-pos": tesla, "cremer": cremer, "cremer-rbf": cremer, "cremer-pf": cremer,
+    rouge = {"multi_ref": args.multi_ref}
+    return {**{name: rouge for name in METRICS if name.startswith("rouge-")}, "tesla-s": tesla, "tesla-s-pos": tesla,
+            "cremer": cremer, "cremer-rbf": cremer, "cremer-pf": cremer,
             "cremer-news-chat": cremer}
 
 

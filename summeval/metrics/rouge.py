@@ -5,7 +5,9 @@ ROUGE-1/2/L come from ``rouge-score-rs`` (Rust), whose scores are rouge-score's 
 once (cached), and only the requested ROUGE type is computed. ROUGE-SU4 is not in rouge-score:
 it is computed here from the suite's skip-bigram bags, on the same tokens, exactly as ROUGE-1.5.5
 defines it (see :class:`RougeSU`). Recall is the headline value, as in TAC; ``-f`` variants report
-F1. Several references: the best reference (max), as rouge-score's score_multi.
+F1. Several references: the best reference (max, as rouge-score's score_multi) by default, or, with
+``multi_ref``, the mean or TAC's jackknife (mean over leave-one-reference-out maxima), combined as
+TESLA-S combines them (:func:`summeval.metrics.multiref.combine`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceMetric, Score, Signature
 from evalcore.ngrams import BagSet, token_ids
+from summeval.metrics.multiref import MULTI_REF_MODES, combine
 
 ROUGE_TYPES = {"rouge-1": "rouge1", "rouge-2": "rouge2", "rouge-l": "rougeL"}
 MEASURES = ("recall", "f")
@@ -49,21 +52,26 @@ def _pretokenised(text: str, stem: bool) -> str:
     return " ".join(tokens(text, stem))
 
 
-class _MaxOverReferences(ReferenceMetric):
-    """Shared multi-reference rule for the ROUGE family: keep the reference with the best value.
-    Components: ``precision``, ``recall`` and ``f`` against that reference."""
+class _MultiReference(ReferenceMetric):
+    """Shared multi-reference rule for the ROUGE family: ``multi_ref="max"`` keeps the reference
+    with the best value, and the components ``precision``, ``recall`` and ``f`` are against it;
+    ``mean`` and ``jackknife`` combine the headline and each component over the references."""
 
     measure: str
     stem: bool
+    multi_ref: str
 
     def validate(self) -> None:
         if self.measure not in MEASURES:
             raise ValueError(f"measure must be 'recall' or 'f', got {self.measure!r}")
         if not isinstance(self.stem, bool):
             raise ValueError(f"stem must be True or False, got {self.stem!r}")
+        if self.multi_ref not in MULTI_REF_MODES:
+            raise ValueError(f"multi_ref must be one of {MULTI_REF_MODES}, got {self.multi_ref!r}")
 
     def _signature_fields(self) -> dict[str, object]:
-        return {"measure": self.measure, "refs": "max", "tok": "rouge-score", "stem": "porter" if self.stem else "no"}
+        return {"measure": self.measure, "refs": self.multi_ref, "tok": "rouge-score",
+                "stem": "porter" if self.stem else "no"}
 
     def signature(self) -> Signature:
         """The short form of 0.1.0, e.g. ``rouge-2|measure:recall|refs:max|tok:rouge-score|stem:porter``
@@ -76,26 +84,30 @@ class _MaxOverReferences(ReferenceMetric):
         prf = self._score_pairs(refs, cands)
         headline = prf[:, MEASURES.index(self.measure) + 1]  # recall or f
         ends = np.cumsum([len(item.references) for item in items]).tolist()
-        best = [start + int(np.argmax(headline[start:end]))  # the first best reference
-                for start, end in zip([0, *ends[:-1]], ends)]
+        spans = list(zip([0, *ends[:-1]], ends))
+        if self.multi_ref == "max":
+            rows = prf[[start + int(np.argmax(headline[start:end])) for start, end in spans]]  # the first best
+        else:
+            rows = np.array([[combine(prf[start:end, k], self.multi_ref) for k in range(3)] for start, end in spans])
         return [Score(components[self.measure], components)
-                for components in (dict(zip(("precision", "recall", "f"), row)) for row in prf[best].tolist())]
+                for components in (dict(zip(("precision", "recall", "f"), row)) for row in rows.tolist())]
 
     @abstractmethod
     def _score_pairs(self, references: list[str], candidates: list[str]) -> np.ndarray:
         """(precision, recall, F) of each candidate against the reference at the same position."""
 
 
-class Rouge(_MaxOverReferences):
+class Rouge(_MultiReference):
     """ROUGE-1, ROUGE-2 (n-gram overlap) or ROUGE-L (longest common subsequence) by rouge-score;
     ``kind`` picks which."""
 
     signature_via = {"kind": "name"}
 
-    def __init__(self, kind: str = "rouge-2", measure: str = "recall", stem: bool = True):
+    def __init__(self, kind: str = "rouge-2", measure: str = "recall", stem: bool = True, multi_ref: str = "max"):
         self.kind = kind
         self.measure = measure
         self.stem = stem
+        self.multi_ref = multi_ref
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -113,7 +125,7 @@ class Rouge(_MaxOverReferences):
         return np.array([(s.precision, s.recall, s.fmeasure) for s in (r[key] for r in results)], dtype=float)
 
 
-class RougeSU(_MaxOverReferences):
+class RougeSU(_MultiReference):
     """ROUGE-SU4 as ROUGE-1.5.5 ``-2 4 -u`` computes it.
 
     Skip-bigrams with at most ``max_gap`` words between the two (j - i <= max_gap + 1) plus
@@ -123,10 +135,11 @@ class RougeSU(_MaxOverReferences):
 
     signature_keys: ClassVar[dict[str, str]] = {"max_gap": "skip"}
 
-    def __init__(self, max_gap: int = 4, measure: str = "recall", stem: bool = True):
+    def __init__(self, max_gap: int = 4, measure: str = "recall", stem: bool = True, multi_ref: str = "max"):
         self.max_gap = max_gap
         self.measure = measure
         self.stem = stem
+        self.multi_ref = multi_ref
 
     @property
     def name(self) -> str:  # type: ignore[override]

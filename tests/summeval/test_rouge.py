@@ -1,3 +1,4 @@
+import json
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,37 @@ def test_rouge_su4_equals_the_dict_bag_computation_on_summeval(summeval_pairs, m
         assert (s.value, s.recall, s.precision) == (recall, recall, precision)
     one = [RougeSU(4).score(refs, cand).value for refs, cand in pairs[:5]]
     assert one == [s.value for s in got[:5]]
+
+
+@pytest.mark.parametrize("metric", [Rouge("rouge-2"), Rouge("rouge-l", "f"), RougeSU(4)])
+def test_multi_ref_mean_and_jackknife_combine_the_per_reference_values(metric):
+    refs = ["the council approved the budget on monday", "a budget was approved by the city council",
+            "council members voted for new schools"]
+    cand = "the city council approved a budget for schools"
+    per_ref = [metric.score(r, cand) for r in refs]
+    values = sorted(s.value for s in per_ref)
+    jack = type(metric)(**{**metric.get_params(), "multi_ref": "jackknife"})
+    mean = type(metric)(**{**metric.get_params(), "multi_ref": "mean"})
+    # TAC: each leave-one-out subset keeps its best reference; dropping the best leaves the second
+    assert jack.score(refs, cand).value == pytest.approx((2 * values[-1] + values[-2]) / 3)
+    assert mean.score(refs, cand).value == pytest.approx(sum(values) / 3)
+    assert mean.score(refs, cand).precision == pytest.approx(sum(s.precision for s in per_ref) / 3)
+    assert metric.score(refs, cand).value == pytest.approx(values[-1])
+    assert "|refs:jackknife|" in str(jack.signature())
+    with pytest.raises(ValueError, match="multi_ref"):
+        type(metric)(**{**metric.get_params(), "multi_ref": "median"}).score(refs, cand)
+
+
+def test_summeval_score_multi_ref_reaches_rouge(capsys):
+    from summeval.cli import main
+
+    demo = Path(__file__).resolve().parents[2] / "data" / "demo"
+    tac = ["--models", str(demo / "models"), "--peers", str(demo / "peers"), "-m", "rouge-2", "--format", "json"]
+    docs = {}
+    for mode in ("max", "jackknife"):
+        assert main(["score", *tac, "--multi-ref", mode]) == 0
+        docs[mode] = json.loads(capsys.readouterr().out)
+    assert docs["jackknife"]["signature"]["rouge-2"]["short"].startswith("rouge-2|measure:recall|refs:jackknife|")
+    pairs = [(a["scores"]["rouge-2"], b["scores"]["rouge-2"])
+             for a, b in zip(docs["max"]["summaries"], docs["jackknife"]["summaries"])]
+    assert all(j <= m + 1e-12 for m, j in pairs) and any(j < m for m, j in pairs)
