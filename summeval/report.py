@@ -73,23 +73,58 @@ def n_topics(rankings: Mapping[str, Ranking]) -> int:
     return next(iter(rankings.values())).n_topics if rankings else 0
 
 
-def metric_cell(s: SystemResult, name: str, n: int) -> str:
-    """``value (rank)`` with the value the rank compares; an unranked system's mean with its coverage."""
+def shown_value(s: SystemResult, name: str) -> float:
+    """The value a table shows: the one the rank compares, else (unranked) the system's mean."""
+    return s.rank_scores[name] if s.rank[name] is not None else s.scores[name]
+
+
+def shown_topics(s: SystemResult, name: str, ranking: Ranking) -> list[str]:
+    """The topics :func:`shown_value` averages over."""
+    topics = ranking.topics if s.rank[name] is not None else s.per_topic
+    return [t for t in topics if name in s.per_topic.get(t, {})]
+
+
+def score_intervals(systems: Sequence[SystemResult], rankings: Mapping[str, Ranking], n_boot: int = 1000,
+                    seed: int = 0, alpha: float = 0.05) -> dict[str, dict[str, tuple[float, float]]]:
+    """Per system and metric, the percentile bootstrap interval of :func:`shown_value` over its
+    topics (resampled with replacement by :func:`evalcore.metaeval.resample_documents`)."""
+    import numpy as np
+
+    from evalcore.metaeval import resample_documents
+
+    out: dict[str, dict[str, tuple[float, float]]] = {}
+    for s in systems:
+        out[s.system] = {}
+        for name, ranking in rankings.items():
+            values = np.array([s.per_topic[t][name] for t in shown_topics(s, name, ranking)])
+            if values.size:
+                means = values[resample_documents(values.size, n_boot, seed)].mean(axis=1)
+                low, high = np.percentile(means, [100 * alpha / 2, 100 * (1 - alpha / 2)])
+                out[s.system][name] = (float(low), float(high))
+    return out
+
+
+def metric_cell(s: SystemResult, name: str, n: int, interval: tuple[float, float] | None = None) -> str:
+    """``value (rank)`` with the value the rank compares (and its interval, when given); an
+    unranked system's mean with its coverage."""
+    ci = f" [{interval[0]:.4f}, {interval[1]:.4f}]" if interval else ""
     if s.rank[name] is not None:
-        return f"{s.rank_scores[name]:.4f} ({s.rank[name]})"
-    return f"{s.scores[name]:.4f} (-, {s.coverage[name]}/{n} topics)"
+        return f"{shown_value(s, name):.4f}{ci} ({s.rank[name]})"
+    return f"{shown_value(s, name):.4f}{ci} (-, {s.coverage[name]}/{n} topics)"
 
 
 SYSTEM_HEAD = ("rank", "system", "topics")
 
 
-def system_rows(names: Sequence[str], systems: Sequence[SystemResult], rankings: Mapping[str, Ranking]
-                ) -> list[list[str]]:
+def system_rows(names: Sequence[str], systems: Sequence[SystemResult], rankings: Mapping[str, Ranking],
+                intervals: Mapping[str, Mapping[str, tuple[float, float]]] | None = None) -> list[list[str]]:
     """Rows of the per-system table: first metric's rank, system, topics with a summary, the value
-    each rank compares and the rank per metric, summaries, errors."""
+    each rank compares (with its interval from :func:`score_intervals`, when given) and the rank
+    per metric, summaries, errors."""
     n = n_topics(rankings)
     return [[rank_cell(s.rank[names[0]]), s.system, f"{n - len(s.missing_topics)}/{n}",
-             *(metric_cell(s, name, n) for name in names), str(s.n_summaries), str(s.n_errors)]
+             *(metric_cell(s, name, n, (intervals or {}).get(s.system, {}).get(name)) for name in names),
+             str(s.n_summaries), str(s.n_errors)]
             for s in systems]
 
 

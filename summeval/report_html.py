@@ -1,79 +1,90 @@
 """`summeval score --report DIR`: a self-contained HTML report plus the same content as Markdown.
 
-Per-system table with ranks for every metric, per-topic details, and, when human scores are
-given, system-level scatter plots of each metric against each human dimension and a bar chart of
-the correlations (like figure 4 of the CREMER/DICOMER paper). Images are embedded as base64 PNG
-so the HTML file can be mailed as it is.
+Per-system table (the value each rank compares, its 95% bootstrap interval over topics, the rank)
+for every metric, per-topic details, and, when human scores are given, the correlations per
+level, each under its own heading: system level with its bar chart and scatter plots (intervals
+on both), then item level. Images are embedded as base64 PNG and scale to the page; tables sort
+by a click on a column heading (a small inline script, no network); long signatures wrap. The
+HTML file can be mailed as it is.
 """
 
 from __future__ import annotations
 
 import base64
 import html
-import io
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
 
 from evalcore.metric import Signature
 from evalcore.tables import table
 from summeval.pipeline import Ranking, SummaryResult, SystemResult
-from summeval.report import SYSTEM_HEAD, ranking_notes, system_rows
+from summeval.report import SYSTEM_HEAD, ranking_notes, score_intervals, shown_value, system_rows
+
+CSS = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;line-height:1.35}"
+       "img{display:block;max-width:100%;height:auto;margin:.5em 0}"
+       ".wide{max-width:100%;overflow-x:auto}table{border-collapse:collapse;margin:.5em 0}"
+       "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right;vertical-align:top}th{background:#eee}"
+       "table.sortable th{cursor:pointer;user-select:none}table.sortable th[aria-sort=ascending]::after{content:' ▲'}"
+       "table.sortable th[aria-sort=descending]::after{content:' ▼'}"
+       "figure{margin:1em 0}figcaption{font-size:90%;color:#444}small{color:#555;white-space:nowrap}details{margin:.3em 0}"
+       "li,code,p{overflow-wrap:anywhere}code{font-size:90%}")
+
+# Click a heading: rows sort by the cells' data-sort numbers (cells without one last), else by text.
+SORT_SCRIPT = """
+document.querySelectorAll('table.sortable').forEach(function (table) {
+  table.querySelectorAll('th').forEach(function (th) {
+    th.tabIndex = 0;
+    var sort = function () {
+      var body = table.tBodies[0], col = th.cellIndex;
+      var dir = th.getAttribute('aria-sort') === 'ascending' ? -1 : 1;
+      table.querySelectorAll('th').forEach(function (h) { h.removeAttribute('aria-sort'); });
+      th.setAttribute('aria-sort', dir > 0 ? 'ascending' : 'descending');
+      var key = function (row) {
+        var cell = row.cells[col], n = parseFloat(cell.getAttribute('data-sort'));
+        return isNaN(n) ? [1, cell.textContent.trim()] : [0, n];
+      };
+      Array.from(body.rows).map(function (row) { return [key(row), row]; }).sort(function (a, b) {
+        if (a[0][0] !== b[0][0]) return a[0][0] - b[0][0];
+        if (a[0][0] === 0) return dir * (a[0][1] - b[0][1]);
+        return dir * a[0][1].localeCompare(b[0][1], undefined, {numeric: true});
+      }).forEach(function (pair) { body.appendChild(pair[1]); });
+    };
+    th.addEventListener('click', sort);
+    th.addEventListener('keydown', function (e) { if (e.key === 'Enter') sort(); });
+  });
+});
+"""
 
 
-def _png(fig) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
-    import matplotlib.pyplot as plt
+@dataclass(frozen=True)
+class Cell:
+    """An HTML table cell: its text, the number it sorts by (None: sorts after numbers, by text)
+    and a second, smaller line (an interval)."""
 
-    plt.close(fig)
-    return base64.b64encode(buf.getvalue()).decode("ascii")
+    text: str
+    sort: float | None = None
+    note: str = ""
 
 
-def _plots(names: Sequence[str], systems: Sequence[SystemResult], human: Mapping[str, Mapping[str, float]],
-           correlations: Mapping) -> dict[str, str]:
-    """Base64 PNGs: a grid of system-level scatter plots (one panel per human dimension and metric,
-    points labelled by system) and a correlation bar chart (as the CREMER paper's figure 4)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    dims = sorted({d for h in human.values() for d in h})
-    panels = [(dim, name) for dim in dims for name in names]
-    ncols = min(4, len(panels))
-    nrows = -(-len(panels) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 3.0 * nrows), squeeze=False)
-    for ax in axes.flat[len(panels):]:
-        ax.set_visible(False)
-    for ax, (dim, name) in zip(axes.flat, panels):
-        pts = [(s.scores[name], human[s.system][dim], s.system) for s in systems
-               if s.system in human and dim in human[s.system] and not np.isnan(s.scores[name])]
-        if pts:
-            xs, ys, labels = zip(*pts)
-            ax.scatter(xs, ys, s=14)
-            for x, y, label in zip(xs, ys, labels):
-                ax.annotate(label, (x, y), fontsize=6, xytext=(2, 2), textcoords="offset points")
-        c = correlations["system"][dim][name]
-        ax.set_title(f"r {c['pearson']['value']:.2f} · τ {c['kendall']['value']:.2f}", fontsize=8)
-        ax.set_xlabel(name, fontsize=8)
-        ax.set_ylabel(dim, fontsize=8)
-        ax.tick_params(labelsize=7)
-    fig.tight_layout()
-    out = {"scatter": _png(fig)}
-    fig, ax = plt.subplots(figsize=(2.4 + 1.1 * len(dims) * max(1, len(names)) / 2, 3.2))
-    width = 0.8 / max(1, len(names))
-    for j, name in enumerate(names):
-        vals = [correlations["system"][d][name]["pearson"]["value"] for d in dims]
-        ax.bar(np.arange(len(dims)) + j * width, vals, width, label=name)
-    ax.set_xticks(np.arange(len(dims)) + width * (len(names) - 1) / 2, dims)
-    ax.set_ylabel("system-level Pearson r")
-    ax.axhline(0, color="black", linewidth=0.6)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.tight_layout()
-    out["bars"] = _png(fig)
-    return out
+def _system_cells(names: Sequence[str], systems: Sequence[SystemResult], rankings: Mapping[str, Ranking],
+                  intervals: Mapping[str, Mapping[str, tuple[float, float]]]) -> list[list[Cell]]:
+    """The systems table for HTML: the value each rank compares over its interval, rank in brackets;
+    unranked values sort after the ranked ones."""
+    n = next(iter(rankings.values())).n_topics if rankings else 0
+    rows = []
+    for s in systems:
+        first = s.rank[names[0]]
+        cells = [Cell("-" if first is None else str(first), first), Cell(s.system),
+                 Cell(f"{n - len(s.missing_topics)}/{n}", n - len(s.missing_topics))]
+        for name in names:
+            value, ci = shown_value(s, name), intervals.get(s.system, {}).get(name)
+            rank = f"({s.rank[name]})" if s.rank[name] is not None else f"(-, {s.coverage[name]}/{n} topics)"
+            comparable = s.rank[name] is not None  # an unranked value sorts after the ranked ones
+            cells.append(Cell(f"{value:.4f} {rank}", value if comparable else None,
+                              f"[{ci[0]:.4f}, {ci[1]:.4f}]" if ci else ""))
+        rows.append([*cells, Cell(str(s.n_summaries), s.n_summaries), Cell(str(s.n_errors), s.n_errors)])
+    return rows
 
 
 def write_report(out: Path, signatures: Mapping[str, Signature], names: Sequence[str],
@@ -81,63 +92,117 @@ def write_report(out: Path, signatures: Mapping[str, Signature], names: Sequence
                  human: Mapping[str, Mapping[str, float]] | None = None,
                  correlations: Mapping | None = None) -> tuple[Path, Path]:
     """Write ``report.html`` and ``report.md`` into ``out``; ``human`` = per-system human means."""
+    from summeval import report_plots
+
     out.mkdir(parents=True, exist_ok=True)
-    sys_rows = system_rows(names, systems, rankings)
+    intervals = score_intervals(systems, rankings)
     sys_head = [*SYSTEM_HEAD, *names, "summaries", "errors"]
     notes = ranking_notes(names, systems, rankings)
     topics = sorted({r.topic for r in summaries})
     topic_tables = []
     for topic in topics:
-        rows = [[r.system, *(f"{r.scores[n]:.4f}" if n in r.scores else f"error: {r.errors[n]}" for n in names)]
+        rows = [[Cell(r.system), *(Cell(f"{r.scores[n]:.4f}", r.scores[n]) if n in r.scores
+                                   else Cell(f"error: {r.errors[n]}") for n in names)]
                 for r in summaries if r.topic == topic]
         topic_tables.append((topic, ["system", *names], rows))
-    plots = _plots(names, systems, human, correlations) if human and correlations else {}
-    md = ["# Summary evaluation report", "", "## Systems (rank per metric in brackets)", "", table(sys_head, sys_rows), "",
-          *(f"{n}  " for n in notes), *([""] if notes else [])]
-    if correlations:
-        from evalcore.tables import correlation_markdown
-
-        md += ["## Correlation with human scores", "", correlation_markdown(correlations), ""]
-    for name, alt in (("bars", "system-level correlation with human scores"), ("scatter", "system-level scatter plots")):
-        if name in plots:  # the Markdown report links the same PNGs the HTML embeds
-            (out / f"{name}.png").write_bytes(base64.b64decode(plots[name]))
-            md += [f"![{alt}]({name}.png)", ""]
-    md += ["## Per topic", ""]
-    for topic, head, rows in topic_tables:
-        md += [f"### {topic}", "", table(head, rows), ""]
-    md += ["## Signatures", "", *(f"- `{s}`" for s in signatures.values()), ""]
-    (out / "report.md").write_text("\n".join(md), "utf-8")
-    (out / "report.html").write_text(_html(sys_head, sys_rows, notes, topic_tables, plots, signatures, correlations),
-                                     "utf-8")
+    plots = {}
+    if human and correlations and "system" in correlations:
+        points = {n: {s.system: (shown_value(s, n), *intervals[s.system].get(n, (float("nan"),) * 2))
+                      for s in systems} for n in names}
+        plots = {"bars": report_plots.bars(names, correlations),
+                 "scatter": report_plots.scatter(names, points, human, correlations)}
+    md = _markdown(out, sys_head, system_rows(names, systems, rankings, intervals), notes, topic_tables, plots,
+                   signatures, correlations)
+    (out / "report.md").write_text(md, "utf-8")
+    (out / "report.html").write_text(_html(sys_head, _system_cells(names, systems, rankings, intervals), notes,
+                                           topic_tables, plots, signatures, correlations), "utf-8")
     return out / "report.html", out / "report.md"
 
 
-def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-    trs = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in rows)
-    return f"<table><thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table>"
+PLOT_ALT = {"bars": "system-level correlation with human scores", "scatter": "system-level scatter plots"}
+PLOT_NOTE = {"bars": "System-level Pearson r per metric and human dimension; whiskers: 95% bootstrap interval "
+                     "over topics.",
+             "scatter": "Each system's metric value (whiskers: its 95% bootstrap interval over topics) against its "
+                        "mean human score; titles: Pearson r [95% interval] and Kendall τ. A label that would "
+                        "overlap another is left out: the systems table lists every system."}
+SYSTEMS_NOTE = ("Per metric: the value the rank compares, its 95% bootstrap interval over topics, and the rank in "
+                "brackets (-: not ranked, with the topics it has a value for). Click a heading to sort.")
 
 
-def _html(sys_head, sys_rows, notes, topic_tables, plots, signatures, correlations) -> str:
-    parts = ["<!doctype html><html><head><meta charset='utf-8'><title>Summary evaluation report</title>",
-             "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto}table{border-collapse:collapse;"
-             "margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}th{background:#eee}"
-             "details{margin:.3em 0}code{font-size:90%}</style></head><body>",
-             "<h1>Summary evaluation report</h1><h2>Systems</h2><p>Rank per metric in brackets.</p>",
-             _html_table(sys_head, sys_rows), *(f"<p>{html.escape(n)}</p>" for n in notes)]
-    if plots:
-        parts += ["<h2>Correlation with human scores (system level)</h2>",
-                  f"<img alt='correlation bars' src='data:image/png;base64,{plots['bars']}'>",
-                  f"<img alt='system-level scatter plots' src='data:image/png;base64,{plots['scatter']}'>"]
+def _levels(correlations: Mapping | None) -> list[tuple[str, str, str, list[str], list[list[str]]]]:
+    """(grouping, title, CI note, header, rows) per correlation level, system level first."""
+    if not correlations:
+        return []
+    from evalcore.tables import correlation_rows
+
+    levels = list(zip(correlations, correlation_rows(correlations)))
+    levels.sort(key=lambda lv: lv[0] != "system")
+    return [(grouping, *rest) for grouping, rest in levels]
+
+
+def _markdown(out: Path, sys_head, sys_rows, notes, topic_tables, plots, signatures, correlations) -> str:
+    md = ["# Summary evaluation report", "", "## Systems", "", SYSTEMS_NOTE.replace(" Click a heading to sort.", ""),
+          "", table(sys_head, sys_rows), "", *(f"{n}  " for n in notes), *([""] if notes else [])]
     if correlations:
-        from evalcore.tables import correlation_rows
-
-        for level, ci_note, header, rows in correlation_rows(correlations):
-            parts += [f"<h3>{level}: Pearson r · Spearman ρ · Kendall τ ({ci_note})</h3>",
-                      _html_table(header, rows)]
-    parts.append("<h2>Per topic</h2>")
+        md += ["## Correlation with human scores", ""]
+    for grouping, title, ci_note, header, rows in _levels(correlations):
+        md += [f"### {title[0].upper()}{title[1:]}", "", f"Pearson r · Spearman ρ · Kendall τ ({ci_note})", "",
+               table(header, rows), ""]
+        if grouping == "system":
+            for name in ("bars", "scatter"):
+                if name in plots:  # the Markdown report links the same PNGs the HTML embeds
+                    (out / f"{name}.png").write_bytes(base64.b64decode(plots[name]))
+                    md += [f"![{PLOT_ALT[name]}]({name}.png)", "", PLOT_NOTE[name], ""]
+    md += ["## Per topic", ""]
     for topic, head, rows in topic_tables:
-        parts.append(f"<details><summary>{html.escape(topic)}</summary>{_html_table(head, rows)}</details>")
-    parts += ["<h2>Signatures</h2><ul>", *(f"<li><code>{html.escape(str(s))}</code></li>" for s in signatures.values()),
-              "</ul></body></html>"]
+        md += [f"### {topic}", "", table(head, [[c.text for c in r] for r in rows]), ""]
+    md += ["## Signatures", "", *(f"- `{s}`" for s in signatures.values()), ""]
+    return "\n".join(md)
+
+
+def _td(cell: Cell | str) -> str:
+    cell = cell if isinstance(cell, Cell) else Cell(str(cell))
+    sort = f" data-sort='{cell.sort!r}'" if cell.sort is not None else ""
+    note = f"<br><small>{html.escape(cell.note)}</small>" if cell.note else ""
+    return f"<td{sort}>{html.escape(cell.text)}{note}</td>"
+
+
+def _html_table(head: Sequence[str], rows: Sequence[Sequence[Cell | str]], label: str) -> str:
+    """A sortable table in a horizontally scrolling box (wide tables never widen the page)."""
+    th = "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in head)
+    trs = "".join("<tr>" + "".join(_td(c) for c in r) + "</tr>" for r in rows)
+    return (f"<div class='wide'><table class='sortable' aria-label='{html.escape(label, quote=True)}'>"
+            f"<thead><tr>{th}</tr></thead><tbody>{trs}</tbody></table></div>")
+
+
+def _correlation_cells(grouping: str, header: Sequence[str], rows: Sequence[Sequence[str]],
+                       correlations: Mapping) -> list[list[Cell]]:
+    """Correlation rows with each cell sorting by its Pearson r."""
+    by_dim = correlations[grouping]
+    return [[Cell(row[0]), *(Cell(text, by_dim[dim][row[0]]["pearson"]["value"]) for dim, text in zip(header[1:], row[1:]))]
+            for row in rows]
+
+
+def _html(sys_head, sys_cells, notes, topic_tables, plots, signatures, correlations) -> str:
+    parts = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+             f"<title>Summary evaluation report</title><style>{CSS}</style></head><body>",
+             "<h1>Summary evaluation report</h1>", "<h2 id='systems'>Systems</h2>", f"<p>{html.escape(SYSTEMS_NOTE)}</p>",
+             _html_table(sys_head, sys_cells, "systems"), *(f"<p>{html.escape(n)}</p>" for n in notes)]
+    if correlations:
+        parts.append("<h2 id='correlations'>Correlation with human scores</h2>")
+    for grouping, title, ci_note, header, rows in _levels(correlations):
+        parts += [f"<h3 id='corr-{html.escape(grouping)}'>{html.escape(title[0].upper() + title[1:])}</h3>",
+                  f"<p>Pearson r · Spearman ρ · Kendall τ ({html.escape(ci_note)})</p>",
+                  _html_table(header, _correlation_cells(grouping, header, rows, correlations), title)]
+        if grouping == "system":
+            parts += [f"<figure><img alt='{html.escape(PLOT_ALT[name], quote=True)}' "
+                      f"src='data:image/png;base64,{plots[name]}'><figcaption>{html.escape(PLOT_NOTE[name])}"
+                      "</figcaption></figure>" for name in ("bars", "scatter") if name in plots]
+    parts.append("<h2 id='topics'>Per topic</h2>")
+    for topic, head, rows in topic_tables:
+        parts.append(f"<details><summary>{html.escape(topic)}</summary>{_html_table(head, rows, topic)}</details>")
+    parts += ["<h2 id='signatures'>Signatures</h2><ul>",
+              *(f"<li><code>{html.escape(str(s))}</code></li>" for s in signatures.values()),
+              f"</ul><script>{SORT_SCRIPT}</script></body></html>"]
     return "\n".join(parts)
