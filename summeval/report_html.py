@@ -21,7 +21,7 @@ from evalcore.tables import table
 from summeval.pipeline import Ranking, SummaryResult, SystemResult
 from summeval.report import SYSTEM_HEAD, ranking_notes, score_intervals, shown_value, system_rows
 
-CSS = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;line-height:1.35}"
+CSS = ("body{font-family:sans-serif;max-width:1280px;margin:2em auto;padding:0 1em;line-height:1.35}"
        "img{display:block;max-width:100%;height:auto;margin:.5em 0}"
        ".wide{max-width:100%;overflow-x:auto}table{border-collapse:collapse;margin:.5em 0}"
        "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right;vertical-align:top}th{background:#eee}"
