@@ -27,7 +27,8 @@ CSS = ("body{font-family:sans-serif;max-width:1280px;margin:2em auto;padding:0 1
        "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right;vertical-align:top}th{background:#eee}"
        "table.sortable th{cursor:pointer;user-select:none}table.sortable th[aria-sort=ascending]::after{content:' ▲'}"
        "table.sortable th[aria-sort=descending]::after{content:' ▼'}"
-       "figure{margin:1em 0}figcaption{font-size:90%;color:#444}small{color:#555;white-space:nowrap}details{margin:.3em 0}"
+       "figure{margin:1em 0}figcaption{font-size:90%;color:#444}small{color:#555;white-space:nowrap}"
+       "details{margin:.3em 0}"
        "li,code,p{overflow-wrap:anywhere}code{font-size:90%}")
 
 # Click a heading: rows sort by the cells' data-sort numbers (cells without one last), else by text.
@@ -179,15 +180,16 @@ def _correlation_cells(grouping: str, header: Sequence[str], rows: Sequence[Sequ
                        correlations: Mapping) -> list[list[Cell]]:
     """Correlation rows with each cell sorting by its Pearson r."""
     by_dim = correlations[grouping]
-    return [[Cell(row[0]), *(Cell(text, by_dim[dim][row[0]]["pearson"]["value"]) for dim, text in zip(header[1:], row[1:]))]
-            for row in rows]
+    return [[Cell(row[0]), *(Cell(text, by_dim[dim][row[0]]["pearson"]["value"])
+                             for dim, text in zip(header[1:], row[1:]))] for row in rows]
 
 
 def _html(sys_head, sys_cells, notes, topic_tables, plots, signatures, correlations) -> str:
     parts = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>"
              "<meta name='viewport' content='width=device-width, initial-scale=1'>"
              f"<title>Summary evaluation report</title><style>{CSS}</style></head><body>",
-             "<h1>Summary evaluation report</h1>", "<h2 id='systems'>Systems</h2>", f"<p>{html.escape(SYSTEMS_NOTE)}</p>",
+             "<h1>Summary evaluation report</h1>", "<h2 id='systems'>Systems</h2>",
+             f"<p>{html.escape(SYSTEMS_NOTE)}</p>",
              _html_table(sys_head, sys_cells, "systems"), *(f"<p>{html.escape(n)}</p>" for n in notes)]
     if correlations:
         parts.append("<h2 id='correlations'>Correlation with human scores</h2>")

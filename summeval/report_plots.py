@@ -48,8 +48,9 @@ def place_labels(ax, xs: Sequence[float], ys: Sequence[float], labels: Sequence[
                                va="bottom" if dy > 0 else "top" if dy < 0 else "center")
             box = text.get_window_extent(renderer)
             inside = frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
-            hits_point = bool(np.any((others[:, 0] + POINT_HALF_PX > box.x0) & (others[:, 0] - POINT_HALF_PX < box.x1)
-                                     & (others[:, 1] + POINT_HALF_PX > box.y0) & (others[:, 1] - POINT_HALF_PX < box.y1)))
+            ox, oy = others[:, 0], others[:, 1]
+            hits_point = bool(np.any((ox + POINT_HALF_PX > box.x0) & (ox - POINT_HALF_PX < box.x1)
+                                     & (oy + POINT_HALF_PX > box.y0) & (oy - POINT_HALF_PX < box.y1)))
             if inside and not hits_point and not any(box.overlaps(t) for t in taken):
                 taken.append(box)
                 placed.append(text)

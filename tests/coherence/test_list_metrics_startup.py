@@ -12,6 +12,7 @@ def test_listing_metrics_imports_no_model():
             "    except SystemExit as exc:\n        rc = exc.code\n"
             f"print(rc, out.getvalue().split()[0], sorted(m for m in sys.modules if m.split('.')[0] in "
             f"{ {h.split('.')[0] for h in HEAVY} !r} and (m in {HEAVY!r} or m.startswith(('sklearn.', 'spacy.')))))")
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout.split(maxsplit=2)
+    run = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    out = run.stdout.split(maxsplit=2)
     assert out[:2] == ["0", "dicomer"]
     assert out[2].strip() == "[]"

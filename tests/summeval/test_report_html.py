@@ -48,7 +48,8 @@ MEASURE = """<script>window.addEventListener('load', function () {
   var box = function (e) { var r = e.getBoundingClientRect(); return [r.left, r.right]; };
   var systems = document.querySelector('table.sortable');
   var out = {inner: window.innerWidth, doc: document.documentElement.scrollWidth,
-             imgs: Array.from(document.images).map(box), codes: Array.from(document.querySelectorAll('li code')).map(box)};
+             imgs: Array.from(document.images).map(box),
+             codes: Array.from(document.querySelectorAll('li code')).map(box)};
   systems.querySelectorAll('th')[3].click();
   out.sorted = Array.from(systems.tBodies[0].rows).map(function (r) { return r.cells[1].textContent; });
   var pre = document.createElement('pre'); pre.id = 'measure'; pre.textContent = JSON.stringify(out);
@@ -158,7 +159,8 @@ def test_headings_sit_over_their_own_tables_and_cells_carry_intervals(tmp_path):
     order = [f"{tag}:{text}"[:24] for tag, text in seq]
     at = order.index("h3:System level")
     assert order[at + 1:at + 4] == ["table:", "img:system-level correla", "img:system-level scatter"]
-    assert order[at + 4:at + 6] == ["h3:Item level (per docum", "table:"] and order[at - 1] == "h2:Correlation with huma"
+    assert order[at + 4:at + 6] == ["h3:Item level (per docum", "table:"]
+    assert order[at - 1] == "h2:Correlation with huma"
     assert "(CI: 95% bootstrap of τ)" in page.split("System level")[1].split("Item level")[0]
     assert "(CI: 95% bootstrap of ρ)" in page.split("Item level")[1]
     md = md_path.read_text()
