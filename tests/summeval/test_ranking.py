@@ -102,3 +102,14 @@ def test_a_topic_that_lost_its_reference_is_reported(capsys, tmp_path, model):
     main(["score", "--models", str(root / "models"), "--peers", str(root / "peers"), "-m", "tesla-s"])
     text = capsys.readouterr().out
     assert "tesla-s: no system has a value on D0002-A (" in text and "compare the other 2 of 3 topics" in text
+
+
+def test_an_empty_peer_file_leaves_its_system_unranked_not_the_others(capsys, tmp_path):
+    root = demo_copy(tmp_path)
+    (root / "peers" / "D0002-A.M.100.A.3").write_text("")
+    code, doc, err = score_json(capsys, root / "models", root / "peers", "-m", "tesla-s")
+    by = {s["system"]: s for s in doc["systems"]}
+    assert code == 1 and "1 of 12 summaries" in err
+    assert by["3"]["rank"]["tesla-s"] is None and by["3"]["coverage"]["tesla-s"] == "2/3"
+    assert doc["ranking"]["tesla-s"]["topics"] == 3 and doc["ranking"]["tesla-s"]["unranked"] == ["3"]
+    assert [by[s]["rank"]["tesla-s"] for s in ("1", "4", "2")] == [1, 2, 3]
