@@ -161,14 +161,13 @@ def _markdown(out: Path, sys_head, sys_rows, notes, topic_tables, plots, signatu
     return "\n".join(md)
 
 
-def _td(cell: Cell | str) -> str:
-    cell = cell if isinstance(cell, Cell) else Cell(str(cell))
+def _td(cell: Cell) -> str:
     sort = f" data-sort='{cell.sort!r}'" if cell.sort is not None else ""
     note = f"<br><small>{html.escape(cell.note)}</small>" if cell.note else ""
     return f"<td{sort}>{html.escape(cell.text)}{note}</td>"
 
 
-def _html_table(head: Sequence[str], rows: Sequence[Sequence[Cell | str]], label: str) -> str:
+def _html_table(head: Sequence[str], rows: Sequence[Sequence[Cell]], label: str) -> str:
     """A sortable table in a horizontally scrolling box (wide tables never widen the page)."""
     th = "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in head)
     trs = "".join("<tr>" + "".join(_td(c) for c in r) + "</tr>" for r in rows)
