@@ -140,16 +140,47 @@ def test_base_install_lists_uninstalled_metrics(base_venv, workdir):
     assert "not installed" not in lines["tesla-s"] and "aesop-eval[coherence]" in lines["cremer"]
 
 
-def test_all_install_scores_every_family_as_the_checkout_does(all_venv, workdir):
-    """The built resources are shared through AESOP_CACHE (built by `make setup`)."""
-    runs = [
-        ["summeval.cli", "score", "--models", "demo/models", "--peers", "demo/peers", "--format", "json",
-         "-m", "dicomer", "-m", "cremer"],
-        ["parapeval.cli", "score", "--input", "pairs.tsv", "--format", "json", "-m", "pem"],
-        ["mteval.cli", "score", "-r", "demo/mt/ref.A.en", "-i", "demo/mt/system-a.en", "--format", "json",
-         "-m", "tesla-m", "-m", "beer2", "-m", "bleu"],
-    ]
-    for args in runs:
-        proc = _run([str(all_venv / "bin" / "python"), "-m", *args], cwd=workdir, env=_user_env(all_venv))
-        assert proc.returncode == 0, (args, proc.stderr[-3000:])
-        assert json.loads(proc.stdout) == _dev_json(args, workdir), args
+#: (command, extra arguments, metrics) run in the [all] venv; together every registered metric
+ALL_RUNS = {
+    "summaries": (["summeval.cli", "score", "--models", "demo/models", "--peers", "demo/peers"],
+                  ("tesla-s", "tesla-s-pos", "rouge-1", "rouge-1-f", "rouge-2", "rouge-2-f", "rouge-l", "rouge-l-f",
+                   "rouge-su4", "rouge-su4-f", "dicomer", "dicomer-gdtb-all", "cremer", "cremer-rbf", "cremer-pf",
+                   "cremer-news-chat")),
+    "paraphrases": (["parapeval.cli", "score", "--input", "pairs.tsv"], ("pem",)),
+    "translations": (["mteval.cli", "score", "-r", "mt/ref.en", "-i", "mt/hyp.en"],
+                     ("bleu", "chrf", "ter", "meteor", "tesla-m", "tesla-b", "tesla-f", "beer", "beer2", "red", "redp",
+                      "meant", "umeant", "imeant")),
+    "from-french": (["mteval.cli", "score", "-l", "fr-en", "--src", "mt/src.fr", "-r", "mt/ref.en", "-i", "mt/hyp.en"],
+                    ("xmeant",)),
+    "chinese": (["mteval.cli", "score", "-l", "en-zh", "-r", "demo/mt-zh/ref.A.zh", "-i", "demo/mt-zh/system-a.zh"],
+                ("tesla-celab", "tesla-celab-nocilin")),
+}
+
+
+def test_all_runs_cover_every_registered_metric():
+    from evalcore.metric.registry import registered
+
+    covered = [m for _, metrics in ALL_RUNS.values() for m in metrics]
+    assert sorted(covered) == sorted(registered())
+
+
+@pytest.fixture(scope="module")
+def mt_files(workdir) -> Path:
+    """Two segments with a French source (XMEANT reads one)."""
+    folder = workdir / "mt"
+    folder.mkdir(exist_ok=True)
+    (folder / "src.fr").write_text("Le conseil a approuvé le budget lundi.\nLa pluie a fermé des routes.\n", "utf-8")
+    (folder / "ref.en").write_text("The council approved the budget on Monday.\nThe rain closed some roads.\n", "utf-8")
+    (folder / "hyp.en").write_text("The council has approved the budget Monday.\nRain closed roads.\n", "utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("run", sorted(ALL_RUNS))
+def test_all_install_scores_every_metric_as_the_checkout_does(all_venv, workdir, mt_files, run):
+    """Values and signatures equal the development install's; built resources are shared through
+    AESOP_CACHE (built by `make setup`)."""
+    command, metrics = ALL_RUNS[run]
+    args = [*command, "--format", "json", *[a for m in metrics for a in ("-m", m)]]
+    proc = _run([str(all_venv / "bin" / "python"), "-m", *args], cwd=workdir, env=_user_env(all_venv))
+    assert proc.returncode == 0, (args, proc.stderr[-3000:])
+    assert json.loads(proc.stdout) == _dev_json(args, workdir)
