@@ -1,0 +1,48 @@
+"""The documentation site builds with warnings as errors, every page is in its nav, the README
+stays a front page, and the command reference matches the parsers."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README_MAX_LINES = 300
+
+
+def _nav_pages() -> set[str]:
+    """Every page mkdocs.yml's nav names (``Title: path.md`` lines)."""
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    return set(re.findall(r":\s*([\w./-]+\.md)\s*$", text, flags=re.M))
+
+
+def test_readme_is_a_front_page():
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= README_MAX_LINES, f"README.md has {len(lines)} lines; move detail into docs/"
+
+
+def test_every_docs_page_is_in_the_nav():
+    pages = {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")}
+    assert pages - _nav_pages() == set()
+
+
+def test_the_nav_reader_sees_nested_entries():
+    assert {"index.md", "reference/cli.md", "metrics/tesla-s.md"} <= _nav_pages()
+
+
+def test_cli_reference_is_current():
+    done = subprocess.run([sys.executable, "scripts/gen_cli_reference.py", "--check"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_site_builds_strictly(tmp_path):
+    pytest.importorskip("mkdocs")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
+                          cwd=ROOT, capture_output=True, text=True)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert not [line for line in output.splitlines() if "WARNING" in line], output
+    assert (tmp_path / "site" / "index.html").exists()
