@@ -1,6 +1,7 @@
 """The documentation site builds with warnings as errors, every page is in its nav, the README
 stays a front page, and the command reference matches the parsers."""
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -36,6 +37,18 @@ def test_cli_reference_is_current():
     done = subprocess.run([sys.executable, "scripts/gen_cli_reference.py", "--check"], cwd=ROOT,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_reference_check_sees_a_stale_page(tmp_path, monkeypatch):
+    spec = importlib.util.spec_from_file_location("gen_cli_reference", ROOT / "scripts" / "gen_cli_reference.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    stale = tmp_path / "cli.md"
+    stale.write_text("# Command reference\n", encoding="utf-8")
+    monkeypatch.setattr(gen, "PAGE", stale)
+    monkeypatch.setattr(gen, "ROOT", tmp_path)
+    assert gen.main(["--check"]) == 1
+    assert gen.main([]) == 0 and gen.main(["--check"]) == 0
 
 
 def test_site_builds_strictly(tmp_path):
