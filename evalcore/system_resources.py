@@ -37,13 +37,20 @@ def log(message: str) -> None:
     print(f"[aesop-eval setup] {message}", file=sys.stderr, flush=True)
 
 
+#: Debian packages that provide a command: present when the command is on PATH, however installed
+COMMANDS = {"npm": "npm", "cmake": "cmake", "g++": "g++", "make": "make"}
+
+
 def missing_debian(packages: tuple[str, ...]) -> list[str]:
-    """The Debian packages of ``packages`` that dpkg does not report installed (none off Debian:
-    there a failing build step says what it lacks)."""
+    """The Debian packages of ``packages`` that dpkg does not report installed (a command's package
+    counts as present when the command is on PATH; none off Debian: there a failing build step
+    says what it lacks)."""
     if shutil.which("dpkg-query") is None:
         return []
     missing = []
     for name in packages:
+        if name in COMMANDS and shutil.which(COMMANDS[name]):
+            continue
         proc = subprocess.run(["dpkg-query", "-W", "-f=${Status}", name], capture_output=True, text=True)
         if "install ok installed" not in proc.stdout:
             missing.append(name)

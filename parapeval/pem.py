@@ -222,12 +222,11 @@ class PEM(SourceMetric):
         if unused:
             raise ValueError(f"phrase tables given for {', '.join(sorted(unused))}, not among the pivots "
                              f"{', '.join(cfg.pivots)}")
-        defaults_missing = [path for path in (*cfg.tables.values(), cfg.lm)
-                             if not path.is_file() and path in self._default_paths(cfg)]
-        if defaults_missing:
+        steps = self._missing_default_steps(cfg)
+        if steps:
             from evalcore.system_resources import ensure
 
-            ensure("pem")
+            ensure("pem", steps=steps)
         for pivot, path in cfg.tables.items():
             if not path.is_file():
                 raise ResourceError(f"phrase table for pivot {pivot!r} not found at {path}: build the defaults "
@@ -237,10 +236,15 @@ class PEM(SourceMetric):
                                 "`aesop-eval setup pem` or one with `parapeval build-lm`")
 
     @staticmethod
-    def _default_paths(cfg) -> set[Path]:
-        """The default resources among ``cfg``'s (those :func:`~evalcore.system_resources.ensure`
-        builds on first use)."""
-        return {defaults.phrase_table_path(p) for p in cfg.pivots} | {defaults.lm_path()}
+    def _missing_default_steps(cfg) -> tuple[str, ...]:
+        """The build steps of :func:`~evalcore.system_resources.ensure` that make ``cfg``'s missing
+        default resources (a resource the user named is never built)."""
+        steps: tuple[str, ...] = ()
+        if any(path == defaults.phrase_table_path(p) and not path.is_file() for p, path in cfg.tables.items()):
+            steps += ("phrase-tables",)
+        if cfg.lm == defaults.lm_path() and not cfg.lm.is_file():
+            steps += ("lmplz", "brown", "brown-lm")
+        return steps
 
     def _resources(self):
         """(features, regressor), loaded once per process."""

@@ -60,6 +60,7 @@ class _MultiReference(ReferenceMetric):
     measure: str
     stem: bool
     multi_ref: str
+    signature_keys: ClassVar[dict[str, str]] = {"multi_ref": "refs"}
 
     def validate(self) -> None:
         if self.measure not in MEASURES:
@@ -133,7 +134,7 @@ class RougeSU(_MultiReference):
     short); this is reproduced so that numbers match the Perl script's.
     """
 
-    signature_keys: ClassVar[dict[str, str]] = {"max_gap": "skip"}
+    signature_keys: ClassVar[dict[str, str]] = {"max_gap": "skip", "multi_ref": "refs"}
 
     def __init__(self, max_gap: int = 4, measure: str = "recall", stem: bool = True, multi_ref: str = "max"):
         self.max_gap = max_gap
