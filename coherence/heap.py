@@ -3,7 +3,7 @@
 A DICOMER batch creates hundreds of thousands of container objects (token layouts, relations,
 feature rows) that outlive CPython's young generations; each time enough of them pile up the
 collector runs a full collection over the whole heap, which holds spaCy, the parser's and the
-ranker's models: about 0.25 s a time, 0.7 ms per summary on a cold run (issue 17), and none of
+ranker's models: about 0.25 s a time, 0.7 ms per summary on a cold run, and none of
 that heap can become garbage during a batch. The standard library has no scoped form of
 ``gc.freeze``, hence this context manager.
 """

@@ -3,7 +3,7 @@
 Why compiled: in numpy, bagging a corpus batch and joining each candidate n-gram with its
 document's references take two global sorts and a few dozen gathers and scatters over ~10^6
 entries. Those passes are memory-bound: on SummEval they were ~80% of TESLA-S's batch time and
-left it at 4x rouge-score-rs (issue 17's target: 3x). Here each text is bagged with a small hash
+left it at 4x rouge-score-rs (the target is 3x). Here each text is bagged with a small hash
 table and each document's references with another, so the work stays in cache and runs in a few
 loops. Imported only for batches large enough to repay numba's import (~0.4 s; compiled code is
 cached on disk, ``cache=True``), so a one-document run never loads numba. The kernels compute what

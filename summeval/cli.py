@@ -104,7 +104,7 @@ def _add_bench(sub) -> None:
     t.add_argument("--bootstrap", type=int, default=1000)
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--experiments", action="store_true",
-                   help="also every candidate variant tried for issue 12 (slow: about 40 minutes)")
+                   help="also every DICOMER and CREMER variant tried (slow: about 40 minutes)")
     t.add_argument("--cremer-tuning", choices=("grid", "shipped"), default="grid",
                    help="CREMER's SVR: grid search as `summeval train cremer` (default) or the shipped "
                         "models' hyper-parameters (faster)")

@@ -4,7 +4,7 @@ regression over two metric scores, TESLA-S (content) and DICOMER (readability).
 The regressor is a scikit-learn Pipeline (standard scaling + SVR) inside a
 TransformedTargetRegressor that standardises the human scores, so it composes and pickles like
 any estimator and its epsilon and C mean the same on any judgment scale; the kernel picks the
-paper's variant: linear (CREMER-LF, the default ``cremer`` since issue 12), polynomial (CREMER-PF)
+paper's variant: linear (CREMER-LF, the default ``cremer``), polynomial (CREMER-PF)
 or RBF (CREMER-RBF).
 
 TESLA-S enters standardised within its topic (``topic-z``: mean 0, SD 1 over the summaries of one
@@ -37,7 +37,7 @@ from evalcore.resources import ResourceError, package_path
 from evalcore.textio import InputError
 
 KERNELS = {"linear": "CREMER-LF", "poly": "CREMER-PF", "rbf": "CREMER-RBF"}
-#: the registered metric name of each kernel's CREMER (linear is the default since issue 12)
+#: the registered metric name of each kernel's CREMER (linear is the default)
 METRIC_NAMES = {"linear": "cremer", "rbf": "cremer-rbf", "poly": "cremer-pf"}
 DEFAULT_KERNEL = "linear"
 #: model file stem of each training: SummEval only (licence-clean, the default) or the opt-in

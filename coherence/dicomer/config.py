@@ -92,7 +92,7 @@ VARIANTS: dict[str, DicomerConfig] = {
     "EGRID": replace(_LIN, discourse=False, entity_grid=True),
     "LIN+EGRID": replace(_LIN, entity_grid=True),
     "DICOMER+EGRID": replace(_LIN, intra_cell=True, explicit_flag=True, entity_grid=True),
-    # the shipped default since issue 12: DICOMER without the one-sentence indicator, flagged texts neutral
+    # the shipped default: DICOMER without the one-sentence indicator, flagged texts neutral
     "DICOMER-N": replace(_LIN, intra_cell=True, explicit_flag=True, one_sentence=False, neutral=True),
 }
 

@@ -2,7 +2,7 @@
 document of the text it scores.
 
 CREMER (``summeval``) is trained on such values when its DICOMER was trained on the same summaries
-(0.1.0's listwise model; the GDTB-trained default of issue 12 never saw them): a ranker scoring its
+(the listwise SummEval model; the GDTB-trained default never saw them): a ranker scoring its
 own training summaries is over-confident, and a regressor over it would learn to trust it too much. Folds follow the benchmarks' rule: sort the document ids, fold = index mod k.
 """
 

@@ -18,7 +18,7 @@ from coherence.dicomer.analysis import Analysis, AnalysisCache, sentence_spans, 
 
 # W consecutive sentences (summary-sized texts), at most WINDOWS_PER_DOC per training document,
 # spread over the document, each with TRAIN_NEGATIVES permutations and as many one-sentence moves.
-# 4 x 8 was the best of eight settings tried on both summary sets (issue 12; results in the
+# 4 x 8 is the best of eight settings tried on both summary sets (results in the
 # transfer benchmark notes: the choice is sensitive to these two numbers).
 WINDOW_SENTENCES = 4
 WINDOWS_PER_DOC = 8

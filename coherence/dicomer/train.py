@@ -7,7 +7,7 @@ sentence permutations each; ``combined`` = both sets of groups in one ranker;
 permutations (:mod:`coherence.dicomer.synthetic`), across the GUM genres ``open`` (text licences
 that allow commercial use) or ``all`` (opt-in: some texts CC BY-NC-SA).
 The default (gdtb-permutation on the open genres, variant DICOMER-N, Tier 1 parser, SVMlight's C)
-is chosen by `summeval bench transfer` (issue 12): the listwise SummEval model of 0.1.0 is best
+is chosen by the transfer benchmark: the listwise SummEval model is best
 in-domain but does not transfer to other summaries (its one-sentence indicator points the wrong way).
 """
 
