@@ -1,7 +1,7 @@
 """Issue 17's batched parser and shared DICOMER analysis change no number: relations (both tiers,
 batched and one text at a time), token layouts, DICOMER features and the values of DICOMER and
 the three CREMERs equal those of commit 1e6608f on a fixed set of SummEval summaries
-(``golden/dicomer_1e6608f.json``; ``golden/make_dicomer_1e6608f.py`` regenerates it and holds the
+(``golden/dicomer_golden.json``; ``golden/make_dicomer_golden.py`` regenerates it and holds the
 selection and fingerprint helpers both use)."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
-GOLDEN = json.loads((GOLDEN_DIR / "dicomer_1e6608f.json").read_text())
+GOLDEN = json.loads((GOLDEN_DIR / "dicomer_golden.json").read_text())
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "summeval" / "summeval_16sys_mean_expert.json"
-_spec = importlib.util.spec_from_file_location("make_dicomer_1e6608f", GOLDEN_DIR / "make_dicomer_1e6608f.py")
+_spec = importlib.util.spec_from_file_location("make_dicomer_golden", GOLDEN_DIR / "make_dicomer_golden.py")
 make = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(make)
 
@@ -44,7 +44,7 @@ def _json(value):
 
 
 @pytest.mark.parametrize("tier", [0, 1])
-def test_relations_batched_and_single_are_those_of_1e6608f(items, tier):
+def test_relations_batched_and_single_equal_the_golden_file(items, tier):
     from coherence.parser.pipeline import DiscourseParser
 
     parser = DiscourseParser(tier=tier)
@@ -54,7 +54,7 @@ def test_relations_batched_and_single_are_those_of_1e6608f(items, tier):
     assert [_json(make.relation_rows(parser.parse(t))) for t in texts[::7]] == expected[::7]
 
 
-def test_layouts_and_features_are_those_of_1e6608f(items):
+def test_layouts_and_features_equal_the_golden_file(items):
     from coherence.dicomer.analysis import AnalysisCache
     from coherence.dicomer.config import variant_config
     from coherence.dicomer.features import text_features
@@ -67,7 +67,7 @@ def test_layouts_and_features_are_those_of_1e6608f(items):
     assert [make.digest(text_features(a, variant_config(model.variant))) for a in analyses] == GOLDEN["features"]
 
 
-def test_dicomer_and_cremer_values_are_those_of_1e6608f(items):
+def test_dicomer_and_cremer_values_equal_the_golden_file(items):
     """Cold and warm analysis cache; a metric whose shipped model was retrained since 1e6608f is
     left out (the next test covers it)."""
     from summeval.pipeline import build_metrics, score_items

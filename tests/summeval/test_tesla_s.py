@@ -167,7 +167,7 @@ def test_compiled_batch_path_gives_the_golden_floats(monkeypatch, config):
     from evalcore.data.summeval import read_summeval
     from summeval.metrics.tesla_s import clear_caches
 
-    golden = json.loads((Path(__file__).parent / "golden" / "tesla_s_b9955f2.json").read_text())
+    golden = json.loads((Path(__file__).parent / "golden" / "tesla_s_golden.json").read_text())
     shared = Path(__file__).resolve().parents[3] / "shared" / "data" / "summeval" / "summeval_16sys_mean_expert.json"
     if not shared.exists():
         pytest.skip("../shared/data/summeval not present")

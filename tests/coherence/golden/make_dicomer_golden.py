@@ -1,10 +1,10 @@
-"""Regenerate ``dicomer_1e6608f.json``: discourse relations (both tiers), DICOMER features and the
-values of DICOMER and the three CREMERs made by the code at commit 1e6608f (before issue 17's
+"""Regenerate ``dicomer_golden.json``: discourse relations (both tiers), DICOMER features and the
+values of DICOMER and the three CREMERs made by the code at commit 1e6608f (before the
 batched parser and shared DICOMER analysis), on a fixed set of SummEval summaries.
 
     rm -rf /tmp/old && mkdir /tmp/old && git archive 1e6608f | tar -x -C /tmp/old
     AESOP_CACHE=$(mktemp -d) AESOP_SHARED_DATA=$PWD/../shared/data PYTHONPATH=/tmp/old \
-        .venv/bin/python tests/coherence/golden/make_dicomer_1e6608f.py
+        .venv/bin/python tests/coherence/golden/make_dicomer_golden.py
 
 Only identifiers, offsets and numbers are stored (no SummEval text): the test reads the texts from
 ``../shared/data/summeval``; token layouts and feature vectors as digests. The SHA-256 of each model file used is stored beside its values.
@@ -83,7 +83,7 @@ def main() -> None:
     results = score_items(items, build_metrics(METRICS))
     out["values"] = value_rows(results, METRICS)
     out["models"] = {"parser": file_sha256(old.model_paths()[0]), **shipped_model_hashes()}
-    Path(__file__).with_name("dicomer_1e6608f.json").write_text(json.dumps(out))
+    Path(__file__).with_name("dicomer_golden.json").write_text(json.dumps(out))
 
 
 if __name__ == "__main__":

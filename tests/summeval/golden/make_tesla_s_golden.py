@@ -1,8 +1,8 @@
-"""Regenerate ``tesla_s_b9955f2.json``: TESLA-S values computed by the implementation at commit
-b9955f2 (before issue 17's integer-id bags), on the first documents of SummEval.
+"""Regenerate ``tesla_s_golden.json``: TESLA-S values computed by the implementation at commit
+b9955f2 (before the integer-id bags), on the first documents of SummEval.
 
     rm -rf /tmp/old && mkdir /tmp/old && git archive b9955f2 | tar -x -C /tmp/old
-    AESOP_SHARED_DATA=$PWD/../shared/data PYTHONPATH=/tmp/old .venv/bin/python tests/summeval/golden/make_tesla_s_b9955f2.py
+    AESOP_SHARED_DATA=$PWD/../shared/data PYTHONPATH=/tmp/old .venv/bin/python tests/summeval/golden/make_tesla_s_golden.py
 
 Only identifiers and numbers are stored (no SummEval text): the test reads the texts from
 ``../shared/data/summeval``.
@@ -35,7 +35,7 @@ def main() -> None:
         out["batch"][name] = [[getattr(s, f) for f in FIELDS] for s in metric.score_batch(pairs)]
         out["single"][name] = [[getattr(s, f) for f in FIELDS] for s in (metric.score_batch([p])[0] for p in pairs)]
     out["configs"], out["fields"] = CONFIGS, FIELDS
-    Path(__file__).with_name("tesla_s_b9955f2.json").write_text(json.dumps(out))
+    Path(__file__).with_name("tesla_s_golden.json").write_text(json.dumps(out))
 
 
 if __name__ == "__main__":

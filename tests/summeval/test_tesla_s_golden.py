@@ -1,6 +1,6 @@
 """TESLA-S on integer-id bags (issue 17) gives the very floats of the dict-bag implementation at
 b9955f2, in batch and one call per candidate, on the first SummEval documents
-(``golden/tesla_s_b9955f2.json``; ``golden/make_tesla_s_b9955f2.py`` regenerates it)."""
+(``golden/tesla_s_golden.json``; ``golden/make_tesla_s_golden.py`` regenerates it)."""
 
 import json
 from pathlib import Path
@@ -10,7 +10,7 @@ import pytest
 from evalcore.data.summeval import read_summeval
 from summeval.metrics import TeslaS
 
-GOLDEN = json.loads((Path(__file__).parent / "golden" / "tesla_s_b9955f2.json").read_text())
+GOLDEN = json.loads((Path(__file__).parent / "golden" / "tesla_s_golden.json").read_text())
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "summeval" / "summeval_16sys_mean_expert.json"
 
 
@@ -27,7 +27,7 @@ def _fields(score):
 
 
 @pytest.mark.parametrize("config", sorted(GOLDEN["configs"]))
-def test_batch_values_are_those_of_b9955f2_exactly(pairs, config):
+def test_batch_values_are_those_of_the_golden_file_exactly(pairs, config):
     from summeval.metrics.tesla_s import clear_caches
 
     clear_caches()
@@ -36,6 +36,6 @@ def test_batch_values_are_those_of_b9955f2_exactly(pairs, config):
 
 
 @pytest.mark.parametrize("config", ["default", "jackknife"])
-def test_per_candidate_values_are_those_of_b9955f2_exactly(pairs, config):
+def test_per_candidate_values_are_those_of_the_golden_file_exactly(pairs, config):
     metric = TeslaS(**GOLDEN["configs"][config])
     assert [_fields(metric.score(refs, cand)) for refs, cand in pairs] == GOLDEN["single"][config]
