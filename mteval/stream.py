@@ -87,7 +87,7 @@ class Streamer:
             seg_id, tab, candidate = text.partition("\t")
             if not tab:
                 return f"{ERROR}\t{where}: expected SEGMENT_ID<TAB>candidate (no tab; --ids implicit reads candidates alone)"
-        refs = self._refs.get(int(seg_id)) if seg_id.strip().isdecimal() else None
+        refs = self._refs.get(segment_number(seg_id))
         if refs is None:
             return f"{ERROR}\t{where}: unknown segment id {seg_id!r} (the references have lines 1-{len(self._refs)})"
         if isinstance(refs, str):
@@ -115,6 +115,18 @@ class Streamer:
             out.write(line + "\n")
             out.flush()
         return errors, number
+
+
+def segment_number(text: str) -> int | None:
+    """The segment id ``text`` names (decimal digits, spaces around allowed); None when it names
+    none, a number of more digits than ``int`` reads included."""
+    digits = text.strip()
+    if not digits.isdecimal():
+        return None
+    try:
+        return int(digits)
+    except ValueError:  # more than sys.get_int_max_str_digits() digits: no line has that number
+        return None
 
 
 def read_lines(stream: BinaryIO) -> Iterator[bytes]:

@@ -93,6 +93,13 @@ def test_bad_lines_get_error_lines_naming_them_and_the_stream_goes_on():
     assert rc == 1 and "5 of 6 candidate lines could not be scored" in err
 
 
+def test_an_id_of_more_digits_than_int_reads_is_an_unknown_id_and_the_stream_goes_on(tmp_path):
+    streamer = Streamer(Bleu(), [read_segments(REFS[0])])
+    huge = "9" * 5000
+    assert streamer.answer(f"{huge}\tsome words".encode(), 1).startswith("ERROR\tstdin:1: unknown segment id '999")
+    assert streamer.answer(b"2\tHeavy rain closed roads.", 2).startswith("2\t")
+
+
 def test_implicit_ids_are_input_line_numbers():
     hyps = HYP.read_text("utf-8").splitlines()
     tuner = Tuner("-m", "chrf", "--ids", "implicit")
