@@ -1,0 +1,126 @@
+"""Fuzz target of ``parapeval score``: hostile TSV and JSONL pair files (broken JSON, missing and
+extra columns, quotes, escaped surrogates, odd encodings and line ends)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from hypothesis import strategies as st
+
+from tests.fuzz.compare import compare_runs
+from tests.fuzz.harness import Checker, parse_output, write
+from tests.fuzz.hostile import canonical, encode_file, hostile_line, is_foreign
+
+FORMATS = ("json", "jsonl", "tsv", "table")
+BROKEN_JSON = ('{"original": "a cat", "paraphrase": ', "[1, 2]", "null", '"a string"', '{"original": 1, "paraphrase": 2}',
+               '{"original": "the cat sat"}', '{"paraphrase": "x", "original": null}', "{'original': 'a'}",
+               '{"original": "a", "paraphrase": "b", "original": "c"}', '{"original": NaN, "paraphrase": "b"}',
+               '{"original": "\\ud800 lone", "paraphrase": "the cat \\udcff"}', "{}", "}", "\ufeff{}")
+
+
+@st.composite
+def tsv_row(draw) -> str:
+    kind = draw(st.sampled_from(("pair",) * 6 + ("one", "four", "quoted", "empty-cols")))
+    original, paraphrase, system = draw(hostile_line()), draw(hostile_line()), draw(st.sampled_from(("A", "B", "sys C", "")))
+    if kind == "one":
+        return original
+    if kind == "four":
+        return "\t".join((original, paraphrase, system, "extra"))
+    if kind == "quoted":
+        return f'"{original}\t{paraphrase}"\t"{system}"'
+    if kind == "empty-cols":
+        return "\t\t"
+    return "\t".join((original, paraphrase, system))
+
+
+@st.composite
+def jsonl_row(draw) -> str:
+    if draw(st.integers(0, 4)) == 0:
+        return draw(st.sampled_from(BROKEN_JSON))
+    obj = {"original": draw(hostile_line()), "paraphrase": draw(hostile_line())}
+    if draw(st.booleans()):
+        obj["system"] = draw(st.sampled_from(("A", "B", "", 3)))
+    if draw(st.integers(0, 3)) == 0:
+        obj["id"] = draw(st.sampled_from(("x1", 7, "a\tb", None)))
+    return json.dumps(obj, ensure_ascii=draw(st.booleans()))
+
+
+@st.composite
+def pairs_case(draw) -> dict:
+    jsonl = draw(st.booleans())
+    rows = draw(st.lists(jsonl_row() if jsonl else tsv_row(), max_size=6))
+    if not jsonl and draw(st.booleans()):
+        rows.insert(0, "original\tparaphrase\tsystem")
+    if rows and draw(st.integers(0, 4)) == 0:
+        rows.insert(draw(st.integers(0, len(rows))), draw(st.sampled_from(("", "   ", "\t"))))
+    spec = {"lines": rows, "enc": draw(st.sampled_from(("utf-8",) * 6 + ("utf-8-sig", "utf-16", "utf-16-le", "latin-1"))),
+            "eol": draw(st.sampled_from(("\n", "\n", "\r\n", "\r"))), "final": draw(st.booleans())}
+    if draw(st.integers(0, 19)) == 0:
+        spec = {"raw": draw(st.binary(max_size=120)).decode("latin-1")}
+    return {"spec": spec, "jsonl": jsonl, "format": draw(st.sampled_from(FORMATS)),
+            "system_field": draw(st.booleans()), "stdin": draw(st.integers(0, 9)) == 0}
+
+
+def _argv(path: str, case: dict, fmt: str, resources: list[str]) -> list[str]:
+    return ["score", "-i", path, "--format", fmt, *(["--system-field", "system"] if case["system_field"] else []), *resources]
+
+
+def item_results(check: Checker, doc: dict, spec: dict | None, data: bytes | None) -> dict:
+    """Input line -> {"pem": value or None} of a JSON document, after checking that every
+    non-blank line but a header has exactly one row with a value or an error."""
+    rows: dict = {}
+    for row in doc["items"]:
+        match = re.search(r":(\d+)", row["item"])
+        check.expect(match is not None, "error-names-item", f"row item {row['item']!r} names no line")
+        line = int(match.group(1))
+        check.expect(line not in rows, "every-item-reported", f"two rows for line {line}")
+        for name, result in row.items():
+            if isinstance(result, dict):
+                check.expect(("error" in result) != (result.get("value") is not None), "score-or-error",
+                             f"line {line} {name}: {result!r}")
+        rows[line] = {name: result.get("value") for name, result in row.items() if isinstance(result, dict)}
+    failed = sum(any(v is None for v in values.values()) for values in rows.values())
+    check.expect(failed == doc.get("failed_items", failed), "exit-code-counts-errors",
+                 f"{failed} rows with errors, failed_items says {doc.get('failed_items')}")
+    if data is not None and spec is not None and not is_foreign(spec) and spec.get("eol") != "\r":
+        lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
+        for number, line in enumerate(lines, 1):
+            header = number == 1 and {b"original", b"paraphrase"} <= set(line.rstrip(b"\r").split(b"\t"))
+            if line.strip() and not header:
+                check.expect(number in rows, "every-item-reported", f"input line {number} {line[:60]!r} has no row")
+    return rows
+
+
+def check_pairs(case: dict, workdir: Path, resources: list[str]) -> None:
+    check = Checker(workdir)
+    data = encode_file(case["spec"])
+    name = "pairs.jsonl" if case["jsonl"] else "pairs.tsv"
+    path = write(workdir, f"case/{name}", data)
+    stdin = data if case.get("stdin") else b""
+    plain = canonical(case["spec"])
+    plain = None if plain == case["spec"] else plain
+    lossless = not is_foreign(case["spec"])
+    out = check.run("parapeval", _argv("-" if stdin else path, case, case["format"], resources), stdin)
+    meant = None
+    if plain is not None:
+        meant = check.run("parapeval", _argv(write(workdir, f"plain/{name}", encode_file(plain)), case, "json", resources))
+        if lossless:
+            check.expect(meant.code == out.code, "lossless-same-exit-code",
+                         f"exit {out.code}, but the plain UTF-8 file exits {meant.code}: {out.stderr[-200:]!r}")
+    if out.code == 2:
+        return
+    parse_output(check, out, case["format"])
+    full = out if case["format"] == "json" and not stdin else check.run("parapeval", _argv(path, case, "json", resources))
+    check.expect(full.code == out.code, "same-exit-code-every-format",
+                 f"--format {case['format']}{' from stdin' if stdin else ''} exits {out.code}, json {full.code}")
+    if full.code == 2:
+        return
+    rows = item_results(check, parse_output(check, full, "json"), case["spec"], data)
+    failed = any(v is None for values in rows.values() for v in values.values())
+    check.expect(full.code == (1 if failed else 0), "exit-code-counts-errors",
+                 f"exit {full.code} but {'some' if failed else 'no'} row has an error record")
+    if meant is not None and meant.code != 2:
+        compare_runs(check, rows, item_results(check, parse_output(check, meant, "json"), None, None), lossless,
+                     "parapeval score")

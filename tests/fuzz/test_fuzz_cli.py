@@ -1,0 +1,55 @@
+"""The short fuzzing budget of the command lines (``fuzz-ci`` profile: the same cases on every
+run). Each explicit example is the smallest known input of a defect class the fuzzer found."""
+
+from hypothesis import example, given
+
+from tests.fuzz import mt, pairs, summaries
+from tests.fuzz.ci import ci, run
+
+
+def _file(*lines: str, enc: str = "utf-8", final: bool = True) -> dict:
+    return {"lines": list(lines), "enc": enc, "eol": "\n", "final": final}
+
+
+@ci(50)
+@given(case=mt.score_case())
+@example(case={"refs": [_file("the council approved the budget .")],
+               "hyps": [_file("the council\u3000approved the budget .", enc="utf-16-le", final=False)],
+               "metrics": ["bleu"], "format": "json", "segments": True, "max_chars": None, "stdin": False})
+def test_mteval_score(case):
+    run("mteval-score", case)
+
+
+@ci(40)
+@given(case=mt.stream_case())
+@example(case={"refs": [_file("the council approved the budget .")], "ids": "explicit", "stats": False, "metric": "bleu",
+               "stdin": "9" * 5000 + "\tthe council\n1\tthe council approved\n"})
+def test_mteval_stream(case):
+    run("mteval-stream", case)
+
+
+@ci(40)
+@given(case=summaries.tac_case())
+@example(case={"models": {"D0001-A.M.100.A.A": _file("The council approved the budget on Monday.")},
+               "peers": {"D0001-A.M.100.A.1": _file("The council approved the budget."),
+                         "D0001-A.M.100.A.2": _file("Le café était fermé. The council met.", enc="latin-1")},
+               "metrics": ["rouge-2"], "format": "json", "stray": None})
+def test_summeval_tac(case):
+    run("summeval-tac", case)
+
+
+@ci(50)
+@given(case=pairs.pairs_case())
+@example(case={"spec": _file("original\tparaphrase\tsystem", "The c\x00at sat on the mat.\tA cat sat on the mat.\tA",
+                             "The council met.\tThe council met.\tB"),
+               "jsonl": False, "format": "jsonl", "system_field": True, "stdin": False})
+def test_parapeval_score(case):
+    run("parapeval-score", case)
+
+
+@ci(30)
+@given(case=summaries.coherence_case())
+@example(case={"texts": [_file("The council approved the budget.\u3000It met on Monday.", enc="utf-16-le", final=False)],
+               "format": "json", "stdin": False, "max_chars": None})
+def test_coherence_score(case):
+    run("coherence-score", case)
