@@ -58,7 +58,7 @@ def hostile_line(draw, long: bool = False) -> str:
     if kind == "random":
         return draw(st.text(alphabet=any_char, min_size=1, max_size=30))
     if kind == "long":
-        return " ".join(draw(plain_words(3, 6)) * draw(st.integers(500, 4000)))
+        return " ".join(draw(plain_words(3, 6)) * draw(st.integers(300, 600)))
     tokens = draw(st.lists(st.one_of(st.sampled_from(VOCAB), st.sampled_from(VOCAB), st.sampled_from(ODD))
                            if kind == "odd" else st.sampled_from(VOCAB), min_size=1, max_size=14))
     if kind == "escape":
