@@ -101,12 +101,13 @@ def encode_file(spec: dict) -> bytes:
 
 def meant_lines(spec: dict) -> list[str]:
     """The lines a spec's writer meant, as its encoding can carry them, control characters
-    stripped (what the suite promises to score)."""
+    stripped (what the suite promises to score) from lines that hold anything else (a line of
+    control characters alone stays: junk, not an absent line)."""
     enc = spec.get("enc", "utf-8")
     lines = spec["lines"]
     if enc == "latin-1":
         lines = [line.encode(enc, "replace").decode(enc) for line in lines]
-    return [CONTROL.sub("", line) for line in lines]
+    return [CONTROL.sub("", line) if CONTROL.sub("", line) else line for line in lines]
 
 
 def canonical(spec: dict) -> dict | None:
