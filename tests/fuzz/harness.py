@@ -180,10 +180,6 @@ def same_number(a: float | None, b: float | None) -> bool:
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
 
 
-def tsv_number(cell: str) -> float | None:
-    return None if cell == "" else float(cell)
-
-
 def write(workdir: Path, name: str, data: bytes) -> str:
     """Write ``data`` to ``workdir/name`` (folders created); the path as a string."""
     path = workdir / name

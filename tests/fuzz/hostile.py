@@ -34,7 +34,6 @@ SPACES = (" ", "  ", "\t", "\u00a0", "\u3000", " \u200b ")
 #: encodings a file may come in; the first two are UTF-8, the rest foreign to a UTF-8 reader
 ENCODINGS = ("utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "latin-1")
 UTF8 = ("utf-8", "utf-8-sig")
-EOLS = ("\n", "\r\n", "\r")
 
 any_char = st.characters(exclude_categories=("Cs",), exclude_characters="\n\r")
 
@@ -124,9 +123,3 @@ def canonical(spec: dict) -> dict | None:
 def is_foreign(spec: dict) -> bool:
     """Whether a UTF-8 reader cannot read the spec's bytes as they are meant (UTF-16, latin-1)."""
     return "raw" in spec or spec.get("enc", "utf-8") not in UTF8
-
-
-def describe(data: bytes, limit: int = 160) -> str:
-    """A short printable form of file bytes for failure messages."""
-    text = repr(data[:limit])
-    return text + (f"... ({len(data)} bytes)" if len(data) > limit else "")
