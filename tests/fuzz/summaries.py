@@ -3,6 +3,7 @@ hostile summary files, where one bad peer or text must cost that item only."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -109,6 +110,77 @@ def check_tac(case: dict, workdir: Path) -> None:
         lossless = not any(is_foreign(s) for s in [*case["models"].values(), *case["peers"].values()])
         compare_runs(check, results, summary_results(check, parse_output(check, meant, "json"), case["metrics"], None),
                      lossless, "summeval score")
+
+
+# ---- summeval score -i JSONL ----------------------------------------------------------------------
+
+BROKEN_JSONL = ('{"topic": "D1", "system": "1", "summary": "cut', "[]", '{"topic": "D1"}', "null",
+                '{"topic": "D1", "system": "9", "summary": 3, "references": ["a"]}')
+
+
+@st.composite
+def jsonl_case(draw) -> dict:
+    """Summaries as JSON lines (written by ``json.dumps``, so every line is valid JSON), now and
+    then a broken line, in an encoding with line ends."""
+    sentence = st.builds(lambda w: " ".join(w) + ".", plain_words(3, 12))
+    lines, broken = [], False
+    for k in range(draw(st.integers(1, 5))):
+        if draw(st.integers(0, 11)) == 0:
+            lines.append(draw(st.sampled_from(BROKEN_JSONL)))
+            broken = True
+            continue
+        obj = {"topic": draw(st.sampled_from(TOPICS)), "system": str(k + 1), "summary": "\n".join(draw(_summary_lines())),
+               "references": draw(st.lists(st.one_of(sentence, sentence, hostile_line()), min_size=1, max_size=2))}
+        lines.append(json.dumps(obj, ensure_ascii=draw(st.booleans())))
+    spec = draw(file_spec(st.just(lines), raw=False))
+    names = draw(st.lists(st.sampled_from(SUMMEVAL_CHEAP), min_size=1, max_size=2, unique=True))
+    return {"spec": spec, "broken": broken, "metrics": names, "format": draw(st.sampled_from(FORMATS)),
+            "stdin": draw(st.integers(0, 7)) == 0}
+
+
+def check_jsonl(case: dict, workdir: Path) -> None:
+    """Valid JSON lines never stop the run (an unscorable summary is an error record); every
+    line gets a row; values are the values of the text meant."""
+    check = Checker(workdir)
+    data = encode_file(case["spec"])
+    path = write(workdir, "case/summaries.jsonl", data)
+    stdin = data if case.get("stdin") else b""
+    argv = ["score", "-i", "-" if stdin else path, *(a for m in case["metrics"] for a in ("-m", m)), "--format"]
+    out = check.run("summeval", [*argv, case["format"]], stdin)
+    plain = canonical(case["spec"])
+    readable = not (case["broken"] or is_foreign(case["spec"]) or case["spec"]["eol"] == "\r") and _utf8(data)
+    if readable:
+        check.expect(out.code != 2, "bad-item-costs-only-itself",
+                     f"exit 2 on valid JSON lines: {out.stderr.strip()[-300:]!r}")
+    if out.code == 2:
+        return
+    parse_output(check, out, case["format"])
+    full = check.run("summeval", ["score", "-i", path, *argv[3:], "json"])
+    check.expect(full.code == out.code, "same-exit-code-every-format",
+                 f"--format {case['format']} exits {out.code}, json {full.code}")
+    if full.code == 2:
+        return
+    results = summary_results(check, parse_output(check, full, "json"), case["metrics"], None)
+    check.expect(len(results) == len(case["spec"]["lines"]), "every-item-reported",
+                 f"{len(case['spec']['lines'])} JSON lines, {len(results)} summaries in the output")
+    failed = any(v is None for values in results.values() for v in values.values())
+    check.expect(full.code == (1 if failed else 0), "exit-code-counts-errors",
+                 f"exit {full.code} but {'some' if failed else 'no'} summary has an error record")
+    if plain is None or plain == case["spec"]:
+        return
+    meant = check.run("summeval", ["score", "-i", write(workdir, "plain/summaries.jsonl", encode_file(plain)),
+                                   *argv[3:], "json"])
+    if meant.code != 2:
+        compare_runs(check, results, summary_results(check, parse_output(check, meant, "json"), case["metrics"], None),
+                     not is_foreign(case["spec"]), "summeval score -i")
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:  # a raw surrogate escape: JSON text must be UTF-8
+        return False
+    return True
 
 
 # ---- coherence score ----------------------------------------------------------------------------

@@ -34,6 +34,7 @@ TARGETS = {t.name: t for t in (
     Target("mteval-monotone", mt.monotone_case, mt.check_monotone, "mteval corpus scores when lines of a system are lost"),
     Target("mteval-stream", mt.stream_case, mt.check_stream, "mteval stream on hostile standard input"),
     Target("summeval-tac", summaries.tac_case, summaries.check_tac, "summeval score on hostile TAC folders"),
+    Target("summeval-jsonl", summaries.jsonl_case, summaries.check_jsonl, "summeval score -i on hostile JSON lines"),
     Target("parapeval-score", pairs.pairs_case, _check_pairs, "parapeval score on hostile TSV/JSONL"),
     Target("coherence-score", summaries.coherence_case, summaries.check_coherence, "coherence score on hostile texts"),
     Target("api-score-batch", api.api_case, api.check_api, "score_batch with hostile entries"),

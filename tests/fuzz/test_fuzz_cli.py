@@ -1,6 +1,8 @@
 """The short fuzzing budget of the command lines (``fuzz-ci`` profile: the same cases on every
 run). Each explicit example is the smallest known input of a defect class the fuzzer found."""
 
+import json
+
 from hypothesis import example, given
 
 from tests.fuzz import mt, pairs, summaries
@@ -36,6 +38,15 @@ def test_mteval_stream(case):
                "metrics": ["rouge-2"], "format": "json", "stray": None})
 def test_summeval_tac(case):
     run("summeval-tac", case)
+
+
+@ci(30)
+@given(case=summaries.jsonl_case())
+@example(case={"spec": _file(json.dumps({"topic": "D1", "system": "1", "summary": "The council approved\u2028the budget.",
+                                         "references": ["The council approved the budget."]}, ensure_ascii=False)),
+               "broken": False, "metrics": ["rouge-2"], "format": "jsonl", "stdin": False})
+def test_summeval_jsonl(case):
+    run("summeval-jsonl", case)
 
 
 @ci(50)
