@@ -92,10 +92,13 @@ def fuzz_round(campaign: Campaign, target: str, examples: int, round_seed: int) 
 
 
 def replay(folder: Path) -> int:
-    """Rerun a saved case in a fresh folder; 0 when every property now holds."""
+    """Rerun a saved case in ``folder/replay`` (its files and commands stay there to look at);
+    0 when every property now holds."""
     saved = json.loads((folder / "case.json").read_text("utf-8"))
-    with tempfile.TemporaryDirectory(prefix="fuzz-replay-") as tmp:
-        failure = run_case(saved["target"], from_json(saved["case"]), Path(tmp))
+    workdir = folder / "replay"
+    shutil.rmtree(workdir, ignore_errors=True)
+    workdir.mkdir()
+    failure = run_case(saved["target"], from_json(saved["case"]), workdir)
     if failure is None:
         print(f"{folder}: every property holds now (was: [{saved['property']}] {saved['detail']})")
         return 0
