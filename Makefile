@@ -42,7 +42,7 @@ lock:
 	{ head -3 constraints.txt; $(BIN)/pip freeze --exclude-editable | grep -v '^aesop-eval'; } > constraints.new && mv constraints.new constraints.txt
 
 fuzz: setup
-	$(BIN)/python -m tests.fuzz.run --minutes $${FUZZ_MINUTES:-30}
+	$(BIN)/python -m tests.fuzz.run --minutes $(or $(MINUTES),30)
 
 bench: setup
 	$(BIN)/summeval bench summeval --out bench/summeval
@@ -64,4 +64,4 @@ bench: setup
 	$(BIN)/mteval train tesla-f --cv-report bench/tesla-f
 
 clean:
-	rm -rf $(VENV) $(LATEST) .pytest_cache .hypothesis demo-report
+	rm -rf $(VENV) $(LATEST) .pytest_cache .hypothesis demo-report fuzz-failures
