@@ -88,12 +88,22 @@ def cache_dir(name: str) -> Path:
     return path
 
 
+#: caches and cache files already warned about in this process (one warning each)
 _WARNED: set[str] = set()
+
+
+def cache_warning(what: str | Path, problem: str) -> None:
+    """One warning on stderr per cache folder or file and process: ``warning: cache <what> <problem>``."""
+    if str(what) not in _WARNED:
+        _WARNED.add(str(what))
+        import sys
+
+        print(f"warning: cache {what} {problem}", file=sys.stderr)
 
 
 def usable_cache_dir(name: str) -> Path | None:
     """:func:`cache_dir` if it can be created and written, else None after one warning on stderr:
-    a read-only or missing cache costs time, never scores."""
+    a read-only, full or missing cache costs time, never scores."""
     try:
         path = cache_dir(name)
         probe = path / f".probe-{os.getpid()}"
@@ -101,10 +111,5 @@ def usable_cache_dir(name: str) -> Path | None:
         probe.unlink()
         return path
     except OSError as exc:
-        if name not in _WARNED:
-            _WARNED.add(name)
-            import sys
-
-            print(f"warning: cache {cache_root() / name} is not usable ({exc.strerror or exc}); "
-                  "continuing without it", file=sys.stderr)
+        cache_warning(cache_root() / name, f"is not usable ({exc.strerror or exc}); continuing without it")
         return None
