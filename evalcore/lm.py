@@ -35,6 +35,15 @@ def cached_lmplz() -> Path:
     return cache_root() / "parapeval" / "kenlm" / "bin" / "lmplz"
 
 
+def lm_problem(path: Path) -> str | None:
+    """Why the model file at ``path`` cannot be loaded, or None when it loads."""
+    try:
+        KenLM(path)._lm()
+    except ResourceError as exc:
+        return str(exc)
+    return None
+
+
 def find_lmplz() -> Path:
     """KenLM's lmplz: ``$AESOP_LMPLZ``, the setup cache, or PATH."""
     for cand in (os.environ.get(LMPLZ_ENV), str(cached_lmplz()), shutil.which("lmplz")):
@@ -105,6 +114,13 @@ def train_lm(sentences: Iterable[str], out: str | Path, order: int = 4, memory: 
     return out
 
 
+def _load_error(exc: Exception) -> str:
+    """kenlm's complaint, short: its C++ message (which it fails to decode on a binary file)."""
+    raw = exc.object if isinstance(exc, UnicodeDecodeError) else str(exc).encode("utf-8")
+    text = raw.decode("utf-8", errors="replace").split("\n")[0]
+    return text if len(text) <= 160 else text[:160] + "..."
+
+
 class KenLM:
     """A KenLM model file (binary or ARPA), loaded on first use; pickles as its path, so worker
     processes load their own copy."""
@@ -115,6 +131,7 @@ class KenLM:
             raise ResourceError(f"language model {self.path} not found: build one with `parapeval build-lm` "
                                 "or the default with `make setup`")
         self._model = None
+        self._failure: ResourceError | None = None  # raised again without re-reading the file
         self._lock = threading.Lock()
 
     def __getstate__(self):
@@ -132,7 +149,16 @@ class KenLM:
                     except ImportError as exc:
                         raise ResourceError("the kenlm module is not installed: `pip install kenlm` "
                                             "(what `make setup` does)") from exc
-                    self._model = kenlm.Model(str(self.path))
+                    if self._failure is None:
+                        try:
+                            self._model = kenlm.Model(str(self.path))
+                        except Exception as exc:  # noqa: BLE001 - kenlm raises OSError, RuntimeError or a decode error
+                            self._failure = ResourceError(
+                                f"language model {self.path} cannot be loaded ({_load_error(exc)}): "
+                                "it is corrupt or not a KenLM file; rebuild it (`parapeval setup` rebuilds the "
+                                "defaults, `parapeval build-lm` your own)")
+                    if self._failure is not None:
+                        raise self._failure
         return self._model
 
     @property

@@ -71,6 +71,18 @@ def write_store(path: str | os.PathLike, entries: Iterable[tuple[Phrase, float, 
     return path
 
 
+def store_problem(path: str | os.PathLike) -> str | None:
+    """Why the phrase-table file at ``path`` cannot be used (not a table, another format, damaged
+    pages), or None when SQLite's quick check passes."""
+    try:
+        store = PhraseTableStore(path)
+        store.meta  # noqa: B018 - reads and checks the header
+        verdict = store._connection().execute("PRAGMA quick_check").fetchone()[0]
+    except (ResourceError, sqlite3.DatabaseError) as exc:
+        return str(exc)
+    return None if verdict == "ok" else f"{path} is damaged (SQLite quick_check: {verdict})"
+
+
 class PhraseTableStore:
     """A phrase table file, opened on first use (read-only, shareable across threads, picklable)."""
 
