@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+from contextlib import contextmanager
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -77,10 +78,11 @@ def store_problem(path: str | os.PathLike) -> str | None:
     try:
         store = PhraseTableStore(path)
         store.meta  # noqa: B018 - reads and checks the header
-        verdict = store._connection().execute("PRAGMA quick_check").fetchone()[0]
-    except (ResourceError, sqlite3.DatabaseError) as exc:
+        with store._named_errors():
+            verdict = store._connection().execute("PRAGMA quick_check").fetchone()[0]
+    except ResourceError as exc:
         return str(exc)
-    return None if verdict == "ok" else f"{path} is damaged (SQLite quick_check: {verdict})"
+    return None if verdict == "ok" else f"phrase table {path} is damaged (SQLite quick_check: {verdict})"
 
 
 class PhraseTableStore:
@@ -158,18 +160,29 @@ class PhraseTableStore:
 
     def items(self) -> Iterator[tuple[Phrase, PhraseEntry]]:
         """Every (phrase, entry) of the table, in key order (for compiling it, see :mod:`.compiled`)."""
-        for src, n, tr in self._connection().execute("SELECT src, n, tr FROM phrase"):
-            yield tuple(src.split(" ")), PhraseEntry(n, _decode(tr))
+        with self._named_errors():
+            for src, n, tr in self._connection().execute("SELECT src, n, tr FROM phrase"):
+                yield tuple(src.split(" ")), PhraseEntry(n, _decode(tr))
+
+    @contextmanager
+    def _named_errors(self):
+        """SQLite's complaint about a damaged file as a ResourceError naming the file and the fix."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            raise ResourceError(f"phrase table {self.path} is damaged ({exc}): rebuild it (`parapeval setup` "
+                                "rebuilds the defaults, `parapeval build-phrase-table` your own)") from exc
 
     def _query(self, phrases: Sequence[Phrase]) -> dict[Phrase, PhraseEntry]:
         keys = sorted({" ".join(p) for p in phrases})
         con = self._connection()
         out: dict[Phrase, PhraseEntry] = {}
-        for i in range(0, len(keys), _CHUNK):
-            chunk = keys[i:i + _CHUNK]
-            marks = ",".join("?" * len(chunk))
-            for src, n, tr in con.execute(f"SELECT src, n, tr FROM phrase WHERE src IN ({marks})", chunk):
-                out[tuple(src.split(" "))] = PhraseEntry(n, _decode(tr))
+        with self._named_errors():
+            for i in range(0, len(keys), _CHUNK):
+                chunk = keys[i:i + _CHUNK]
+                marks = ",".join("?" * len(chunk))
+                for src, n, tr in con.execute(f"SELECT src, n, tr FROM phrase WHERE src IN ({marks})", chunk):
+                    out[tuple(src.split(" "))] = PhraseEntry(n, _decode(tr))
         return out
 
     def _remember(self, entries: Mapping[Phrase, PhraseEntry | None]) -> None:

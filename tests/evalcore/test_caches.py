@@ -291,3 +291,18 @@ def test_corrupt_default_phrase_table_is_reported(tmp_path, store_path):
     assert store_problem(store_path) is None
     _garble(tmp_path / "random.sqlite")
     assert str(tmp_path / "random.sqlite") in store_problem(tmp_path / "random.sqlite")
+
+
+def test_damaged_phrase_table_is_named(tmp_path):
+    from evalcore.bpng.store import store_problem
+    from evalcore.resources import ResourceError
+
+    rows = [((f"w{k}",), 2.0, [((f"p{k}",), 1.0), ((f"q{k}",), 1.0)]) for k in range(3000)]
+    path = write_store(tmp_path / "big.sqlite", rows, {"signature": "pt:big"})
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2:] = np.random.default_rng(1).bytes(len(data) - len(data) // 2)
+    path.write_bytes(bytes(data))
+    store = PhraseTableStore(path)
+    with pytest.raises(ResourceError, match=re.escape(str(path))):
+        store.lookup([(f"w{k}",) for k in range(3000)])
+    assert str(path) in store_problem(path)
