@@ -1,5 +1,5 @@
 """WordNet 3.0 for nltk, offline: Debian's ``wordnet-base`` files plus the ``lexnames`` file Debian
-omits, linked into one folder of the suite's cache, read by nltk's WordNetCorpusReader once a process.
+omits, copied into one folder of the suite's cache, read by nltk's WordNetCorpusReader once a process.
 
 nltk's reader needs ``lexnames`` (the fixed list of WordNet's 45 lexicographer files) and refuses
 data another account owns or can write (nltk >= 3.10), so the folder is built private: a copy of
