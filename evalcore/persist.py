@@ -174,6 +174,9 @@ def read_arrays(path: str | Path, kind: str) -> dict[str, np.ndarray]:
     """The arrays of a file written by :func:`write_arrays`; :class:`BadEntryError` when it is
     unreadable, of another kind or format, or its content does not match its hash."""
     try:
+        with open(path, "rb") as fh:
+            if fh.read(4) != b"PK\x03\x04":  # np.load would try other formats and talk of pickles
+                raise ValueError("not an npz archive")
         with np.load(path, allow_pickle=False) as z:
             if HEADER not in z.files:
                 raise ValueError("no header: written by another program or version")
