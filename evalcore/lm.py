@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from evalcore.persist import atomic_write
 from evalcore.resources import ResourceError, cache_root
 from evalcore.text import tokenize
 
@@ -103,14 +104,16 @@ def train_lm(sentences: Iterable[str], out: str | Path, order: int = 4, memory: 
             log(f"{n_sents} sentences ({n_toks} tokens) are too few to estimate Kneser-Ney discounts: "
                 "lmplz used fallback discounts; train on more text for a reliable LM")
         build_binary = lmplz.with_name("build_binary")
-        tmp_out = out.with_name(out.name + ".tmp")
-        if out.suffix != ".arpa" and build_binary.is_file():
-            proc = subprocess.run([str(build_binary), str(arpa), str(tmp_out)], capture_output=True)
-            if proc.returncode != 0:
-                raise LMTrainingError(f"build_binary failed: {_tool_message(proc.stderr)}")
-        else:
-            shutil.copyfile(arpa, tmp_out)
-        os.replace(tmp_out, out)
+
+        def write(tmp_out: Path) -> None:
+            if out.suffix != ".arpa" and build_binary.is_file():
+                proc = subprocess.run([str(build_binary), str(arpa), str(tmp_out)], capture_output=True)
+                if proc.returncode != 0:
+                    raise LMTrainingError(f"build_binary failed: {_tool_message(proc.stderr)}")
+            else:
+                shutil.copyfile(arpa, tmp_out)
+
+        atomic_write(out, write)
     return out
 
 

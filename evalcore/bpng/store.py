@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from evalcore.bpng.table import Phrase, PhraseEntry
+from evalcore.persist import atomic_write
 from evalcore.resources import ResourceError
 
 FORMAT_VERSION = "1"
@@ -47,29 +48,29 @@ def write_store(path: str | os.PathLike, entries: Iterable[tuple[Phrase, float, 
     """Write a phrase table atomically (temporary file, then rename); returns the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.unlink(missing_ok=True)
-    con = sqlite3.connect(tmp)
-    try:
-        con.execute("PRAGMA journal_mode=OFF")
-        con.execute("PRAGMA synchronous=OFF")
-        con.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        con.execute("CREATE TABLE phrase (src TEXT PRIMARY KEY, n REAL NOT NULL, tr TEXT NOT NULL) WITHOUT ROWID")
-        total = 0.0
-        rows = []
-        for src, n, translations in entries:
-            total += n
-            rows.append((" ".join(src), float(n), _encode(translations)))
-        rows.sort()
-        con.executemany("INSERT INTO phrase VALUES (?, ?, ?)", rows)
-        all_meta = {"format": FORMAT_VERSION, **meta, "total": repr(total), "phrases": str(len(rows))}
-        con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(all_meta.items()))
-        con.commit()
-        con.execute("VACUUM")
-    finally:
-        con.close()
-    os.replace(tmp, path)
-    return path
+
+    def write(tmp: Path) -> None:
+        con = sqlite3.connect(tmp)
+        try:
+            con.execute("PRAGMA journal_mode=OFF")
+            con.execute("PRAGMA synchronous=OFF")
+            con.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            con.execute("CREATE TABLE phrase (src TEXT PRIMARY KEY, n REAL NOT NULL, tr TEXT NOT NULL) WITHOUT ROWID")
+            total = 0.0
+            rows = []
+            for src, n, translations in entries:
+                total += n
+                rows.append((" ".join(src), float(n), _encode(translations)))
+            rows.sort()
+            con.executemany("INSERT INTO phrase VALUES (?, ?, ?)", rows)
+            all_meta = {"format": FORMAT_VERSION, **meta, "total": repr(total), "phrases": str(len(rows))}
+            con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(all_meta.items()))
+            con.commit()
+            con.execute("VACUUM")
+        finally:
+            con.close()
+
+    return atomic_write(path, write)
 
 
 def store_problem(path: str | os.PathLike) -> str | None:
