@@ -62,3 +62,25 @@ def test_long_runs_save_every_few_seconds(tmp_path, monkeypatch):
     monkeypatch.setattr(cache, "_write_rows", lambda rows: (saved.append(len(rows)), real_write(rows)))
     cache.analyse(TEXTS)
     assert saved == [1, 1, 1, 1]  # one save per batch, each of the new analyses only
+
+
+def test_corpus_parse_cache_that_does_not_fit_is_parsed_again_and_replaced(tmp_path, monkeypatch, capsys):
+    """The spaCy cache of the discourse corpora: a file with the wrong number of parses (or not a
+    DocBin) is named once, parsed again and written over."""
+    import evalcore.resources as resources
+    from coherence.corpora import GoldDocument
+    from coherence.gold import parse_corpus
+
+    monkeypatch.setattr(resources, "_WARNED", set())
+    monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
+    docs = [GoldDocument(f"d{k}", text, []) for k, text in enumerate(TEXTS)]
+    parse_corpus(docs)
+    (whole,) = (tmp_path / "coherence").glob("*.spacy")
+    words = [p.words for p in parse_corpus(docs[1:2])]
+    (path,) = set((tmp_path / "coherence").glob("*.spacy")) - {whole}
+    good = path.read_bytes()
+    path.write_bytes(whole.read_bytes())  # four parses where one is expected: the first is another text's
+    assert [p.words for p in parse_corpus(docs[1:2])] == words
+    assert path.read_bytes() == good  # replaced
+    warned = [w for w in capsys.readouterr().err.splitlines() if w.startswith("warning:")]
+    assert len(warned) == 1 and str(path) in warned[0] and "4 parses for 1 texts" in warned[0]
