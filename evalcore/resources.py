@@ -101,6 +101,21 @@ def cache_warning(what: str | Path, problem: str) -> None:
         print(f"warning: cache {what} {problem}", file=sys.stderr)
 
 
+def cache_folder(name: str) -> Path | None:
+    """The cache sub-folder ``name`` to read entries from and write them to: created when it can
+    be; an existing folder is returned even when it is read-only (its entries are read; a write
+    fails with one warning, see :func:`evalcore.persist.write_cache_entry`); None, after one
+    warning, when there is no folder and none can be made (``AESOP_CACHE`` is a file)."""
+    path = cache_root() / name
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        if not path.is_dir():
+            cache_warning(path, f"is not usable ({exc.strerror or exc}); continuing without it")
+            return None
+    return path
+
+
 def usable_cache_dir(name: str) -> Path | None:
     """:func:`cache_dir` if it can be created and written, else None after one warning on stderr:
     a read-only, full or missing cache costs time, never scores."""

@@ -27,7 +27,7 @@ import numpy as np
 from evalcore.bpng.network import _EPS
 from evalcore.bpng.table import Phrase, PhraseEntry
 from evalcore.persist import arrays_digest
-from evalcore.resources import cache_warning, usable_cache_dir
+from evalcore.resources import cache_warning, cache_folder
 
 #: bump when the arrays' layout changes: older cached forms are then rebuilt
 FORMAT = "3"
@@ -182,7 +182,7 @@ def compile_table(table, min_arc: float) -> CompiledTable | None:
     where = hashlib.sha1(f"{path}|{min_arc!r}".encode("utf-8")).hexdigest()[:12]
     version = hashlib.sha1(f"{stat.st_size}|{stat.st_mtime_ns}|{table.signature()}|{FORMAT}"
                            .encode("utf-8")).hexdigest()[:12]
-    cache = usable_cache_dir("bpng")
+    cache = cache_folder("bpng")
     folder = cache / f"{where}-{version}" if cache is not None else None
     compiled = (_LOADED.get(folder) or CompiledTable.load(folder)) if folder is not None else None
     if compiled is None:

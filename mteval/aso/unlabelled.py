@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from evalcore.persist import load_json, save_json
-from evalcore.resources import cache_warning, usable_cache_dir
+from evalcore.resources import cache_warning, cache_folder
 from mteval.srl.features import Parsed
 
 #: dependents of the noun that are not candidate arguments (function words, coordination)
@@ -106,7 +106,7 @@ def brown_pairs(limit: int | None = None, log: Callable[[str], None] = lambda m:
     sentences = [s.split() for s in _brown_sentences(brown_dir())][:limit]
     meta = spacy_pipeline(("ner",)).meta
     key = hashlib.sha256(json.dumps([EXTRACTION, meta.get("name"), meta.get("version"), sentences]).encode()).hexdigest()[:16]
-    folder = usable_cache_dir("aso")
+    folder = cache_folder("aso")
     cached = folder / f"brown-pairs-{key}.json" if folder else None
     rows = load_json(cached, PAIRS_KIND) if cached is not None else None
     if rows is not None:

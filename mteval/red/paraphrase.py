@@ -21,7 +21,7 @@ from evalcore.bpng import PhraseTableStore
 from evalcore.bpng.table import Phrase, PhraseTable
 from evalcore.phrase_table.build import english_preprocessor
 from evalcore.persist import array_strings, load_arrays, save_arrays, strings_array
-from evalcore.resources import usable_cache_dir
+from evalcore.resources import cache_folder
 from mteval.tesla.bpng_features import default_tables, table_hash
 
 REF_MAX = 3
@@ -37,7 +37,7 @@ Pair = tuple[int, int, int, int, float]  # ref start, ref end, hyp start, hyp en
 def pivot_marginals(table: PhraseTable) -> dict[str, float]:
     """N(f) of every pivot phrase (tokens joined by spaces) of a table; an on-disk table's are
     cached by its signature's hash (an .npz of phrases and counts, rebuilt when bad)."""
-    cache = usable_cache_dir("mteval") if isinstance(table, PhraseTableStore) else None
+    cache = cache_folder("mteval") if isinstance(table, PhraseTableStore) else None
     path = cache / f"pivot-marginals-v{MARGINALS_FORMAT}-{table_hash(table)}.npz" if cache is not None else None
     stored = load_arrays(path, MARGINALS_KIND) if path is not None else None
     if stored is not None:

@@ -306,3 +306,35 @@ def test_damaged_phrase_table_is_named(tmp_path):
     with pytest.raises(ResourceError, match=re.escape(str(path))):
         store.lookup([(f"w{k}",) for k in range(3000)])
     assert str(path) in store_problem(path)
+
+
+def test_read_only_cache_entries_are_read_and_missing_ones_cost_one_warning(tmp_path, monkeypatch, capsys):
+    """A read-only cache (simulated: the superuser writes anywhere) serves the entries it holds;
+    an entry it lacks is computed each run, with one warning naming it."""
+    from mteval.meant import lexsim
+
+    corpus = tmp_path / "brown"
+    corpus.mkdir()
+    (corpus / "ca01").write_text("x")
+    monkeypatch.setattr(lexsim, "brown_dir", lambda: corpus)
+    monkeypatch.setattr(lexsim, "brown_sentences", lambda: iter([["the", "cat", "sat"], ["a", "dog", "sat"]]))
+    monkeypatch.setenv("AESOP_CACHE", str(tmp_path / "cache"))
+    words, counts, _ = lexsim._cached_counts(3)
+
+    def read_only(src, dst):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(dst))
+
+    monkeypatch.setattr(persist.os, "replace", read_only)
+    monkeypatch.setattr(lexsim, "cooccurrence_counts", lambda *a: pytest.fail("counted again"))
+    assert lexsim._cached_counts(3)[0] == words  # read from the read-only cache
+    assert _warnings(capsys) == []
+    monkeypatch.undo()
+    monkeypatch.setattr(resources, "_WARNED", set())
+    monkeypatch.setattr(lexsim, "brown_dir", lambda: corpus)
+    monkeypatch.setattr(lexsim, "brown_sentences", lambda: iter([["the", "cat", "sat"], ["a", "dog", "sat"]]))
+    monkeypatch.setenv("AESOP_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(persist.os, "replace", read_only)
+    assert lexsim._cached_counts(2)[0] == words  # another window: not cached, computed
+    assert lexsim._cached_counts(2)[0] == words
+    warned = _warnings(capsys)
+    assert len(warned) == 1 and "meant-brown-w2" in warned[0] and "Read-only" in warned[0]
