@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from evalcore.persist import load_json, save_json
-from evalcore.resources import cache_warning, cache_folder
+from evalcore.resources import cache_folder, cache_warning
 from mteval.srl.features import Parsed
 
 #: dependents of the noun that are not candidate arguments (function words, coordination)
