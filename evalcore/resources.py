@@ -88,12 +88,37 @@ def cache_dir(name: str) -> Path:
     return path
 
 
+#: caches and cache files already warned about in this process (one warning each)
 _WARNED: set[str] = set()
+
+
+def cache_warning(what: str | Path, problem: str) -> None:
+    """One warning on stderr per cache folder or file and process: ``warning: cache <what> <problem>``."""
+    if str(what) not in _WARNED:
+        _WARNED.add(str(what))
+        import sys
+
+        print(f"warning: cache {what} {problem}", file=sys.stderr)
+
+
+def cache_folder(name: str) -> Path | None:
+    """The cache sub-folder ``name`` to read entries from and write them to: created when it can
+    be; an existing folder is returned even when it is read-only (its entries are read; a write
+    fails with one warning, see :func:`evalcore.persist.write_cache_entry`); None, after one
+    warning, when there is no folder and none can be made (``AESOP_CACHE`` is a file)."""
+    path = cache_root() / name
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        if not path.is_dir():
+            cache_warning(path, f"is not usable ({exc.strerror or exc}); continuing without it")
+            return None
+    return path
 
 
 def usable_cache_dir(name: str) -> Path | None:
     """:func:`cache_dir` if it can be created and written, else None after one warning on stderr:
-    a read-only or missing cache costs time, never scores."""
+    a read-only, full or missing cache costs time, never scores."""
     try:
         path = cache_dir(name)
         probe = path / f".probe-{os.getpid()}"
@@ -101,10 +126,5 @@ def usable_cache_dir(name: str) -> Path | None:
         probe.unlink()
         return path
     except OSError as exc:
-        if name not in _WARNED:
-            _WARNED.add(name)
-            import sys
-
-            print(f"warning: cache {cache_root() / name} is not usable ({exc.strerror or exc}); "
-                  "continuing without it", file=sys.stderr)
+        cache_warning(cache_root() / name, f"is not usable ({exc.strerror or exc}); continuing without it")
         return None

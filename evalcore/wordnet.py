@@ -1,20 +1,24 @@
 """WordNet 3.0 for nltk, offline: Debian's ``wordnet-base`` files plus the ``lexnames`` file Debian
-omits, linked into one folder of the suite's cache, read by nltk's WordNetCorpusReader once a process.
+omits, copied into one folder of the suite's cache, read by nltk's WordNetCorpusReader once a process.
 
 nltk's reader needs ``lexnames`` (the fixed list of WordNet's 45 lexicographer files) and refuses
-data writable by other accounts (nltk >= 3.10), so the folder is built private: the Debian files
-are symlinked (nltk judges the root-owned targets) and ``lexnames`` is written with mode 0644.
-``python -m evalcore.wordnet`` prepares the folder (``scripts/setup_resources.sh`` runs it).
+data another account owns or can write (nltk >= 3.10), so the folder is built private: a copy of
+each Debian file and ``lexnames``, mode 0644. A cache that cannot hold it costs a temporary copy
+per process. ``python -m evalcore.wordnet`` prepares the folder (``scripts/setup_resources.sh`` runs it).
 """
 
 from __future__ import annotations
 
+import atexit
+import errno
 import functools
 import os
 import shutil
+import stat
+import tempfile
 from pathlib import Path
 
-from evalcore.resources import ResourceError, cache_root
+from evalcore.resources import ResourceError, cache_root, cache_warning
 
 #: where Debian's ``wordnet-base`` (and ``wordnet-sense-index`` for index.sense) installs WordNet 3.0
 DEBIAN_DIR = Path("/usr/share/wordnet")
@@ -50,18 +54,33 @@ def nltk_data_dir() -> Path:
 
 def wordnet_dir(source: Path = DEBIAN_DIR, target: Path | None = None) -> Path:
     """The folder nltk reads WordNet from, built on first use (idempotent): a copy of each Debian
-    file and the ``lexnames`` file, private to its owner. ResourceError when Debian's files are absent."""
+    file and the ``lexnames`` file, private to its owner. When the cache cannot hold it (not a
+    folder, read-only, another account's, full), a private temporary folder does, removed at
+    exit, after one warning: a bad cache costs the copy's time, never a score. ResourceError
+    when Debian's files are absent."""
     missing = [f for f in WORDNET_FILES if not (source / f).is_file()]
     if missing:
         raise ResourceError(f"WordNet 3.0 files missing in {source} ({', '.join(missing)}): {INSTALL_HINT}")
-    target = target or nltk_data_dir() / "corpora" / "wordnet"
+    if target is not None:
+        return _prepare(source, target)
+    target = nltk_data_dir() / "corpora" / "wordnet"
+    try:
+        return _prepare(source, target)
+    except OSError as exc:
+        cache_warning(target, f"cannot hold WordNet ({exc.strerror or exc}); using a temporary copy")
+        return _prepare(source, _temporary_root() / "corpora" / "wordnet")
+
+
+def _prepare(source: Path, target: Path) -> Path:
+    """Make ``target`` nltk's WordNet folder, writing only what is missing or out of date (a
+    complete, private folder is only read, so a read-only cache that holds one works)."""
     target.mkdir(parents=True, exist_ok=True)
     for folder in (target, target.parent, target.parent.parent):
-        os.chmod(folder, os.stat(folder).st_mode & 0o755)  # nltk refuses group/world-writable data
+        _make_private(folder)
     for name in WORDNET_FILES:
         _place(source / name, target / name)
     lexnames = target / "lexnames"
-    if not lexnames.is_file() or lexnames.read_text("ascii") != lexnames_text():
+    if not _is_private_file(lexnames) or lexnames.read_text("ascii") != lexnames_text():
         tmp = target / f".lexnames-{os.getpid()}"
         tmp.write_text(lexnames_text(), "ascii")
         os.chmod(tmp, 0o644)
@@ -69,17 +88,48 @@ def wordnet_dir(source: Path = DEBIAN_DIR, target: Path | None = None) -> Path:
     return target
 
 
+def _owned(st: os.stat_result) -> bool:
+    """Owned by this account or root, and writable by neither group nor others (nltk's test)."""
+    return st.st_uid in (os.geteuid(), 0) and not st.st_mode & 0o022
+
+
+def _make_private(folder: Path) -> None:
+    """nltk refuses data in folders others can write: clear group/world write (PermissionError
+    when the folder is another account's)."""
+    st = os.stat(folder)
+    if not _owned(st):
+        if st.st_uid != os.geteuid():
+            raise PermissionError(errno.EPERM, "owned by another account", str(folder))
+        os.chmod(folder, st.st_mode & 0o755)
+
+
+def _is_private_file(path: Path) -> bool:
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_nlink == 1 and _owned(st)
+
+
 def _place(src: Path, dst: Path) -> None:
     """``dst`` is a private copy of ``src`` (nltk refuses symlinks that leave its root and
     multiply-linked files); copied again only when the source changed (size or time)."""
-    if dst.is_file() and not dst.is_symlink():
+    if _is_private_file(dst):
         have, want = dst.stat(), src.stat()
-        if have.st_size == want.st_size and have.st_mtime == want.st_mtime and have.st_nlink == 1:
+        if have.st_size == want.st_size and have.st_mtime == want.st_mtime:
             return
     tmp = dst.with_name(f".{dst.name}-{os.getpid()}")
     shutil.copy2(src, tmp)
     os.chmod(tmp, 0o644)
     os.replace(tmp, dst)
+
+
+@functools.lru_cache(maxsize=1)
+def _temporary_root() -> Path:
+    """A private folder for this process's WordNet copy, removed at exit."""
+    root = Path(tempfile.mkdtemp(prefix="aesop-wordnet-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    return root
 
 
 @functools.lru_cache(maxsize=1)
@@ -103,8 +153,9 @@ def wordnet():
     import nltk
 
     root = wordnet_dir()
-    if str(nltk_data_dir()) not in nltk.data.path:  # nltk reads corpora only below its data path
-        nltk.data.path.append(str(nltk_data_dir()))
+    data_root = str(root.parent.parent)
+    if data_root not in nltk.data.path:  # nltk reads corpora only below its data path
+        nltk.data.path.append(data_root)
     with warnings.catch_warnings():  # "multilingual functions are not available": no OMW is wanted
         warnings.simplefilter("ignore", UserWarning)
         try:

@@ -1,7 +1,8 @@
 """Preprocessing done once per text: spaCy + discourse parse reduced to what the matrix needs.
 
 An :class:`Analysis` holds the token layout (sentence, span, stemmed open-class term, grid role)
-and the relations. Analyses are cached on disk keyed by parser and text hash so benchmarks and
+and the relations. Analyses are cached on disk (JSON rows of one SQLite file per parser, keyed by
+text hash; saved every :data:`SAVE_EVERY` seconds and on an interrupt) so benchmarks and
 retraining do not parse the same text twice; sentence permutations reuse the spaCy analysis of
 the original sentences and only re-run the discourse parser.
 """
@@ -10,12 +11,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import math
-import pickle
 import sqlite3
 import sys
+import time
 from collections.abc import Sequence
-from contextlib import closing
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,10 +29,12 @@ from coherence.heap import keep_new_objects
 from coherence.parser.document import ParsedText, parse_texts
 from coherence.relations import Relation
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 # Texts analysed per batch: large enough that the parser's per-call costs vanish, small enough
 # that the spaCy documents of one batch stay a few MiB.
 BATCH_TEXTS = 256
+# Seconds between saves of new analyses during a long run (an interrupt loses at most this much work).
+SAVE_EVERY = 30.0
 # Cache files already warned about in this process (one warning each).
 _WARNED: set[str] = set()
 
@@ -85,6 +89,32 @@ def analyse_batch(pts: Sequence[ParsedText], parser) -> list[Analysis]:
             for pt in pts]
 
 
+_RELATION_SPANS = ("arg1", "arg2", "connective")
+_RELATION_INTS = ("arg1_sentences", "arg2_sentences")
+
+
+def encode_analysis(analysis: Analysis) -> str:
+    """An analysis as JSON (the cache's format: data only, nothing that runs when read)."""
+    relations = [{k: getattr(r, k) for k in Relation.__dataclass_fields__} for r in analysis.relations]
+    tokens = [[t.sentence, t.start, t.end, t.term, t.grid_role] for t in analysis.tokens]
+    return json.dumps({"n": analysis.n_sentences, "tokens": tokens, "relations": relations}, separators=(",", ":"))
+
+
+def decode_analysis(text: str | bytes) -> Analysis:
+    """The analysis of :func:`encode_analysis`; ValueError, KeyError or TypeError when it is not one."""
+    data = json.loads(text)
+    tokens = tuple(Token(int(s), int(a), int(b), term, role) for s, a, b, term, role in data["tokens"])
+    relations = []
+    for r in data["relations"]:
+        fields = dict(r)
+        for k in _RELATION_SPANS:
+            fields[k] = tuple((int(a), int(b)) for a, b in fields[k])
+        for k in _RELATION_INTS:
+            fields[k] = tuple(int(i) for i in fields[k])
+        relations.append(Relation(**fields))
+    return Analysis(int(data["n"]), tokens, tuple(relations))
+
+
 def text_key(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
@@ -121,11 +151,12 @@ class AnalysisCache:
         self.path = folder / f"analyses-{parser_id(parser)}-v{CACHE_VERSION}.sqlite" if folder else None
         self.store: dict[str, Analysis] = {}
         self._new: dict[str, Analysis] = {}
+        self._saved_at = time.monotonic()
 
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, timeout=120)
-        db.execute("CREATE TABLE IF NOT EXISTS analyses (key TEXT PRIMARY KEY, value BLOB NOT NULL)")
+        db.execute("CREATE TABLE IF NOT EXISTS analyses (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         return db
 
     def _give_up_disk(self, action: str, exc: BaseException) -> None:
@@ -147,18 +178,24 @@ class AnalysisCache:
             return rows
 
     def _load(self, keys: Sequence[str]) -> None:
-        """Bring the on-disk analyses of ``keys`` that are not in memory yet into memory."""
+        """Bring the on-disk analyses of ``keys`` that are not in memory yet into memory; an entry
+        that does not decode is left out (parsed again and written over) after one warning."""
         wanted = list(dict.fromkeys(k for k in keys if k not in self.store))
         if not (self.path and wanted and self.path.exists()):
             return
         try:
-            found = {k: pickle.loads(v) for k, v in self._read_rows(wanted)}
-            if not all(isinstance(a, Analysis) for a in found.values()):
-                raise TypeError("a cached entry is not an analysis")
-        except Exception as exc:  # noqa: BLE001 - sqlite errors, OSError, any unpickling failure
+            rows = self._read_rows(wanted)
+        except (OSError, sqlite3.Error) as exc:
             self._give_up_disk("read", exc)
             return
-        self.store.update(found)
+        for key, value in rows:
+            try:
+                self.store[key] = decode_analysis(value)
+            except (ValueError, KeyError, TypeError) as exc:
+                if str(self.path) not in _WARNED:
+                    _WARNED.add(str(self.path))
+                    print(f"warning: DICOMER parse cache {self.path} holds a bad entry ({type(exc).__name__}: "
+                          f"{exc}); parsing its text again", file=sys.stderr)
 
     def _write_rows(self, rows: list[tuple[str, bytes]]) -> None:
         with closing(self._connect()) as db, db:
@@ -177,13 +214,23 @@ class AnalysisCache:
         todo = list(dict.fromkeys(k for k in keys if k not in self.store))
         if todo:
             by_key = dict(zip(keys, texts))
-            with bar(len(todo), progress, unit="text") as pbar:
+            with bar(len(todo), progress, unit="text") as pbar, self._saved_on_interrupt():
                 for start in range(0, len(todo), BATCH_TEXTS):
                     part = todo[start:start + BATCH_TEXTS]
                     self._analyse_new(part, [by_key[k] for k in part])
                     keep_new_objects()
                     pbar.update(len(part))
+                    self._checkpoint()
         return [self.store[k] for k in keys]
+
+    @contextmanager
+    def _saved_on_interrupt(self):
+        """Save what was analysed when Ctrl-C (or a failure) ends a run early, then re-raise."""
+        try:
+            yield
+        except BaseException:
+            self.save()
+            raise
 
     def _analyse_new(self, keys: Sequence[str], texts: Sequence[str]) -> None:
         """Analyse and keep texts not seen yet, in one batch; when the batch fails, one text at a
@@ -220,24 +267,33 @@ class AnalysisCache:
         self._load([text_key(p) for _, _, ptexts in plans for p in ptexts])
         missing = [(text, orders) for text, orders, ptexts in plans
                    if any(text_key(p) not in self.store for p in ptexts)]
-        with bar(sum(len(orders) for _, orders in missing), progress, unit="permutation") as pbar:
+        with bar(sum(len(orders) for _, orders in missing), progress, unit="permutation") as pbar, \
+                self._saved_on_interrupt():
             for (text, orders), pt in zip(missing, parse_texts([t for t, _ in missing])):
                 permuted = [permuted_parsed(pt, order) for order in orders]
                 for ppt, analysis in zip(permuted, analyse_batch(permuted, self.parser)):
                     self._add(text_key(ppt.text), analysis)
                 pbar.update(len(orders))
+                self._checkpoint()
         return [[self.store[text_key(p)] for p in ptexts] for _, _, ptexts in plans]
 
     def save(self) -> None:
         """Write the analyses made since the last save (nothing when in memory only); a write that
         fails (read-only file, disk full) turns the disk cache off with one warning."""
         if self.path and self._new:
-            rows = [(k, pickle.dumps(a, protocol=pickle.HIGHEST_PROTOCOL)) for k, a in self._new.items()]
+            rows = [(k, encode_analysis(a)) for k, a in self._new.items()]
             try:
                 self._write_rows(rows)
             except (OSError, sqlite3.Error) as exc:
                 self._give_up_disk("written", exc)
         self._new.clear()
+        self._saved_at = time.monotonic()
+
+    def _checkpoint(self) -> None:
+        """Save when :data:`SAVE_EVERY` seconds passed since the last save: a long run that is
+        interrupted keeps what it parsed."""
+        if time.monotonic() - self._saved_at >= SAVE_EVERY:
+            self.save()
 
 
 def shared_cache(parser) -> AnalysisCache:

@@ -5,8 +5,9 @@ Every token string (English side and pivot side) gets an integer id; a phrase is
 found through an open-addressing hash; its arcs are those the network keeps (t(f | e) >= min_arc,
 else the most probable one), with t(f | e) computed as :meth:`.table.PhraseEntry.distribution`
 does. A store's compiled form is built once (seconds to a minute, by the table's size) and kept
-in the cache root as ``.npy`` files, memory-mapped on later loads: the OS pages in what the
-look-ups touch, and the pages stay shared and reclaimable.
+in the cache root as ``.npy`` files (each checked against the dtype, shape and SHA-256 its
+``meta.json`` records; a bad form is rebuilt and written over), memory-mapped on later loads:
+the pages stay shared between processes and reclaimable.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ import numpy as np
 
 from evalcore.bpng.network import _EPS
 from evalcore.bpng.table import Phrase, PhraseEntry
-from evalcore.resources import usable_cache_dir
+from evalcore.persist import arrays_digest
+from evalcore.resources import cache_folder, cache_warning
 
 #: bump when the arrays' layout changes: older cached forms are then rebuilt
-FORMAT = "2"
+FORMAT = "3"
 #: items (pairs, rows) from which a batch takes the compiled path before numba is loaded: importing
 #: numba and loading the compiled code and tables costs about a second once per process, what the
 #: Python path spends on a few hundred pairs (~3 ms a pair for PEM's four pivots); below the CLI's
@@ -89,32 +91,56 @@ class CompiledTable:
             array.flags.writeable = False
         return cls(vocab, total, arrays)
 
-    def save(self, folder: Path) -> None:
-        """Write the arrays and the vocabulary into ``folder`` (created; replaced atomically)."""
+    def save(self, folder: Path) -> bool:
+        """Write the arrays and the vocabulary into ``folder`` (created; replaced atomically), the
+        meta file holding each array's dtype, shape and SHA-256. False (after one warning) when
+        the cache cannot take it."""
         tmp = folder.with_name(f"{folder.name}.tmp-{os.getpid()}")
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
-        for name in _ARRAYS:
-            np.save(tmp / f"{name}.npy", self.arrays[name])
         tokens = sorted(self.vocab, key=self.vocab.__getitem__)
-        (tmp / "meta.json").write_text(json.dumps({"format": FORMAT, "total": repr(self.total), "vocab": tokens}),
-                                       "utf-8")
+        shapes = {name: {"dtype": a.dtype.str, "shape": list(a.shape), "sha256": arrays_digest({name: a})}
+                  for name, a in self.arrays.items()}
+        meta = {"format": FORMAT, "total": repr(self.total), "vocab": tokens, "arrays": shapes}
+        try:
+            shutil.rmtree(tmp, ignore_errors=True)
+            tmp.mkdir(parents=True)
+            for name in _ARRAYS:
+                np.save(tmp / f"{name}.npy", self.arrays[name])
+            (tmp / "meta.json").write_text(json.dumps(meta), "utf-8")
+        except OSError as exc:
+            shutil.rmtree(tmp, ignore_errors=True)
+            cache_warning(folder, f"cannot be written ({exc.strerror or exc}); continuing without it")
+            return False
         try:
             os.replace(tmp, folder)
         except OSError:  # another process wrote it first: theirs is the same
             shutil.rmtree(tmp, ignore_errors=True)
+        return True
 
     @classmethod
     def load(cls, folder: Path) -> CompiledTable | None:
-        """The compiled table saved in ``folder`` (memory-mapped), or None when absent or stale."""
+        """The compiled table saved in ``folder`` (memory-mapped), or None when absent, or bad
+        (stale format, truncated or altered arrays: one warning naming it)."""
+        if not folder.exists():
+            return None
         try:
             meta = json.loads((folder / "meta.json").read_text("utf-8"))
             if meta.get("format") != FORMAT:
-                return None
-            arrays = {name: np.asarray(np.load(folder / f"{name}.npy", mmap_mode="r")) for name in _ARRAYS}
-        except (OSError, ValueError):
+                raise ValueError(f"format {meta.get('format')!r}, expected {FORMAT}")
+            arrays = {}
+            for name in _ARRAYS:
+                a = np.asarray(np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False))
+                want = meta["arrays"][name]
+                if a.dtype.str != want["dtype"] or list(a.shape) != want["shape"]:
+                    raise ValueError(f"{name}.npy is {a.dtype.str} {list(a.shape)}, expected "
+                                     f"{want['dtype']} {want['shape']}")
+                if arrays_digest({name: a}) != want["sha256"]:
+                    raise ValueError(f"{name}.npy does not match its SHA-256")
+                arrays[name] = a
+            vocab, total = {t: i for i, t in enumerate(meta["vocab"])}, float(meta["total"])
+        except Exception as exc:  # noqa: BLE001 - OSError, JSON, npy header or a check above: rebuild
+            cache_warning(folder, f"is not a valid compiled table ({type(exc).__name__}: {exc}); rebuilding it")
             return None
-        return cls({t: i for i, t in enumerate(meta["vocab"])}, float(meta["total"]), arrays)
+        return cls(vocab, total, arrays)
 
     def token_ids(self, docs: Sequence[tuple[str, ...]]) -> tuple[np.ndarray, np.ndarray]:
         """(ids of all tokens of ``docs`` concatenated, offsets per doc); a token the table never
@@ -156,16 +182,17 @@ def compile_table(table, min_arc: float) -> CompiledTable | None:
     where = hashlib.sha1(f"{path}|{min_arc!r}".encode("utf-8")).hexdigest()[:12]
     version = hashlib.sha1(f"{stat.st_size}|{stat.st_mtime_ns}|{table.signature()}|{FORMAT}"
                            .encode("utf-8")).hexdigest()[:12]
-    cache = usable_cache_dir("bpng")
+    cache = cache_folder("bpng")
     folder = cache / f"{where}-{version}" if cache is not None else None
     compiled = (_LOADED.get(folder) or CompiledTable.load(folder)) if folder is not None else None
     if compiled is None:
         compiled = CompiledTable.build(items(), table.total, min_arc)
         if folder is not None:
-            for stale in cache.glob(f"{where}-*"):  # earlier versions of this file (and min_arc)
-                if stale.name != folder.name and ".tmp-" not in stale.name:
+            for stale in cache.glob(f"{where}-*"):  # earlier versions of this file (and min_arc), a bad one
+                if ".tmp-" not in stale.name:
                     shutil.rmtree(stale, ignore_errors=True)
-            compiled.save(folder)
+            if not compiled.save(folder):
+                folder = None
     if folder is not None:
         _LOADED[folder] = compiled
     return compiled

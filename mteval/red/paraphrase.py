@@ -12,41 +12,46 @@ chosen greedily by probability so that no word on either side is in two pairs.
 from __future__ import annotations
 
 import functools
-import pickle
 from collections import Counter
 from collections.abc import Mapping, Sequence
+
+import numpy as np
 
 from evalcore.bpng import PhraseTableStore
 from evalcore.bpng.table import Phrase, PhraseTable
 from evalcore.phrase_table.build import english_preprocessor
-from evalcore.resources import usable_cache_dir
+from evalcore.persist import array_strings, load_arrays, save_arrays, strings_array
+from evalcore.resources import cache_folder
 from mteval.tesla.bpng_features import default_tables, table_hash
 
 REF_MAX = 3
 HYP_MAX = 4
 #: references whose table look-ups are remembered (they recur across systems)
 REF_CACHE = 20000
+#: the cached N(f) file's format
+MARGINALS_FORMAT = 3
+MARGINALS_KIND = f"pivot-marginals/{MARGINALS_FORMAT}"
 Pair = tuple[int, int, int, int, float]  # ref start, ref end, hyp start, hyp end, p(e2 | e1)
 
 
 def pivot_marginals(table: PhraseTable) -> dict[str, float]:
-    """N(f) of every pivot phrase (tokens joined by spaces: loads twice as fast as tuples) of a
-    table; an on-disk table's are cached by its signature's hash."""
-    cache = usable_cache_dir("mteval") if isinstance(table, PhraseTableStore) else None
-    path = cache / f"pivot-marginals-v2-{table_hash(table)}.pkl" if cache is not None else None
-    if path is not None and path.is_file():
-        with path.open("rb") as fh:
-            return pickle.load(fh)
+    """N(f) of every pivot phrase (tokens joined by spaces) of a table; an on-disk table's are
+    cached by its signature's hash (an .npz of phrases and counts, rebuilt when bad)."""
+    cache = cache_folder("mteval") if isinstance(table, PhraseTableStore) else None
+    path = cache / f"pivot-marginals-v{MARGINALS_FORMAT}-{table_hash(table)}.npz" if cache is not None else None
+    stored = load_arrays(path, MARGINALS_KIND) if path is not None else None
+    if stored is not None:
+        phrases = array_strings(stored["phrases"])
+        if len(phrases) == len(stored["counts"]):
+            return dict(zip(phrases, stored["counts"].tolist()))
     counts: Counter = Counter()
     for _, entry in table.items():
         for f, n in entry.translations:
             counts[" ".join(f)] += n
-    out = dict(counts)
+    out = {f: float(n) for f, n in counts.items()}
     if path is not None:
-        tmp = path.with_name(path.name + ".tmp")
-        with tmp.open("wb") as fh:
-            pickle.dump(out, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        tmp.replace(path)
+        save_arrays(path, MARGINALS_KIND, {"phrases": strings_array(list(out)),
+                                           "counts": np.array(list(out.values()), dtype=np.float64)})
     return out
 
 

