@@ -26,7 +26,7 @@ def _setup(args: argparse.Namespace) -> int:
         print(f"cache: {cache_root()}", file=sys.stderr)
         return EXIT_OK
     for family in families:
-        ensure(family)
+        ensure(family, verify=True)
     print(f"resources of {', '.join(families)} are built in {cache_root()}", file=sys.stderr)
     return EXIT_OK
 
@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("setup", help="build the resources a metric family needs into AESOP_CACHE",
                        description="Build WordNet (wordnet), lmplz + Brown LM + phrase tables (pem), and "
                                    "all of these plus the Bible LM (mt, all) into AESOP_CACHE. Needs the Debian "
-                                   "packages the error message names; skips what is built.")
+                                   "packages the error message names; skips what is built and rebuilds what is damaged.")
     s.add_argument("family", nargs="*", metavar="FAMILY", help="wordnet, pem, mt or all (default: all)")
     s.add_argument("--status", action="store_true", help="list what is built and exit")
     return parser

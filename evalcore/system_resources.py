@@ -204,22 +204,25 @@ def build_lock() -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def ensure(family: str, *, steps: tuple[str, ...] | None = None) -> None:
+def ensure(family: str, *, steps: tuple[str, ...] | None = None, verify: bool = False) -> None:
     """Build the missing resources of ``family`` (or only ``steps`` of it), or raise one
-    ResourceError naming the Debian packages they need and ``aesop-eval setup FAMILY``."""
+    ResourceError naming the Debian packages they need and ``aesop-eval setup FAMILY``.
+    ``verify``: run every step's builder, which checks what exists (a damaged phrase table or LM
+    is rebuilt); otherwise a step whose output exists is skipped unread."""
     from evalcore.progress import bar
 
-    todo = [s for s in family_steps(family) if (steps is None or s.name in steps) and not s.done()]
+    todo = [s for s in family_steps(family) if (steps is None or s.name in steps) and (verify or not s.done())]
     if not todo:
         return
-    needed = sorted({p for s in todo for p in s.debian})
+    needed = sorted({p for s in todo if not s.done() for p in s.debian})
     missing = missing_debian(tuple(needed))
     if missing:
         raise ResourceError(
             f"{', '.join(s.name for s in todo)} must be built first, which needs the Debian packages "
             f"{' '.join(missing)}: `apt-get install {' '.join(missing)}`, then `aesop-eval setup {family}`")
     with build_lock():
-        todo = [s for s in todo if not s.done()]  # another process may have built them meanwhile
+        if not verify:
+            todo = [s for s in todo if not s.done()]  # another process may have built them meanwhile
         with bar(len(todo), unit="step", min_total=1) as progress:
             for step in todo:
                 progress.set_description(step.name)
