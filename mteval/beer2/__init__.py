@@ -4,6 +4,7 @@ re-implemented in Python, scored with the shipped weights and scalings (``mteval
 
 - :mod:`.pieces`: upstream's tokenisation and the pieces (n-grams) each feature family counts;
 - :mod:`.features`: the feature template and the feature values of many pairs at once;
+- :mod:`.pairs`: the every-pair skip-bigram overlap counted from word positions (no pair list);
 - :mod:`.model`: the model files (weights, name mapping, input and output scaling);
 - :mod:`.metric`: the registered metric ``beer2``.
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mteval.beer2.pairs import ordered_pair_overlap
 from mteval.beer2.pieces import char_ngrams, java_chars, java_split, skip_bigrams, word_ngrams
 
 #: the disbalance upstream gives when the shorter side has length 0 (``LengthDisbalance.scala``)
@@ -49,8 +50,15 @@ class PieceFamily:
         return ([f"{self.name}.a", f"{self.name}.b"] + [f"{self.name}.f.{java_double(b)}" for b in self.f_betas]
                 + [f"{self.name}.g.{java_double(b)}" for b in self.g_betas])
 
+    def covers(self, n_words: int) -> bool:
+        """Whether this is a skip-bigram family whose window spans a whole text of ``n_words``
+        words, so its pieces are every ordered word pair (counted from positions, not listed)."""
+        return self.kind == "skip-bigram" and n_words <= self.order + 2
+
     def count(self, words: list[str], chars: str):
-        """This family's pieces of one text."""
+        """This family's pieces of one text (None for a text the window covers: see :meth:`covers`)."""
+        if self.covers(len(words)):
+            return None
         if self.kind == "ngram":
             return word_ngrams(words, self.order)
         if self.kind == "skip-bigram":
@@ -109,8 +117,10 @@ class LengthDisbalance:
 @dataclass
 class TextPieces:
     """One text as the features read it: its piece counts per family (template order) and sizes,
-    its number of words and of characters (UTF-16 units of the words joined by one space)."""
+    its words, its number of words and of characters (UTF-16 units of the words joined by one space).
+    A skip-bigram family whose window covers the text has no counts (None) and a size in closed form."""
 
+    words: list[str]
     counts: list
     sizes: np.ndarray
     n_words: int
@@ -161,17 +171,31 @@ class FeatureTemplate:
         words = java_split(text)
         chars = java_chars(" ".join(words))
         counts = [fam.count(words, chars) for fam in self.families]
-        return TextPieces(counts, np.array([sum(c.values()) for c in counts], dtype=float), len(words), len(chars))
+        n = len(words)
+        sizes = [n * (n - 1) // 2 if c is None else sum(c.values()) for c in counts]
+        return TextPieces(words, counts, np.array(sizes, dtype=float), n, len(chars))
+
+    def overlap(self, j: int, sys: TextPieces, ref: TextPieces) -> int:
+        """The clipped overlap of family ``j``'s pieces of two texts: sum over pieces of the
+        smaller count; every-pair skip-bigrams by :func:`ordered_pair_overlap`."""
+        cs, cr = sys.counts[j], ref.counts[j]
+        if cs is None and cr is None:
+            return ordered_pair_overlap(sys.words, ref.words)
+        if cs is None or cr is None:
+            order = self.families[j].order
+            cs = skip_bigrams(sys.words, order) if cs is None else cs
+            cr = skip_bigrams(ref.words, order) if cr is None else cr
+        if len(cs) > len(cr):
+            cs, cr = cr, cs
+        return sum(map(min, cs.values(), map(cr.get, cs, repeat(0))))
 
     def values(self, pairs: Sequence[tuple[TextPieces, TextPieces]]) -> np.ndarray:
         """Feature values of (hypothesis, reference) pairs: pairs x :meth:`feature_names`."""
         n, m = len(pairs), len(self.families)
         overlap = np.zeros((n, m))
         for i, (sys, ref) in enumerate(pairs):
-            for j, (cs, cr) in enumerate(zip(sys.counts, ref.counts)):
-                if len(cs) > len(cr):
-                    cs, cr = cr, cs
-                overlap[i, j] = sum(map(min, cs.values(), map(cr.get, cs, repeat(0))))
+            for j in range(m):
+                overlap[i, j] = self.overlap(j, sys, ref)
         sys_size = np.array([s.sizes for s, _ in pairs]).reshape(n, m)
         ref_size = np.array([r.sizes for _, r in pairs]).reshape(n, m)
         cols = [fam.values(overlap[:, j], sys_size[:, j], ref_size[:, j]) for j, fam in enumerate(self.families)]
