@@ -1,7 +1,7 @@
-"""The TESLA-CELAB metric on the evalcore contract: character units of reference and candidate,
-links between identical units and between Cilin synonyms of any lengths up to ``max_n``, the
-covered matching LP of :mod:`evalcore.matching.covered`, averaged over references; the corpus
-score is the mean of segment scores."""
+"""The TESLA-CELAB metric on the evalcore contract: character units of reference and candidate
+(punctuation included, :mod:`.text`), links between identical units and between Cilin synonyms
+of any lengths up to ``max_n``, the covered matching LP of :mod:`evalcore.matching.covered`,
+averaged over references; the corpus score is the mean of segment scores."""
 
 from __future__ import annotations
 
@@ -103,15 +103,8 @@ class TeslaCelab(ReferenceMetric):
     def _score_one(self, item: Item, sides: dict[str, Side]) -> Score:
         cand = sides[item.candidate]
         refs = [sides[r] for r in item.references]
-        for k, ref in enumerate(refs):
-            if not ref.units:
-                raise ValueError(f"reference {k + 1} has no characters to match (only punctuation or symbols)")
         solutions = [self.solve(ref, cand) for ref in refs]
-        notes = []
-        if not cand.units:
-            notes.append("no-units: the candidate has no characters to match (only punctuation or symbols)")
-        elif not cand.chinese:
-            notes.append("non-chinese: the candidate has no Chinese characters")
+        notes = [] if cand.chinese else ["non-chinese: the candidate has no Chinese characters"]
         notes += [f"non-chinese: reference {k + 1} has no Chinese characters" for k, r in enumerate(refs) if not r.chinese]
         n = len(solutions)
         return Score(sum(s.value for s in solutions) / n,

@@ -25,12 +25,25 @@ def celab():
     return TeslaCelab()
 
 
-def test_units_are_characters_and_alphanumeric_runs():
-    assert units("我买了2021个iPhone！ ，好。") == ["我", "买", "了", "2021", "个", "iPhone", "好"]
+def test_units_are_characters_alphanumeric_runs_and_punctuation():
+    assert units("我买了2021个iPhone！ ，好。") == ["我", "买", "了", "2021", "个", "iPhone", "!", ",", "好", "。"]
     assert units("２０２１年") == ["2021", "年"]  # NFKC: full-width digits
     assert units("COVID疫情") == ["COVID", "疫", "情"]
-    assert units("，。！ …") == []
+    assert units("，。！ …") == [",", "。", "!", ".", ".", "."]  # NFKC: the ellipsis is three full stops
     assert has_chinese("2021年") and not has_chinese("Hello 2021")
+
+
+def test_digit_groups_join_whatever_spacing_separates_them():
+    assert units("共1 000人") == units("共1000人") == ["共", "1000", "人"]
+    assert units("1\u202f000\u00a0000元") == units("1 000 000元") == ["1000000", "元"]  # narrow and no-break spaces
+    assert units("2021 2022年") == ["2021", "2022", "年"]  # not a digit group: two numbers
+    assert units("第3 4名") == ["第", "3", "4", "名"]
+    assert units("1,000") == ["1", ",", "000"]  # a comma is a character, not spacing
+
+
+def test_a_number_matches_across_its_spacing(celab):
+    assert celab.score(["共1 000人参加。"], "共1000人参加。").value == pytest.approx(1.0)
+    assert celab.score(["共1000人参加。"], "共 1 000 人参加。").value == pytest.approx(1.0)
 
 
 def test_cilin_synonym_groups():
@@ -57,6 +70,41 @@ def test_running_example_in_characters_at_each_stage(celab):
     assert without.recall == pytest.approx(2 / 6) and without.precision == pytest.approx(2 / 3)
 
 
+# The paper's Table 4 (IWSLT 2008 samples): each reference and candidate ends with a punctuation
+# character the paper counts and matches ("周。 = 星期。" is one of its n-gram matches).
+
+def test_table4_next_week_matches_punctuation_ngrams(celab):
+    ref, cand = celab.side("下周。"), celab.side("下星期。")
+    assert ref.units == ("下", "周", "。") and cand.units == ("下", "星", "期", "。")
+    problem = celab.problem(ref, cand)
+    linked = {(tuple(problem.ref_spans[i]), tuple(problem.cand_spans[j])) for i, j in problem.edges}
+    assert ((1, 3), (1, 4)) in linked  # 周。 = 星期。 (Cilin 周 = 星期, then 。 = 。)
+    assert ((0, 3), (0, 4)) in linked  # 下周。 = 下星期。
+    assert celab.score(["下周。"], "下星期。").value == pytest.approx(1.0)
+    # without its final 。 the candidate misses a character of the reference
+    assert celab.score(["下周。"], "下星期").value < 1.0
+
+
+def test_table4_daughter_by_hand(celab):
+    """我有一个女儿。 against 我有一闺女。 (Cilin: 女儿 = 闺女; 一个 = 一 is not in it). Matches
+    我有一 = 我有一 and 女儿。 = 闺女。. Reference: 7 units, 7 + 6 + 5 + 4 = 22 n-grams (n <= 4), the
+    10 holding 个 uncovered -> 12; candidate: 6 units, 18 n-grams, the 6 crossing 一|闺 uncovered
+    -> 12; score (12 + 0.25 * 12) / (22 + 0.25 * 18) = 15 / 26.5."""
+    score = celab.score(["我有一个女儿。"], "我有一闺女。")
+    assert score.recall == pytest.approx(12 / 22) and score.precision == pytest.approx(12 / 18)
+    assert score.value == pytest.approx(15 / 26.5)
+
+
+def test_table4_work_here_by_hand(celab):
+    """你在这里工作吗？ against 您在这儿上班吗？ (Cilin: 你 = 您, 这 = 这儿; not 这里 = 这儿, not
+    工作 = 上班 in the = groups). Matches 你在这 = 您在这儿 and 吗？ = 吗？. Reference 8 units, 26
+    n-grams, covered 6 + 3 = 9; candidate 26 n-grams, covered 10 (inside 您在这儿) + 3 = 13;
+    score (9 + 0.25 * 13) / (26 + 0.25 * 26)."""
+    score = celab.score(["你在这里工作吗？"], "您在这儿上班吗？")
+    assert score.recall == pytest.approx(9 / 26) and score.precision == pytest.approx(13 / 26)
+    assert score.value == pytest.approx(12.25 / 32.5)
+
+
 def test_identical_text_scores_one_and_disjoint_text_zero(celab):
     assert celab.score(["政府不能为此道歉。"], "政府不能为此道歉。").value == pytest.approx(1.0)
     assert celab.score(["政府不能为此道歉。"], "明天下雨").value == 0.0
@@ -80,22 +128,23 @@ def test_corpus_score_is_the_mean_of_segments(celab):
 
 def test_bad_and_non_chinese_input(celab):
     items = [Item("   ", (REF,), id="blank"), Item("！！！", (REF,), id="punct"),
-             Item("He bought an umbrella.", (REF,), id="english"), Item(CAND, ("。。",), id="bad-ref"),
-             Item(CAND, (REF,), id="fine")]
+             Item("He bought an umbrella.", (REF,), id="english"), Item(CAND, ("。。",), id="punct-ref"),
+             Item(CAND, (REF,), id="fine"), Item("买伞。", ("买伞。。",), id="punct-only-match")]
     results = celab.score_batch(items)
-    assert [r.ok for r in results] == [False, True, True, False, True]
+    assert [r.ok for r in results] == [False, True, True, True, True, True]
     assert "empty" in results[0].message and results[0].item == "blank"
-    assert results[1].value == 0.0 and results[1].notes[0].startswith("no-units")
+    assert results[1].value == 0.0 and results[1].notes[0].startswith("non-chinese")  # punctuation: units, no match
     assert results[2].value == 0.0 and results[2].notes[0].startswith("non-chinese")
-    assert results[3].item == "bad-ref" and "reference 1 has no characters" in results[3].message
+    assert results[3].value == 0.0 and results[3].notes == ("non-chinese: reference 1 has no Chinese characters",)
     assert results[4].value == pytest.approx(1.0) and not results[4].notes
+    assert 0.5 < results[5].value < 1.0  # the second 。 of the reference is unmatched
     with pytest.raises(InputError):
-        celab.score(["。。"], CAND)
+        celab.score(["  "], CAND)
 
 
 def test_signature_names_the_dictionary_and_parameters():
     sig = str(get_metric("tesla-celab").signature())
-    assert sig.startswith("tesla-celab|syn:cilin=|f:0.25|n:4|tok:zh-units|cilin:") and "research use" in sig
+    assert sig.startswith("tesla-celab|syn:cilin=|f:0.25|n:4|tok:zh-chars|cilin:") and "research use" in sig
     nocilin = get_metric("tesla-celab-nocilin")
     assert nocilin.name == "tesla-celab-nocilin" and "cilin:" not in str(nocilin.signature())
     assert "syn:cilin=#" in str(TeslaCelab(synonyms="cilin=#").signature())
