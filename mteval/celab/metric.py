@@ -5,6 +5,7 @@ averaged over references; the corpus score is the mean of segment scores."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -12,6 +13,13 @@ from evalcore.matching.covered import CoveredProblem, CoveredSolution, Link, sol
 from evalcore.metric import Item, ReferenceMetric, Score
 from mteval.celab.cilin import check_synonyms, signature_facts, word_groups
 from mteval.celab.text import TOKENIZATION, has_chinese, units
+
+#: the most links (identical units plus synonym pairs) one reference and candidate may have:
+#: identical characters link every pair of their occurrences, so the LP grows with the square of
+#: a repeated character's count (200 copies of one character on each side: 40,000 links, 157,614
+#: edges after phrase matching, 7 s); 15,000 links keep one LP near a second, and the longest
+#: newstest2021 en-zh segments (240 characters) need under 1,000
+MAX_LINKS = 15_000
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,16 @@ def links(ref: Side, cand: Side) -> set[Link]:
     for g in ref.groups.keys() & cand.groups.keys():
         out.update((x, y) for x, wx in ref.groups[g] for y, wy in cand.groups[g] if wx != wy)
     return out
+
+
+def link_count(ref: Side, cand: Side) -> int:
+    """An upper bound of ``len(links(ref, cand))`` counted without listing the links (linear):
+    identical unit pairs, plus per shared group its pairs of different words."""
+    total = sum(len(ref.positions[u]) * len(cand.positions[u]) for u in ref.positions.keys() & cand.positions.keys())
+    for g in ref.groups.keys() & cand.groups.keys():
+        x, y = Counter(w for _, w in ref.groups[g]), Counter(w for _, w in cand.groups[g])
+        total += x.total() * y.total() - sum(x[w] * y[w] for w in x.keys() & y.keys())
+    return total
 
 
 class TeslaCelab(ReferenceMetric):
@@ -92,13 +110,17 @@ class TeslaCelab(ReferenceMetric):
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
         sides: dict[str, Side] = {}
-        out = []
         for item in items:
             for text in (item.candidate, *item.references):
                 if text not in sides:
                     sides[text] = self.side(text)
-            out.append(self._score_one(item, sides))
-        return out
+            for k, ref in enumerate(item.references):
+                found = link_count(sides[ref], sides[item.candidate])
+                if found > MAX_LINKS:
+                    raise ValueError(f"reference {k + 1} and the candidate have {found:,} links > {MAX_LINKS:,}, "
+                                     "the LP's size limit (repeated characters link every pair of occurrences; "
+                                     "see docs/bounds.md)")
+        return [self._score_one(item, sides) for item in items]
 
     def _score_one(self, item: Item, sides: dict[str, Side]) -> Score:
         cand = sides[item.candidate]

@@ -226,3 +226,18 @@ def test_word_level_baseline_without_cilin_equals_tesla_m_on_chinese():
     assert ours == pytest.approx(theirs, abs=1e-12)
     with_cilin = [s.value for s in WordTeslaM().score_batch(items)]
     assert sum(with_cilin) > sum(ours)  # system-a uses Cilin synonyms of the reference's words
+
+
+def test_link_limit_gives_an_error_record_naming_it(celab):
+    from mteval.celab.metric import MAX_LINKS, link_count
+
+    demo = Path(__file__).resolve().parents[2] / "data" / "demo" / "mt-zh"
+    lines = [line for f in ("ref.A.zh", "ref.B.zh", "system-a.zh") for line in (demo / f).read_text("utf-8").splitlines()]
+    for a in lines:
+        for b in lines:
+            assert link_count(celab.side(a), celab.side(b)) >= len(links(celab.side(a), celab.side(b)))
+    many = "的" * 130  # 130 x 130 = 16,900 links of one character
+    results = celab.score_batch([Item(CAND, (REF,), id="fine"), Item(many, (many,), id="repeated")])
+    assert results[0].ok and results[0].value == pytest.approx(1.0)
+    assert not results[1].ok and results[1].item == "repeated"
+    assert f"16,900 links > {MAX_LINKS:,}" in results[1].message
