@@ -164,6 +164,8 @@ class Chrf(SufficientStatistics):
 class Ter(SufficientStatistics):
     """TER (Snover et al. 2006) by sacrebleu (Tercom's algorithm); lower is better."""
 
+    max_chars = 2_000  # the cost grows faster than linearly with length: docs/bounds.md
+
     name = "ter"
     lower_is_better = True
     signature_keys = {"normalized": "norm", "no_punct": "no-punct", "asian_support": "asian",

@@ -76,6 +76,9 @@ class Metric(ABC):
     reads: ClassVar[str] = "references"
     #: short signature keys for constructor parameters (parameter name -> key); others use their name.
     signature_keys: ClassVar[dict[str, str]] = {}
+    #: this metric's own size cap (characters per text), below the input rule's, where its cost
+    #: grows faster than linearly with a text's length (docs/bounds.md); None: the rule's cap only
+    max_chars: ClassVar[int | None] = None
     #: parameters the signature shows through a derived fact (parameter -> extras key), e.g. a
     #: model path through the model's hash: the path itself says nothing reproducible; "name"
     #: where the metric's name carries the parameter (ROUGE's kind: rouge-2).
@@ -173,7 +176,7 @@ class Metric(ABC):
     def score_batch(self, items: Sequence, limits: InputLimits | None = None) -> list[Result]:
         """A :class:`Score` or an :class:`ErrorRecord` for every item, in order (never fewer)."""
         self._ensure_valid()
-        limits = limits or InputLimits.from_env()
+        limits = self.input_limits(limits or InputLimits.from_env())
         out: list[Result | None] = [None] * len(items)
         todo: list[tuple[int, Item, tuple[str, ...]]] = []
         neutral = self.neutral_score()
@@ -192,6 +195,12 @@ class Metric(ABC):
         for k, result in self._score_isolated([t[1] for t in todo]):
             out[todo[k][0]] = result.with_notes(*todo[k][2]) if result.ok and todo[k][2] else result
         return out  # type: ignore[return-value]
+
+    def input_limits(self, limits: InputLimits) -> InputLimits:
+        """``limits`` narrowed to this metric's own :attr:`max_chars`."""
+        if self.max_chars is None or self.max_chars >= limits.max_chars:
+            return limits
+        return InputLimits(self.max_chars, owner=self.name)
 
     def _score_isolated(self, items: list[Item]):
         """(position, result) pairs; a failing batch is retried item by item to name the culprit."""

@@ -38,9 +38,11 @@ def default_max_chars() -> int:
 
 @dataclass(frozen=True)
 class InputLimits:
-    """How large one text may be; larger texts are refused (not cut) with an error record."""
+    """How large one text may be; larger texts are refused (not cut) with an error record.
+    ``owner``: the metric whose own, smaller cap this is (its cost grows faster than linearly)."""
 
     max_chars: int = DEFAULT_MAX_CHARS
+    owner: str = ""
 
     @classmethod
     def from_env(cls) -> InputLimits:
@@ -76,6 +78,9 @@ def check_text(text: object, role: str, limits: InputLimits | None = None, engli
         hint = " (did you swap references and candidate?)" if isinstance(text, (list, tuple)) else ""
         raise InputError(f"{role} must be a string, got {type(text).__name__}{hint}")
     limits = limits or InputLimits.from_env()
+    if len(text) > limits.max_chars and limits.owner:
+        raise InputError(f"{role} is too long for {limits.owner} ({len(text):,} characters > {limits.max_chars:,}, "
+                         "the metric's own limit; see docs/bounds.md)")
     if len(text) > limits.max_chars:
         raise InputError(f"{role} is too long ({len(text):,} characters > {limits.max_chars:,}; "
                          "raise the cap with --max-chars or AESOP_MAX_CHARS)")

@@ -33,6 +33,8 @@ class Beer(ReferenceMetric):
     ``model``: a model written by `mteval train beer` (default: the shipped WMT12 model);
     ``language``: the target language, English only (spaCy tagger, Porter stems, WordNet)."""
 
+    max_chars = 10_000  # the cost grows faster than linearly with length: docs/bounds.md
+
     name: ClassVar[str] = "beer"
     signature_keys: ClassVar[dict[str, str]] = {"language": "lang"}
     signature_via: ClassVar[dict[str, str]] = {"model": "model"}

@@ -63,6 +63,8 @@ class Meant(ReferenceMetric):
     the sentence-level denominators, all (default) or aligned; ``multi_ref``: best reference (max) or
     the mean over references [decision]; ``language``: of the output and references."""
 
+    max_chars = 10_000  # the cost grows faster than linearly with length: docs/bounds.md
+
     signature_keys: ClassVar[dict[str, str]] = {"similarity": "sim", "role_weights": "w", "filler_similarity": "filler",
                                                 "frame_weights": "fw", "denominator": "den", "multi_ref": "refs",
                                                 "language": "lang"}

@@ -88,6 +88,8 @@ class Xmeant(SourceMetric):
     own bitext with :func:`~mteval.meant.lexsim.build_lexical_table`) instead of the default
     gettext one (its signature names the bitext)."""
 
+    max_chars = 10_000  # the cost grows faster than linearly with length: docs/bounds.md
+
     signature_keys: ClassVar[dict[str, str]] = {"source_language": "src", "language": "lang",
                                                 "filler_similarity": "filler", "role_weights": "w",
                                                 "frame_weights": "fw", "denominator": "den",

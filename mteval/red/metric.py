@@ -35,6 +35,8 @@ def _check_unit(name: str, value, low_open: bool = False) -> None:
 class _RedBase(ReferenceMetric):
     """What RED and REDp share: English only, each reference parsed once, F per length as components."""
 
+    max_chars = 3_000  # the cost grows faster than linearly with length: docs/bounds.md
+
     def _validate_common(self) -> None:
         _check_unit("alpha", self.alpha, low_open=True)
         if self.alpha == 1:

@@ -75,6 +75,8 @@ class TeslaB(ReferenceMetric):
     ``multi_ref``: "mean" (the papers' rule) or "max"; ``language``: the target language, English
     only (see the module's note)."""
 
+    max_chars = 10_000  # the cost grows faster than linearly with length: docs/bounds.md
+
     name: ClassVar[str] = "tesla-b"
     signature_keys: ClassVar[dict[str, str]] = {"multi_ref": "refs", "language": "lang"}
     signature_via: ClassVar[dict[str, str]] = {"pivots": "pivots", "tables": "pivots"}

@@ -49,6 +49,8 @@ class TeslaF(ReferenceMetric):
     defaults for the pivots and LMs the model was trained with (their signatures must match);
     ``language``: the target language, English only (as TESLA-B)."""
 
+    max_chars = 10_000  # the cost grows faster than linearly with length: docs/bounds.md
+
     name: ClassVar[str] = "tesla-f"
     signature_keys: ClassVar[dict[str, str]] = {"language": "lang"}
     signature_via: ClassVar[dict[str, str]] = {"model": "model", "tables": "pivots", "lms": "lms"}

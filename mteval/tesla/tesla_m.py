@@ -35,6 +35,8 @@ class TeslaM(ReferenceMetric):
     ``language``: the target language; English is the paper's setting (spaCy tags and lemmas,
     WordNet synonyms), other languages say in the signature what replaces them."""
 
+    max_chars = 10_000  # the cost grows faster than linearly with length: docs/bounds.md
+
     name: ClassVar[str] = "tesla-m"
     signature_keys: ClassVar[dict[str, str]] = {"discount": "fw", "multi_ref": "refs", "language": "lang"}
 
