@@ -93,23 +93,29 @@ def _repeated_rows(x: np.ndarray, y: np.ndarray, repeated: np.ndarray, once: np.
     a occurring once in each text (column b, those a)."""
     total = 0
     block = max(1, BLOCK_CELLS // (max(len(x), len(y)) + v))
+    slots_x, slots_y = (np.arange(min(block, len(repeated)))[:, None] * v + s[None, :] for s in (x, y))
     for start in range(0, len(repeated), block):
         words = repeated[start:start + block]
-        rows_x, cols_x = _rows_and_columns(x, words, once, v)
-        rows_y, cols_y = _rows_and_columns(y, words, once, v)
-        total += int(np.minimum(rows_x, rows_y).sum()) + int(np.minimum(cols_x, cols_y).sum())
+        rows_x, cols_x = _rows_and_columns(x, words, once, slots_x[:len(words)], v)
+        rows_y, cols_y = _rows_and_columns(y, words, once, slots_y[:len(words)], v)
+        total += int(np.minimum(rows_x, rows_y).sum())
+        if cols_x is not None and cols_y is not None:
+            total += int(np.minimum(cols_x, cols_y).sum())
     return total
 
 
-def _rows_and_columns(seq: np.ndarray, words: np.ndarray, once: np.ndarray, v: int) -> tuple[np.ndarray, np.ndarray]:
+def _rows_and_columns(seq: np.ndarray, words: np.ndarray, once: np.ndarray, slots: np.ndarray,
+                      v: int) -> tuple[np.ndarray, np.ndarray | None]:
     """For each word a of ``words``: X[a, b] for every b (occurrences of a before each b), and
-    X[b', a] for every b' in ``once`` (occurrences of a after b'), as (len(words) x v) arrays."""
+    X[b', a] for every b' in ``once`` (occurrences of a after b'; None when no word occurs
+    once), as (len(words) x v) arrays; ``slots[k, q]`` = k v + seq[q], the cell position q adds to."""
     hits = seq[None, :] == words[:, None]
-    inclusive = np.cumsum(hits, axis=1)
+    inclusive = np.cumsum(hits, axis=1, dtype=np.int32)
     size = len(words) * v
-    slots = np.arange(len(words))[:, None] * v + seq[None, :]
     rows = np.bincount(slots.ravel(), weights=(inclusive - hits).ravel(), minlength=size).reshape(len(words), v)
     at_once = once[seq]
+    if not at_once.any():
+        return rows, None
     after = inclusive[:, -1:] - inclusive[:, at_once]
     cols = np.bincount(slots[:, at_once].ravel(), weights=after.ravel(), minlength=size).reshape(len(words), v)
     return rows, cols
