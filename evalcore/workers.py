@@ -1,9 +1,11 @@
-"""The ``--jobs`` convention shared by the three command lines: N worker processes, 0 = all cores."""
+"""The ``--jobs`` convention shared by the command lines: N worker processes, 0 = all cores; and
+what a worker does on Ctrl-C."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 
 
 def jobs_arg(text: str) -> int:
@@ -15,3 +17,13 @@ def jobs_arg(text: str) -> int:
     if n < 0:
         raise argparse.ArgumentTypeError(f"--jobs must be 0 (all cores) or a positive count, got {n}")
     return n or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
+def quiet_interrupt() -> None:
+    """In a worker process: Ctrl-C ends it at once without a traceback (the parent, which gets the
+    same signal, reports the interrupt in one line)."""
+    signal.signal(signal.SIGINT, _exit_interrupted)
+
+
+def _exit_interrupted(signum, frame) -> None:
+    os._exit(128 + signum)

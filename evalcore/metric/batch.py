@@ -38,7 +38,10 @@ _WORKER: tuple[list[Metric], InputLimits | None] = ([], None)
 
 
 def _init_worker(metrics: list[Metric], limits: InputLimits | None) -> None:
+    from evalcore.workers import quiet_interrupt
+
     global _WORKER
+    quiet_interrupt()
     _WORKER = (metrics, limits)
 
 

@@ -354,7 +354,9 @@ def test_dicomer_is_registered_for_every_cli():
 
     spec = registered("coherence")["dicomer"]
     assert spec.reads == "candidate" and spec.target == "coherence.dicomer.metric:Dicomer"
-    assert isinstance(get_metric("dicomer", model="m.joblib", kernel="rbf"), Dicomer)
+    assert isinstance(get_metric("dicomer", model="m.joblib"), Dicomer)
+    with pytest.raises(ValueError, match="unknown parameter 'kernel'; valid: .*model"):
+        get_metric("dicomer", model="m.joblib", kernel="rbf")
 
 
 def test_a_text_the_parser_fails_on_costs_only_itself(model_file, monkeypatch):

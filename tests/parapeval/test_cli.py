@@ -54,7 +54,7 @@ def test_jsonl_stdout_is_pure_rows_and_the_signature_goes_to_stderr(pairs_file, 
     assert [r["item"] for r in rows] == [f"pairs.jsonl:{k}" for k in range(1, 7)]
     assert rows[0]["pem"]["value"] > rows[1]["pem"]["value"]
     assert set(rows[0]["pem"]["components"]) == {"adequacy", "fluency", "target_ngram_f1", "pivot_f1_fr"}
-    assert rows[1]["pem"]["notes"] == ["copy: the paraphrase is identical to the original"]
+    assert rows[1]["pem"]["notes"] == [COPY_NOTE]
     assert "not valid UTF-8" in rows[2]["pem"]["error"] and "unreadable line" in rows[4]["pem"]["error"]
     assert rows[5]["pem"]["error"] == "candidate is empty"
     assert "pem|pivots:fr=" in err and "model:toy|v:0.1.0" in err
