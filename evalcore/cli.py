@@ -234,8 +234,13 @@ def run(prog: str, handlers: dict[str, Callable[[argparse.Namespace], int]], arg
 
 
 def _stdout_to_devnull() -> None:
-    """Point standard output at /dev/null, so the interpreter's last flush cannot fail again."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    """Point standard output at /dev/null, so the interpreter's last flush cannot fail again (a
+    stream without a file descriptor, as under a test's capture, is left alone)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError):
+        return
+    os.dup2(os.open(os.devnull, os.O_WRONLY), fd)
 
 
 def guarded(prog: str) -> Callable:
@@ -251,7 +256,7 @@ def guarded(prog: str) -> Callable:
                 sys.stdout.flush()
                 return code
             except KeyboardInterrupt:
-                print(f"\n{prog}: interrupted", file=sys.stderr)
+                print(f"{prog}: interrupted", file=sys.stderr)
                 return EXIT_INTERRUPTED
             except BrokenPipeError:
                 _stdout_to_devnull()

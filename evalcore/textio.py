@@ -169,15 +169,16 @@ def read_text(path: str | Path) -> str:
 
 
 def read_item_text(path: str | Path) -> str:
-    """The text of a file that is one item (a TAC summary): undecodable bytes make it an
-    :class:`UnreadableText` (an error record for that item), binary data an :class:`InputError`."""
+    """The text of a file that is one item (a TAC summary, whose id is the file's path):
+    undecodable bytes make it an :class:`UnreadableText` (an error record for that item, naming
+    the encoding guess), binary data an :class:`InputError`."""
     data = read_bytes(path)
     try:
         return decode_text(data, path)
     except InputError as exc:
         if detect_encoding(data).codec is None:
             raise
-        return UnreadableText(str(exc))
+        return UnreadableText(str(exc).removeprefix(f"{path}: "))
 
 
 def jsonl_objects(text: str, source: str | Path):

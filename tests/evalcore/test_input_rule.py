@@ -109,9 +109,9 @@ def test_an_undecodable_line_costs_that_line_only_and_names_file_line_and_encodi
 def test_a_file_read_as_one_item_is_unreadable_text_not_an_abort(tmp_path):
     (tmp_path / "peer").write_bytes("Le caf\xe9.".encode("latin-1"))
     text = read_item_text(tmp_path / "peer")
-    assert isinstance(text, UnreadableText) and "latin-1" in text.reason and str(tmp_path / "peer") in text.reason
-    rec = Words().score_batch([Item(text, id="peer")])[0]
-    assert not rec.ok and rec.item == "peer" and "not valid UTF-8" in rec.message
+    assert isinstance(text, UnreadableText) and "latin-1" in text.reason
+    rec = Words().score_batch([Item(text, id=str(tmp_path / "peer"))])[0]
+    assert not rec.ok and rec.item == str(tmp_path / "peer") and "candidate: not valid UTF-8" in rec.message
     (tmp_path / "bin").write_bytes(b"\x00" * 64)
     with pytest.raises(InputError, match="binary"):
         read_item_text(tmp_path / "bin")
