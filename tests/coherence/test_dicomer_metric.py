@@ -149,7 +149,8 @@ def test_nul_bytes_do_not_move_the_score():
     raw = engine.model.decision_function(AnalysisCache(engine.parser).analyse([nul]))[0]
     clean, stripped = metric.score_batch([text, nul])
     assert raw != pytest.approx(clean.value)  # unstripped, the NULs change the parse
-    assert stripped.value == clean.value and stripped.notes == ()
+    assert stripped.value == clean.value
+    assert stripped.notes == ("cleaned: candidate: removed 2 control characters (U+0000 control character)",)
 
 
 def test_pickled_metric_rebuilds_from_its_parameters(model_file):
