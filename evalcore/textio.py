@@ -181,17 +181,40 @@ def read_item_text(path: str | Path) -> str:
         return UnreadableText(str(exc).removeprefix(f"{path}: "))
 
 
-def jsonl_objects(text: str, source: str | Path):
+def jsonl_lines(data: bytes, source: str | Path):
+    """``(file:line, object, problem)`` for every non-blank line of JSON Lines bytes, read by the
+    rule of this module. ``problem`` is "" or, for a line whose bytes do not decode, why (naming
+    the encoding guess); such a line's object is read with those bytes replaced, so its fields
+    still name the item it stands for. A line that is not a JSON object is an :class:`InputError`
+    naming ``source:line``."""
+    lines = decode_lines(data, source)
+    raw = data.removeprefix(codecs.BOM_UTF8).split(b"\n") if any(isinstance(x, LineError) for x in lines) else []
+    for number, line in enumerate(lines, 1):
+        where = f"{source}:{number}"
+        problem = ""
+        if isinstance(line, LineError):
+            problem = line.message.removeprefix(f"{where}: ")
+            try:
+                objects = list(jsonl_objects(raw[number - 1].decode("utf-8", "replace"), where, numbered=False))
+            except InputError:
+                raise InputError(line.message) from None
+        else:
+            objects = list(jsonl_objects(line, where, numbered=False))
+        for _, obj in objects:
+            yield where, obj, problem
+
+
+def jsonl_objects(text: str, source: str | Path, numbered: bool = True):
     """``(file:line, object)`` for every non-blank line of a JSON Lines text; a line that is not
-    valid JSON or not a JSON object is an :class:`InputError` naming ``source:line``. Lines end
-    at newlines only: a U+2028 that ``json.dumps(..., ensure_ascii=False)`` leaves inside a string
+    valid JSON or not a JSON object is an :class:`InputError` naming ``source:line`` (``source``
+    alone when not ``numbered``: it names the line already). Lines end at newlines only: a U+2028 that ``json.dumps(..., ensure_ascii=False)`` leaves inside a string
     ends no line."""
     import json
 
     for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
-        where = f"{source}:{number}"
+        where = f"{source}:{number}" if numbered else str(source)
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:

@@ -174,3 +174,21 @@ def test_jsonl_from_standard_input(monkeypatch):
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO((json.dumps(row) + "\n").encode())))
     (item,) = read_jsonl("-")
     assert item.summary == "hi" and item.origin == "<stdin>:1"
+
+
+def test_a_latin1_jsonl_line_is_an_error_record_naming_file_and_line(tmp_path):
+    """On the old main one latin-1 byte anywhere in the file stopped the whole run."""
+    from summeval.metrics import TeslaS
+    from summeval.pipeline import score_items
+
+    good = json.dumps({"topic": "t", "system": "a", "summary": "The council met.", "references": ["The council met."]})
+    bad = '{"topic": "t", "system": "b", "summary": "Le caf\xe9 ferm\xe9.", "references": ["The council met."]}'
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(good.encode() + b"\n" + bad.encode("latin-1") + b"\n")
+    items = read_jsonl(path)
+    assert [(i.topic, i.system) for i in items] == [("t", "a"), ("t", "b")]
+    results = score_items(items, [TeslaS()])
+    assert results[0].ok and not results[1].ok
+    assert results[1].errors["tesla-s"] == (f"{path}:2: candidate: not valid UTF-8 (byte 0xe9 at byte 48; it looks "
+                                            "like latin-1 / Windows-1252); convert it to UTF-8, e.g. `iconv -f "
+                                            "WINDOWS-1252 -t UTF-8`")
