@@ -264,8 +264,8 @@ def guarded(prog: str) -> Callable:
             except (OutputError, OSError) as exc:
                 if isinstance(exc, OSError) and exc.errno not in _WRITE_ERRNOS:
                     raise
-                print(f"{prog}: error: {exc if isinstance(exc, OutputError) else f'cannot write output: {exc.strerror}'}",
-                      file=sys.stderr)
+                message = exc if isinstance(exc, OutputError) else f"cannot write output: {exc.strerror}"
+                print(f"{prog}: error: {message}", file=sys.stderr)
                 _stdout_to_devnull()
                 return EXIT_USAGE
         return guarded_main

@@ -38,8 +38,9 @@ class InputError(ValueError):
 
 
 class UnreadableText(str):
-    """An empty text standing for input that could not be decoded; ``reason`` names the file and
-    the encoding it looks like. The metric input rule turns it into an error record."""
+    """An empty text standing for input that could not be decoded; ``reason`` says why (the byte,
+    the encoding it looks like), the item's id where. The metric input rule turns it into an
+    error record."""
 
     reason: str
 
@@ -207,8 +208,8 @@ def jsonl_lines(data: bytes, source: str | Path):
 def jsonl_objects(text: str, source: str | Path, numbered: bool = True):
     """``(file:line, object)`` for every non-blank line of a JSON Lines text; a line that is not
     valid JSON or not a JSON object is an :class:`InputError` naming ``source:line`` (``source``
-    alone when not ``numbered``: it names the line already). Lines end at newlines only: a U+2028 that ``json.dumps(..., ensure_ascii=False)`` leaves inside a string
-    ends no line."""
+    alone when not ``numbered``: it names the line already). Lines end at newlines only: a
+    U+2028 that ``json.dumps(..., ensure_ascii=False)`` leaves inside a string ends no line."""
     import json
 
     for number, line in enumerate(text.split("\n"), 1):

@@ -256,7 +256,8 @@ def build_parser() -> argparse.ArgumentParser:
                 input_help="pairs: .jsonl (original/paraphrase fields) or TSV (original, paraphrase[, system]); "
                            "- for standard input")
     p.add_argument("--list-metrics", action=ListMetrics, package="parapeval", help="list the metrics and exit")
-    p.add_argument("--system-field", help="field (JSONL) or column (TSV) naming the generator (default: system, where present)")
+    p.add_argument("--system-field",
+                   help="field (JSONL) or column (TSV) naming the generator (default: system, where present)")
     _feature_args(p, model=True)
     p.set_defaults(func=cmd_score)
 

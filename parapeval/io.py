@@ -103,7 +103,8 @@ def read_pairs(path: str | Path | None, system_field: str | None = None,
     for number, line in enumerate(lines, 1):
         item = f"{prefix}:{number}"
         if isinstance(line, LineError):
-            records.append(PairRecord(item, None, None, default_system, line.message.removeprefix(f"{name}:{number}: ")))
+            message = line.message.removeprefix(f"{name}:{number}: ")
+            records.append(PairRecord(item, None, None, default_system, message))
             continue
         text = line
         if not text.strip() and (is_jsonl or "\t" not in text):

@@ -186,7 +186,8 @@ class Metric(ABC):
                 item = item if item.id else replace(item, id=f"item {k + 1}")
                 checked, notes = self._check(item, limits)
             except Exception as exc:  # noqa: BLE001 - any malformed item becomes its error record
-                message = str(exc) if isinstance(exc, InputError) else f"malformed item ({type(exc).__name__}: {exc})"
+                message = (str(exc) if isinstance(exc, InputError)
+                           else f"malformed item ({type(exc).__name__}: {exc})")
                 out[k] = ErrorRecord(_raw_id(raw) or f"item {k + 1}", self.name, _strip_id(message, k))
                 continue
             notes = (*notes, *_cleaning_notes(item, checked))
@@ -243,8 +244,8 @@ class Metric(ABC):
         result = self._aggregate(scores)
         if not errors:
             return result
-        return Score(result.value, {**result.components, "n_errors": errors},
-                     (*result.notes, f"{errors} of {len(records)} items have error records and are not in this score"))
+        note = f"{errors} of {len(records)} items have error records and are not in this score"
+        return Score(result.value, {**result.components, "n_errors": errors}, (*result.notes, note))
 
     def _aggregate(self, scores: Sequence[Score]) -> Score:
         """Corpus score from segment scores (mean of values and of shared components)."""
@@ -264,7 +265,8 @@ def _cleaning_notes(raw: Item, checked: Item) -> tuple[str, ...]:
     pairs = [(raw.candidate, checked.candidate, "candidate"), (raw.source, checked.source, "source")]
     if raw.references != checked.references:
         pairs += [(r, c, f"reference {k + 1}") for k, (r, c) in enumerate(zip(raw.references, checked.references))]
-    return tuple(cleaning_note(r, role) for r, c, role in pairs if isinstance(r, str) and isinstance(c, str) and r != c)
+    return tuple(cleaning_note(r, role) for r, c, role in pairs
+                 if isinstance(r, str) and isinstance(c, str) and r != c)
 
 
 def _raw_id(raw) -> str:

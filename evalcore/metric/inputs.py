@@ -121,7 +121,8 @@ def check_text(text: object, role: str, limits: InputLimits | None = None, engli
         return checked
     clean = clean_text(text)
     if not clean.strip():
-        raise InputError(f"{role} is empty" + (" (only control or invisible characters)" if text.strip() else ""))
+        raise InputError(f"{role} is empty"
+                         + (" (only control or invisible characters)" if text.strip() else ""))
     checked = TextCheck(clean, judge_english(clean) if english else ())
     if len(_accepted) >= _ACCEPTED_SIZE:
         _accepted.clear()

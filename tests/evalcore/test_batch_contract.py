@@ -48,7 +48,8 @@ def test_a_malformed_entry_is_an_error_record_and_the_batch_survives(metric):
 def test_the_reported_tesla_s_batch_keeps_its_good_item():
     good, bad = get_metric("tesla-s").score_batch([(["a b"], "a b"), (None, "x")])
     assert good.ok and good.value == pytest.approx(1.0)
-    assert isinstance(bad, ErrorRecord) and "references must be a string or a list of strings, got NoneType" in bad.message
+    assert isinstance(bad, ErrorRecord)
+    assert "references must be a string or a list of strings, got NoneType" in bad.message
 
 
 def test_bytes_are_an_error_record_naming_the_item_never_a_score():

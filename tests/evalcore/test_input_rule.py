@@ -66,7 +66,8 @@ def test_a_removed_character_is_noted_on_the_record_and_does_not_cost_the_judgme
     assert plain.value == hidden.value == 2 and plain.notes == ()
     assert hidden.notes == ("cleaned: candidate: removed 2 invisible characters (U+200B zero width space, ...)",)
     nul = Words().score_batch([Item("a\x00b c", id="f:3")])[0]
-    assert nul.value == 2 and nul.notes == ("cleaned: candidate: removed 1 control character (U+0000 control character)",)
+    assert nul.value == 2
+    assert nul.notes == ("cleaned: candidate: removed 1 control character (U+0000 control character)",)
     assert Words().score_batch(["cafe\u0301 ok"])[0].notes == ("cleaned: candidate: applied NFC",)
 
 

@@ -94,7 +94,8 @@ def test_binary_file_is_one_clear_error_naming_it(tmp_path):
     with pytest.raises(InputError, match=r"model\.jsonl: binary data"):
         read_pairs(path)
     path.write_bytes(b"\xfa\x80 x\xff\n\x81\x82\n")  # no NUL, but no line is UTF-8 either
-    with pytest.raises(InputError, match=r"model\.jsonl: no line holds a pair \(2 lines; model\.jsonl:1: not valid UTF-8 \(byte 0xfa at byte 0; it looks like latin-1"):
+    with pytest.raises(InputError, match=r"model\.jsonl: no line holds a pair \(2 lines; model\.jsonl:1: not valid "
+                                         r"UTF-8 \(byte 0xfa at byte 0; it looks like latin-1"):
         read_pairs(path)
 
 

@@ -204,8 +204,9 @@ def test_default_resources_live_below_the_cache_root(tmp_path, monkeypatch):
     assert defaults.lm_path() == tmp_path / "parapeval" / "lm" / "default.klm"
 
 
-@pytest.mark.parametrize("near_copy", ["the ca\u200bt sleeps .", "\u202ethe cat sleeps .\u202c", "\ufeffthe cat sleeps .",
-                                       "the cat sleeps", "The Cat  sleeps!", "the cat, sleeps ."])
+@pytest.mark.parametrize("near_copy", ["the ca\u200bt sleeps .", "\u202ethe cat sleeps .\u202c",
+                                       "\ufeffthe cat sleeps .", "the cat sleeps", "The Cat  sleeps!",
+                                       "the cat, sleeps ."])
 def test_a_near_copy_scores_as_the_copy_below_a_genuine_rewording(toy_pem, near_copy):
     copy, near, good = toy_pem.score_batch([(GOOD[0], GOOD[0]), (GOOD[0], near_copy), GOOD])
     assert near.value == pytest.approx(copy.value) and COPY_NOTE in near.notes
