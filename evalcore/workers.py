@@ -19,6 +19,16 @@ def jobs_arg(text: str) -> int:
     return n or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
+def stop_workers(pool) -> None:
+    """On Ctrl-C in the parent: drop the pool's queued work and end its worker processes now, so
+    the interrupt never waits for the submitted work to finish."""
+    import multiprocessing
+
+    pool.shutdown(wait=False, cancel_futures=True)
+    for child in multiprocessing.active_children():
+        child.terminate()
+
+
 def quiet_interrupt() -> None:
     """In a worker process: Ctrl-C ends it at once without a traceback (the parent, which gets the
     same signal, reports the interrupt in one line)."""
