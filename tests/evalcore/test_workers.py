@@ -36,6 +36,7 @@ def test_stop_workers_drops_queued_work_and_ends_the_workers_now():
 
     from evalcore.workers import stop_workers
 
+    before = set(multiprocessing.active_children())
     start = time.monotonic()
     with ProcessPoolExecutor(max_workers=2) as pool:
         futures = [pool.submit(time.sleep, 5) for _ in range(6)]
@@ -43,4 +44,6 @@ def test_stop_workers_drops_queued_work_and_ends_the_workers_now():
         stop_workers(pool)
     assert time.monotonic() - start < 4
     assert all(f.cancelled() or f.exception() is not None for f in futures)
-    assert not multiprocessing.active_children()
+    while set(multiprocessing.active_children()) - before and time.monotonic() - start < 4:
+        time.sleep(0.05)
+    assert not set(multiprocessing.active_children()) - before
