@@ -20,8 +20,8 @@ def jobs_arg(text: str) -> int:
 
 
 def stop_workers(pool) -> None:
-    """On Ctrl-C in the parent: drop the pool's queued work and end its worker processes now, so
-    the interrupt never waits for the submitted work to finish."""
+    """On Ctrl-C in the parent: drop the pool's queued work and end the process's multiprocessing
+    children (the pool's workers) now, so the interrupt never waits for submitted work to finish."""
     import multiprocessing
 
     pool.shutdown(wait=False, cancel_futures=True)
