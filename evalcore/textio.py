@@ -5,8 +5,9 @@ Every file is read as bytes and its encoding detected and named before any decod
 - UTF-8, with or without a byte-order mark (Excel and Notepad write one);
 - UTF-16 LE/BE and UTF-32 LE/BE by their byte-order mark, and UTF-16 without one by its
   NUL-every-other-byte pattern: decoded, so such a file reads like its UTF-8 twin;
-- binary data (a share of NUL and other control bytes no text has, or NUL bytes in a file that is
-  not UTF-8): the file is unreadable input, an :class:`InputError` naming it (exit code 2);
+- binary data (bytes that are not UTF-8 and hold NUL bytes or over 5% control bytes, or UTF-8
+  that is over 30% control bytes, as a file of NUL bytes): the file is unreadable input, an
+  :class:`InputError` naming it (exit code 2);
 - anything else is UTF-8 text in which some bytes may not decode (latin-1, Windows-1252). Those
   bytes cost their line only: :func:`decode_lines` gives that line a :class:`LineError` naming
   the file, the line and the encoding the bytes look like; a file read whole as one text
@@ -25,8 +26,10 @@ from pathlib import Path
 
 #: bytes sniffed to tell text from binary data and UTF-16 without a byte-order mark
 _SNIFF = 65536
-#: a text holding more than this share of C0 control bytes (not tab, newline, CR, FF, ESC) is binary
+#: bytes that are not UTF-8 holding NUL or more than this share of C0 control bytes (not tab,
+#: newline, CR, FF, ESC) are binary data; valid UTF-8, more than the second share (a NUL-only file)
 _BINARY_CONTROL_SHARE = 0.05
+_UTF8_BINARY_CONTROL_SHARE = 0.3
 _TEXT_CONTROLS = frozenset(b"\t\n\r\x0c\x1b")
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32LE"), (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32BE"),
          (codecs.BOM_UTF8, "utf-8", "UTF-8 with BOM"), (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16LE"),
@@ -85,11 +88,11 @@ def detect_encoding(data: bytes) -> Encoding:
             return Encoding("utf-16-le" if nul_odd > nul_even else "utf-16-be",
                             f"UTF-16{'LE' if nul_odd > nul_even else 'BE'} without BOM")
     controls = sum(1 for byte in head if byte < 32 and byte not in _TEXT_CONTROLS)
-    if controls > _BINARY_CONTROL_SHARE * len(head):
-        return Encoding(None, "binary")
-    if b"\x00" in head and not _mostly_utf8(head):
-        return Encoding(None, "binary")
-    return Encoding("utf-8", "UTF-8")
+    if _mostly_utf8(head):
+        binary = controls > _UTF8_BINARY_CONTROL_SHARE * len(head)
+    else:
+        binary = b"\x00" in head or controls > _BINARY_CONTROL_SHARE * len(head)
+    return Encoding(None, "binary") if binary else Encoding("utf-8", "UTF-8")
 
 
 def _mostly_utf8(head: bytes) -> bool:
