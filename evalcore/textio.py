@@ -113,7 +113,9 @@ def guess_8bit(raw: bytes) -> str:
     return "latin-1 / Windows-1252"
 
 
-def _undecodable(name: str, raw: bytes, exc: UnicodeDecodeError) -> str:
+def undecodable(name: str, raw: bytes, exc: UnicodeDecodeError) -> str:
+    """The message for ``raw`` bytes of ``name`` (file, file:line) that are not UTF-8: the byte,
+    where, the encoding it looks like and how to convert."""
     return (f"{name}: not valid UTF-8 (byte 0x{raw[exc.start]:02x} at byte {exc.start}; it looks like "
             f"{guess_8bit(raw)}); convert it to UTF-8, e.g. `iconv -f WINDOWS-1252 -t UTF-8`")
 
@@ -133,7 +135,7 @@ def decode_text(data: bytes, name: str | Path) -> str:
     except UnicodeDecodeError as exc:
         if enc.codec != "utf-8":
             raise InputError(f"{name}: not valid {enc.name} ({exc.reason} at byte {exc.start + enc.bom})") from None
-        raise InputError(_undecodable(str(name), data, exc)) from None
+        raise InputError(undecodable(str(name), data, exc)) from None
 
 
 def decode_lines(data: bytes, name: str | Path) -> list[str | LineError]:
@@ -150,7 +152,7 @@ def decode_lines(data: bytes, name: str | Path) -> list[str | LineError]:
         try:
             lines.append(raw.decode("utf-8"))
         except UnicodeDecodeError as exc:
-            lines.append(LineError(_undecodable(f"{name}:{number}", raw, exc)))
+            lines.append(LineError(undecodable(f"{name}:{number}", raw, exc)))
     return lines
 
 
