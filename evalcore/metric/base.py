@@ -173,7 +173,12 @@ class Metric(ABC):
     def score_batch(self, items: Iterable, limits: InputLimits | None = None) -> list[Result]:
         """A :class:`Score` or an :class:`ErrorRecord` for every item of any iterable, in order
         (never fewer): a malformed item (None, bytes, a number, a tuple of the wrong length,
-        references that are not strings) is an error record naming it, never an exception."""
+        references that are not strings) is an error record naming it, never an exception. A
+        string or bytes given as the whole batch is an InputError (it would be read character by
+        character)."""
+        if isinstance(items, (str, bytes, bytearray)):
+            raise InputError(f"{self.name}: score_batch takes an iterable of items, got a {type(items).__name__} "
+                             "(score one text with score())")
         self._ensure_valid()
         limits = limits or InputLimits.from_env()
         items = list(items)

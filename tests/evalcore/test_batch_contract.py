@@ -72,6 +72,11 @@ def test_any_iterable_is_a_batch():
     assert Overlap().corpus_score(p for p in pairs).value == pytest.approx(0.75)
 
 
+def test_a_string_is_not_a_batch_of_characters():
+    with pytest.raises(ValueError, match="score_batch takes an iterable of items, got a str"):
+        Overlap().score_batch("a b")
+
+
 def test_aggregate_skips_error_records_and_counts_them():
     m = Overlap()
     records = m.score_batch([(["a b"], "a b"), (None, "x"), (["a b"], "a c")])
