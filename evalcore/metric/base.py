@@ -295,6 +295,8 @@ class ReferenceMetric(Metric):
         if isinstance(candidate, (list, tuple)) and isinstance(references, str):
             raise InputError("candidate must be a string, got a list: arguments are (references, candidate) "
                              "- did you swap them?")
+        if not isinstance(references, Iterable):
+            raise InputError(f"references must be a string or a list of strings, got {type(references).__name__}")
         refs = (references,) if isinstance(references, str) else tuple(references)
         return self._one(Item(candidate, refs))
 

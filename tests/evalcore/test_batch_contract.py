@@ -7,6 +7,7 @@ import pytest
 
 from evalcore.metric import ErrorRecord, Item, ReferenceMetric, Score, SourceMetric
 from evalcore.metric.registry import declared_options, get_metric, registered
+from evalcore.textio import InputError
 
 
 class Overlap(ReferenceMetric):
@@ -70,6 +71,12 @@ def test_any_iterable_is_a_batch():
     assert [r.value for r in Overlap().score_batch(p for p in pairs)] == expected
     assert [r.value for r in Overlap().score_batch(iter(pairs))] == expected
     assert Overlap().corpus_score(p for p in pairs).value == pytest.approx(0.75)
+
+
+def test_one_malformed_item_scored_alone_is_an_input_error():
+    for refs, cand in ((None, "x"), (5, "x"), (["a"], None), ([None], "x"), (["a"], b"a")):
+        with pytest.raises(InputError):
+            Overlap().score(refs, cand)
 
 
 def test_a_string_is_not_a_batch_of_characters():
