@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
 
-from evalcore.textio import read_utf8
+from evalcore.textio import read_text
 
 from coherence.formats import conll_json, pdtb_pipe
 from coherence.parser.document import ParsedText
@@ -96,7 +96,7 @@ def read_parse(path: str | Path, text: str | None = None, fmt: str | None = None
                doc_id: str | None = None) -> list[Relation]:
     """A precomputed parse file (PDTB pipe or CoNLL JSON), optionally checked against ``text``."""
     path = Path(path)
-    content = read_utf8(path)
+    content = read_text(path)
     doc_id = doc_id or path.stem
     rels = parse_output(content, fmt or detect_format(path, content), str(path), text, doc_id)
     if text is not None:

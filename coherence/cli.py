@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evalcore.cli import (EXIT_ITEM_ERRORS, EXIT_OK, check_input_path, check_output_dir, check_output_path,
-                          new_parser, positive_int, read_input_text, run, write_output)
+                          guarded, new_parser, positive_int, read_input_text, run, write_output)
 from evalcore.metric.inputs import InputLimits
-from evalcore.textio import InputError, read_utf8
+from evalcore.textio import InputError, read_text
 from evalcore.workers import jobs_arg
 
 from coherence.adapters import FORMATS, ExternalParser, PrecomputedParses, RelationAdapter
@@ -43,7 +43,7 @@ class Source:
         if self.path != STDIN and Path(self.path).stat().st_size > 4 * limits.max_chars:
             raise InputError(f"{self.path}: too long ({Path(self.path).stat().st_size:,} bytes > "
                              f"{limits.max_chars:,} characters; raise the cap with --max-chars or AESOP_MAX_CHARS)")
-        text = read_input_text(None) if self.path == STDIN else read_utf8(self.path)
+        text = read_input_text(None) if self.path == STDIN else read_text(self.path)
         if len(text) > limits.max_chars:
             raise InputError(f"{self.name}: too long ({len(text):,} characters > {limits.max_chars:,}; "
                              "raise the cap with --max-chars or AESOP_MAX_CHARS)")
@@ -107,6 +107,14 @@ def _init_worker(args) -> None:
     _WORKER["limits"] = limits_of(args)
 
 
+def _init_pool_worker(args) -> None:
+    """A worker process of ``--jobs``: quiet on Ctrl-C, then as :func:`_init_worker`."""
+    from evalcore.workers import quiet_interrupt
+
+    quiet_interrupt()
+    _init_worker(args)
+
+
 def _parse_one(source: Source) -> tuple[Source, str | None, list[Relation] | None, str | None]:
     """(source, text, relations, error) for one input; errors are returned, never swallowed."""
     try:
@@ -157,7 +165,7 @@ def cmd_parse(args) -> int:
         if args.jobs > 1 and len(sources) > 1:
             import multiprocessing as mp
 
-            with mp.get_context("spawn").Pool(args.jobs, _init_worker, (args,)) as pool:
+            with mp.get_context("spawn").Pool(args.jobs, _init_pool_worker, (args,)) as pool:
                 results = []
                 for result in pool.imap(_parse_one, sources, chunksize=1):
                     results.append(result)
@@ -292,6 +300,7 @@ def _answer_top_level_flags(argv: list[str]) -> None:
         new_parser("coherence", None, package="coherence").parse_known_args(lead)
 
 
+@guarded("coherence")
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     _answer_top_level_flags(argv)

@@ -6,13 +6,17 @@ Flags: ``--version``, ``--list-metrics``, ``-m/--metric`` (repeatable), ``-i/--i
 Output: machine formats are pure on stdout. JSON has a top-level ``signature`` object; JSONL and
 TSV print the signatures on stderr, never among the rows; the table prints them after itself.
 JSON is strict (no bare NaN: missing values are ``null``).
-Exit codes: 0 every item scored; 1 some items failed (a count on stderr); 2 usage error or
-unreadable input. Output paths are checked before any scoring starts.
+Exit codes: 0 every item scored; 1 some items failed (a count on stderr); 2 usage error,
+unreadable input or output that cannot be written (a full disk); 130 interrupted (Ctrl-C), one
+line on stderr and no traceback (:func:`guarded`, which every command's ``main`` wears). Output
+paths are checked before any scoring starts.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
+import functools
 import json
 import os
 import sys
@@ -26,6 +30,9 @@ from evalcore.workers import jobs_arg
 EXIT_OK = 0
 EXIT_ITEM_ERRORS = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+#: errors of a write that fails for lack of room or a broken device, not for a wrong path
+_WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
 FORMATS = ("table", "json", "jsonl", "tsv")
 
 
@@ -127,12 +134,12 @@ def check_input_path(path: str | Path | None, what: str = "--input") -> Path | N
 
 
 def read_input_text(path: str | Path | None) -> str:
-    """The text of an input file or of stdin (``-``), UTF-8 with an optional BOM."""
-    from evalcore.textio import decode_utf8, read_utf8
+    """The text of an input file or of stdin (``-``), by the input rule of :mod:`evalcore.textio`."""
+    from evalcore.textio import decode_text, read_text
 
     if path in (None, "-"):
-        return decode_utf8(sys.stdin.buffer.read(), "standard input")
-    return read_utf8(path)
+        return decode_text(sys.stdin.buffer.read(), "standard input")
+    return read_text(path)
 
 
 def strict_json(obj) -> str:
@@ -169,13 +176,24 @@ def tsv_cell(value) -> str:
     return str(value).replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
+class OutputError(Exception):
+    """Output that cannot be written (a full disk); the message names where."""
+
+
 def write_output(text: str, path: Path | None) -> None:
-    """Write to the (pre-checked) output file, or stdout."""
-    if path is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    else:
-        path.write_text(text, "utf-8")
+    """Write to the (pre-checked) output file, or stdout; a failing write (no space left) is an
+    :class:`OutputError` naming the file."""
+    try:
+        if path is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            path.write_text(text, "utf-8")
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(f"cannot write {'standard output' if path is None else path}: "
+                          f"{exc.strerror or exc}") from None
 
 
 def emit(fmt: str, body: str, signatures: Iterable[str], path: Path | None) -> None:
@@ -207,9 +225,48 @@ def run(prog: str, handlers: dict[str, Callable[[argparse.Namespace], int]], arg
 
     try:
         return handlers[command](args)
-    except (InputError, ValueError, FileNotFoundError, ResourceError, ModelFileError) as exc:
+    except (InputError, OutputError, ValueError, FileNotFoundError, ResourceError, ModelFileError) as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # `... | head`: stop quietly, as Unix tools do
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _stdout_to_devnull()
         return EXIT_OK
+
+
+def _stdout_to_devnull() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush cannot fail again (a
+    stream without a file descriptor, as under a test's capture, is left alone)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError):
+        return
+    os.dup2(os.open(os.devnull, os.O_WRONLY), fd)
+
+
+def guarded(prog: str) -> Callable:
+    """Decorator for a command's ``main(argv)``: Ctrl-C prints one line and exits 130; a write that
+    fails for lack of room (``-o /dev/full``, ``> /dev/full``, a report folder on a full disk)
+    prints one line and exits 2; a closed pipe exits 0 quietly. Standard output is flushed
+    inside, so a failure to write it is reported here, not as a traceback at exit."""
+    def decorate(main: Callable[..., int]) -> Callable[..., int]:
+        @functools.wraps(main)
+        def guarded_main(argv: list[str] | None = None) -> int:
+            try:
+                code = main(argv)
+                sys.stdout.flush()
+                return code
+            except KeyboardInterrupt:
+                print(f"{prog}: interrupted", file=sys.stderr)
+                return EXIT_INTERRUPTED
+            except BrokenPipeError:
+                _stdout_to_devnull()
+                return EXIT_OK
+            except (OutputError, OSError) as exc:
+                if isinstance(exc, OSError) and exc.errno not in _WRITE_ERRNOS:
+                    raise
+                message = exc if isinstance(exc, OutputError) else f"cannot write output: {exc.strerror}"
+                print(f"{prog}: error: {message}", file=sys.stderr)
+                _stdout_to_devnull()
+                return EXIT_USAGE
+        return guarded_main
+    return decorate

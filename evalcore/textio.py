@@ -1,42 +1,226 @@
-"""Reading users' text files once, the same way in every CLI: UTF-8 with an optional byte-order
-mark (Excel and Notepad write one), and errors that name the file."""
+"""Reading users' text files, the same way in every CLI (the input rule; docs/input-rule.md).
+
+Every file is read as bytes and its encoding detected and named before any decoding:
+
+- UTF-8, with or without a byte-order mark (Excel and Notepad write one);
+- UTF-16 LE/BE and UTF-32 LE/BE by their byte-order mark, and UTF-16 without one by its
+  NUL-every-other-byte pattern: decoded, so such a file reads like its UTF-8 twin;
+- binary data (bytes that are not UTF-8 and hold NUL bytes or over 5% control bytes, or UTF-8
+  that is over 30% control bytes, as a file of NUL bytes): the file is unreadable input, an
+  :class:`InputError` naming it (exit code 2);
+- anything else is UTF-8 text in which some bytes may not decode (latin-1, Windows-1252). Those
+  bytes cost their line only: :func:`decode_lines` gives that line a :class:`LineError` naming
+  the file, the line and the encoding the bytes look like; a file read whole as one text
+  (:func:`read_item_text`, a TAC summary) becomes an :class:`UnreadableText`, which every metric
+  turns into an error record naming it.
+
+A NUL byte in a line of text is not binary data: it is a control character, which the metric
+input rule (:mod:`evalcore.metric.inputs`) removes, with a note, like any other.
+"""
 
 from __future__ import annotations
 
+import codecs
+from dataclasses import dataclass
 from pathlib import Path
+
+#: bytes sniffed to tell text from binary data and UTF-16 without a byte-order mark
+_SNIFF = 65536
+#: bytes that are not UTF-8 holding NUL or more than this share of C0 control bytes (not tab,
+#: newline, CR, FF, ESC) are binary data; valid UTF-8, more than the second share (a NUL-only file)
+_BINARY_CONTROL_SHARE = 0.05
+_UTF8_BINARY_CONTROL_SHARE = 0.3
+_TEXT_CONTROLS = frozenset(b"\t\n\r\x0c\x1b")
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32LE"), (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32BE"),
+         (codecs.BOM_UTF8, "utf-8", "UTF-8 with BOM"), (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16LE"),
+         (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16BE"))
 
 
 class InputError(ValueError):
     """Bad input; the message names the file (and line or id) at fault."""
 
 
-def decode_utf8(data: bytes, name: str | Path) -> str:
-    """``data`` as text without a leading BOM; non-UTF-8 bytes are an :class:`InputError` naming
-    ``name`` (a file, or standard input) and the offending byte."""
+class UnreadableText(str):
+    """An empty text standing for input that could not be decoded; ``reason`` says why (the byte,
+    the encoding it looks like), the item's id where. The metric input rule turns it into an
+    error record."""
+
+    reason: str
+
+    def __new__(cls, reason: str) -> UnreadableText:
+        text = super().__new__(cls, "")
+        text.reason = reason
+        return text
+
+    def __reduce__(self):
+        return (UnreadableText, (self.reason,))
+
+
+@dataclass(frozen=True)
+class LineError:
+    """A line that cannot be read as text: ``message`` names file, line and the encoding guess."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """What :func:`detect_encoding` found: the codec to decode with (None = binary data), the
+    name users read in messages, and how many bytes of byte-order mark to skip."""
+
+    codec: str | None
+    name: str
+    bom: int = 0
+
+
+def detect_encoding(data: bytes) -> Encoding:
+    """The encoding of a file's bytes by the rule of this module."""
+    for bom, codec, name in _BOMS:
+        if data.startswith(bom):
+            return Encoding(codec, name, len(bom))
+    head = data[:_SNIFF]
+    if not head:
+        return Encoding("utf-8", "UTF-8")
+    if b"\x00" in head:
+        even, odd = head[0::2], head[1::2]
+        nul_even, nul_odd = even.count(0) / max(len(even), 1), odd.count(0) / max(len(odd), 1)
+        if max(nul_even, nul_odd) > 0.3 and min(nul_even, nul_odd) < 0.05 and len(head) % 2 == 0:
+            return Encoding("utf-16-le" if nul_odd > nul_even else "utf-16-be",
+                            f"UTF-16{'LE' if nul_odd > nul_even else 'BE'} without BOM")
+    controls = sum(1 for byte in head if byte < 32 and byte not in _TEXT_CONTROLS)
+    if _mostly_utf8(head):
+        binary = controls > _UTF8_BINARY_CONTROL_SHARE * len(head)
+    else:
+        binary = b"\x00" in head or controls > _BINARY_CONTROL_SHARE * len(head)
+    return Encoding(None, "binary") if binary else Encoding("utf-8", "UTF-8")
+
+
+def _mostly_utf8(head: bytes) -> bool:
+    """Whether ``head`` decodes as UTF-8 (a sequence cut at the end of the sniffed bytes aside)."""
     try:
-        return data.decode("utf-8-sig")
+        head.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{name}: not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+        return exc.start >= len(head) - 3
+    return True
 
 
-def read_utf8(path: str | Path) -> str:
-    """The text of ``path`` (:func:`decode_utf8`); an unreadable file is an :class:`InputError`
-    naming it."""
+def guess_8bit(raw: bytes) -> str:
+    """What bytes that are not UTF-8 look like, for messages."""
     try:
-        return decode_utf8(Path(path).read_bytes(), path)
+        raw.decode("cp1252")
+    except UnicodeDecodeError:
+        return "an 8-bit encoding other than UTF-8 (latin-1?)"
+    return "latin-1 / Windows-1252"
+
+
+def undecodable(name: str, raw: bytes, exc: UnicodeDecodeError) -> str:
+    """The message for ``raw`` bytes of ``name`` (file, file:line) that are not UTF-8: the byte,
+    where, the encoding it looks like and how to convert."""
+    return (f"{name}: not valid UTF-8 (byte 0x{raw[exc.start]:02x} at byte {exc.start}; it looks like "
+            f"{guess_8bit(raw)}); convert it to UTF-8, e.g. `iconv -f WINDOWS-1252 -t UTF-8`")
+
+
+def _binary(name: str | Path) -> InputError:
+    return InputError(f"{name}: binary data (NUL or control bytes), not a text file")
+
+
+def decode_text(data: bytes, name: str | Path) -> str:
+    """``data`` as one text by the rule of this module (BOM dropped); binary data or bytes that
+    do not decode are an :class:`InputError` naming ``name`` and the encoding found."""
+    enc = detect_encoding(data)
+    if enc.codec is None:
+        raise _binary(name)
+    try:
+        return data[enc.bom:].decode(enc.codec)
+    except UnicodeDecodeError as exc:
+        if enc.codec != "utf-8":
+            raise InputError(f"{name}: not valid {enc.name} ({exc.reason} at byte {exc.start + enc.bom})") from None
+        raise InputError(undecodable(str(name), data, exc)) from None
+
+
+def decode_lines(data: bytes, name: str | Path) -> list[str | LineError]:
+    """The lines of ``data`` (line ends and a final empty line dropped), each a text or a
+    :class:`LineError` where its bytes do not decode; binary data is an :class:`InputError`."""
+    enc = detect_encoding(data)
+    if enc.codec is None:
+        raise _binary(name)
+    if enc.codec != "utf-8":
+        return [line.removesuffix("\r") for line in _final_dropped(decode_text(data, name).split("\n"))]
+    lines: list[str | LineError] = []
+    for number, raw in enumerate(_final_dropped(data[enc.bom:].split(b"\n")), 1):
+        raw = raw.removesuffix(b"\r")
+        try:
+            lines.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            lines.append(LineError(undecodable(f"{name}:{number}", raw, exc)))
+    return lines
+
+
+def _final_dropped(lines: list):
+    """``lines`` without the empty piece after a final newline (it ends a line, adds none)."""
+    return lines[:-1] if lines and not lines[-1] else lines
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of ``path``; an unreadable file is an :class:`InputError` naming it."""
+    try:
+        return Path(path).read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
 
 
-def jsonl_objects(text: str, source: str | Path):
+def read_text(path: str | Path) -> str:
+    """The text of ``path`` (:func:`decode_text`)."""
+    return decode_text(read_bytes(path), path)
+
+
+def read_item_text(path: str | Path) -> str:
+    """The text of a file that is one item (a TAC summary, whose id is the file's path):
+    undecodable bytes make it an :class:`UnreadableText` (an error record for that item, naming
+    the encoding guess), binary data an :class:`InputError`."""
+    data = read_bytes(path)
+    try:
+        return decode_text(data, path)
+    except InputError as exc:
+        if detect_encoding(data).codec is None:
+            raise
+        return UnreadableText(str(exc).removeprefix(f"{path}: "))
+
+
+def jsonl_lines(data: bytes, source: str | Path):
+    """``(file:line, object, problem)`` for every non-blank line of JSON Lines bytes, read by the
+    rule of this module. ``problem`` is "" or, for a line whose bytes do not decode, why (naming
+    the encoding guess); such a line's object is read with those bytes replaced, so its fields
+    still name the item it stands for. A line that is not a JSON object is an :class:`InputError`
+    naming ``source:line``."""
+    lines = decode_lines(data, source)
+    raw = data.removeprefix(codecs.BOM_UTF8).split(b"\n") if any(isinstance(x, LineError) for x in lines) else []
+    for number, line in enumerate(lines, 1):
+        where = f"{source}:{number}"
+        problem = ""
+        if isinstance(line, LineError):
+            problem = line.message.removeprefix(f"{where}: ")
+            try:
+                objects = list(jsonl_objects(raw[number - 1].decode("utf-8", "replace"), where, numbered=False))
+            except InputError:
+                raise InputError(line.message) from None
+        else:
+            objects = list(jsonl_objects(line, where, numbered=False))
+        for _, obj in objects:
+            yield where, obj, problem
+
+
+def jsonl_objects(text: str, source: str | Path, numbered: bool = True):
     """``(file:line, object)`` for every non-blank line of a JSON Lines text; a line that is not
-    valid JSON or not a JSON object is an :class:`InputError` naming ``source:line``."""
+    valid JSON or not a JSON object is an :class:`InputError` naming ``source:line`` (``source``
+    alone when not ``numbered``: it names the line already). Lines end at newlines only: a
+    U+2028 that ``json.dumps(..., ensure_ascii=False)`` leaves inside a string ends no line."""
     import json
 
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
-        where = f"{source}:{number}"
+        where = f"{source}:{number}" if numbered else str(source)
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:

@@ -79,10 +79,10 @@ class SufficientStatistics(ReferenceMetric):
         rows = np.atleast_2d(np.asarray(summed, dtype=float))
         return np.array([corpus._compute_score_from_stats(list(row)).score for row in rows])
 
-    def aggregate(self, scores: Sequence[Score]) -> Score:
+    def _aggregate(self, scores: Sequence[Score]) -> Score:
         """sacrebleu's corpus score: computed from the summed statistics of the scored segments."""
         if not scores:
-            return super().aggregate(scores)
+            return super()._aggregate(scores)
         summed = self.statistics(scores).sum(axis=0)
         return Score(float(self.corpus_from_statistics(summed)[0]), dict(zip(self.statistic_names(), summed)))
 

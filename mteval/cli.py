@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from evalcore.cli import (EXIT_OK, FORMATS, add_io_args, check_input_path, check_output_dir, check_output_path, emit,
-                          exit_code, new_parser, positive_int, run)
+                          exit_code, guarded, new_parser, positive_int, run)
 from evalcore.textio import InputError
 from evalcore.workers import jobs_arg
 from mteval.registry import BASELINES, DEFAULT_METRICS
@@ -219,10 +219,10 @@ def target_language(pair: str | None) -> str | None:
 def build_metrics(names: list[str], target: str | None) -> list:
     """Configured, validated metrics for the target language (``language`` of the metrics that
     have it, e.g. TESLA's lemmatiser; BLEU's tokenizer)."""
-    from evalcore.metric.registry import get_metric
+    from evalcore.metric.registry import declared_options, get_metric
 
     options = {"tokenize": BLEU_TOKENIZERS.get(target or "", "13a"), **({"language": target} if target else {})}
-    metrics = [get_metric(n, **options) for n in names]
+    metrics = [get_metric(n, **declared_options(n, options)) for n in names]
     for m in metrics:
         m.validate()
     return metrics
@@ -382,6 +382,7 @@ def _srl(args) -> int:
     return run_label(args)
 
 
+@guarded(PROG)
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     return run(PROG, {"score": _score, "correlate": _correlate, "stream": _stream, "bench": _bench,

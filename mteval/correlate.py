@@ -24,7 +24,7 @@ from evalcore.metaeval import correlation_table, matrices
 from evalcore.metric import Score
 from evalcore.metric.registry import get_metric
 from evalcore.tables import correlation_markdown, table
-from evalcore.textio import InputError, read_utf8
+from evalcore.textio import InputError, read_text
 from mteval.metaeval import corpus_statistics, orientation, system_correlations
 
 SEGMENT_COLUMNS = ("line", "seg_id", "segment")
@@ -43,7 +43,7 @@ def read_judgments(path: Path) -> Judgments:
     """Judgments from a TSV (``.tsv``) or CSV file; blank cells are missing judgments; anything
     else that is not a finite number is an InputError naming ``file:line`` and the column."""
     delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
-    rows = list(csv.reader(read_utf8(path).splitlines(), delimiter=delimiter))
+    rows = list(csv.reader(read_text(path).splitlines(), delimiter=delimiter))
     if not rows or "system" not in [h.strip() for h in rows[0]]:
         raise InputError(f"{path}:1: the header needs a 'system' column (is the delimiter "
                          f"{'a tab' if delimiter == chr(9) else 'a comma'}?)")
@@ -89,7 +89,7 @@ def read_scored(path: Path) -> tuple[dict[str, dict[int, dict[str, Score]]], dic
     """{system: {line: {metric: Score}}} and the signatures of `mteval score --format json --segments`."""
     what = f"{path}: not a `mteval score --format json --segments` file"
     try:
-        doc = json.loads(read_utf8(path))
+        doc = json.loads(read_text(path))
     except json.JSONDecodeError as exc:
         raise InputError(f"{what} (invalid JSON at line {exc.lineno}: {exc.msg})") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("segments"), list):

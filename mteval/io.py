@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evalcore.metric import Item
-from evalcore.textio import InputError
+from evalcore.textio import InputError, LineError, decode_lines, read_bytes
 
 
 @dataclass(frozen=True)
@@ -35,29 +35,17 @@ class Segments:
 
 
 def read_segments(path: str | Path) -> Segments:
-    """One segment per line of ``path`` (``-`` = standard input); a final newline ends the last
-    line rather than adding an empty one; Windows line ends and a leading BOM are accepted."""
+    """One segment per line of ``path`` (``-`` = standard input), read by the input rule of
+    :mod:`evalcore.textio` (UTF-16 decoded, binary data an InputError, an undecodable line an
+    error naming it); a final newline ends the last line rather than adding an empty one."""
     name = str(path)
-    if name == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    raw = data.split(b"\n")
-    if raw and raw[-1] == b"":
-        raw.pop()
+    data = sys.stdin.buffer.read() if name == "-" else read_bytes(path)
     lines: list[str | None] = []
     errors: dict[int, str] = {}
-    for k, line in enumerate(raw):
+    for k, text in enumerate(decode_lines(data, name)):
         where = f"{name}:{k + 1}"
-        try:
-            text = line.removesuffix(b"\r").decode("utf-8")
-        except UnicodeDecodeError as exc:
-            errors[k] = f"{where}: not valid UTF-8 ({exc.reason} at byte {exc.start})"
+        if isinstance(text, LineError):
+            errors[k] = text.message
             lines.append(None)
             continue
         if not text.strip():

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import BinaryIO, TextIO
 
 from evalcore.metric import InputLimits, Item, Metric, Score
+from evalcore.textio import undecodable
 from mteval.io import Segments
 
 ERROR = "ERROR"
@@ -80,7 +81,7 @@ class Streamer:
         try:
             text = raw.removesuffix(b"\n").removesuffix(b"\r").decode("utf-8")
         except UnicodeDecodeError as exc:
-            return f"{ERROR}\t{where}: not valid UTF-8 ({exc.reason} at byte {exc.start})"
+            return f"{ERROR}\t{undecodable(where, raw, exc)}"
         if self.ids == "implicit":
             seg_id, candidate = str(number), text
         else:

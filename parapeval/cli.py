@@ -23,6 +23,7 @@ from evalcore.cli import (
     check_output_path,
     emit,
     exit_code,
+    guarded,
     new_parser,
     run,
 )
@@ -69,7 +70,7 @@ def _features(args: argparse.Namespace):
 # ---- score ------------------------------------------------------------------------------------
 def _metrics(args: argparse.Namespace) -> list:
     """The chosen metrics (default: PEM), configured from the options and validated."""
-    from evalcore.metric.registry import get_metric, registered
+    from evalcore.metric.registry import declared_options, get_metric, registered
 
     offered = registered("parapeval")
     names = list(dict.fromkeys(args.metric or ["pem"]))
@@ -78,7 +79,7 @@ def _metrics(args: argparse.Namespace) -> list:
             raise InputError(f"unknown metric {name!r}; parapeval offers: {', '.join(offered)}")
     params = {"model": args.model, "pivots": _pivot_args(args), "tables": _table_args(args) or None,
               "lm": args.lm, "discount": args.discount}
-    metrics = [get_metric(name, **params) for name in names]
+    metrics = [get_metric(name, **declared_options(name, params)) for name in names]
     for metric in metrics:
         metric.validate()
     return metrics
@@ -147,10 +148,10 @@ def cmd_build_phrase_table(args: argparse.Namespace) -> int:
 
 def cmd_build_lm(args: argparse.Namespace) -> int:
     from evalcore.lm import KenLM, train_lm
-    from evalcore.textio import read_utf8
+    from evalcore.textio import read_text
 
     check_output_dir(Path(args.out).parent, "--out")
-    lines = (line for path in args.text for line in read_utf8(path).splitlines())
+    lines = (line for path in args.text for line in read_text(path).splitlines())
     path = train_lm(lines, args.out, order=args.order, log=_log)
     print(f"{path}\tlm:{KenLM(path).signature()}")
     return 0
@@ -255,7 +256,8 @@ def build_parser() -> argparse.ArgumentParser:
                 input_help="pairs: .jsonl (original/paraphrase fields) or TSV (original, paraphrase[, system]); "
                            "- for standard input")
     p.add_argument("--list-metrics", action=ListMetrics, package="parapeval", help="list the metrics and exit")
-    p.add_argument("--system-field", help="field (JSONL) or column (TSV) naming the generator")
+    p.add_argument("--system-field",
+                   help="field (JSONL) or column (TSV) naming the generator (default: system, where present)")
     _feature_args(p, model=True)
     p.set_defaults(func=cmd_score)
 
@@ -302,6 +304,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@guarded(PROG)
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     prog = f"{PROG} {args.command}"

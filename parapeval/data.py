@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evalcore.resources import ResourceError, shared_data_dir
-from evalcore.textio import InputError, read_utf8
+from evalcore.textio import InputError, read_text
 
 
 #: what a model trained on Twitter-Para inherits (recorded in its sidecar)
@@ -43,7 +43,7 @@ def read_twitter_para(path: str | Path) -> list[ScoredPair]:
     """Every (source, candidate, human score) of Twitter-Para, in file order; a malformed line
     or a file without pairs is an InputError naming it."""
     pairs = []
-    for number, line in enumerate(read_utf8(path).split("\n"), 1):
+    for number, line in enumerate(read_text(path).split("\n"), 1):
         if line.strip():
             try:
                 pairs.extend(_scored_pairs(line))

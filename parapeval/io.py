@@ -1,18 +1,17 @@
-"""Reading (original, paraphrase[, system]) pairs from JSONL or TSV, line by line, so that a bad
-line (undecodable bytes, broken JSON, missing field, blank) becomes an error record naming the
-line instead of stopping the batch, while a file that holds no pairs at all (UTF-16, binary,
-whitespace only) is one clear error naming the file."""
+"""Reading (original, paraphrase[, system]) pairs from JSONL or TSV, line by line, by the input
+rule of :mod:`evalcore.textio`, so that a bad line (undecodable bytes, broken JSON, missing field,
+blank) becomes an error record naming the line instead of stopping the batch, while a file that
+holds no pairs at all (binary, whitespace only) is one clear error naming the file."""
 
 from __future__ import annotations
 
-import codecs
 import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.textio import InputError
+from evalcore.textio import InputError, LineError, decode_lines, read_bytes
 
 ORIGINAL_FIELDS = ("original", "source", "reference")
 PARAPHRASE_FIELDS = ("paraphrase", "candidate", "hypothesis", "text")
@@ -38,36 +37,14 @@ def _pick(obj: dict, names: Sequence[str]) -> object:
     raise KeyError(f"none of the fields {', '.join(names)}")
 
 
-def _encoding_problem(data: bytes) -> str:
-    """Why ``data`` is not a UTF-8 text file ("" when it may be one): a UTF-16/32 byte-order mark,
-    the NUL-every-other-byte pattern of UTF-16 without one, or other NUL bytes (binary data)."""
-    for bom, kind in ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
-                      (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16")):
-        if data.startswith(bom):
-            return f"{kind} text (it starts with a {kind} byte-order mark); convert it to UTF-8, e.g. " \
-                   f"`iconv -f {kind} -t UTF-8`"
-    if b"\x00" not in data:
-        return ""
-    head = data[:4096]
-    even, odd = head[0::2], head[1::2]
-    shares = sorted((even.count(0) / max(len(even), 1), odd.count(0) / max(len(odd), 1)))
-    if shares[1] > 0.3 and shares[0] < 0.05:
-        return "UTF-16 text (every other byte is NUL); convert it to UTF-8, e.g. `iconv -f UTF-16LE -t UTF-8`"
-    return "binary data (it contains NUL bytes), not a text file of pairs"
-
-
-def _lines(data: bytes, name: str) -> list[bytes]:
-    """Raw lines of a pair file without a leading UTF-8 BOM, line ends, or the empty lines that
-    close the file (a final newline is not an item); a file that is not UTF-8 text (UTF-16,
-    binary) is an InputError naming it."""
-    problem = _encoding_problem(data)
-    if problem:
-        raise InputError(f"{name}: {problem}")
-    data = data.removeprefix(codecs.BOM_UTF8)
-    if data and not data.strip():
+def _lines(data: bytes, name: str) -> list[str | LineError]:
+    """Lines of a pair file by the input rule (:func:`evalcore.textio.decode_lines`: UTF-16 decoded,
+    binary data an InputError naming the file, an undecodable line a :class:`LineError`), without
+    the blank lines that close the file; a file of whitespace only is an InputError naming it."""
+    lines = decode_lines(data, name)
+    if lines and all(isinstance(line, str) and not line.strip() for line in lines):
         raise InputError(f"{name}: no pairs to score (the file holds only whitespace)")
-    lines = [line.rstrip(b"\r") for line in data.split(b"\n")]
-    while lines and not lines[-1]:
+    while lines and isinstance(lines[-1], str) and not lines[-1]:
         lines.pop()
     return lines
 
@@ -78,17 +55,13 @@ def _read(path: str | Path | None) -> tuple[bytes, str, str, bool | None]:
     if path in (None, "-"):
         return sys.stdin.buffer.read(), "standard input", "stdin", None
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
-    return data, str(path), path.name, path.suffix.lower() in (".jsonl", ".json", ".ndjson")
+    return read_bytes(path), str(path), path.name, path.suffix.lower() in (".jsonl", ".json", ".ndjson")
 
 
-def _looks_like_jsonl(lines: Sequence[bytes]) -> bool:
+def _looks_like_jsonl(lines: Sequence[str | LineError]) -> bool:
     """Standard input has no file name: JSONL when its first non-blank line opens an object."""
-    first = next((line.strip() for line in lines if line.strip()), b"")
-    return first.startswith(b"{")
+    first = next((line.strip() for line in lines if isinstance(line, str) and line.strip()), "")
+    return first.startswith("{")
 
 
 def _jsonl_record(item: str, text: str, system_field: str | None, default_system: str) -> PairRecord:
@@ -97,7 +70,7 @@ def _jsonl_record(item: str, text: str, system_field: str | None, default_system
     if not isinstance(obj, dict):
         raise ValueError("a JSON object per line is expected")
     original, paraphrase = _pick(obj, ORIGINAL_FIELDS), _pick(obj, PARAPHRASE_FIELDS)
-    system = obj.get(system_field, default_system) if system_field else default_system
+    system = obj.get(system_field or "system", default_system)
     if "id" in obj:
         item = f"{item} (id {obj['id']})"
     return PairRecord(item, original, paraphrase, str(system))
@@ -116,10 +89,11 @@ def read_pairs(path: str | Path | None, system_field: str | None = None,
                default_system: str = "all") -> list[PairRecord]:
     """Pairs from a file (.jsonl: objects with original/paraphrase fields; otherwise TSV: columns
     original, paraphrase[, system] with an optional header naming them) or standard input (``-``,
-    JSONL or TSV by its first line), one record per line.
+    JSONL or TSV by its first line), one record per line. The system is the ``system_field``
+    field or column, by default ``system`` where a line has one, else ``default_system``.
 
-    A file that cannot hold pairs is an InputError naming it: UTF-16 or binary data, nothing but
-    whitespace, or no line readable as a pair."""
+    A file that cannot hold pairs is an InputError naming it: binary data, nothing but whitespace,
+    or no line readable as a pair."""
     data, name, prefix, is_jsonl = _read(path)
     lines = _lines(data, name)
     if is_jsonl is None:
@@ -128,11 +102,11 @@ def read_pairs(path: str | Path | None, system_field: str | None = None,
     header: list[str] | None = None
     for number, line in enumerate(lines, 1):
         item = f"{prefix}:{number}"
-        try:
-            text = line.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            records.append(PairRecord(item, None, None, default_system, f"line is not valid UTF-8 ({exc.reason} at byte {exc.start})"))
+        if isinstance(line, LineError):
+            message = line.message.removeprefix(f"{name}:{number}: ")
+            records.append(PairRecord(item, None, None, default_system, message))
             continue
+        text = line
         if not text.strip() and (is_jsonl or "\t" not in text):
             records.append(PairRecord(item, None, None, default_system, BLANK_LINE))
             continue

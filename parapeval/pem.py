@@ -8,6 +8,7 @@ each pivot. :class:`PEMFeatures` computes the features (training and the benchma
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +24,7 @@ from evalcore.metric import InputLimits, Item, Score, Signature, SourceMetric
 from evalcore.persist import ModelFileError
 from evalcore.phrase_table.build import english_preprocessor
 from evalcore.resources import ResourceError
-from evalcore.text import Preprocessor
+from evalcore.text import Preprocessor, tokenize
 from evalcore.textio import InputError
 from parapeval import defaults
 from parapeval.fluency import FluencyScorer
@@ -33,7 +34,8 @@ from parapeval.target_ngrams import target_bag, target_f1, target_f1_batch
 MAX_WORDS = 1000
 #: pairs whose features are computed together (bags of a window are held at once)
 WINDOW_PAIRS = 256
-COPY_NOTE = "copy: the paraphrase is identical to the original"
+_WORD_CHAR = re.compile(r"\w")
+COPY_NOTE = "copy: the paraphrase has the original's words (case, spacing and punctuation aside)"
 
 
 class PEMFeatures:
@@ -307,16 +309,19 @@ class PEM(SourceMetric):
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
         """One regressor call for the batch; features per window of pairs by the compiled kernels; a
         text shared by several items of a window (an original with many paraphrases) is
-        preprocessed and its pivot bags built once."""
+        preprocessed and its pivot bags built once. A copy (:func:`is_copy`) is scored as the
+        verbatim copy of its original, so dropping the final period or changing case never lifts
+        a copy above the copy penalty the model learned."""
         features, regressor = self._resources()
-        X, per_pivot = features.compute_many([(item.source, item.candidate) for item in items])
+        copies = [is_copy(item.source, item.candidate) for item in items]
+        X, per_pivot = features.compute_many([(item.source, item.source if copy else item.candidate)
+                                              for item, copy in zip(items, copies)])
         predictions = regressor.predict(X)
         out = []
-        for item, x, pivots, value in zip(items, X, per_pivot, predictions):
+        for x, pivots, value, copy in zip(X, per_pivot, predictions, copies):
             components = {"adequacy": x[0], "fluency": x[1], "target_ngram_f1": x[2],
                           **{f"pivot_f1_{p}": f for p, f in pivots.items()}}
-            notes = (COPY_NOTE,) if item.source.split() == item.candidate.split() else ()
-            out.append(Score(float(value), components, notes))
+            out.append(Score(float(value), components, (COPY_NOTE,) if copy else ()))
         return out
 
     def neutral_score(self) -> Score:
@@ -325,9 +330,21 @@ class PEM(SourceMetric):
         return Score(neutral["value"], neutral["features"])
 
 
+def copy_words(text: str) -> list[str]:
+    """The words a copy check compares: tokens with a letter or digit, case-folded (punctuation
+    and spacing dropped)."""
+    return [t.casefold() for t in tokenize(text) if _WORD_CHAR.search(t)]
+
+
+def is_copy(original: str, paraphrase: str) -> bool:
+    """Whether ``paraphrase`` repeats ``original`` word for word, whatever its case, spacing and
+    punctuation (a copy without its final period is still a copy)."""
+    return original == paraphrase or copy_words(original) == copy_words(paraphrase)
+
+
 def _table_hash(path: Path) -> str:
     """Short hash of a phrase table's own signature (bitext hash and build settings)."""
     return hashlib.sha1(PhraseTableStore(path).signature().encode("utf-8")).hexdigest()[:8]
 
 
-__all__ = ["COPY_NOTE", "MAX_WORDS", "PEM", "PEMFeatures"]
+__all__ = ["COPY_NOTE", "MAX_WORDS", "PEM", "PEMFeatures", "is_copy"]

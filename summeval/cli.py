@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from evalcore.cli import (EXIT_OK, EXIT_USAGE, add_io_args, check_input_path, check_output_dir, check_output_path,
-                          emit, exit_code, new_parser, read_input_text, run, strict_json)
+                          emit, exit_code, guarded, new_parser, read_input_text, run, strict_json)
 from evalcore.persist import ModelFileError
 from evalcore.resources import ResourceError
 from evalcore.textio import InputError
@@ -144,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # ---- score --------------------------------------------------------------------------------------
 
-def _read_items(args):
+def _read_items(args, max_chars: int | None = None):
     from evalcore.data.jsonl import read_jsonl
     from evalcore.data.tac import read_tac
 
@@ -154,7 +154,7 @@ def _read_items(args):
     if args.models or args.peers:
         if not (args.models and args.peers):
             raise InputError("--models and --peers go together")
-        return read_tac(args.models, args.peers, include_models=args.include_models)
+        return read_tac(args.models, args.peers, include_models=args.include_models, max_chars=max_chars)
     if args.input:
         check_input_path(args.input)
         return read_jsonl(args.input)
@@ -197,7 +197,7 @@ def _score(args) -> int:
     report = check_output_dir(args.report, "--report")
     human = _read_human(args.human) if args.human else None
     limits = InputLimits(args.max_chars) if args.max_chars else InputLimits.from_env()
-    items = _read_items(args)
+    items = _read_items(args, limits.max_chars)
     metrics = build_metrics(metric_names(args.metric), metric_options(args))
     names = [m.name for m in metrics]
     signatures = {m.name: m.signature() for m in metrics}
@@ -374,6 +374,7 @@ def _train(args) -> int:
     return EXIT_OK
 
 
+@guarded(PROG)
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     handlers = {"score": _score, "correlate": _correlate, "bench": _bench, "train": _train}

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from evalcore.data.records import SummaryItem
 from evalcore.metric import InputLimits, Item, Metric
 from evalcore.metric.batch import CHUNK_ITEMS, score_with
-from evalcore.metric.registry import get_metric, spec
+from evalcore.metric.registry import declared_options, get_metric, spec
 
 #: how systems missing topics are ranked: ``complete`` (not ranked) or ``shared`` (everyone on the shared topics)
 RANK_RULES = ("complete", "shared")
@@ -103,7 +103,7 @@ def build_metrics(names: Sequence[str], options: Mapping[str, Mapping[str, objec
     for name in names:
         fixed = spec(name).kwargs
         params = {k: v for k, v in (options or {}).get(name, {}).items() if v is not None and k not in fixed}
-        metric = get_metric(name, **params)
+        metric = get_metric(name, **declared_options(name, params))
         metric.validate()
         metric.signature()  # loads what the signature names (a missing model fails here, not later)
         metrics.setdefault(metric.name, metric)

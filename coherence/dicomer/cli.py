@@ -24,7 +24,7 @@ Result = Score | ErrorRecord
 
 def _metrics(args) -> list:
     """The metrics ``-m`` names (``coherence`` registers ``dicomer``), configured from the flags."""
-    from evalcore.metric.registry import get_metric, registered
+    from evalcore.metric.registry import declared_options, get_metric, registered
 
     offered = registered("coherence")
     names = list(dict.fromkeys(args.metric or ["dicomer"]))
@@ -33,7 +33,7 @@ def _metrics(args) -> list:
         raise InputError(f"unknown metric {unknown[0]!r} for `coherence score`; available: {', '.join(offered)}")
     params = {"model": args.model, "precomputed": args.precomputed, "external": args.external,
               "external_format": args.external_format, "cache": not args.no_cache}
-    metrics = [get_metric(n, **params) for n in names]
+    metrics = [get_metric(n, **declared_options(n, params)) for n in names]
     for m in metrics:
         m.validate()
     return metrics

@@ -7,6 +7,8 @@ import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from evalcore.textio import InputError, decode_text
+
 from coherence.relations import Relation, RelationError, Span
 
 _CONLL_TYPES = {"Explicit": "Explicit", "Implicit": "Implicit", "AltLex": "AltLex",
@@ -76,9 +78,9 @@ def read_conll_json(path: str | Path, provider: str = "gold",
     """All relations of a JSON-lines file (a single JSON list is accepted too)."""
     path = Path(path)
     try:
-        text = path.read_text("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RelationError(f"{path}: not UTF-8 text ({exc.reason})") from None
+        text = decode_text(path.read_bytes(), path)
+    except InputError as exc:
+        raise RelationError(str(exc)) from None
     return parse_conll_text(text, str(path), provider, token_offsets)
 
 

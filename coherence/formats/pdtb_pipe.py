@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from evalcore.textio import InputError, decode_text
+
 from coherence.relations import Relation, RelationError, format_spans, parse_spans
 
 PDTB3_FIELDS = 34
@@ -57,9 +59,9 @@ def read_pipe(path: str | Path, provider: str = "gold", doc_id: str | None = Non
     path = Path(path)
     doc_id = doc_id or path.name
     try:
-        lines = path.read_text("utf-8").splitlines()
-    except UnicodeDecodeError as exc:
-        raise RelationError(f"{path}: not UTF-8 text ({exc.reason})") from None
+        lines = decode_text(path.read_bytes(), path).splitlines()
+    except InputError as exc:
+        raise RelationError(str(exc)) from None
     return [parse_line(line, f"{path}:{i}", provider, doc_id)
             for i, line in enumerate(lines, 1) if line.strip()]
 

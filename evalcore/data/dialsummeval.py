@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.data.records import SummaryItem
-from evalcore.textio import InputError, jsonl_objects, read_utf8
+from evalcore.textio import InputError, jsonl_objects, read_text
 
 DIMENSIONS = ("coherence", "consistency", "fluency", "relevance")
 LICENCE = ("DialSummEval (Gao & Wan 2022) over SAMSum dialogues and summaries: CC BY-NC-ND 4.0, "
@@ -90,7 +90,7 @@ def read_judgments(path: Path) -> list[tuple[SummaryItem, str]]:
     """Every judged summary of ``human_judgment.jsonl`` (references still unset) with its dialogue."""
     out = []
     seen: dict[tuple[str, str], str] = {}
-    for where, obj in jsonl_objects(read_utf8(path), path):
+    for where, obj in jsonl_objects(read_text(path), path):
         missing = [k for k in ("id", "dialogue", "summary", "model_id") if not isinstance(obj.get(k), str)]
         if missing:
             raise InputError(f"{where}: missing or non-string field(s) {', '.join(missing)}")
@@ -108,7 +108,7 @@ def read_judgments(path: Path) -> list[tuple[SummaryItem, str]]:
 def _lines(path: Path) -> list[str]:
     if not path.is_file():
         raise InputError(f"{path}: not found (upstream's models_eval_new folder is incomplete)")
-    lines = read_utf8(path).split("\n")
+    lines = read_text(path).split("\n")
     return lines[:-1] if lines and lines[-1] == "" else lines
 
 
@@ -116,7 +116,7 @@ def _metric_rows(folder: Path, model: str) -> list[dict[str, str]]:
     path = folder / model / "metrics.csv"
     if not path.is_file():
         raise InputError(f"{path}: not found (upstream's models_eval_new folder is incomplete)")
-    return list(csv.DictReader(read_utf8(path).splitlines()))
+    return list(csv.DictReader(read_text(path).splitlines()))
 
 
 def align_rows(folder: Path, judged: list[tuple[SummaryItem, str]]) -> dict[tuple[str, str], int]:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.textio import InputError, jsonl_objects, read_utf8
+from evalcore.textio import InputError, jsonl_objects, read_text
 
 HumanScores = dict[tuple[str, str], dict[str, float]]
 
@@ -26,7 +26,7 @@ def read_human(path: str | Path) -> HumanScores:
     """Human scores per (topic, system) from JSONL (flat fields or a ``human`` object) or TSV/CSV
     with a header row containing ``topic`` and ``system``."""
     path = Path(path)
-    text = read_utf8(path)
+    text = read_text(path)
     suffix = path.suffix.lower()
     rows = _table_rows(path, text, "\t" if suffix == ".tsv" else ",") if suffix in (".tsv", ".csv") \
         else _jsonl_rows(path, text)

@@ -1,15 +1,19 @@
 """JSONL input: one object per line with ``topic``, ``system``, ``summary``, ``references``.
 
-Optional ``human`` (an object of dimension -> score) is carried along for ``correlate``.
+Optional ``human`` (an object of dimension -> score) is carried along for ``correlate``. The file
+is read by the input rule (:mod:`evalcore.textio`): a line whose bytes do not decode is read
+for its topic and system and scored as unreadable (an error record naming file, line and the
+encoding guess); the other summaries are scored.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from evalcore.cli import read_input_text
+import sys
+
 from evalcore.data.records import SummaryItem, check_unique
-from evalcore.textio import InputError, jsonl_objects
+from evalcore.textio import InputError, UnreadableText, jsonl_lines, read_bytes
 
 
 def read_jsonl(path: str | Path) -> list[SummaryItem]:
@@ -17,9 +21,9 @@ def read_jsonl(path: str | Path) -> list[SummaryItem]:
     line. A summary that cannot be scored (empty, too long) is read as it is: each metric gives
     it an error record, so the run keeps every other summary."""
     path = Path("<stdin>") if str(path) == "-" else Path(path)
-    text = read_input_text(None if path.name == "<stdin>" else path)
+    data = sys.stdin.buffer.read() if path.name == "<stdin>" else read_bytes(path)
     items = []
-    for where, obj in jsonl_objects(text, path):
+    for where, obj, problem in jsonl_lines(data, path):
         missing = [k for k in ("topic", "system", "summary", "references") if k not in obj]
         if missing:
             raise InputError(f"{where}: missing field(s) {', '.join(missing)}")
@@ -33,7 +37,8 @@ def read_jsonl(path: str | Path) -> list[SummaryItem]:
         for name in ("topic", "system"):
             if not isinstance(obj[name], (str, int)) or isinstance(obj[name], bool) or not str(obj[name]).strip():
                 raise InputError(f"{where}: {name!r} must be a non-empty string or number")
-        items.append(SummaryItem(str(obj["topic"]), str(obj["system"]), obj["summary"], tuple(refs), where,
+        summary = UnreadableText(problem) if problem else obj["summary"]
+        items.append(SummaryItem(str(obj["topic"]), str(obj["system"]), summary, tuple(refs), where,
                                  _human_scores(obj.get("human"), where)))
     if not items:
         raise InputError(f"{path}: no summaries in file")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evalcore.textio import InputError, read_utf8
+from evalcore.textio import InputError, read_text
 
 
 @dataclass(frozen=True)
@@ -29,12 +29,23 @@ class SummaryItem:
         return (self.topic, self.system)
 
 
-def read_text_file(path: Path) -> str:
-    """A reference (model) summary file's text; empty or undecodable files are errors naming the
-    file, since every peer of its topic is scored against it."""
-    text = read_utf8(path)
-    if not text.strip():
-        raise InputError(f"{path}: empty summary file")
+def read_text_file(path: Path, topic: str = "", max_chars: int | None = None) -> str:
+    """A reference (model) summary file's text; a file that is empty once cleaned (NUL bytes,
+    invisible characters only), undecodable, binary or longer than ``max_chars`` is an error naming
+    the file and ``topic``, since every peer of the topic would be scored against it."""
+    from evalcore.metric.inputs import clean_text
+
+    what = f"topic {topic!r}: model summary {path}" if topic else str(path)
+    try:
+        text = read_text(path)
+    except InputError as exc:
+        raise InputError(f"topic {topic!r}: {exc}" if topic else str(exc)) from None
+    if not clean_text(text).strip():
+        raise InputError(f"{what}: empty summary file" + (" (only control or invisible characters)"
+                                                          if text.strip() else ""))
+    if max_chars is not None and len(text) > max_chars:
+        raise InputError(f"{what}: too long ({len(text):,} characters > {max_chars:,}); every peer of the "
+                         "topic is scored against it: raise the cap with --max-chars or AESOP_MAX_CHARS")
     return text
 
 

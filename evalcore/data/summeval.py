@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.data.records import SummaryItem
-from evalcore.textio import InputError, read_utf8
+from evalcore.textio import InputError, read_text
 
 DIMENSIONS = ("relevance", "coherence", "consistency", "fluency")
 
@@ -36,7 +36,7 @@ def _with_mean(scores: dict[str, float]) -> dict[str, float]:
 
 def _read_16sys(path: Path) -> list[SummaryItem]:
     try:
-        data = json.loads(read_utf8(path))
+        data = json.loads(read_text(path))
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: not a SummEval JSON file ({exc})") from None
     if not isinstance(data, dict):
@@ -63,7 +63,7 @@ def _read_12sys(folder: Path) -> list[SummaryItem]:
     items = []
     for file in files:
         system = file.name.split("_")[0]
-        for number, line in enumerate(read_utf8(file).splitlines(), 1):
+        for number, line in enumerate(read_text(file).splitlines(), 1):
             if not line.strip():
                 continue
             try:

@@ -7,9 +7,11 @@ every model is also scored against the other models of its topic (to compare hum
 machines, use the jackknife multi-reference mode for both). Hidden files (``.DS_Store``) are
 ignored; anything else that does not fit is an error, so no summary is left out unnoticed.
 
-An empty peer file is read as an empty summary: each metric gives it an error record and the
-run goes on, as for an empty summary in JSONL. An empty or undecodable model file stops the run
-with its name, since every peer of the topic would be scored against it.
+Files are read by the input rule (:mod:`evalcore.textio`). An empty peer file is read as an empty
+summary and an undecodable one (latin-1) as an unreadable one: each metric gives it an error record
+naming it and the run goes on, as for an empty summary in JSONL. A model file that is empty once
+cleaned, undecodable, binary or over the size cap stops the run with its topic and name, since
+every peer of the topic would be scored against it; so does a binary peer file.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from evalcore.data.records import SummaryItem, check_unique, read_text_file
-from evalcore.textio import InputError, read_utf8
+from evalcore.textio import InputError, read_item_text
 
 
 def parse_tac_name(path: Path) -> tuple[str, str]:
@@ -41,8 +43,10 @@ def _summary_files(folder: Path, role: str) -> list[Path]:
     return entries
 
 
-def read_tac(models_dir: str | Path, peers_dir: str | Path, include_models: bool = False) -> list[SummaryItem]:
-    """Items for every peer (and optionally every model) of a TAC-layout corpus."""
+def read_tac(models_dir: str | Path, peers_dir: str | Path, include_models: bool = False,
+             max_chars: int | None = None) -> list[SummaryItem]:
+    """Items for every peer (and optionally every model) of a TAC-layout corpus; ``max_chars``:
+    the size cap a model summary must meet."""
     models: dict[str, list[tuple[str, str, Path]]] = defaultdict(list)
     for path in _summary_files(Path(models_dir), "models"):
         topic, mid = parse_tac_name(path)
@@ -51,7 +55,7 @@ def read_tac(models_dir: str | Path, peers_dir: str | Path, include_models: bool
         twin = next((p for m, _, p in models[topic] if m == mid), None)
         if twin is not None:
             raise InputError(f"duplicate model summary for topic {topic!r}, id {mid!r}: {twin} and {path}")
-        models[topic].append((mid, read_text_file(path), path))
+        models[topic].append((mid, read_text_file(path, topic, max_chars), path))
     items: list[SummaryItem] = []
     for path in _summary_files(Path(peers_dir), "peers"):
         topic, pid = parse_tac_name(path)
@@ -60,7 +64,7 @@ def read_tac(models_dir: str | Path, peers_dir: str | Path, include_models: bool
         if topic not in models:
             raise InputError(f"{path}: topic {topic!r} has no model summaries in {models_dir}")
         refs = tuple(text for _, text, _ in models[topic])
-        items.append(SummaryItem(topic, pid, read_utf8(path), refs, str(path)))
+        items.append(SummaryItem(topic, pid, read_item_text(path), refs, str(path)))
     if include_models:
         for topic, entries in models.items():
             if len(entries) < 2:

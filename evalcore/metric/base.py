@@ -16,14 +16,14 @@ from __future__ import annotations
 import inspect
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
 import numpy as np
 
 from evalcore import __version__
-from evalcore.metric.inputs import InputLimits, TextCheck, check_text
+from evalcore.metric.inputs import InputLimits, TextCheck, check_text, cleaning_note
 from evalcore.metric.records import ErrorRecord, Score
 from evalcore.metric.signature import Signature
 from evalcore.textio import InputError
@@ -173,10 +173,18 @@ class Metric(ABC):
             source, notes = src.text, tuple(dict.fromkeys((*src.notes, *notes)))
         return replace(item, candidate=cand.text, references=refs, source=source), notes
 
-    def score_batch(self, items: Sequence, limits: InputLimits | None = None) -> list[Result]:
-        """A :class:`Score` or an :class:`ErrorRecord` for every item, in order (never fewer)."""
+    def score_batch(self, items: Iterable, limits: InputLimits | None = None) -> list[Result]:
+        """A :class:`Score` or an :class:`ErrorRecord` for every item of any iterable, in order
+        (never fewer): a malformed item (None, bytes, a number, a tuple of the wrong length,
+        references that are not strings) is an error record naming it, never an exception. A
+        string or bytes given as the whole batch is an InputError (it would be read character by
+        character)."""
+        if isinstance(items, (str, bytes, bytearray)):
+            raise InputError(f"{self.name}: score_batch takes an iterable of items, got a {type(items).__name__} "
+                             "(score one text with score())")
         self._ensure_valid()
         limits = self.input_limits(limits or InputLimits.from_env())
+        items = list(items)
         out: list[Result | None] = [None] * len(items)
         todo: list[tuple[int, Item, tuple[str, ...]]] = []
         neutral = self.neutral_score()
@@ -185,10 +193,13 @@ class Metric(ABC):
                 item = self._to_item(raw, k)
                 item = item if item.id else replace(item, id=f"item {k + 1}")
                 checked, notes = self._check(item, limits)
-            except InputError as exc:
-                out[k] = ErrorRecord(getattr(raw, "id", "") or f"item {k + 1}", self.name, _strip_id(str(exc), k))
+            except Exception as exc:  # noqa: BLE001 - any malformed item becomes its error record
+                message = (str(exc) if isinstance(exc, InputError)
+                           else f"malformed item ({type(exc).__name__}: {exc})")
+                out[k] = ErrorRecord(_raw_id(raw) or f"item {k + 1}", self.name, _strip_id(message, k))
                 continue
-            if notes and neutral is not None:
+            notes = (*notes, *_cleaning_notes(item, checked))
+            if notes and neutral is not None and not all(n.startswith(CLEANED) for n in notes):
                 out[k] = neutral.with_notes(*notes, "neutral: the model's neutral value, not a judgment")
             else:
                 todo.append((k, checked, notes))
@@ -233,19 +244,48 @@ class Metric(ABC):
         return result
 
     # ---- corpus / system level ---------------------------------------------------------------
-    def corpus_score(self, items: Sequence) -> Score:
-        """One score for a whole test set. The default is the mean segment value over scored items;
-        metrics with sufficient statistics (BLEU-like) override :meth:`aggregate`."""
-        results = self.score_batch(items)
-        return self.aggregate([r for r in results if r.ok])
+    def corpus_score(self, items: Iterable) -> Score:
+        """One score for a whole test set: :meth:`aggregate` of :meth:`score_batch`."""
+        return self.aggregate(self.score_batch(items))
 
-    def aggregate(self, scores: Sequence[Score]) -> Score:
+    def aggregate(self, records: Iterable[Result]) -> Score:
+        """Corpus score from the records of :meth:`score_batch`: error records are left out and
+        counted in a note (``n_errors`` component), so no item goes missing unnoticed; metrics
+        with sufficient statistics (BLEU-like) override :meth:`_aggregate`."""
+        records = list(records)
+        scores = [r for r in records if r.ok]
+        errors = len(records) - len(scores)
+        result = self._aggregate(scores)
+        if not errors:
+            return result
+        note = f"{errors} of {len(records)} items have error records and are not in this score"
+        return Score(result.value, {**result.components, "n_errors": errors}, (*result.notes, note))
+
+    def _aggregate(self, scores: Sequence[Score]) -> Score:
         """Corpus score from segment scores (mean of values and of shared components)."""
         if not scores:
             return Score(math.nan, notes=("no item scored",))
         keys = set.intersection(*(set(s.components) for s in scores))
         comps = {k: float(np.mean([s.components[k] for s in scores])) for k in sorted(keys)}
         return Score(float(np.mean([s.value for s in scores])), comps)
+
+
+#: the prefix of the notes saying what the input rule removed from a text
+CLEANED = "cleaned: "
+
+
+def _cleaning_notes(raw: Item, checked: Item) -> tuple[str, ...]:
+    """Notes for the texts of ``raw`` that the input rule changed (cleaned texts differ)."""
+    pairs = [(raw.candidate, checked.candidate, "candidate"), (raw.source, checked.source, "source")]
+    if raw.references != checked.references:
+        pairs += [(r, c, f"reference {k + 1}") for k, (r, c) in enumerate(zip(raw.references, checked.references))]
+    return tuple(cleaning_note(r, role) for r, c, role in pairs
+                 if isinstance(r, str) and isinstance(c, str) and r != c)
+
+
+def _raw_id(raw) -> str:
+    """The id a malformed entry carries (an Item's), else ""."""
+    return raw.id if isinstance(raw, Item) and isinstance(raw.id, str) else ""
 
 
 def _strip_id(message: str, position: int) -> str:
@@ -264,6 +304,8 @@ class ReferenceMetric(Metric):
         if isinstance(candidate, (list, tuple)) and isinstance(references, str):
             raise InputError("candidate must be a string, got a list: arguments are (references, candidate) "
                              "- did you swap them?")
+        if not isinstance(references, Iterable):
+            raise InputError(f"references must be a string or a list of strings, got {type(references).__name__}")
         refs = (references,) if isinstance(references, str) else tuple(references)
         return self._one(Item(candidate, refs))
 
@@ -274,9 +316,14 @@ class ReferenceMetric(Metric):
             refs, cand = raw
             if isinstance(cand, (list, tuple)) and isinstance(refs, str):
                 raise InputError(f"item {position + 1}: pairs are (references, candidate) - did you swap them?")
-            return Item(cand, (refs,) if isinstance(refs, str) else tuple(refs))
-        raise InputError(f"item {position + 1}: expected (references, candidate) or an Item, "
-                         f"got {type(raw).__name__}")
+            if isinstance(refs, str):
+                return Item(cand, (refs,))
+            if not isinstance(refs, (list, tuple)):
+                raise InputError(f"item {position + 1}: references must be a string or a list of strings, "
+                                 f"got {type(refs).__name__}")
+            return Item(cand, tuple(refs))
+        raise InputError(f"item {position + 1}: expected a (references, candidate) pair or an Item, got "
+                         + (f"a tuple of {len(raw)}" if isinstance(raw, tuple) else type(raw).__name__))
 
 
 class ReferenceFreeMetric(Metric):
@@ -309,4 +356,5 @@ class SourceMetric(Metric):
             return raw
         if isinstance(raw, tuple) and len(raw) == 2:
             return Item(raw[1], source=raw[0])
-        raise InputError(f"item {position + 1}: expected (source, candidate) or an Item, got {type(raw).__name__}")
+        raise InputError(f"item {position + 1}: expected a (source, candidate) pair or an Item, got "
+                         + (f"a tuple of {len(raw)}" if isinstance(raw, tuple) else type(raw).__name__))

@@ -38,7 +38,10 @@ _WORKER: tuple[list[Metric], InputLimits | None] = ([], None)
 
 
 def _init_worker(metrics: list[Metric], limits: InputLimits | None) -> None:
+    from evalcore.workers import quiet_interrupt
+
     global _WORKER
+    quiet_interrupt()
     _WORKER = (metrics, limits)
 
 
@@ -69,6 +72,7 @@ def score_with(metrics: Sequence[Metric], items: Sequence[Item], jobs: int = 1, 
                unit: str = "item") -> list[dict[str, Result]]:
     """Score every item with every metric, in input order; ``key`` keeps groups together."""
     from evalcore.progress import bar
+    from evalcore.workers import stop_workers
 
     limits = limits or InputLimits.from_env()
     chunks = chunked(items, chunk_size, key)
@@ -80,11 +84,15 @@ def score_with(metrics: Sequence[Metric], items: Sequence[Item], jobs: int = 1, 
 
             with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
                                      initargs=(list(metrics), limits)) as pool:
-                results_iter = pool.map(_work, batches)
-                for chunk, results in zip(chunks, results_iter):
-                    for k, result in zip(chunk, results):
-                        out[k] = result
-                    pbar.update(len(chunk))
+                try:
+                    results_iter = pool.map(_work, batches)
+                    for chunk, results in zip(chunks, results_iter):
+                        for k, result in zip(chunk, results):
+                            out[k] = result
+                        pbar.update(len(chunk))
+                except KeyboardInterrupt:
+                    stop_workers(pool)
+                    raise
         else:
             for chunk, batch in zip(chunks, batches):
                 for k, result in zip(chunk, score_chunk(metrics, batch, limits)):

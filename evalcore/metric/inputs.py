@@ -3,7 +3,17 @@
 - empty, undecodable or oversized text -> an error record, no score;
 - text an English pipeline cannot judge (another script, symbols only, no English words)
   -> a defined score plus a ``notes`` flag (learned metrics give their neutral value);
-- control characters are stripped before scoring.
+- control characters and invisible characters are removed, and the text is put in Unicode NFC,
+  before any metric reads it; a record whose text lost characters says so in a note
+  (:func:`cleaning_note`). See docs/input-rule.md.
+
+Invisible characters are every format character (Unicode category Cf: zero-width spaces and
+joiners, bidi marks, embeddings, overrides and isolates, the BOM, soft hyphens, tag characters)
+plus the invisible marks outside Cf (variation selectors, the combining grapheme joiner, Hangul
+fillers, Khmer inherent vowels): they change no word a reader sees, so a copy with one inserted
+is still a copy. NFC, not NFKC: NFC only unifies canonically equivalent spellings (a composed
+and a decomposed "é" look the same); NFKC would rewrite visible characters ("½", "²", "ﬁ",
+full-width CJK punctuation) and move scores away from the reference implementations.
 """
 
 from __future__ import annotations
@@ -13,10 +23,20 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from evalcore.textio import InputError
+from evalcore.textio import InputError, UnreadableText
 
 # C0/C1 control characters except tab, newline and carriage return (NUL bytes, escape codes).
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_CONTROL_CLASS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+_CONTROL = re.compile(f"[{_CONTROL_CLASS}]")
+# Format characters (Cf, Unicode 15) and the invisible characters of other categories.
+_INVISIBLE_CLASS = (
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180d\u180f\u3164\ufe00-\ufe0f\uffa0\U000e0100-\U000e01ef"
+)
+_INVISIBLE = re.compile(f"[{_INVISIBLE_CLASS}]")
+_REMOVED = re.compile(f"[{_CONTROL_CLASS}{_INVISIBLE_CLASS}]")
 _WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 
 DEFAULT_MAX_CHARS = 100_000
@@ -61,21 +81,38 @@ class TextCheck:
         return not self.notes
 
 
-def strip_control(text: str) -> str:
-    """``text`` without control characters (tab, newline and carriage return are kept)."""
-    return _CONTROL.sub("", text)
+def clean_text(text: str) -> str:
+    """``text`` without control characters (tab, newline and carriage return are kept) and
+    invisible characters, in NFC: what every metric reads."""
+    if text.isascii():
+        return _CONTROL.sub("", text)
+    text = _REMOVED.sub("", text)
+    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
+
+
+def cleaning_note(raw: str, role: str) -> str:
+    """The note for a record whose ``role`` text :func:`clean_text` changed: how many control and
+    invisible characters it removed (naming the first) and whether it applied NFC."""
+    parts = []
+    for pattern, kind in ((_CONTROL, "control"), (_INVISIBLE, "invisible")):
+        found = pattern.findall(raw)
+        if found:
+            name = unicodedata.name(found[0], "").lower() or f"{kind} character"
+            parts.append(f"removed {len(found)} {kind} character{'s' if len(found) > 1 else ''} "
+                         f"(U+{ord(found[0]):04X} {name}{', ...' if len(set(found)) > 1 else ''})")
+    if not unicodedata.is_normalized("NFC", _REMOVED.sub("", raw)):
+        parts.append("applied NFC")
+    return f"cleaned: {role}: {'; '.join(parts)}"
 
 
 def check_text(text: object, role: str, limits: InputLimits | None = None, english: bool = True) -> TextCheck:
     """Apply the input rule to one text; raise :class:`InputError` naming ``role`` when it cannot
     be scored at all, else return the cleaned text with its notes."""
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise InputError(f"{role} is not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+    if isinstance(text, UnreadableText):
+        raise InputError(f"{role}: {text.reason}")
     if not isinstance(text, str):
-        hint = " (did you swap references and candidate?)" if isinstance(text, (list, tuple)) else ""
+        hint = (" (did you swap references and candidate?)" if isinstance(text, (list, tuple))
+                else " (decode bytes to str first)" if isinstance(text, (bytes, bytearray)) else "")
         raise InputError(f"{role} must be a string, got {type(text).__name__}{hint}")
     limits = limits or InputLimits.from_env()
     if len(text) > limits.max_chars and limits.owner:
@@ -87,9 +124,10 @@ def check_text(text: object, role: str, limits: InputLimits | None = None, engli
     checked = _accepted.get((text, english))
     if checked is not None:  # a reference met again with its next candidate: one dict look-up
         return checked
-    clean = strip_control(text)
+    clean = clean_text(text)
     if not clean.strip():
-        raise InputError(f"{role} is empty" + (" (only control characters)" if text.strip() else ""))
+        raise InputError(f"{role} is empty"
+                         + (" (only control or invisible characters)" if text.strip() else ""))
     checked = TextCheck(clean, judge_english(clean) if english else ())
     if len(_accepted) >= _ACCEPTED_SIZE:
         _accepted.clear()

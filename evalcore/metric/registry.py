@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 
@@ -70,15 +71,31 @@ def spec(name: str) -> MetricSpec:
 
 
 def get_metric(name: str, **params):
-    """A configured metric by registered name; ``params`` override the name's defaults and are
-    dropped where the metric has no such parameter (so one option set serves a mixed list)."""
+    """A configured metric by registered name; ``params`` override the name's defaults. A
+    parameter the metric does not have is a ValueError naming the valid ones (a misspelt
+    ``alfa`` never runs silently with the default alpha)."""
     from evalcore.extras import require
 
     s = spec(name)
     require(s.extra, f"metric {name!r}")
     cls = s.load()
-    accepted = set(cls._param_names())
-    return cls(**{**s.kwargs, **{k: v for k, v in params.items() if k in accepted}})
+    valid = cls._param_names()
+    unknown = sorted(set(params) - set(valid))
+    if unknown:
+        raise ValueError(f"{name}: unknown parameter{'s' if len(unknown) > 1 else ''} "
+                         f"{', '.join(map(repr, unknown))}; valid: {', '.join(sorted(valid)) or 'none'}")
+    return cls(**{**s.kwargs, **params})
+
+
+def declared_options(name: str, options: Mapping[str, object]) -> dict:
+    """The entries of a command's shared ``options`` that metric ``name`` declares as parameters:
+    what a CLI passes to :func:`get_metric` when one option set serves a mixed list of metrics."""
+    from evalcore.extras import require
+
+    s = spec(name)
+    require(s.extra, f"metric {name!r}")
+    valid = set(s.load()._param_names())
+    return {k: v for k, v in options.items() if k in valid}
 
 
 def list_metrics(package: str | None = None, also: tuple[str, ...] = ()) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from evalcore.text import tokenize
-from evalcore.textio import read_utf8
+from evalcore.textio import read_text
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 _FORMAT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[hlLqjzt]*[diouxXeEfFgGcrsaAp%]|\{[^{}]*\}|\$\{[^}]*\}|<[^<>]*>")
@@ -34,7 +34,7 @@ def tokenize_pivot(text: str) -> list[str]:
 def _aligned_lines(path: str | Path) -> list[str]:
     """Lines of a bitext side, split at newlines only: str.splitlines would also split at
     form feeds or U+2028 inside a sentence and shift every later line against the other side."""
-    lines = [line.removesuffix("\r") for line in read_utf8(path).split("\n")]
+    lines = [line.removesuffix("\r") for line in read_text(path).split("\n")]
     return lines[:-1] if lines and not lines[-1] else lines
 
 

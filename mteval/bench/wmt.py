@@ -28,7 +28,7 @@ from evalcore.benchio import machine, machine_line, write_report
 from evalcore.metaeval import correlate, paired_significance, resample_documents
 from evalcore.metric import Item, Metric, Score
 from evalcore.metric.batch import score_with
-from evalcore.metric.registry import get_metric, registered
+from evalcore.metric.registry import declared_options, get_metric, registered
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table
 from mteval.bench.plots import kendall_plot
@@ -92,7 +92,7 @@ def load_metrics(names: Sequence[str], language: str) -> tuple[list[Metric], dic
     loaded, failed = [], {}
     for name in names:
         try:
-            metric = get_metric(name, language=language)
+            metric = get_metric(name, **declared_options(name, {"language": language}))
             metric.validate()
             loaded.append(metric)
         except Exception as exc:  # noqa: BLE001 - a metric that cannot load is a row of the report

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.textio import InputError, read_utf8
+from evalcore.textio import InputError, read_text
 from mteval.data.testset import TestSet, load_testset
 
 MqmScores = dict[tuple[str, int], float]  # (system, 1-based segment) -> score, rated rows only
@@ -33,7 +33,7 @@ PREFIX = "newstest2021"
 def read_avg_scores(path: Path) -> MqmScores:
     """Rated (system, segment) -> score of an ``avg_seg_scores.tsv`` file (``None`` rows skipped);
     a malformed row or a non-finite score is an InputError naming ``file:line``."""
-    lines = read_utf8(path).split("\n")
+    lines = read_text(path).split("\n")
     if not lines or lines[0].split() != ["system", "mqm_avg_score", "seg_id"]:
         raise InputError(f"{path}:1: expected the header 'system mqm_avg_score seg_id'")
     out: MqmScores = {}
@@ -99,7 +99,7 @@ def read_ted(root: Path) -> TedSegments:
     """The WMT21 TED en-de MQM set below ``root`` (``ted-mqm``): texts from the per-error file,
     scores from the per-segment averages (the reference, ``ref`` there, is ``ref-A`` here)."""
     path = root / "mqm_ted_ende.tsv"
-    rows = csv.DictReader(read_utf8(path).split("\n"), delimiter="\t", quoting=csv.QUOTE_NONE)
+    rows = csv.DictReader(read_text(path).split("\n"), delimiter="\t", quoting=csv.QUOTE_NONE)
     source: dict[int, str] = {}
     outputs: dict[tuple[str, int], str] = {}
     for line, row in enumerate(rows, 2):

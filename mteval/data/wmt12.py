@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.textio import InputError, read_utf8
+from evalcore.textio import InputError, read_text
 from mteval.data.testset import TestSet, load_testset
 
 PAIRS = ("cs-en", "de-en", "es-en", "fr-en", "en-cs", "en-de", "en-es", "en-fr")
@@ -61,7 +61,7 @@ def read_rankings(path: Path, pairs: Iterable[str] | None = None) -> list[Rankin
     """Rankings of ``path`` (the RNK CSV), optionally only for ``pairs``; blank ranks (-1) are
     dropped with their system; a malformed row is an InputError naming ``file:line``."""
     wanted = set(pairs) if pairs is not None else None
-    rows = csv.DictReader(read_utf8(path).splitlines())
+    rows = csv.DictReader(read_text(path).splitlines())
     out = []
     for line, row in enumerate(rows, 2):
         try:

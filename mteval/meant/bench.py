@@ -21,7 +21,7 @@ import numpy as np
 from evalcore.benchio import machine, machine_line, write_report
 from evalcore.metaeval import CORRELATIONS, correlate, resample_documents
 from evalcore.metric import Item
-from evalcore.metric.registry import get_metric
+from evalcore.metric.registry import declared_options, get_metric
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table
 from mteval.bench.wmt import source_commit
@@ -95,7 +95,7 @@ def automatic(names: Sequence[str], annotated: Sequence[Annotated], language: st
     values, failed, speed, signatures = {}, {}, {}, {}
     for name in names:
         try:
-            metric = get_metric(name, language=language)
+            metric = get_metric(name, **declared_options(name, {"language": language}))
             metric.validate()
         except Exception as exc:  # noqa: BLE001 - a metric that cannot run here is a row of the report
             failed[name] = f"{type(exc).__name__}: {exc}"

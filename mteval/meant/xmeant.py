@@ -306,7 +306,7 @@ def wmt12_xmeant(root: Path, pair: str, max_segments: int, n_boot: int, seed: in
     """XMEANT (f-score and ITG fillers; default table, and the news table when given) on one WMT12
     pair beside BLEU, chrF, METEOR and MEANT (reference-based) on the same segments: segment
     Kendall with CIs and items per second."""
-    from evalcore.metric.registry import get_metric
+    from evalcore.metric.registry import declared_options, get_metric
     from mteval.bench.wmt import wmt12_pair
     from mteval.data import wmt12
 
@@ -314,7 +314,7 @@ def wmt12_xmeant(root: Path, pair: str, max_segments: int, n_boot: int, seed: in
     metrics = [Xmeant(source, target), Xmeant(source, target, filler_similarity="itg")]
     for name in WMT12_BASELINES:
         try:
-            metric = get_metric(name, language=target)
+            metric = get_metric(name, **declared_options(name, {"language": target}))
             metric.validate()
             metrics.append(metric)
         except Exception:  # noqa: BLE001 - a baseline without this target language is left out

@@ -98,11 +98,11 @@ class TeslaM(ReferenceMetric):
                 value, fs = sentence.mean(), np.nanmean(per_ref, axis=0)
         return Score(float(value), {name: float(f) for name, f in zip(FEATURES, fs) if not np.isnan(f)})
 
-    def aggregate(self, scores: Sequence[Score]) -> Score:
+    def _aggregate(self, scores: Sequence[Score]) -> Score:
         """Corpus score: the mean of the sentence scores; each F component averaged over the
         sentences that define it."""
         if not scores:
-            return super().aggregate(scores)
+            return super()._aggregate(scores)
         components = {}
         for name in FEATURES:
             values = [s.components[name] for s in scores if name in s.components]

@@ -273,3 +273,17 @@ def test_dicomer_commands_are_on_the_coherence_cli():
     args = ap.parse_args(["train", "dicomer", "--mode", "listwise", "--tier", "0"])
     assert args.func is cmd_train_dicomer and args.variant == "DICOMER-N" and args.genres == "open"
     assert ap.parse_args(["bench", "readability", "--data", "d", "--out", "o"]).func is cmd_bench_readability
+
+
+def test_input_texts_are_read_by_the_shared_input_rule(tmp_path):
+    """On the old main a UTF-16 text was refused as not UTF-8."""
+    from coherence.cli import Source
+    from evalcore.metric.inputs import InputLimits
+    from evalcore.textio import InputError
+
+    path = tmp_path / "doc.txt"
+    path.write_bytes("Le café ferme. It reopens.\n".encode("utf-16"))
+    assert Source(str(path)).read(InputLimits()) == "Le café ferme. It reopens.\n"
+    path.write_bytes("Le café ferme.".encode("latin-1"))
+    with pytest.raises(InputError, match="doc.txt: not valid UTF-8 .*latin-1"):
+        Source(str(path)).read(InputLimits())

@@ -149,7 +149,8 @@ def test_nul_bytes_do_not_move_the_score():
     raw = engine.model.decision_function(AnalysisCache(engine.parser).analyse([nul]))[0]
     clean, stripped = metric.score_batch([text, nul])
     assert raw != pytest.approx(clean.value)  # unstripped, the NULs change the parse
-    assert stripped.value == clean.value and stripped.notes == ()
+    assert stripped.value == clean.value
+    assert stripped.notes == ("cleaned: candidate: removed 2 control characters (U+0000 control character)",)
 
 
 def test_pickled_metric_rebuilds_from_its_parameters(model_file):
@@ -354,7 +355,9 @@ def test_dicomer_is_registered_for_every_cli():
 
     spec = registered("coherence")["dicomer"]
     assert spec.reads == "candidate" and spec.target == "coherence.dicomer.metric:Dicomer"
-    assert isinstance(get_metric("dicomer", model="m.joblib", kernel="rbf"), Dicomer)
+    assert isinstance(get_metric("dicomer", model="m.joblib"), Dicomer)
+    with pytest.raises(ValueError, match="unknown parameter 'kernel'; valid: .*model"):
+        get_metric("dicomer", model="m.joblib", kernel="rbf")
 
 
 def test_a_text_the_parser_fails_on_costs_only_itself(model_file, monkeypatch):

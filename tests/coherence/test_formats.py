@@ -94,5 +94,8 @@ def test_conll_token_lists():
 def test_undecodable_relation_file(tmp_path):
     bad = tmp_path / "bad.pipe"
     bad.write_bytes(b"\xff\xfe\x00")
-    with pytest.raises(RelationError, match="bad.pipe: not UTF-8"):
+    with pytest.raises(RelationError, match="bad.pipe: not valid UTF-16LE"):
+        read_pipe(bad)
+    bad.write_bytes("caf\xe9|x".encode("latin-1"))
+    with pytest.raises(RelationError, match="bad.pipe: not valid UTF-8 .*latin-1"):
         read_pipe(bad)

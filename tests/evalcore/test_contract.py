@@ -7,7 +7,7 @@ import pytest
 
 from evalcore.metric import Item, ReferenceFreeMetric, ReferenceMetric, Score, SourceMetric
 from evalcore.metric.batch import score_with
-from evalcore.metric.inputs import InputLimits, check_text, judge_english, strip_control
+from evalcore.metric.inputs import InputLimits, check_text, judge_english, clean_text
 from evalcore.metric.records import ErrorRecord
 from evalcore.textio import InputError
 
@@ -99,8 +99,8 @@ def test_oversized_text_is_an_error_record_naming_the_item():
 
 
 def test_control_characters_are_stripped_before_scoring():
-    assert strip_control("a\x00b\tc\n") == "ab\tc\n"
-    assert Length().score("one\x00 two") == Length().score("one two")
+    assert clean_text("a\x00b\tc\n") == "ab\tc\n"
+    assert Length().score("one\x00 two").value == Length().score("one two").value
 
 
 def test_unjudgeable_text_gets_a_flag_or_the_neutral_value():
@@ -135,8 +135,9 @@ def test_score_json_is_strict():
     assert Score(math.nan).as_dict() == {"value": None}
 
 
-def test_check_text_rejects_bad_bytes_and_types():
-    with pytest.raises(InputError, match="UTF-8"):
-        check_text(b"\xff\xfe", "x")
+def test_check_text_rejects_bytes_and_other_types():
+    for data in (b"\xff\xfe", b"a b"):
+        with pytest.raises(InputError, match="must be a string, got bytes"):
+            check_text(data, "x")
     with pytest.raises(InputError, match="must be a string"):
         check_text(3, "x")

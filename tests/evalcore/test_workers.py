@@ -26,3 +26,24 @@ def test_every_cli_rejects_negative_jobs(capsys):
         with pytest.raises(SystemExit):
             parser.parse_args(argv)
         assert "--jobs must be 0 (all cores)" in capsys.readouterr().err
+
+
+def test_stop_workers_drops_queued_work_and_ends_the_workers_now():
+    """On the old main Ctrl-C in the parent waited for every submitted chunk to finish."""
+    import multiprocessing
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    from evalcore.workers import stop_workers
+
+    before = set(multiprocessing.active_children())
+    start = time.monotonic()
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        futures = [pool.submit(time.sleep, 5) for _ in range(6)]
+        time.sleep(0.5)
+        stop_workers(pool)
+    assert time.monotonic() - start < 4
+    assert all(f.cancelled() or f.exception() is not None for f in futures)
+    while set(multiprocessing.active_children()) - before and time.monotonic() - start < 4:
+        time.sleep(0.05)
+    assert not set(multiprocessing.active_children()) - before

@@ -84,12 +84,33 @@ def test_bad_lines_are_error_records_naming_file_and_line(tmp_path, capsys):
     doc = _strict(out)
     assert rc == 1 and "2 of 8 segments could not be scored" in err
     assert doc["errors"] == [f"bleu/chrf: {hyp}:3: empty line",
-                             f"bleu/chrf: {hyp}:4: not valid UTF-8 (invalid start byte at byte 2)"]
+                             f"bleu/chrf: {hyp}:4: not valid UTF-8 (byte 0xff at byte 2; it looks like latin-1 / "
+                             "Windows-1252); convert it to UTF-8, e.g. `iconv -f WINDOWS-1252 -t UTF-8`"]
     assert doc["systems"][0]["scored"] == {"bleu": 6, "chrf": 6}
     good = [lines[k] for k in (0, 1, 4, 5, 6, 7)]
     refs = [[_lines(r)[k] for k in (0, 1, 4, 5, 6, 7)] for r in ("ref.A.en", "ref.B.en")]
     assert doc["systems"][0]["scores"]["bleu"] == pytest.approx(sacrebleu.corpus_bleu(good, refs).score)
     assert doc["segments"][2]["scores"]["bleu"] is None
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_utf16_files_score_as_their_utf8_twins(tmp_path, capsys, encoding):
+    """On the old main a UTF-16 hypothesis was a line-count mismatch, and UTF-16 on both sides
+    scored NUL-stripped text with a phantom line."""
+    assert main(["score", *REFS, "-i", str(DEMO / "system-a.en"), "--format", "tsv"]) == 0
+    utf8 = capsys.readouterr().out
+    hyp, ref = tmp_path / "system-a.en", tmp_path / "ref.A.en"
+    hyp.write_bytes((DEMO / "system-a.en").read_text("utf-8").encode(encoding))
+    ref.write_bytes((DEMO / "ref.A.en").read_text("utf-8").encode(encoding))
+    assert main(["score", "-r", str(ref), "-r", REFS[3], "-i", str(hyp), "--format", "tsv"]) == 0
+    assert capsys.readouterr().out == utf8
+
+
+def test_a_binary_file_is_a_usage_error_naming_it(tmp_path, capsys):
+    hyp = tmp_path / "hyp.bin"
+    hyp.write_bytes(bytes(range(256)) * 8)
+    assert main(["score", *REFS, "-i", str(hyp)]) == 2
+    assert f"{hyp}: binary data" in capsys.readouterr().err
 
 
 def test_mismatched_line_counts_are_a_usage_error(tmp_path, capsys):

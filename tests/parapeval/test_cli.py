@@ -12,6 +12,7 @@ import pytest
 from evalcore.bpng import PhraseTableStore
 from parapeval.cli import main
 from parapeval.model import load_model
+from parapeval.pem import COPY_NOTE
 
 GOOD = ("the cat sleeps .", "the feline dozes .")
 
@@ -54,7 +55,7 @@ def test_jsonl_stdout_is_pure_rows_and_the_signature_goes_to_stderr(pairs_file, 
     assert [r["item"] for r in rows] == [f"pairs.jsonl:{k}" for k in range(1, 7)]
     assert rows[0]["pem"]["value"] > rows[1]["pem"]["value"]
     assert set(rows[0]["pem"]["components"]) == {"adequacy", "fluency", "target_ngram_f1", "pivot_f1_fr"}
-    assert rows[1]["pem"]["notes"] == ["copy: the paraphrase is identical to the original"]
+    assert rows[1]["pem"]["notes"] == [COPY_NOTE]
     assert "not valid UTF-8" in rows[2]["pem"]["error"] and "unreadable line" in rows[4]["pem"]["error"]
     assert rows[5]["pem"]["error"] == "candidate is empty"
     assert "pem|pivots:fr=" in err and "model:toy|v:0.1.0" in err
@@ -114,11 +115,10 @@ def test_output_into_a_missing_folder_fails_before_scoring(clean_file, resource_
 
 
 @pytest.mark.parametrize("content,message", [
-    ("the cat\ta cat\n".encode("utf-16"), "UTF-16 text"),
-    ("the cat\ta cat\n".encode("utf-16-le"), "UTF-16 text"),
     (bytes(range(256)) * 4, "binary data"),
+    (b"\x00" * 16, "binary data"),
     (b"  \n\t \n", "no pairs to score (the file holds only whitespace)"),
-], ids=["utf-16-bom", "utf-16-no-bom", "binary", "whitespace"])
+], ids=["binary", "nul-only", "whitespace"])
 def test_files_that_hold_no_pairs_exit_2_naming_the_file(tmp_path, resource_args, capsys, content, message):
     """On the old main these gave one error record per line, `nan` summaries and exit 0."""
     path = tmp_path / "input.tsv"
@@ -208,3 +208,28 @@ def test_build_lm_cli_reads_utf8_with_bom_and_names_bad_files(tmp_path, capsys):
     text.write_bytes(b"caf\xe9 .\n")
     assert main(["build-lm", "--text", str(text), "--out", str(tmp_path / "u.klm")]) == 2
     assert "t.txt: not valid UTF-8" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_file_scores_as_its_utf8_twin(clean_file, resource_args, tmp_path, capsys, encoding):
+    """On the old main a UTF-16 file was refused (exit 2); the other CLIs mis-read it."""
+    twin = tmp_path / "twin.tsv"
+    twin.write_bytes(clean_file.read_text("utf-8").encode(encoding))
+    assert main(["score", "-i", str(clean_file), "--format", "tsv", *resource_args]) == 0
+    utf8 = capsys.readouterr().out
+    assert main(["score", "-i", str(twin), "--format", "tsv", *resource_args]) == 0
+    assert capsys.readouterr().out == utf8.replace("p.tsv:", "twin.tsv:")
+
+
+def test_a_nul_byte_is_removed_with_a_note_not_a_rejected_file(clean_file, resource_args, tmp_path, capsys):
+    """On the old main one NUL byte made parapeval refuse the whole file as binary (exit 2)."""
+    lines = clean_file.read_text("utf-8").split("\n")
+    lines[1] = lines[1].replace(" ", " \x00", 1)
+    nul = tmp_path / "nul.tsv"
+    nul.write_text("\n".join(lines), "utf-8")
+    assert main(["score", "-i", str(clean_file), "--format", "jsonl", *resource_args]) == 0
+    clean = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert main(["score", "-i", str(nul), "--format", "jsonl", *resource_args]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["pem"]["value"] for r in rows] == [r["pem"]["value"] for r in clean]
+    assert rows[0]["pem"]["notes"][-1].startswith("cleaned: source: removed 1 control character (U+0000")

@@ -65,12 +65,27 @@ def test_unreadable_input_is_an_input_error(tmp_path):
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32"])
-def test_utf16_file_is_one_clear_error_naming_it(tmp_path, encoding):
-    """On the old main a UTF-16 file gave one error record per line and exit 0."""
+def test_utf16_file_reads_like_its_utf8_twin(tmp_path, encoding):
     path = tmp_path / "pairs.tsv"
-    path.write_bytes("the cat\ta cat\nthe dog\ta dog\n".encode(encoding))
-    with pytest.raises(InputError, match=r"pairs\.tsv: UTF-(16|32) text .*convert it to UTF-8"):
-        read_pairs(path)
+    path.write_bytes("the café\ta cat\r\nthe dog\ta dog\n".encode(encoding))
+    assert [(r.item, r.original, r.paraphrase, r.error) for r in read_pairs(path)] == [
+        ("pairs.tsv:1", "the café", "a cat", ""), ("pairs.tsv:2", "the dog", "a dog", "")]
+
+
+def test_one_nul_byte_costs_nothing_but_itself(tmp_path):
+    """On the old main one NUL byte made the whole file binary data."""
+    path = tmp_path / "pairs.tsv"
+    path.write_bytes(b"the c\x00at\ta cat\nthe dog\ta dog\n")
+    assert [(r.original, r.error) for r in read_pairs(path)] == [("the c\x00at", ""), ("the dog", "")]
+
+
+def test_jsonl_system_field_is_read_by_default(tmp_path):
+    """On the old main a JSONL ``system`` field was ignored unless --system-field system."""
+    path = tmp_path / "pairs.jsonl"
+    path.write_text(json.dumps({"original": "a", "paraphrase": "b", "system": "g1"}) + "\n"
+                    + json.dumps({"original": "a", "paraphrase": "c"}) + "\n", "utf-8")
+    assert [r.system for r in read_pairs(path)] == ["g1", "all"]
+    assert [r.system for r in read_pairs(path, "other")] == ["all", "all"]
 
 
 def test_binary_file_is_one_clear_error_naming_it(tmp_path):
@@ -79,7 +94,8 @@ def test_binary_file_is_one_clear_error_naming_it(tmp_path):
     with pytest.raises(InputError, match=r"model\.jsonl: binary data"):
         read_pairs(path)
     path.write_bytes(b"\xfa\x80 x\xff\n\x81\x82\n")  # no NUL, but no line is UTF-8 either
-    with pytest.raises(InputError, match=r"model\.jsonl: no line holds a pair \(2 lines; model\.jsonl:1: line is not valid UTF-8"):
+    with pytest.raises(InputError, match=r"model\.jsonl: no line holds a pair \(2 lines; model\.jsonl:1: not valid "
+                                         r"UTF-8 \(byte 0xfa at byte 0; it looks like latin-1"):
         read_pairs(path)
 
 

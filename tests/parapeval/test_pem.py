@@ -202,3 +202,21 @@ def test_default_resources_live_below_the_cache_root(tmp_path, monkeypatch):
     monkeypatch.setenv("PARAPEVAL_CACHE", str(tmp_path / "ignored"))
     assert defaults.phrase_table_path("fr") == tmp_path / "parapeval" / "phrase_tables" / "fr.sqlite"
     assert defaults.lm_path() == tmp_path / "parapeval" / "lm" / "default.klm"
+
+
+@pytest.mark.parametrize("near_copy", ["the ca\u200bt sleeps .", "\u202ethe cat sleeps .\u202c",
+                                       "\ufeffthe cat sleeps .", "the cat sleeps", "The Cat  sleeps!",
+                                       "the cat, sleeps ."])
+def test_a_near_copy_scores_as_the_copy_below_a_genuine_rewording(toy_pem, near_copy):
+    copy, near, good = toy_pem.score_batch([(GOOD[0], GOOD[0]), (GOOD[0], near_copy), GOOD])
+    assert near.value == pytest.approx(copy.value) and COPY_NOTE in near.notes
+    assert near.target_ngram_f1 == pytest.approx(1.0)
+    assert good.value > near.value
+
+
+def test_is_copy_ignores_case_spacing_punctuation_only():
+    from parapeval.pem import is_copy
+
+    assert is_copy("The council approved the budget.", "the council  approved the budget")
+    assert not is_copy("The council approved the budget.", "The council approved the budgets.")
+    assert not is_copy("The council approved the budget.", "The budget was approved by the council.")

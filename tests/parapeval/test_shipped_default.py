@@ -44,3 +44,15 @@ def test_shipped_model_file_and_sidecar():
     assert info["feature_names"] == ["adequacy", "fluency", "target_ngram_f1"] and info["pivots"] == ["fr", "de", "es", "zh"]
     assert info["trained_on"].startswith("Twitter-Para") and info["licence"]
     assert 0 < info["neutral"]["value"] < 1
+
+
+@needs_resources
+def test_shipped_model_scores_hostile_near_copies_as_the_copy_below_a_genuine_rewording():
+    """The hostile fixture's game: on the old main a zero-width space lifted a copy from 0.350 to
+    0.713, right-to-left marks to 0.749, above the genuine rewording (0.628)."""
+    original = "The council approved the budget."
+    near = [original.replace("council", "coun\u200bcil"), "\u202e" + original + "\u202c", original[:-1]]
+    copy, *near_copies, genuine = PEM().score_batch(
+        [(original, p) for p in (original, *near, "The budget was approved by the council.")])
+    assert [c.value for c in near_copies] == pytest.approx([copy.value] * 3)
+    assert all(genuine.value > c.value for c in (copy, *near_copies))

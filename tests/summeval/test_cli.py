@@ -90,9 +90,9 @@ def test_jsonl_and_tsv_are_pure_with_signatures_on_stderr(capsys, tmp_path):
 
 def test_bad_input_gives_exit_2_and_names_the_file(capsys, tmp_path):
     bad = tmp_path / "bad.jsonl"
-    bad.write_bytes(b"\xff\xfe garbage")
+    bad.write_bytes(b"\xe9t\xe9 garbage")
     code, _, err = run(capsys, "score", "--input", str(bad))
-    assert code == 2 and "bad.jsonl: not valid UTF-8" in err
+    assert code == 2 and "bad.jsonl:1: not valid UTF-8" in err and "latin-1" in err
     code, _, err = run(capsys, "score", "--models", str(DEMO / "models"))
     assert code == 2 and "--models and --peers go together" in err
     code, _, err = run(capsys, "score", *TAC, "-m", "bleu")

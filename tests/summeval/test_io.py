@@ -1,4 +1,5 @@
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,39 @@ def test_include_models_scores_each_model_against_the_others():
     assert len(models) == 9 and all(len(i.references) == 2 for i in models)
 
 
+def test_a_latin1_peer_is_an_error_record_not_an_abort(tmp_path):
+    """On the old main one latin-1 peer stopped the whole run (exit 2)."""
+    from summeval.metrics import TeslaS
+    from summeval.pipeline import score_items
+
+    models, peers = tmp_path / "models", tmp_path / "peers"
+    write(models, "D1.M.100.A.A", "The council met on Monday.")
+    write(peers, "D1.M.100.A.1", b"Le caf\xe9 \xe9tait ferm\xe9. The council met.")
+    write(peers, "D1.M.100.A.2", "The council met.")
+    results = score_items(read_tac(models, peers), [TeslaS()])
+    assert results[1].ok and not results[0].ok
+    assert results[0].errors["tesla-s"].endswith(
+        "D1.M.100.A.1: candidate: not valid UTF-8 (byte 0xe9 at byte 6; it looks like latin-1 / Windows-1252); "
+        "convert it to UTF-8, e.g. `iconv -f WINDOWS-1252 -t UTF-8`")
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"\x00\x00\x00\n", "binary data"),
+    ("\u200b\u202e\n", "empty summary file (only control or invisible characters)"),
+    (b"caf\xe9", "not valid UTF-8"),
+    ("word " * 30, "too long (150 characters > 100)"),
+], ids=["nul-only", "invisible-only", "latin-1", "oversized"])
+def test_a_model_no_peer_can_be_scored_against_stops_the_run_naming_topic_and_file(tmp_path, content, message):
+    """On the old main a NUL-only or oversized model made every peer of its topic an error record
+    and the topic left the ranking basis without a word."""
+    models, peers = tmp_path / "models", tmp_path / "peers"
+    write(models, "D1.M.100.A.A", content)
+    write(models, "D2.M.100.A.A", "A model summary.")
+    write(peers, "D1.M.100.A.1", "A peer.")
+    with pytest.raises(InputError, match=f"topic 'D1': .*D1.M.100.A.A: {re.escape(message)}"):
+        read_tac(models, peers, max_chars=100)
+
+
 def test_tac_errors_name_the_file(tmp_path):
     models, peers = tmp_path / "models", tmp_path / "peers"
     write(models, "D1.M.100.A.A", "")
@@ -38,8 +72,8 @@ def test_tac_errors_name_the_file(tmp_path):
     with pytest.raises(InputError, match="D1.M.100.A.A: empty summary file"):
         read_tac(models, peers)
     write(models, "D1.M.100.A.A", "A model summary.")
-    write(peers, "D1.M.100.A.1", b"caf\xe9 au lait")
-    with pytest.raises(InputError, match="D1.M.100.A.1: not valid UTF-8"):
+    write(peers, "D1.M.100.A.1", bytes(range(256)) * 4)
+    with pytest.raises(InputError, match="D1.M.100.A.1: binary data"):
         read_tac(models, peers)
     write(peers, "D1.M.100.A.1", "fine")
     write(peers, "D2.M.100.A.1", "orphan")
@@ -140,3 +174,21 @@ def test_jsonl_from_standard_input(monkeypatch):
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO((json.dumps(row) + "\n").encode())))
     (item,) = read_jsonl("-")
     assert item.summary == "hi" and item.origin == "<stdin>:1"
+
+
+def test_a_latin1_jsonl_line_is_an_error_record_naming_file_and_line(tmp_path):
+    """On the old main one latin-1 byte anywhere in the file stopped the whole run."""
+    from summeval.metrics import TeslaS
+    from summeval.pipeline import score_items
+
+    good = json.dumps({"topic": "t", "system": "a", "summary": "The council met.", "references": ["The council met."]})
+    bad = '{"topic": "t", "system": "b", "summary": "Le caf\xe9 ferm\xe9.", "references": ["The council met."]}'
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(good.encode() + b"\n" + bad.encode("latin-1") + b"\n")
+    items = read_jsonl(path)
+    assert [(i.topic, i.system) for i in items] == [("t", "a"), ("t", "b")]
+    results = score_items(items, [TeslaS()])
+    assert results[0].ok and not results[1].ok
+    assert results[1].errors["tesla-s"] == (f"{path}:2: candidate: not valid UTF-8 (byte 0xe9 at byte 48; it looks "
+                                            "like latin-1 / Windows-1252); convert it to UTF-8, e.g. `iconv -f "
+                                            "WINDOWS-1252 -t UTF-8`")

@@ -1,0 +1,124 @@
+"""The one input rule: invisible characters and NFC before any metric, encodings detected and named
+wherever a file is read, an undecodable line costing that line only, binary files refused."""
+
+import codecs
+import json
+import sys
+import unicodedata
+
+import pytest
+
+from evalcore.metric import Item, ReferenceFreeMetric, Score
+from evalcore.metric.inputs import check_text, clean_text
+from evalcore.textio import (
+    InputError,
+    LineError,
+    UnreadableText,
+    decode_lines,
+    decode_text,
+    detect_encoding,
+    jsonl_objects,
+    read_item_text,
+)
+
+
+class Words(ReferenceFreeMetric):
+    """Number of whitespace-separated words; a neutral value when asked (learned metrics' path)."""
+
+    name = "words"
+
+    def __init__(self, neutral: float | None = None):
+        self.neutral = neutral
+
+    def neutral_score(self):
+        return None if self.neutral is None else Score(self.neutral)
+
+    def _score_items(self, items):
+        return [Score(len(it.candidate.split())) for it in items]
+
+
+def test_every_format_character_of_this_python_is_removed():
+    cf = [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cf"]
+    assert len(cf) > 150
+    assert clean_text("a" + "".join(cf) + "b") == "ab"
+
+
+@pytest.mark.parametrize("invisible", ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u200e",
+                                       "\u200f", "\u202a", "\u202e", "\u2066", "\u2069", "\ufe0f", "\U000e0100",
+                                       "\U000e0041", "\u034f", "\u3164"])
+def test_invisible_characters_are_removed(invisible):
+    assert clean_text(f"coun{invisible}cil") == "council"
+
+
+def test_nfc_unifies_composed_and_decomposed_spellings_and_keeps_visible_characters():
+    assert clean_text("cafe\u0301") == "caf\u00e9"
+    assert clean_text("½ ² ﬁ ，") == "½ ² ﬁ ，"  # NFC, not NFKC: visible characters stay
+    assert clean_text("tab\tnew\nline\x00\x1b") == "tab\tnew\nline"
+
+
+def test_text_of_invisible_characters_only_is_empty():
+    with pytest.raises(InputError, match="empty .only control or invisible characters"):
+        check_text("\u200b\u202e\u202c", "candidate")
+
+
+def test_a_removed_character_is_noted_on_the_record_and_does_not_cost_the_judgment():
+    plain, hidden = Words(neutral=9.0).score_batch(["two words", "two\u200b words\u202e"])
+    assert plain.value == hidden.value == 2 and plain.notes == ()
+    assert hidden.notes == ("cleaned: candidate: removed 2 invisible characters (U+200B zero width space, ...)",)
+    nul = Words().score_batch([Item("a\x00b c", id="f:3")])[0]
+    assert nul.value == 2
+    assert nul.notes == ("cleaned: candidate: removed 1 control character (U+0000 control character)",)
+    assert Words().score_batch(["cafe\u0301 ok"])[0].notes == ("cleaned: candidate: applied NFC",)
+
+
+def test_encodings_are_detected_and_named():
+    text = "Le café était fermé.\nSecond line\n"
+    assert detect_encoding(text.encode()).name == "UTF-8"
+    assert detect_encoding(codecs.BOM_UTF8 + text.encode()).name == "UTF-8 with BOM"
+    for codec, name in (("utf-16-le", "UTF-16LE"), ("utf-16-be", "UTF-16BE")):
+        bom = codecs.BOM_UTF16_LE if codec.endswith("le") else codecs.BOM_UTF16_BE
+        assert detect_encoding(bom + text.encode(codec)).name == name
+        assert decode_lines(bom + text.encode(codec), "f") == ["Le café était fermé.", "Second line"]
+        assert detect_encoding(text.encode(codec)).name == f"{name} without BOM"
+        assert decode_text(text.encode(codec), "f") == text
+    assert decode_text(codecs.BOM_UTF32_LE + text.encode("utf-32-le"), "f") == text
+    assert detect_encoding(b"\x00" * 40).name == "binary"
+    assert detect_encoding(bytes(range(256)) * 4).name == "binary"
+
+
+@pytest.mark.parametrize("data", [b"c\x00at\tx\n", "original\tparaphrase\nThe c\x00at sat.\tA cat sat.\n".encode() * 20],
+                         ids=["short", "long"])
+def test_one_nul_byte_is_a_control_character_not_a_binary_file(data):
+    assert detect_encoding(data).codec == "utf-8"
+    assert "c\x00at" in decode_lines(data, "f")[-1]
+
+
+def test_binary_files_are_refused_naming_them():
+    for data in (b"\x00\x00\x00\n", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(32)) * 8):
+        with pytest.raises(InputError, match="^scores.bin: binary data"):
+            decode_lines(data, "scores.bin")
+        with pytest.raises(InputError, match="binary"):
+            decode_text(data, "scores.bin")
+
+
+def test_an_undecodable_line_costs_that_line_only_and_names_file_line_and_encoding():
+    lines = decode_lines("ok one\n".encode() + "Le café\n".encode("latin-1") + b"ok three\n", "hyp.txt")
+    assert lines[0] == "ok one" and lines[2] == "ok three"
+    assert isinstance(lines[1], LineError)
+    assert lines[1].message.startswith("hyp.txt:2: not valid UTF-8 (byte 0xe9 at byte 6; it looks like latin-1")
+
+
+def test_a_file_read_as_one_item_is_unreadable_text_not_an_abort(tmp_path):
+    (tmp_path / "peer").write_bytes("Le caf\xe9.".encode("latin-1"))
+    text = read_item_text(tmp_path / "peer")
+    assert isinstance(text, UnreadableText) and "latin-1" in text.reason
+    rec = Words().score_batch([Item(text, id=str(tmp_path / "peer"))])[0]
+    assert not rec.ok and rec.item == str(tmp_path / "peer") and "candidate: not valid UTF-8" in rec.message
+    (tmp_path / "bin").write_bytes(b"\x00" * 64)
+    with pytest.raises(InputError, match="binary"):
+        read_item_text(tmp_path / "bin")
+
+
+def test_jsonl_lines_end_at_newlines_only():
+    line = json.dumps({"text": "a\u2028b"}, ensure_ascii=False)
+    assert [obj for _, obj in jsonl_objects(line + "\n" + line, "f.jsonl")] == [{"text": "a\u2028b"}] * 2

@@ -1,0 +1,86 @@
+"""Every command's main wears one guard (evalcore.cli.guarded): Ctrl-C is one line and exit 130, a
+full disk one line and exit 2, never a traceback."""
+
+import errno
+import importlib
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "data" / "demo" / "mt"
+CLIS = {"summeval.cli": "summeval", "coherence.cli": "coherence", "mteval.cli": "mteval", "parapeval.cli": "parapeval"}
+
+
+class _Raising:
+    def __init__(self, exc):
+        self.exc = exc
+
+    def parse_args(self, argv=None):
+        raise self.exc
+
+
+@pytest.mark.parametrize("module", CLIS)
+def test_ctrl_c_is_one_line_and_exit_130(module, monkeypatch, capsys):
+    """On the old main Ctrl-C printed a traceback in every CLI."""
+    cli = importlib.import_module(module)
+    monkeypatch.setattr(cli, "build_parser", lambda: _Raising(KeyboardInterrupt()))
+    assert cli.main([]) == 130
+    assert capsys.readouterr().err == f"{CLIS[module]}: interrupted\n"
+
+
+@pytest.mark.parametrize("module", CLIS)
+def test_a_full_disk_is_one_line_and_exit_2(module, monkeypatch, capsys):
+    cli = importlib.import_module(module)
+    monkeypatch.setattr(cli, "build_parser", lambda: _Raising(OSError(errno.ENOSPC, "No space left on device")))
+    assert cli.main([]) == 2
+    assert capsys.readouterr().err == f"{CLIS[module]}: error: cannot write output: No space left on device\n"
+
+
+def test_other_os_errors_are_not_taken_for_a_full_disk(monkeypatch):
+    cli = importlib.import_module("mteval.cli")
+    monkeypatch.setattr(cli, "build_parser", lambda: _Raising(PermissionError(errno.EACCES, "denied")))
+    with pytest.raises(PermissionError):
+        cli.main([])
+
+
+def _run(*args, **kwargs):
+    return subprocess.run([sys.executable, "-m", "mteval.cli", "score", "-r", str(DEMO / "ref.A.en"),
+                           "-i", str(DEMO / "system-a.en"), "-m", "bleu", *args],
+                          cwd=ROOT, capture_output="stdout" not in kwargs, text=True, **kwargs)
+
+
+def test_output_to_dev_full_is_a_clear_error_exit_2():
+    """On the old main `-o /dev/full` gave a traceback and exit 1 (the code of failed items)."""
+    proc = _run("-o", "/dev/full")
+    assert proc.returncode == 2 and proc.stderr == "mteval: error: cannot write /dev/full: No space left on device\n"
+    with open("/dev/full", "w") as full:
+        proc = _run(stdout=full, stderr=subprocess.PIPE)
+    assert proc.returncode == 2
+    assert proc.stderr == "mteval: error: cannot write standard output: No space left on device\n"
+
+
+def _cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see the command wait for input")
+def test_a_real_ctrl_c_while_reading_input_is_one_line():
+    proc = subprocess.Popen([sys.executable, "-m", "mteval.cli", "score", "-r", str(DEMO / "ref.A.en"), "-i", "-"],
+                            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline, last, idle = time.monotonic() + 60, -1, 0
+        while time.monotonic() < deadline and idle < 5:  # idle for 0.5 s: blocked reading standard input
+            time.sleep(0.1)
+            ticks = _cpu_ticks(proc.pid)
+            idle, last = (idle + 1 if ticks == last else 0), ticks
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and out == "" and err == "mteval: interrupted\n"
