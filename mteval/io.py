@@ -1,9 +1,11 @@
 """Plain-text test sets as sacrebleu reads them: one segment a line, files aligned by line.
 
-Each line is decoded on its own, so one undecodable or empty line costs that segment only: it
-becomes an error message naming ``file:line``, never a silent drop, and the other lines are
-scored. Files whose line counts differ cannot be aligned at all: that is an :class:`InputError`
-naming both files and where the shorter one ends.
+Each line is decoded on its own, so one undecodable line costs that segment only: it becomes an
+error message naming ``file:line``, never a silent drop, and the other lines are scored. An empty
+(or whitespace-only) system output line is a translation, the worst kind, and is scored; an empty
+reference or source line leaves nothing to score against, so it is an error naming ``file:line``.
+Files whose line counts differ cannot be aligned at all: that is an :class:`InputError` naming
+both files and where the shorter one ends.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from evalcore.textio import InputError
 
 @dataclass(frozen=True)
 class Segments:
-    """The lines of one file: ``lines[k]`` is segment k+1's text, or None where ``errors[k]``
-    says why it cannot be read (empty, not UTF-8)."""
+    """The lines of one file: ``lines[k]`` is segment k+1's text ("" or whitespace when empty),
+    or None where ``errors[k]`` says why it cannot be read (not UTF-8)."""
 
     path: str
     lines: tuple[str | None, ...]
@@ -60,10 +62,6 @@ def read_segments(path: str | Path) -> Segments:
             errors[k] = f"{where}: not valid UTF-8 ({exc.reason} at byte {exc.start})"
             lines.append(None)
             continue
-        if not text.strip():
-            errors[k] = f"{where}: empty line"
-            lines.append(None)
-            continue
         lines.append(text)
     if not lines:
         raise InputError(f"{name}: no lines to score")
@@ -93,11 +91,15 @@ class Segment:
 
 
 def segments_of(hypotheses: Segments, references: Sequence[Segments], source: Segments | None = None) -> list[Segment]:
-    """Every line of one system as a :class:`Segment`; a line is unscorable when its
-    hypothesis, any reference or the source line is bad (the message names that file and line)."""
+    """Every line of one system as a :class:`Segment`; a line is unscorable when its hypothesis
+    cannot be read, or any reference or the source line cannot be read or is empty (the message
+    names that file and line). An empty hypothesis is an item: metrics score it."""
     out = []
     for k, cand in enumerate(hypotheses.lines):
         bad = [f.errors[k] for f in (hypotheses, *references, *([source] if source else [])) if k in f.errors]
+        bad += [f"{f.path}:{k + 1}: empty {role} line" for f, role in
+                [*((r, "reference") for r in references), *([(source, "source")] if source else [])]
+                if k not in f.errors and not f.lines[k].strip()]
         if bad:
             out.append(Segment(hypotheses.name, k + 1, None, "; ".join(bad)))
             continue

@@ -23,7 +23,7 @@ from typing import ClassVar
 import numpy as np
 
 from evalcore import __version__
-from evalcore.metric.inputs import InputLimits, TextCheck, check_text
+from evalcore.metric.inputs import EMPTY_NOTE, InputLimits, TextCheck, check_text, is_blank
 from evalcore.metric.records import ErrorRecord, Score
 from evalcore.metric.signature import Signature
 from evalcore.textio import InputError
@@ -88,6 +88,9 @@ class Metric(ABC):
     #: the batch that share its references too (CREMER standardises TESLA-S within a topic), so a
     #: topic's items must be scored in one batch; items of other topics never change a value.
     scope: ClassVar[str] = "item"
+    #: the value of an empty candidate for a metric that cannot read an empty text (its worst
+    #: value); None: the metric scores the empty text itself.
+    empty_value: ClassVar[float | None] = None
 
     # ---- scikit-learn's parameter contract ---------------------------------------------------
     @classmethod
@@ -157,7 +160,10 @@ class Metric(ABC):
     def _check(self, item: Item, limits: InputLimits) -> tuple[Item, tuple[str, ...]]:
         """The item with cleaned texts, and its notes; InputError names the item and the text."""
         name = item.id or "item"
-        cand = check_text(item.candidate, f"{name}: candidate", limits, self.english)
+        if is_blank(item.candidate) and len(item.candidate) <= limits.max_chars:
+            cand = TextCheck("", (EMPTY_NOTE,))
+        else:
+            cand = check_text(item.candidate, f"{name}: candidate", limits, self.english)
         notes = cand.notes
         refs: tuple[str, ...] = ()
         source = None
@@ -185,7 +191,9 @@ class Metric(ABC):
             except InputError as exc:
                 out[k] = ErrorRecord(getattr(raw, "id", "") or f"item {k + 1}", self.name, _strip_id(str(exc), k))
                 continue
-            if notes and neutral is not None:
+            if EMPTY_NOTE in notes and self.empty_value is not None:
+                out[k] = Score(self.empty_value, notes=notes)
+            elif notes and neutral is not None and EMPTY_NOTE not in notes:
                 out[k] = neutral.with_notes(*notes, "neutral: the model's neutral value, not a judgment")
             else:
                 todo.append((k, checked, notes))

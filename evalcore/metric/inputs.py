@@ -1,6 +1,8 @@
 """The one rule for bad input, shared by every metric (the README's "Bad input" section):
 
-- empty, undecodable or oversized text -> an error record, no score;
+- undecodable or oversized text, an empty reference or source -> an error record, no score;
+- an empty (or whitespace-only) candidate is an output, the worst kind: it is scored as the
+  metric scores an empty text (or the metric's ``empty_value``), with the note :data:`EMPTY_NOTE`;
 - text an English pipeline cannot judge (another script, symbols only, no English words)
   -> a defined score plus a ``notes`` flag (learned metrics give their neutral value);
 - control characters are stripped before scoring.
@@ -20,6 +22,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 
 DEFAULT_MAX_CHARS = 100_000
+#: the note on the score of an empty candidate
+EMPTY_NOTE = "empty: the candidate is empty, scored as the metric scores an empty text"
 
 
 def default_max_chars() -> int:
@@ -62,6 +66,11 @@ class TextCheck:
 def strip_control(text: str) -> str:
     """``text`` without control characters (tab, newline and carriage return are kept)."""
     return _CONTROL.sub("", text)
+
+
+def is_blank(text: object) -> bool:
+    """Whether ``text`` is a string of nothing but whitespace and control characters."""
+    return isinstance(text, str) and not strip_control(text).strip()
 
 
 def check_text(text: object, role: str, limits: InputLimits | None = None, english: bool = True) -> TextCheck:
