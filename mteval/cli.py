@@ -308,7 +308,7 @@ def _score(args) -> int:
     metrics = build_metrics(names, target_language(args.language_pair))
     check_sources(metrics, args.src)
     refs = [read_segments(p) for p in args.reference]
-    hyps = [read_segments(p) for p in args.input]
+    hyps = [read_segments(p, output=True) for p in args.input]
     src = read_segments(args.src) if args.src else None
     check_aligned([*refs, *hyps, *([src] if src else [])])
     systems = {(name, h.path): segments_of(h, refs, src) for name, h in zip(_system_names(args.input), hyps)}

@@ -1,11 +1,11 @@
 """Plain-text test sets as sacrebleu reads them: one segment a line, files aligned by line.
 
-Each line is decoded on its own, so one undecodable line costs that segment only: it becomes an
-error message naming ``file:line``, never a silent drop, and the other lines are scored. An empty
-(or whitespace-only) system output line is a translation, the worst kind, and is scored; an empty
-reference or source line leaves nothing to score against, so it is an error naming ``file:line``.
-Files whose line counts differ cannot be aligned at all: that is an :class:`InputError` naming
-both files and where the shorter one ends.
+Each line is decoded on its own, so one undecodable line, or an empty reference or source line,
+costs that segment only: it becomes an error message naming ``file:line``, never a silent drop,
+and the other lines are scored. An empty (or whitespace-only) line of system output is a
+translation, the worst kind: it is kept, and the metrics score it. Files whose line counts differ
+cannot be aligned at all: that is an :class:`InputError` naming both files and where the shorter
+one ends.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from evalcore.textio import InputError
 
 @dataclass(frozen=True)
 class Segments:
-    """The lines of one file: ``lines[k]`` is segment k+1's text ("" or whitespace when empty),
-    or None where ``errors[k]`` says why it cannot be read (not UTF-8)."""
+    """The lines of one file: ``lines[k]`` is segment k+1's text, or None where ``errors[k]``
+    says why it cannot be read (not UTF-8; empty, in a reference or source file)."""
 
     path: str
     lines: tuple[str | None, ...]
@@ -36,9 +36,10 @@ class Segments:
         return "stdin" if self.path == "-" else Path(self.path).name
 
 
-def read_segments(path: str | Path) -> Segments:
+def read_segments(path: str | Path, output: bool = False) -> Segments:
     """One segment per line of ``path`` (``-`` = standard input); a final newline ends the last
-    line rather than adding an empty one; Windows line ends and a leading BOM are accepted."""
+    line rather than adding an empty one; Windows line ends and a leading BOM are accepted.
+    ``output``: a system's output, whose empty lines are segments to score, not errors."""
     name = str(path)
     if name == "-":
         data = sys.stdin.buffer.read()
@@ -60,6 +61,10 @@ def read_segments(path: str | Path) -> Segments:
             text = line.removesuffix(b"\r").decode("utf-8")
         except UnicodeDecodeError as exc:
             errors[k] = f"{where}: not valid UTF-8 ({exc.reason} at byte {exc.start})"
+            lines.append(None)
+            continue
+        if not text.strip() and not output:
+            errors[k] = f"{where}: empty line"
             lines.append(None)
             continue
         lines.append(text)
@@ -91,15 +96,11 @@ class Segment:
 
 
 def segments_of(hypotheses: Segments, references: Sequence[Segments], source: Segments | None = None) -> list[Segment]:
-    """Every line of one system as a :class:`Segment`; a line is unscorable when its hypothesis
-    cannot be read, or any reference or the source line cannot be read or is empty (the message
-    names that file and line). An empty hypothesis is an item: metrics score it."""
+    """Every line of one system as a :class:`Segment`; a line is unscorable when its
+    hypothesis, any reference or the source line is bad (the message names that file and line)."""
     out = []
     for k, cand in enumerate(hypotheses.lines):
         bad = [f.errors[k] for f in (hypotheses, *references, *([source] if source else [])) if k in f.errors]
-        bad += [f"{f.path}:{k + 1}: empty {role} line" for f, role in
-                [*((r, "reference") for r in references), *([(source, "source")] if source else [])]
-                if k not in f.errors and not f.lines[k].strip()]
         if bad:
             out.append(Segment(hypotheses.name, k + 1, None, "; ".join(bad)))
             continue
