@@ -72,6 +72,9 @@ def _add_correlate(sub) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("-o", "--output", default="-", metavar="FILE", help="write here (default: - = standard output)")
     p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--strict", action="store_true",
+                   help="refuse judgments without scores and scored segments without judgments (by default "
+                        "they are counted on stderr and left out)")
 
 
 def _add_stream(sub) -> None:
@@ -335,7 +338,9 @@ def _correlate(args) -> int:
     output = check_output_path(args.output)
     check_input_path(args.scores, "--scores")
     check_input_path(args.human, "--human")
-    body = correlate_files(args.scores, args.human, args.format, args.bootstrap, args.seed)
+    body = correlate_files(args.scores, args.human, args.format, args.bootstrap, args.seed, args.strict)
+    for message in body.messages:
+        print(f"{PROG}: {message}", file=sys.stderr)
     emit(args.format, body.text, body.signatures, output)
     return EXIT_OK
 
