@@ -109,3 +109,20 @@ def test_an_incomplete_baseline_leaves_nothing_to_compare(tmp_path, capsys):
                              "-m", "chrf", "--paired-ar", "--paired-n", "50", "--max-chars", "4000", "--format", "json"])
     entry = doc["significance"]["chrf"]
     assert rc == 1 and "baseline's score is incomplete" in entry["error"] and "systems" not in entry
+
+
+def test_paired_bootstrap_p_values_are_sacrebleus(emptyline, capsys, monkeypatch):
+    from sacrebleu.metrics import BLEU, CHRF, TER
+    from sacrebleu.significance import PairedTest
+
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    ref, base = DEMO / "ref.A.en", DEMO / "system-a.en"
+    rc, doc = _json(capsys, ["score", "-r", str(ref), "-i", str(base), str(emptyline), "-m", "bleu", "-m", "chrf",
+                             "-m", "ter", "--paired-bs", "--seed", "12345", "--format", "json"])
+    test = PairedTest([("base", _lines(base)), ("empty", _lines(emptyline))],
+                      {"bleu": BLEU(), "chrf": CHRF(), "ter": TER()}, references=[_lines(ref)], test_type="bs",
+                      n_samples=1000)
+    _, theirs = test()  # sacrebleu's default seed, 12345
+    for ours, key in (("bleu", "BLEU"), ("chrf", "chrF2"), ("ter", "TER")):
+        p = doc["significance"][ours]["systems"]["emptyline.en"]["p_value"]
+        assert p == pytest.approx(theirs[key][1].p_value) and 0.01 < p < 0.5
