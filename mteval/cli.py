@@ -193,7 +193,7 @@ def _add_srl(sub) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = new_parser(PROG, " ".join(__doc__.split("\n\n", 1)[0].split()), "mteval")
+    parser = new_parser(PROG, " ".join(__doc__.split("\n\n", 1)[0].replace("``", "").split()), "mteval")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_score(sub)
     _add_correlate(sub)
@@ -265,8 +265,10 @@ def _system_names(paths: list[str]) -> list[str]:
     """File names as system names; full paths where two files share a name; a file given more
     than once is one system per mention, the later ones numbered ("hyp.en (2)")."""
     names = [Path(p).name if p != "-" else "stdin" for p in paths]
-    if len(set(names)) != len(names):
-        names = list(paths)
+    files: dict[str, set[str]] = {}
+    for name, path in zip(names, paths):
+        files.setdefault(name, set()).add(path)
+    names = [path if len(files[name]) > 1 else name for name, path in zip(names, paths)]
     seen: dict[str, int] = {}
     out = []
     for name in names:
