@@ -204,6 +204,9 @@ def correlate_files(scores_path: Path, human_path: Path, fmt: str, n_boot: int, 
             body = _markdown(result["correlations"])
         else:
             result = _system_level(scored, human, names, n_boot, seed)
+            messages += [f"warning: {name}: {system}'s corpus score is incomplete ({why}): left out of the "
+                         "system-level correlation" for name, by_system in result.get("left_out", {}).items()
+                         for system, why in by_system.items()]
             body = table(["metric", "judgment", "pearson", "spearman", "kendall"],
                          [[m, d, *(_entry(c) for c in by_kind.values())]
                           for d, by_metric in result["correlations"].items() for m, by_kind in by_metric.items()]) + "\n"
@@ -264,14 +267,19 @@ def _segment_level(scored, human: Judgments, names, n_boot: int, seed: int, matc
 
 
 def _system_level(scored, human: Judgments, names, n_boot: int, seed: int) -> dict:
+    """Corpus scores against system judgments; a system whose corpus score for a metric is
+    incomplete (lines the metric did not score) is left out of that metric's correlations and
+    named in ``left_out``."""
     systems = sorted(s for s, _ in human.values)
     lines = sorted(set.intersection(*(set(scored[s]) for s in systems)))
+    partial = {name: {s: f"scored {sum(name in scored[s][k] for k in lines)} of {len(lines)} lines"
+                      for s in systems if any(name not in scored[s][k] for k in lines)} for name in names}
     out: dict = {}
     for dim in human.dimensions:
-        judged = [s for s in systems if dim in human.values[(s, None)]]
-        h = np.array([[human.values[(s, None)][dim] for s in judged]])
         out[dim] = {}
         for name in names:
+            judged = [s for s in systems if dim in human.values[(s, None)] and s not in partial[name]]
+            h = np.array([[human.values[(s, None)][dim] for s in judged]])
             stats = corpus_statistics(get_metric(name), [[scored[s][k].get(name) for k in lines] for s in judged])
             corr, _, _ = system_correlations(stats, np.repeat(h, len(lines), axis=0), np.ones((len(lines), len(judged))),
                                              n_boot, seed)
@@ -280,4 +288,6 @@ def _system_level(scored, human: Judgments, names, n_boot: int, seed: int) -> di
                 reason = undefined_reason(len(judged), "systems", c.value)
                 out[dim][name][kind] = ({"value": None, "ci_low": None, "ci_high": None, "undefined": reason}
                                         if reason else c.as_dict())
-    return {"level": "system", "segments": len(lines), "systems": len(systems), "correlations": out}
+    left_out = {name: by_system for name, by_system in partial.items() if by_system}
+    return {"level": "system", "segments": len(lines), "systems": len(systems), "correlations": out,
+            **({"left_out": left_out} if left_out else {})}

@@ -121,3 +121,24 @@ def test_constant_judgments_give_undefined_correlations_without_warnings(tmp_pat
     doc = json.loads(capsys.readouterr().out)
     entry = doc["correlations"]["q"]["bleu"]["pearson"]
     assert entry["value"] is None and entry["undefined"] == "undefined: constant scores on one side"
+
+
+def test_an_incomplete_corpus_score_is_left_out_of_system_correlations(tmp_path, capsys):
+    lines = (DEMO / "system-b.en").read_text("utf-8").splitlines()
+    bad = tmp_path / "system-bad.en"
+    bad.write_bytes("\n".join(lines).encode().replace(lines[0].encode(), b"\xff" + lines[0].encode()) + b"\n")
+    third = tmp_path / "system-c.en"
+    third.write_text("\n".join(" ".join(l.split()[:4]) for l in lines) + "\n")
+    path = tmp_path / "s.json"
+    assert main(["score", "-r", str(DEMO / "ref.A.en"), "-i", str(DEMO / "system-a.en"), str(bad), str(third),
+                 str(DEMO / "system-b.en"), "-m", "bleu", "--segments", "--format", "json", "-o", str(path)]) == 1
+    capsys.readouterr()
+    human = tmp_path / "h.tsv"
+    human.write_text("system\tq\nsystem-a.en\t70\nsystem-bad.en\t99\nsystem-c.en\t10\nsystem-b.en\t20\n")
+    assert main(["correlate", "--scores", str(path), "--human", str(human), "--format", "json",
+                 "--bootstrap", "20"]) == 0
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    assert doc["left_out"] == {"bleu": {"system-bad.en": "scored 7 of 8 lines"}}
+    assert "warning: bleu: system-bad.en's corpus score is incomplete (scored 7 of 8 lines)" in captured.err
+    assert doc["correlations"]["q"]["bleu"]["pearson"]["value"] is not None  # on the 3 complete systems
