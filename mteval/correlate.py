@@ -90,6 +90,7 @@ def read_judgments(path: Path) -> Judgments:
 
 
 def _is_number(text: str) -> bool:
+    """Whether a cell reads as a number (a column without one is not a judgment)."""
     try:
         float(text)
     except ValueError:
@@ -207,9 +208,9 @@ def correlate_files(scores_path: Path, human_path: Path, fmt: str, n_boot: int, 
             messages += [f"warning: {name}: {system}'s corpus score is incomplete ({why}): left out of the "
                          "system-level correlation" for name, by_system in result.get("left_out", {}).items()
                          for system, why in by_system.items()]
-            body = table(["metric", "judgment", "pearson", "spearman", "kendall"],
-                         [[m, d, *(_entry(c) for c in by_kind.values())]
-                          for d, by_metric in result["correlations"].items() for m, by_kind in by_metric.items()]) + "\n"
+            rows = [[m, d, *(_entry(c) for c in by_kind.values())]
+                    for d, by_metric in result["correlations"].items() for m, by_kind in by_metric.items()]
+            body = table(["metric", "judgment", "pearson", "spearman", "kendall"], rows) + "\n"
     note = (f"\n{result['segments']} segments x {result['systems']} systems; bootstrap {n_boot} resamples of "
             f"segments, seed {seed}\n")
     result["signature"] = signatures
@@ -281,8 +282,8 @@ def _system_level(scored, human: Judgments, names, n_boot: int, seed: int) -> di
             judged = [s for s in systems if dim in human.values[(s, None)] and s not in partial[name]]
             h = np.array([[human.values[(s, None)][dim] for s in judged]])
             stats = corpus_statistics(get_metric(name), [[scored[s][k].get(name) for k in lines] for s in judged])
-            corr, _, _ = system_correlations(stats, np.repeat(h, len(lines), axis=0), np.ones((len(lines), len(judged))),
-                                             n_boot, seed)
+            corr, _, _ = system_correlations(stats, np.repeat(h, len(lines), axis=0),
+                                             np.ones((len(lines), len(judged))), n_boot, seed)
             out[dim][name] = {}
             for kind, c in corr.items():
                 reason = undefined_reason(len(judged), "systems", c.value)

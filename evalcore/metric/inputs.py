@@ -70,7 +70,7 @@ def strip_control(text: str) -> str:
 
 def is_blank(text: object) -> bool:
     """Whether ``text`` is a string of nothing but whitespace and control characters."""
-    return isinstance(text, str) and not strip_control(text).strip()
+    return isinstance(text, str) and not _CONTROL.sub("", text).strip()
 
 
 def check_text(text: object, role: str, limits: InputLimits | None = None, english: bool = True) -> TextCheck:

@@ -106,7 +106,8 @@ def test_an_incomplete_baseline_leaves_nothing_to_compare(tmp_path, capsys):
     long = tmp_path / "long.en"
     long.write_text("\n".join(lines) + "\n", "utf-8")
     rc, doc = _json(capsys, ["score", "-r", str(DEMO / "ref.A.en"), "-i", str(long), str(DEMO / "system-b.en"),
-                             "-m", "chrf", "--paired-ar", "--paired-n", "50", "--max-chars", "4000", "--format", "json"])
+                             "-m", "chrf", "--paired-ar", "--paired-n", "50", "--max-chars", "4000",
+                             "--format", "json"])
     entry = doc["significance"]["chrf"]
     assert rc == 1 and "baseline's score is incomplete" in entry["error"] and "systems" not in entry
 

@@ -100,8 +100,8 @@ def test_judgments_outside_the_scored_lines_are_counted_and_warned(tmp_path, sco
 
 def test_a_text_column_is_ignored_with_a_note(tmp_path, three_systems, capsys):
     human = tmp_path / "h.tsv"
-    rows = [f"{s}\t{k}\t{v + k % 3}\tann{k % 2}" for s, v in (("system-a.en", 5), ("system-b.en", 1), ("system-c.en", 3))
-            for k in range(1, 9)]
+    levels = (("system-a.en", 5), ("system-b.en", 1), ("system-c.en", 3))
+    rows = [f"{s}\t{k}\t{v + k % 3}\tann{k % 2}" for s, v in levels for k in range(1, 9)]
     human.write_text("system\tline\tadequacy\tannotator\n" + "\n".join(rows) + "\n")
     assert main(["correlate", "--scores", str(three_systems), "--human", str(human), "--bootstrap", "50"]) == 0
     captured = capsys.readouterr()
