@@ -157,13 +157,18 @@ class Metric(ABC):
             return raw
         raise InputError(f"item {position + 1}: expected an Item, got {type(raw).__name__}")
 
+    @staticmethod
+    def _check_candidate(text, role: str, limits: InputLimits, english: bool) -> TextCheck:
+        """The input rule for a candidate: an empty one is an output to score (with
+        :data:`EMPTY_NOTE`), not an error; anything else as :func:`check_text`."""
+        if is_blank(text) and len(text) <= limits.max_chars:
+            return TextCheck("", (EMPTY_NOTE,))
+        return check_text(text, role, limits, english)
+
     def _check(self, item: Item, limits: InputLimits) -> tuple[Item, tuple[str, ...]]:
         """The item with cleaned texts, and its notes; InputError names the item and the text."""
         name = item.id or "item"
-        if is_blank(item.candidate) and len(item.candidate) <= limits.max_chars:
-            cand = TextCheck("", (EMPTY_NOTE,))
-        else:
-            cand = check_text(item.candidate, f"{name}: candidate", limits, self.english)
+        cand = self._check_candidate(item.candidate, f"{name}: candidate", limits, self.english)
         notes = cand.notes
         refs: tuple[str, ...] = ()
         source = None
