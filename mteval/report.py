@@ -1,6 +1,8 @@
 """Rendering ``mteval score`` results: a sacrebleu-like text table, strict JSON, JSONL and TSV
 rows (per system, or per segment with ``--segments``). A corpus score that leaves out lines the
-metric could not score is marked incomplete in every format ("scored k of n")."""
+metric could not score is incomplete: the table shows it marked ("incomplete: k of n"); the machine
+formats leave the score empty (a consumer that reads scores alone never meets a number raised by
+lost lines) and give the value on the scored lines as ``partial_scores`` in JSON."""
 
 from __future__ import annotations
 
@@ -110,16 +112,25 @@ def _segment_rows(names: Sequence[str], results: Sequence[SystemResult]) -> list
     return rows
 
 
+def _complete_value(r: SystemResult, name: str) -> float | None:
+    """A corpus score for the machine formats: None when it leaves lines out."""
+    return finite_or_none(r.corpus[name].value) if r.complete(name) else None
+
+
 def _system_rows(names: Sequence[str], results: Sequence[SystemResult]) -> list[dict]:
-    return [{"system": r.name, "path": r.path, "lines": len(r.segments),
-             "complete": all(r.complete(n) for n in names),
-             "scored": {n: len(r.scored(n)) for n in names},
-             "incomplete": {n: f"scored {len(r.scored(n))} of {len(r.segments)} lines"
-                            for n in names if not r.complete(n)},
-             "empty_lines": r.empty_lines(),
-             "scores": {n: finite_or_none(r.corpus[n].value) for n in names},
-             "components": {n: dict(r.corpus[n].components) for n in names if r.corpus[n].components}}
-            for r in results]
+    rows = []
+    for r in results:
+        partial = [n for n in names if not r.complete(n)]
+        row = {"system": r.name, "path": r.path, "lines": len(r.segments), "complete": not partial,
+               "scored": {n: len(r.scored(n)) for n in names},
+               "incomplete": {n: f"scored {len(r.scored(n))} of {len(r.segments)} lines" for n in partial},
+               "empty_lines": r.empty_lines(),
+               "scores": {n: _complete_value(r, n) for n in names}}
+        if partial:
+            row["partial_scores"] = {n: finite_or_none(r.corpus[n].value) for n in partial}
+        row["components"] = {n: dict(r.corpus[n].components) for n in names if r.corpus[n].components}
+        rows.append(row)
+    return rows
 
 
 def to_json(signatures: dict, names: Sequence[str], results: Sequence[SystemResult], sig: dict | None,
@@ -146,7 +157,7 @@ def to_tsv(names: Sequence[str], results: Sequence[SystemResult], segments: bool
                 for r in results for k, row in enumerate(r.segments)]
     else:
         head = ["system", *names, "lines", "lines_scored", "complete"]
-        rows = [[r.name, *(r.corpus[n].value for n in names), len(r.segments), len(r.segments) - r.failed,
+        rows = [[r.name, *(_complete_value(r, n) for n in names), len(r.segments), len(r.segments) - r.failed,
                  "yes" if all(r.complete(n) for n in names) else "no"]
                 for r in results]
     return "".join("\t".join(tsv_cell(c) for c in row) + "\n" for row in [head, *rows])

@@ -86,6 +86,7 @@ def test_an_unreadable_line_makes_the_corpus_score_incomplete(tmp_path, capsys):
     rc, doc = _json(capsys, [*base, "--format", "json"])
     system = doc["systems"][1]
     assert rc == 1 and system["complete"] is False and system["incomplete"] == {"bleu": "scored 7 of 8 lines"}
+    assert system["scores"]["bleu"] is None and system["partial_scores"]["bleu"] > 0
     # left out of the paired test, named, not compared on fewer lines in silence
     entry = doc["significance"]["bleu"]
     assert entry["left_out"] == {"bad.en": "scored 7 of 8 lines"} and "systems" not in entry
@@ -97,7 +98,7 @@ def test_an_unreadable_line_makes_the_corpus_score_incomplete(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "(incomplete: 7 of 8)" in out and "left out: incomplete (scored 7 of 8 lines)" in out
     rc = main([*base[:-1], "--format", "tsv"])
-    assert capsys.readouterr().out.splitlines()[2].endswith("\t8\t7\tno")
+    assert capsys.readouterr().out.splitlines()[2] == "bad.en\t\t8\t7\tno"
 
 
 def test_an_incomplete_baseline_leaves_nothing_to_compare(tmp_path, capsys):
