@@ -219,7 +219,8 @@ def _grouping_values(metric: np.ndarray, human: np.ndarray, grouping: str, kind:
     if grouping == "item":
         per_doc = correlation_rows(metric, human, kind)
         if resamples is None:
-            return np.array(np.nanmean(per_doc))
+            defined = per_doc[~np.isnan(per_doc)]
+            return np.array(defined.mean() if defined.size else math.nan)
         picked = per_doc[resamples]
         with np.errstate(invalid="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", category=RuntimeWarning)  # a resample of constant documents
@@ -388,6 +389,40 @@ def matrices(records: Records, names: Sequence[str], topics: Sequence[str], syst
                 v = values.get(n)
                 if v is not None and not math.isnan(v):
                     out[n][t_index[topic], s_index[system]] = v
+    return out
+
+
+#: fewest points a correlation is defined on (two points always correlate perfectly)
+MIN_POINTS = 3
+
+
+def undefined_reason(n_points: int, what: str, value: float) -> str | None:
+    """Why a correlation over ``n_points`` ``what`` (e.g. "systems") with this ``value`` says
+    nothing: too few points, or a side with constant scores (NaN); None when it is defined."""
+    if n_points < MIN_POINTS:
+        return f"undefined: {n_points} {what} (needs at least {MIN_POINTS})"
+    if value is None or math.isnan(value):
+        return "undefined: constant scores on one side"
+    return None
+
+
+def mark_undefined(table: dict, sizes: Mapping[str, tuple[int, str]]) -> dict:
+    """A :func:`correlation_table` whose undefined entries (see :func:`undefined_reason`; ``sizes``
+    = grouping -> (points, what they are)) carry no number: value and interval None, the reason
+    in ``undefined``; defined entries are unchanged."""
+    out: dict = {}
+    for grouping, by_dim in table.items():
+        n, what = sizes[grouping]
+        out[grouping] = {}
+        for dim, by_metric in by_dim.items():
+            out[grouping][dim] = {}
+            for name, by_kind in by_metric.items():
+                entries = {}
+                for kind, entry in by_kind.items():
+                    reason = undefined_reason(n, what, entry["value"])
+                    entries[kind] = ({"value": None, "ci_low": None, "ci_high": None, "undefined": reason}
+                                     if reason else entry)
+                out[grouping][dim][name] = entries
     return out
 
 

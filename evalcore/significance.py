@@ -1,18 +1,22 @@
 """Is system A really better than system B on this test set? Paired significance tests on the
 same segments scored for both systems, as sacrebleu offers them (learned from, not copied):
 
-- :func:`paired_bootstrap`: paired bootstrap resampling (Koehn 2004): resample segments with
-  replacement, rescore both systems on each resample; the p-value is the share of resampled
-  differences, shifted to mean zero (the null), at least as far from zero as the observed one;
+- :func:`paired_bootstrap`: paired bootstrap resampling (Koehn 2004) with sacrebleu's resamples
+  and p-value: segments drawn with replacement (``Generator.choice`` from the seed), both systems
+  rescored on each resample; the absolute resampled differences, shifted to mean zero, are the
+  null distribution, and p = (resamples whose shifted value reaches the observed absolute
+  difference + 1) / (resamples + 1), as sacrebleu's ``--paired-bs`` computes it;
 - :func:`approximate_randomization`: approximate randomization (Riezler & Maxwell 2005): swap
   the two systems' outputs segment by segment with probability 1/2; the p-value is the share of
   shuffles whose difference is at least as large as the observed one, with the +1 correction.
 
 Both work on a metric's per-segment values (the corpus score is their mean) or, given an
 ``aggregate`` function, on per-segment sufficient statistics (BLEU-like metrics: the corpus score
-is computed from summed statistics, not averaged). Both tests are two-sided and use ``>=`` so that
-a system compared with itself gets p = 1 (sacrebleu's strict ``>`` would give it p ~ 0.001).
-Everything is vectorised over resamples and seeded.
+is computed from summed statistics, not averaged). Both tests use ``>=`` where sacrebleu uses
+``>``, so that a system compared with itself gets p = 1 (sacrebleu gives it 1 / (resamples + 1),
+"significant"); otherwise the p-values equal sacrebleu's for the same seed and resamples (they
+differ only if a resampled value ties the observed one exactly). Everything is vectorised over
+resamples and seeded.
 """
 
 from __future__ import annotations
@@ -124,7 +128,7 @@ def _bootstrap_differences(sa: _Scorer, sb: _Scorer, n_samples: int, rng: np.ran
     n = len(sa)
     out = []
     for size in _chunks(n_samples, n):
-        idx = rng.integers(0, n, size=(size, n))
+        idx = rng.choice(n, size=(size, n), replace=True)  # sacrebleu's draws
         counts = np.zeros((size, n))
         np.add.at(counts, (np.repeat(np.arange(size), n), idx.ravel()), 1.0)
         out.append(sa.scores(counts) - sb.scores(counts))
@@ -153,8 +157,8 @@ def paired_bootstrap(a, b, aggregate: Aggregate | None = None, n_samples: int = 
     score_a, score_b = sa.full(), sb.full()
     observed = score_a - score_b
     diffs = _bootstrap_differences(sa, sb, n_samples, np.random.default_rng(seed))
-    null = diffs - diffs.mean()  # the resampled differences shifted to the null of no difference
-    p = (np.sum(np.abs(null) >= abs(observed) - _tolerance(observed)) + 1) / (n_samples + 1)
+    null = np.abs(diffs) - np.abs(diffs).mean()  # sacrebleu's null: absolute differences centred
+    p = (np.sum(null >= abs(observed) - _tolerance(observed)) + 1) / (n_samples + 1)
     mean, low, high = _interval(diffs, alpha)
     return PairedTest("bootstrap", score_a, score_b, observed, float(p), mean, low, high, n_samples, seed)
 

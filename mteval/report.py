@@ -1,5 +1,8 @@
 """Rendering ``mteval score`` results: a sacrebleu-like text table, strict JSON, JSONL and TSV
-rows (per system, or per segment with ``--segments``)."""
+rows (per system, or per segment with ``--segments``). A corpus score that leaves out lines the
+metric could not score is incomplete: the table shows it marked ("incomplete: k of n"); the machine
+formats leave the score empty (a consumer that reads scores alone never meets a number raised by
+lost lines) and give the value on the scored lines as ``partial_scores`` in JSON."""
 
 from __future__ import annotations
 
@@ -32,11 +35,36 @@ def _errors(results: Sequence[SystemResult]) -> list[str]:
     return out
 
 
+def _corpus_cell(r: SystemResult, name: str) -> str:
+    """A corpus score, marked when it leaves lines out."""
+    value = _num(r.corpus[name].value)
+    return value if r.complete(name) else f"{value} (incomplete: {len(r.scored(name))} of {len(r.segments)})"
+
+
+def _notes(results: Sequence[SystemResult], names: Sequence[str]) -> list[str]:
+    """What a reader of the table must know: empty outputs scored, incomplete corpus scores."""
+    out = []
+    for r in results:
+        empty = r.empty_lines()
+        if empty:
+            shown = ", ".join(map(str, empty[:10])) + (", ..." if len(empty) > 10 else "")
+            out.append(f"{r.name}: {len(empty)} empty output line{'s' * (len(empty) != 1)} ({shown}), "
+                       "scored as empty translations")
+        partial = [n for n in names if not r.complete(n)]
+        if partial:
+            out.append(f"{r.name}: incomplete {'/'.join(partial)} (lines not scored are listed below; "
+                       "incomplete scores are left out of paired tests unless --paired-incomplete)")
+    return out
+
+
 def to_text(names: Sequence[str], results: Sequence[SystemResult], sig: dict | None, segments: bool) -> str:
     """System scores (and counts of scored lines), paired tests, segment scores, error lines."""
-    rows = [[r.name, *(_num(r.corpus[n].value) for n in names),
+    rows = [[r.name, *(_corpus_cell(r, n) for n in names),
              f"{len(r.segments) - r.failed}/{len(r.segments)}"] for r in results]
     out = [table(["system", *names, "lines scored"], rows), ""]
+    notes = _notes(results, names)
+    if notes:
+        out += [*notes, ""]
     if sig:
         first = next(iter(sig.values()))
         test = "paired bootstrap" if first["test"] == "bootstrap" else "approximate randomization"
@@ -45,6 +73,8 @@ def to_text(names: Sequence[str], results: Sequence[SystemResult], sig: dict | N
                    "* p < 0.05):")
         sig_rows = []
         for name, entry in sig.items():
+            for system, why in entry.get("left_out", {}).items():
+                sig_rows.append([name, system, "-", "-", "-", f"left out: incomplete ({why})"])
             if "error" in entry:
                 sig_rows.append([name, "-", "-", "-", "-", entry["error"]])
                 continue
@@ -82,12 +112,25 @@ def _segment_rows(names: Sequence[str], results: Sequence[SystemResult]) -> list
     return rows
 
 
+def _complete_value(r: SystemResult, name: str) -> float | None:
+    """A corpus score for the machine formats: None when it leaves lines out."""
+    return finite_or_none(r.corpus[name].value) if r.complete(name) else None
+
+
 def _system_rows(names: Sequence[str], results: Sequence[SystemResult]) -> list[dict]:
-    return [{"system": r.name, "path": r.path, "lines": len(r.segments),
-             "scored": {n: len(r.scored(n)) for n in names},
-             "scores": {n: finite_or_none(r.corpus[n].value) for n in names},
-             "components": {n: dict(r.corpus[n].components) for n in names if r.corpus[n].components}}
-            for r in results]
+    rows = []
+    for r in results:
+        partial = [n for n in names if not r.complete(n)]
+        row = {"system": r.name, "path": r.path, "lines": len(r.segments), "complete": not partial,
+               "scored": {n: len(r.scored(n)) for n in names},
+               "incomplete": {n: f"scored {len(r.scored(n))} of {len(r.segments)} lines" for n in partial},
+               "empty_lines": r.empty_lines(),
+               "scores": {n: _complete_value(r, n) for n in names}}
+        if partial:
+            row["partial_scores"] = {n: finite_or_none(r.corpus[n].value) for n in partial}
+        row["components"] = {n: dict(r.corpus[n].components) for n in names if r.corpus[n].components}
+        rows.append(row)
+    return rows
 
 
 def to_json(signatures: dict, names: Sequence[str], results: Sequence[SystemResult], sig: dict | None,
@@ -113,7 +156,8 @@ def to_tsv(names: Sequence[str], results: Sequence[SystemResult], segments: bool
                  "; ".join(f"{n}: {row[n].message}" for n in names if not row[n].ok)]
                 for r in results for k, row in enumerate(r.segments)]
     else:
-        head = ["system", *names, "lines", "lines_scored"]
-        rows = [[r.name, *(r.corpus[n].value for n in names), len(r.segments), len(r.segments) - r.failed]
+        head = ["system", *names, "lines", "lines_scored", "complete"]
+        rows = [[r.name, *(_complete_value(r, n) for n in names), len(r.segments), len(r.segments) - r.failed,
+                 "yes" if all(r.complete(n) for n in names) else "no"]
                 for r in results]
     return "".join("\t".join(tsv_cell(c) for c in row) + "\n" for row in [head, *rows])

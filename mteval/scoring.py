@@ -1,6 +1,12 @@
 """Scoring test sets: several systems' outputs against the same references, every metric, then
 system (corpus) scores and paired significance of each system against the first (the baseline),
-as sacrebleu's ``--paired-bs`` / ``--paired-ar`` do."""
+as sacrebleu's ``--paired-bs`` / ``--paired-ar`` do.
+
+An empty output line is scored (the metrics give it their value for an empty text). A line some
+metric could not score (undecodable, over the size cap, an empty reference) makes that system's
+corpus score for the metric incomplete: the score is over the lines it has, marked incomplete in
+every output, and the system is left out of paired tests unless the caller includes incomplete
+systems, which are then compared on the lines every compared system has."""
 
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from evalcore.metric import ErrorRecord, InputLimits, Metric, Score
+from evalcore.metric.inputs import EMPTY_NOTE
 from evalcore.metric.base import Result
 from evalcore.metric.batch import score_with
 from mteval.baselines import SufficientStatistics
@@ -28,6 +35,15 @@ class SystemResult:
     def scored(self, metric: str) -> list[int]:
         """0-based lines this metric scored."""
         return [k for k, row in enumerate(self.segments) if row[metric].ok]
+
+    def complete(self, metric: str) -> bool:
+        """Whether this metric scored every line (its corpus score covers the whole test set)."""
+        return all(row[metric].ok for row in self.segments)
+
+    def empty_lines(self) -> list[int]:
+        """1-based lines whose output is empty (scored as empty translations)."""
+        return [k + 1 for k, row in enumerate(self.segments)
+                if any(r.ok and EMPTY_NOTE in r.notes for r in row.values())]
 
     @property
     def failed(self) -> int:
@@ -76,20 +92,38 @@ def paired_inputs(metric: Metric, results: Sequence[SystemResult]):
 
 
 def significance(metrics: Sequence[Metric], results: Sequence[SystemResult], test: str, n_samples: int | None,
-                 seed: int) -> dict[str, dict]:
-    """{metric: {"test", "baseline", "segments", "systems": {system: PairedTest dict}}}: every
-    system against the first, on the lines all systems have scored, with the same resamples."""
+                 seed: int, incomplete: bool = False) -> dict[str, dict]:
+    """{metric: {"test", "baseline", "segments", "systems": {system: PairedTest dict}, "left_out"}}:
+    every system against the first, on the lines all compared systems have scored, with the same
+    resamples. Systems whose corpus score is incomplete are left out (named in ``left_out``)
+    unless ``incomplete``; an incomplete baseline leaves nothing to compare."""
     from evalcore.significance import DEFAULT_SAMPLES, compare_to_baseline
 
     out = {}
     for metric in metrics:
-        per_system, aggregate, common = paired_inputs(metric, results)
-        entry = {"test": test, "baseline": results[0].name, "segments": len(common),
-                 "n_samples": n_samples or DEFAULT_SAMPLES[test], "seed": seed}
+        entry: dict = {"test": test, "baseline": results[0].name,
+                       "n_samples": n_samples or DEFAULT_SAMPLES[test], "seed": seed}
+        kept = [incomplete or r.complete(metric.name) for r in results]
+        compared = [r for r, keep in zip(results, kept) if keep]
+        left_out = {r.name: f"scored {len(r.scored(metric.name))} of {len(r.segments)} lines"
+                    for r, keep in zip(results, kept) if not keep}
+        if left_out:
+            entry["left_out"] = left_out
+        out[metric.name] = entry
+        if not kept[0]:
+            entry["segments"] = 0
+            entry["error"] = (f"the baseline's score is incomplete ({left_out[results[0].name]}); "
+                              "--paired-incomplete compares on the lines every system has")
+            continue
+        if len(compared) < 2:
+            entry["segments"] = 0
+            entry["error"] = "every other system's score is incomplete; --paired-incomplete compares them"
+            continue
+        per_system, aggregate, common = paired_inputs(metric, compared)
+        entry["segments"] = len(common)
         if not common:
             entry["error"] = "no line was scored for every system"
         else:
             tests = compare_to_baseline(per_system, results[0].name, test, aggregate, n_samples, seed)
             entry["systems"] = {name: t.as_dict() for name, t in tests.items()}
-        out[metric.name] = entry
     return out

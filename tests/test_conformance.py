@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from evalcore.metric import Item, InputLimits
+from evalcore.metric.inputs import EMPTY_NOTE
 from evalcore.metric.registry import get_metric, registered
 
 REFS = ("The council approved the new budget on Monday after a long debate. Taxes will not rise.",
@@ -86,14 +87,13 @@ def test_deterministic_across_processes(metric):
     assert json.loads(out.stdout.strip().splitlines()[-1]) == pytest.approx(here, rel=1e-12)
 
 
-def test_empty_and_oversized_input_are_error_records(metric):
+def test_empty_input_is_scored_with_a_note_and_oversized_input_is_an_error_record(metric):
     good = _items(metric.reads)[0]
     empty = Item("   ", good.references, good.source, id="empty-one")
     huge = Item("word " * 400, good.references, good.source, id="huge-one")
     results = metric.score_batch([empty, good, huge], InputLimits(max_chars=1000))
-    assert [r.ok for r in results] == [False, True, False]
-    assert results[0].item == "empty-one" and results[2].item == "huge-one"
-    assert "empty" in results[0].message and "too long" in results[2].message
+    assert [r.ok for r in results] == [True, True, False]
+    assert EMPTY_NOTE in results[0].notes and results[2].item == "huge-one" and "too long" in results[2].message
 
 
 @pytest.mark.parametrize("text", ["这是一个关于预算的中文句子。委员会周一批准了预算。", "🙂🙂🙂 ✨✨ 🎉🎉🎉 !!!"])

@@ -23,7 +23,7 @@ from typing import ClassVar
 import numpy as np
 
 from evalcore import __version__
-from evalcore.metric.inputs import InputLimits, TextCheck, check_text, cleaning_note
+from evalcore.metric.inputs import EMPTY_NOTE, InputLimits, TextCheck, check_text, cleaning_note, is_blank
 from evalcore.metric.records import ErrorRecord, Score
 from evalcore.metric.signature import Signature
 from evalcore.textio import InputError
@@ -91,6 +91,9 @@ class Metric(ABC):
     #: the batch that share its references too (CREMER standardises TESLA-S within a topic), so a
     #: topic's items must be scored in one batch; items of other topics never change a value.
     scope: ClassVar[str] = "item"
+    #: the value of an empty candidate for a metric that cannot read an empty text (its worst
+    #: value); None: the metric scores the empty text itself.
+    empty_value: ClassVar[float | None] = None
 
     # ---- scikit-learn's parameter contract ---------------------------------------------------
     @classmethod
@@ -157,10 +160,18 @@ class Metric(ABC):
             return raw
         raise InputError(f"item {position + 1}: expected an Item, got {type(raw).__name__}")
 
+    @staticmethod
+    def _check_candidate(text, role: str, limits: InputLimits, english: bool) -> TextCheck:
+        """The input rule for a candidate: an empty one is an output to score (with
+        :data:`EMPTY_NOTE`), not an error; anything else as :func:`check_text`."""
+        if is_blank(text) and len(text) <= limits.max_chars:
+            return TextCheck("", (EMPTY_NOTE,))
+        return check_text(text, role, limits, english)
+
     def _check(self, item: Item, limits: InputLimits) -> tuple[Item, tuple[str, ...]]:
         """The item with cleaned texts, and its notes; InputError names the item and the text."""
         name = item.id or "item"
-        cand = check_text(item.candidate, f"{name}: candidate", limits, self.english)
+        cand = self._check_candidate(item.candidate, f"{name}: candidate", limits, self.english)
         notes = cand.notes
         refs: tuple[str, ...] = ()
         source = None
@@ -199,7 +210,10 @@ class Metric(ABC):
                 out[k] = ErrorRecord(_raw_id(raw) or f"item {k + 1}", self.name, _strip_id(message, k))
                 continue
             notes = (*notes, *_cleaning_notes(item, checked))
-            if notes and neutral is not None and not all(n.startswith(CLEANED) for n in notes):
+            if EMPTY_NOTE in notes and self.empty_value is not None:
+                out[k] = Score(self.empty_value, notes=notes)
+            elif (notes and neutral is not None and EMPTY_NOTE not in notes
+                  and not all(n.startswith(CLEANED) for n in notes)):
                 out[k] = neutral.with_notes(*notes, "neutral: the model's neutral value, not a judgment")
             else:
                 todo.append((k, checked, notes))

@@ -1,6 +1,8 @@
 """The one rule for bad input, shared by every metric (the README's "Bad input" section):
 
-- empty, undecodable or oversized text -> an error record, no score;
+- undecodable or oversized text, an empty reference or source -> an error record, no score;
+- an empty (or whitespace-only) candidate is an output, the worst kind: it is scored as the
+  metric scores an empty text (or the metric's ``empty_value``), with the note :data:`EMPTY_NOTE`;
 - text an English pipeline cannot judge (another script, symbols only, no English words)
   -> a defined score plus a ``notes`` flag (learned metrics give their neutral value);
 - control characters and invisible characters are removed, and the text is put in Unicode NFC,
@@ -40,6 +42,8 @@ _REMOVED = re.compile(f"[{_CONTROL_CLASS}{_INVISIBLE_CLASS}]")
 _WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 
 DEFAULT_MAX_CHARS = 100_000
+#: the note on the score of an empty candidate
+EMPTY_NOTE = "empty: the candidate is empty, scored as the metric scores an empty text"
 
 
 def default_max_chars() -> int:
@@ -103,6 +107,11 @@ def cleaning_note(raw: str, role: str) -> str:
     if not unicodedata.is_normalized("NFC", _REMOVED.sub("", raw)):
         parts.append("applied NFC")
     return f"cleaned: {role}: {'; '.join(parts)}"
+
+
+def is_blank(text: object) -> bool:
+    """Whether ``text`` is a string of nothing but whitespace, control and invisible characters."""
+    return isinstance(text, str) and not clean_text(text).strip()
 
 
 def check_text(text: object, role: str, limits: InputLimits | None = None, english: bool = True) -> TextCheck:

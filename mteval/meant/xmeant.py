@@ -189,7 +189,7 @@ class Xmeant(SourceMetric):
     def _check(self, item: Item, limits: InputLimits) -> tuple[Item, tuple[str, ...]]:
         """The input rule per side: English notes only for a side that is English."""
         name = item.id or "item"
-        cand = check_text(item.candidate, f"{name}: candidate", limits, self.language == "en")
+        cand = self._check_candidate(item.candidate, f"{name}: candidate", limits, self.language == "en")
         src = check_text(item.source, f"{name}: source", limits, self.source_language == "en")
         return replace(item, candidate=cand.text, source=src.text), tuple(dict.fromkeys((*cand.notes, *src.notes)))
 

@@ -27,6 +27,16 @@ def feature_range(name: str) -> tuple[float, float]:
     return LM_RANGE if name.startswith("lm_") else F_RANGE
 
 
+def row_dot(X: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``X @ w`` summed column by column in a fixed order, so a row's value depends on that row
+    alone: BLAS's matrix-vector product rounds a row differently by its place in the batch
+    (about 1e-15), and identical inputs must give identical scores."""
+    out = np.zeros(X.shape[0])
+    for k in range(X.shape[1]):
+        out += X[:, k] * w[k]
+    return out
+
+
 @dataclass(frozen=True)
 class LinearModel:
     """score = b + v . x over features ``names``; ``scaled`` maps [min, max] onto [0, 1]."""
@@ -44,7 +54,7 @@ class LinearModel:
         X = np.atleast_2d(np.asarray(X, dtype=float))
         if X.shape[1] != len(self.names):
             raise ValueError(f"{X.shape[1]} feature columns, the model has {len(self.names)}")
-        return self.bias + X @ self.weights
+        return self.bias + row_dot(X, self.weights)
 
     def bounds(self) -> tuple[float, float]:
         """(min, max) of the raw score over the features' ranges: b + sum_k min/max(v_k lo_k, v_k hi_k)."""

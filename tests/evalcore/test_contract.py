@@ -7,7 +7,7 @@ import pytest
 
 from evalcore.metric import Item, ReferenceFreeMetric, ReferenceMetric, Score, SourceMetric
 from evalcore.metric.batch import score_with
-from evalcore.metric.inputs import InputLimits, check_text, judge_english, clean_text
+from evalcore.metric.inputs import EMPTY_NOTE, InputLimits, check_text, clean_text, judge_english
 from evalcore.metric.records import ErrorRecord
 from evalcore.textio import InputError
 
@@ -62,11 +62,26 @@ def test_reference_metric_scores_pairs_and_items_alike():
     assert [r.value for r in b] == [a.value, a.value]
 
 
-def test_empty_candidate_is_an_error_not_zero():
-    with pytest.raises(InputError, match="candidate is empty"):
-        Overlap().score("the cat", "   ")
-    rec = Overlap().score_batch([("the cat", ""), ("the cat", "the cat")])
-    assert not rec[0].ok and "empty" in rec[0].message and rec[1].value == 1.0
+class EmptyZero(Overlap):
+    """Overlap cannot read an empty text (it divides by the word count): it declares its value."""
+
+    empty_value = 0.0
+
+
+def test_empty_candidate_is_scored_with_a_note_never_dropped():
+    # a metric that reads empty text scores it; a learned metric's neutral value is not given
+    for metric in (Length(), Length(neutral=5.0)):
+        score = metric.score(" \t ")
+        assert score.value == 0 and EMPTY_NOTE in score.notes
+    # a metric that cannot read it gives its declared value without being run
+    rec = EmptyZero(fail_on="x").score_batch([("the cat", ""), ("the cat", "the cat"), ("the cat", "\x00 ")])
+    assert [r.value for r in rec] == [0.0, 1.0, 0.0] and EMPTY_NOTE in rec[0].notes and not rec[1].notes
+    # an empty reference leaves nothing to score against: an error record
+    rec = EmptyZero().score_batch([(" ", "the cat")])
+    assert not rec[0].ok and "reference 1 is empty" in rec[0].message
+    # over the size cap, whitespace is still refused
+    rec = EmptyZero().score_batch([("the cat", " " * 20)], InputLimits(10))
+    assert not rec[0].ok and "too long" in rec[0].message
 
 
 def test_swapped_arguments_name_the_mistake():

@@ -82,15 +82,18 @@ def test_bad_lines_are_error_records_naming_file_and_line(tmp_path, capsys):
     rc = main(["score", *REFS, "-i", str(hyp), "-m", "bleu", "-m", "chrf", "--format", "json", "--segments"])
     out, err = capsys.readouterr()
     doc = _strict(out)
-    assert rc == 1 and "2 of 8 segments could not be scored" in err
-    assert doc["errors"] == [f"bleu/chrf: {hyp}:3: empty line",
-                             f"bleu/chrf: {hyp}:4: not valid UTF-8 (byte 0xff at byte 2; it looks like latin-1 / "
+    assert rc == 1 and "1 of 8 segments could not be scored" in err
+    assert doc["errors"] == [f"bleu/chrf: {hyp}:4: not valid UTF-8 (byte 0xff at byte 2; it looks like latin-1 / "
                              "Windows-1252); convert it to UTF-8, e.g. `iconv -f WINDOWS-1252 -t UTF-8`"]
-    assert doc["systems"][0]["scored"] == {"bleu": 6, "chrf": 6}
-    good = [lines[k] for k in (0, 1, 4, 5, 6, 7)]
-    refs = [[_lines(r)[k] for k in (0, 1, 4, 5, 6, 7)] for r in ("ref.A.en", "ref.B.en")]
-    assert doc["systems"][0]["scores"]["bleu"] == pytest.approx(sacrebleu.corpus_bleu(good, refs).score)
-    assert doc["segments"][2]["scores"]["bleu"] is None
+    system = doc["systems"][0]
+    assert system["scored"] == {"bleu": 7, "chrf": 7} and system["complete"] is False
+    assert system["incomplete"] == {"bleu": "scored 7 of 8 lines", "chrf": "scored 7 of 8 lines"}
+    # the empty line 3 is a translation in the score; the unreadable line 4 is not
+    kept = [lines[k] for k in (0, 1, 2, 4, 5, 6, 7)]
+    refs = [[_lines(r)[k] for k in (0, 1, 2, 4, 5, 6, 7)] for r in ("ref.A.en", "ref.B.en")]
+    assert system["scores"]["bleu"] is None  # never a number raised by a lost line
+    assert system["partial_scores"]["bleu"] == pytest.approx(sacrebleu.corpus_bleu(kept, refs).score)
+    assert doc["segments"][2]["scores"]["bleu"] == 0 and doc["segments"][3]["scores"]["bleu"] is None
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])

@@ -98,8 +98,9 @@ def test_undefined_orders_are_left_out():
 
 def test_bad_segments_are_error_records_in_order(tesla_b):
     out = tesla_b.score_batch([([REF], REF), ([REF], ""), (["..."], "The cat."), ([REF], "The cat.")])
-    assert [r.ok for r in out] == [True, False, False, True]
-    assert isinstance(out[1], ErrorRecord) and "empty" in out[1].message
+    assert [r.ok for r in out] == [True, True, False, True]
+    assert out[1].value == 0.0 and "empty" in out[1].notes[0]  # an empty output is scored, with a note
+    assert isinstance(out[2], ErrorRecord)
     assert "no word" in out[2].message
 
 

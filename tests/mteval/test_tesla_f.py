@@ -145,7 +145,11 @@ def test_metric_end_to_end(ranked, extractors, features, toy_tables, toy_lms, tm
     raw = TeslaF(model=path, scale=False, tables=toy_tables, lms=toy_lms).score([REFS[0]], OUTPUTS[0][0])
     assert raw.value == pytest.approx(good.components["raw"])
     out = metric.score_batch([([REFS[0]], ""), (["!!"], "The cat."), ([REFS[1]], OUTPUTS[1][1])])
-    assert [r.ok for r in out] == [False, False, True]
+    assert [r.ok for r in out] == [True, False, True] and out[0].notes[-1].startswith("empty")  # scored
+    # one output scores bit-identically alone and anywhere in a batch (two systems with one output tie)
+    items = [([r], o) for r, outs in zip(REFS, OUTPUTS) for o in outs]
+    batch = [x.value for x in metric.score_batch(items + items[:1])]
+    assert batch[:-1] == [metric.score(*it).value for it in items] and batch[-1] == batch[0]
     sig = str(metric.signature())
     assert "model:toy:" in sig and "lms:" in sig and "scale:yes" in sig
     other = TeslaF(model=path, tables={"fr": toy_tables["zh"], "zh": toy_tables["zh"]}, lms=toy_lms)

@@ -57,9 +57,9 @@ def test_jsonl_stdout_is_pure_rows_and_the_signature_goes_to_stderr(pairs_file, 
     assert set(rows[0]["pem"]["components"]) == {"adequacy", "fluency", "target_ngram_f1", "pivot_f1_fr"}
     assert rows[1]["pem"]["notes"] == [COPY_NOTE]
     assert "not valid UTF-8" in rows[2]["pem"]["error"] and "unreadable line" in rows[4]["pem"]["error"]
-    assert rows[5]["pem"]["error"] == "candidate is empty"
+    assert rows[5]["pem"]["error"] == "source is empty"
     assert "pem|pivots:fr=" in err and "model:toy|v:0.1.0" in err
-    assert "4 of 6 pairs could not be scored" in err and "pairs.jsonl:6: pem: candidate is empty" in err
+    assert "4 of 6 pairs could not be scored" in err and "pairs.jsonl:6: pem: source is empty" in err
 
 
 def test_json_is_strict_with_a_top_level_signature_and_summaries(pairs_file, resource_args, capsys):

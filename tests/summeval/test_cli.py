@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 
 import summeval
+from evalcore.metric.inputs import EMPTY_NOTE
 from summeval.cli import main
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
@@ -73,17 +74,17 @@ def test_score_json_is_strict_with_a_signature_object(capsys, tmp_path):
 
 def test_jsonl_and_tsv_are_pure_with_signatures_on_stderr(capsys, tmp_path):
     rows = [{"topic": "t", "system": "a", "summary": "cats chase mice", "references": ["cats chase mice"]},
-            {"topic": "t", "system": "b", "summary": "", "references": ["cats chase mice"]}]
+            {"topic": "t", "system": "b", "summary": "dogs", "references": [" "]}]
     path = write_jsonl(tmp_path / "in.jsonl", rows)
     code, out, err = run(capsys, "score", "-i", str(path), "--format", "jsonl", "-m", "tesla-s")
     assert code == 1
     lines = [strict(line) for line in out.splitlines()]
-    assert lines[0]["scores"] == {"tesla-s": 1.0} and lines[1]["errors"]["tesla-s"].endswith("candidate is empty")
+    assert lines[0]["scores"] == {"tesla-s": 1.0} and lines[1]["errors"]["tesla-s"].endswith("reference 1 is empty")
     assert err.splitlines()[0].startswith("tesla-s|") and "1 of 2 summaries could not be scored" in err
     code, out, err = run(capsys, "score", "-i", str(path), "--format", "tsv", "-m", "tesla-s")
     lines = out.strip().split("\n")
     assert code == 1 and lines[0] == "topic\tsystem\ttesla-s\terrors"
-    assert lines[1] == "t\ta\t1.000000\t" and lines[2].endswith("tesla-s: in.jsonl:2: candidate is empty".replace(
+    assert lines[1] == "t\ta\t1.000000\t" and lines[2].endswith("tesla-s: in.jsonl:2: reference 1 is empty".replace(
         "in.jsonl", str(path)))
     assert "tesla-s|" not in out and "tesla-s|" in err
 
@@ -117,8 +118,8 @@ def test_output_paths_are_checked_before_scoring(capsys, tmp_path, monkeypatch):
     assert code == 2 and "--report" in err
 
 
-def test_an_empty_peer_file_costs_one_summary_not_the_run(capsys, tmp_path):
-    # defect: TAC folders stopped on one empty peer file while JSONL gave an error record
+def test_an_empty_peer_file_is_an_empty_summary_not_the_end_of_the_run(capsys, tmp_path):
+    # defect: TAC folders stopped on one empty peer file; an empty summary is scored, with a note
     models, peers = tmp_path / "models", tmp_path / "peers"
     models.mkdir()
     peers.mkdir()
@@ -127,9 +128,9 @@ def test_an_empty_peer_file_costs_one_summary_not_the_run(capsys, tmp_path):
     (peers / "D1.M.100.A.2").write_text("")
     code, out, err = run(capsys, "score", "--models", str(models), "--peers", str(peers), "--format", "json")
     doc = strict(out)
-    assert code == 1 and "1 of 2 summaries" in err
-    assert doc["summaries"][0]["scores"]["tesla-s"] > 0
-    assert doc["summaries"][1]["errors"]["tesla-s"].endswith("D1.M.100.A.2: candidate is empty")
+    assert code == 0
+    assert doc["summaries"][0]["scores"]["tesla-s"] > 0 and doc["summaries"][1]["scores"]["tesla-s"] == 0
+    assert EMPTY_NOTE in doc["summaries"][1]["notes"]["tesla-s"]
 
 
 def test_max_chars_turns_an_oversized_summary_into_an_error_record(capsys, tmp_path):
@@ -271,15 +272,16 @@ def test_metric_all_runs_the_aesop_workflow_with_report(capsys, tmp_path):
 
 
 def test_metric_all_keeps_an_unscorable_summary_as_an_error_record(capsys, tmp_path):
+    # an empty reference leaves nothing to score against (an empty summary is scored)
     ref = "The council approved the budget. It will fund two new schools next year."
     rows = [{"topic": "t", "system": "a", "summary": "The council approved the budget for new schools.",
              "references": [ref]},
-            {"topic": "t", "system": "b", "summary": "   ", "references": [ref]}]
+            {"topic": "t", "system": "b", "summary": "The council met.", "references": ["   "]}]
     path = write_jsonl(tmp_path / "in.jsonl", rows)
     code, out, err = run(capsys, "score", "--input", str(path), "--format", "json", "--metric", "all")
     assert code == 1 and "1 of 2 summaries" in err
     doc = strict(out)
-    assert len(doc["summaries"]) == 2 and set(doc["summaries"][1]["errors"]) == set(doc["signature"])
+    assert len(doc["summaries"]) == 2 and set(doc["summaries"][1]["errors"]) == set(doc["signature"]) - {"dicomer"}
     assert "cremer" in doc["summaries"][0]["scores"]
     assert doc["systems"][1]["scores"]["tesla-s"] is None  # strict JSON: a missing mean is null
 

@@ -6,6 +6,7 @@ import pytest
 
 from evalcore.data.jsonl import read_jsonl
 from evalcore.data.tac import read_tac
+from evalcore.metric.inputs import EMPTY_NOTE
 from evalcore.textio import InputError
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
@@ -149,8 +150,8 @@ def test_jsonl_reader_and_errors(tmp_path):
         read_jsonl(tmp_path / "empty.jsonl")
 
 
-def test_an_empty_peer_file_is_an_error_record_as_in_jsonl(tmp_path):
-    # defect: one empty peer file stopped a TAC run, while JSONL gave that summary an error record
+def test_an_empty_peer_file_is_an_empty_summary_as_in_jsonl(tmp_path):
+    # defect: one empty peer file stopped a TAC run; from either reader it is an empty summary, scored
     from evalcore.data.records import SummaryItem
     from summeval.metrics import TeslaS
     from summeval.pipeline import score_items
@@ -162,9 +163,9 @@ def test_an_empty_peer_file_is_an_error_record_as_in_jsonl(tmp_path):
     tac = score_items(read_tac(models, peers), [TeslaS()])
     jsonl = score_items([SummaryItem("D1", "1", "Cats chase mice.", ("Cats chase mice in the garden.",), "in.jsonl:1"),
                          SummaryItem("D1", "2", "  \n", ("Cats chase mice in the garden.",), "in.jsonl:2")], [TeslaS()])
-    assert [r.ok for r in tac] == [r.ok for r in jsonl] == [True, False]
-    assert tac[1].errors["tesla-s"] == f"{peers / 'D1.M.100.A.2'}: candidate is empty"
-    assert jsonl[1].errors["tesla-s"] == "in.jsonl:2: candidate is empty"
+    assert [r.ok for r in tac] == [r.ok for r in jsonl] == [True, True]
+    assert tac[1].scores["tesla-s"] == jsonl[1].scores["tesla-s"] == 0
+    assert EMPTY_NOTE in tac[1].notes["tesla-s"] and EMPTY_NOTE in jsonl[1].notes["tesla-s"]
 
 
 def test_jsonl_from_standard_input(monkeypatch):

@@ -39,12 +39,13 @@ def test_bad_items_get_error_records_not_dropped():
     results = score_items(items, metrics())
     assert [r.system for r in results] == ["a", "b", "c"]
     assert results[0].ok and results[0].scores["tesla-s"] == pytest.approx(1.0)
-    assert results[1].errors == {n: "x:2: candidate is empty" for n in NAMES}
+    # an empty summary is scored (the worst kind), with a note; an empty reference is an error
+    assert results[1].ok and results[1].scores["tesla-s"] == 0 and not results[1].errors
     assert results[2].errors["tesla-s"] == "x:3: reference 1 is empty"
     systems, rankings = aggregate_systems(results, NAMES)
     by = {s.system: s for s in systems}
-    assert by["b"].n_errors == 1 and math.isnan(by["b"].scores["tesla-s"])
-    assert by["b"].rank["tesla-s"] is None and rankings["tesla-s"].unranked == ("b", "c")
+    assert by["c"].n_errors == 1 and math.isnan(by["c"].scores["tesla-s"])
+    assert by["c"].rank["tesla-s"] is None and rankings["tesla-s"].unranked == ("c",)
 
 
 def test_one_metric_failing_costs_only_its_own_values():

@@ -54,9 +54,10 @@ def test_ranks_follow_the_metric_orientation():
     assert {s.system: s.rank["m"] for s in systems} == {"a": 3, "b": 1, "c": 1}
 
 
-def test_an_empty_summary_unranks_its_system_not_the_topic():
+def test_an_unscorable_summary_unranks_its_system_not_the_topic():
+    # over the size cap: an error record (an empty summary would be scored, as the worst summary)
     ref = ("the council approved the budget for two new schools",)
-    items = [SummaryItem(t, s, "" if (t, s) == ("t2", "b") else f"the council approved {s} {t}", ref)
+    items = [SummaryItem(t, s, "word " * 30_000 if (t, s) == ("t2", "b") else f"the council approved {s} {t}", ref)
              for t in ("t1", "t2", "t3") for s in ("a", "b", "c")]
     systems, rankings = aggregate_systems(score_items(items, [TeslaS()]), ["tesla-s"])
     by = {s.system: s for s in systems}
@@ -104,10 +105,10 @@ def test_a_topic_that_lost_its_reference_is_reported(capsys, tmp_path, model):
     assert "tesla-s: no system has a value on D0002-A (" in text and "compare the other 2 of 3 topics" in text
 
 
-def test_an_empty_peer_file_leaves_its_system_unranked_not_the_others(capsys, tmp_path):
+def test_an_unscorable_peer_file_leaves_its_system_unranked_not_the_others(capsys, tmp_path):
     root = demo_copy(tmp_path)
-    (root / "peers" / "D0002-A.M.100.A.3").write_text("")
-    code, doc, err = score_json(capsys, root / "models", root / "peers", "-m", "tesla-s")
+    (root / "peers" / "D0002-A.M.100.A.3").write_text("word " * 1000)  # over --max-chars: an error record
+    code, doc, err = score_json(capsys, root / "models", root / "peers", "-m", "tesla-s", "--max-chars", "3000")
     by = {s["system"]: s for s in doc["systems"]}
     assert code == 1 and "1 of 12 summaries" in err
     assert by["3"]["rank"]["tesla-s"] is None and by["3"]["coverage"]["tesla-s"] == "2/3"

@@ -3,6 +3,7 @@ import pickle
 import pytest
 
 from evalcore.metric.registry import get_metric
+from evalcore.metric.inputs import EMPTY_NOTE
 from evalcore.textio import InputError
 from summeval.metrics import TeslaS
 from summeval.metrics.multiref import combine
@@ -103,12 +104,11 @@ def test_bad_parameters_raise_on_use_not_on_construction():
         get_metric("no-such-metric")
 
 
-def test_empty_candidate_is_an_error_not_a_zero():
+def test_empty_candidate_is_scored_with_a_note_in_the_api_and_the_cli_alike():
     # defect: the Python API scored an empty candidate 0.0 while the CLI gave an error record
-    with pytest.raises(InputError, match="candidate is empty"):
-        TeslaS().score("cats chase mice", "   ")
+    score = TeslaS().score("cats chase mice", "   ")
     (record,) = TeslaS().score_batch([(["cats chase mice"], "")])
-    assert not record.ok and "candidate is empty" in record.message
+    assert score.value == record.value == 0.0 and EMPTY_NOTE in score.notes and EMPTY_NOTE in record.notes
 
 
 def test_swapped_arguments_say_so():

@@ -97,7 +97,7 @@ def test_metric_end_to_end(ranked, X, tmp_path):
     good, bad = metric.score([REFS[0]], OUTPUTS[0][1]), metric.score([REFS[0]], OUTPUTS[0][2])
     assert bad.value < good.value and set(good.components) == set(FEATURES)
     out = metric.score_batch([([REFS[0]], ""), (["!!"], "The cat."), ([REFS[1]], OUTPUTS[1][1])])
-    assert [r.ok for r in out] == [False, False, True]
+    assert [r.ok for r in out] == [True, False, True] and out[0].notes[-1].startswith("empty")  # scored
     assert "no word" in out[1].message
     two = metric.score([REFS[0], REFS[3]], OUTPUTS[0][1])
     one = [metric.score([r], OUTPUTS[0][1]).value for r in (REFS[0], REFS[3])]

@@ -83,12 +83,12 @@ def test_best_reference_wins_and_corpus_is_the_mean(metric):
     assert metric.corpus_score(items).value == pytest.approx(np.mean(scores))
 
 
-def test_bad_input_empty_hypothesis_and_reference_are_error_records(metric):
+def test_empty_hypothesis_scores_zero_and_empty_reference_is_an_error_record(metric):
     results = metric.score_batch([Item("", ("A reference .",), id="h-empty"),
                                   Item("A hypothesis .", ("   ",), id="r-empty"),
                                   Item("A hypothesis .", ("A reference .",), id="fine")])
-    assert [r.ok for r in results] == [False, False, True]
-    assert results[0].item == "h-empty" and "candidate is empty" in results[0].message
+    assert [r.ok for r in results] == [True, False, True]
+    assert results[0].value == 0.0 and results[0].notes[-1].startswith("empty")
     assert results[1].item == "r-empty" and "reference 1 is empty" in results[1].message
 
 

@@ -54,12 +54,12 @@ def test_each_distinct_text_is_labelled_once_per_batch(labeller):
     assert sorted(labeller.labelled) == sorted([MT, REF])
 
 
-def test_no_predicate_backs_off_with_a_note_and_empty_line_is_an_error(labeller):
+def test_no_predicate_backs_off_with_a_note_and_an_empty_line_scores_zero(labeller):
     results = Meant(similarity="exact").score_batch([Item("the budget on Monday", (REF,)), Item("  ", (REF,))])
     flagged, empty = results
     assert flagged.ok and 0 < flagged.value < 1 and flagged.backoff == 1.0
     assert "backoff: no frame in the candidate" in flagged.notes[0]
-    assert not empty.ok and "empty" in empty.message
+    assert empty.ok and empty.value == 0.0 and empty.notes[-1].startswith("empty")
 
 
 def test_non_english_text_gets_a_defined_flagged_score(labeller):
