@@ -110,8 +110,9 @@ def cleaning_note(raw: str, role: str) -> str:
 
 
 def is_blank(text: object) -> bool:
-    """Whether ``text`` is a string of nothing but whitespace, control and invisible characters."""
-    return isinstance(text, str) and not clean_text(text).strip()
+    """Whether ``text`` is a string of nothing but whitespace, control and invisible characters
+    (input that could not be decoded is not blank: it is unreadable)."""
+    return isinstance(text, str) and not isinstance(text, UnreadableText) and not clean_text(text).strip()
 
 
 def check_text(text: object, role: str, limits: InputLimits | None = None, english: bool = True) -> TextCheck:
