@@ -28,18 +28,27 @@ def _flush_c_stdio() -> None:
         pass
 
 
+def _flush_python_stdout() -> None:
+    if sys.stdout is not None:  # None when the process started with descriptor 1 closed
+        sys.stdout.flush()
+
+
 @contextmanager
 def stdout_to_stderr() -> Iterator[None]:
-    """Descriptor 1 points at descriptor 2 inside the block (Python's buffer flushed first)."""
-    sys.stdout.flush()
-    saved = os.dup(1)
+    """Descriptor 1 points at descriptor 2 inside the block (Python's stdout buffer is flushed
+    before, so what was printed earlier stays on stdout)."""
+    _flush_python_stdout()
+    try:
+        saved = os.dup(1)
+    except OSError:  # descriptor 1 is closed: nothing to protect
+        yield
+        return
     try:
         os.dup2(2, 1)
         try:
             yield
         finally:
-            _flush_c_stdio()
-            sys.stdout.flush()
+            _flush_c_stdio()  # Python's own buffer is left alone: what it holds belongs on stdout
             os.dup2(saved, 1)
     finally:
         os.close(saved)
