@@ -459,10 +459,12 @@ def default_lexical_table(pivot: str) -> LexicalTable:
 def cached_lexical_table(name: str, pairs: Sequence[tuple[str, str]]) -> LexicalTable:
     """:func:`build_lexical_table` of (English, pivot) pairs, from the cache when this bitext
     (by content hash) was built before."""
+    from evalcore.phrase_table.align import ALIGNMENT_SEED
     from evalcore.phrase_table.bitext import bitext_hash
 
     cache = cache_folder(CACHE_NAME)
-    path = cache / f"meant-ibm1-{name}-v{_MODEL_FORMAT}-{bitext_hash(pairs)}.npz" if cache else None
+    aligned = f"seed{ALIGNMENT_SEED}"  # the aligner's seed is part of the key: another run's table never matches
+    path = cache / f"meant-ibm1-{name}-v{_MODEL_FORMAT}-{aligned}-{bitext_hash(pairs)}.npz" if cache else None
     arrays = load_arrays(path, _IBM1_KIND) if path is not None else None
     if arrays is not None:
         try:
