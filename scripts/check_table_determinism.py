@@ -112,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
                        for name, digest in files_a.items()}
     report["files_identical"] = bool(files_a) and files_a == files_b
     with tempfile.TemporaryDirectory(prefix="aesop-determinism-") as tmp:
-        for label, pairs in (("demo_pairs", DEMO), (f"twitter_para_{args.pairs}", twitter_pairs(args.pairs, Path(tmp, "tp.tsv")))):
+        twitter = twitter_pairs(args.pairs, Path(tmp, "tp.tsv"))
+        for label, pairs in (("demo_pairs", DEMO), (f"twitter_para_{args.pairs}", twitter)):
             (rows_a, sig_a), (rows_b, sig_b) = pem_values(args.cache_a, pairs), pem_values(args.cache_b, pairs)
             report[label] = {**compare_rows(rows_a, rows_b), "signature_a": sig_a, "signatures_equal": sig_a == sig_b}
     report["identical"] = report["files_identical"] and all(

@@ -72,7 +72,8 @@ def _compiler() -> str:
     for name in (os.environ.get("CC"), "cc", "gcc", "clang"):
         if name and shutil.which(name):
             return name
-    raise ResourceError("no C compiler (cc) to build the seeded eflomal; install one (eflomal's own install needs it too)")
+    raise ResourceError("no C compiler (cc) to build the seeded eflomal; install one "
+                        "(eflomal's own install needs it too)")
 
 
 def build_seeded_binary(dest: Path) -> Path:
