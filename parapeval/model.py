@@ -53,8 +53,8 @@ class PEMRegressor(BaseEstimator, RegressorMixin):
 
     def predict(self, X) -> np.ndarray:
         """The pipeline's predictions; an RBF SVR's by the compiled loop of :mod:`parapeval.rbf_svr`
-        (libsvm's values, several times faster) when :func:`~evalcore.bpng.compiled.compiled_pays`
-        for this many rows."""
+        (libsvm's values within ``rbf_svr.RTOL``, several times faster) when
+        :func:`~evalcore.bpng.compiled.compiled_pays` for this many rows."""
         from evalcore.bpng.compiled import compiled_pays
 
         X = np.asarray(X, dtype=float)

@@ -262,9 +262,10 @@ class PEM(SourceMetric):
 
     # ---- signature ----------------------------------------------------------------------------
     def signature(self) -> Signature:
-        """``pem|pivots:fr+de+es+zh|fw:none|lm:default:4g:515b640c|model:pem-default|v:0.1.0``: the
-        pivots (a pivot given its own table reads ``fr=<hash of the table's signature>``), the
-        function-word discount, the LM's name, order and hash, and the model. Never raises: when
+        """``pem|pivots:fr=1a2b3c4d+de=...|fw:none|lm:default:4g:515b640c|model:pem-default|v:0.1.0``:
+        each pivot with the hash of its table's signature (bitext, aligner, settings and content
+        hash, so tables that differ in any entry differ here), the function-word discount, the
+        LM's name, order and hash, and the model. Never raises: when
         the model's sidecar or a resource cannot be read, the fields show the parameters as given
         and an ``unresolved:yes`` field says so (``validate`` names the problem)."""
         try:
@@ -276,8 +277,7 @@ class PEM(SourceMetric):
         from evalcore.lm import KenLM
 
         cfg = self.config()
-        given = set(self.tables or {})
-        pivots = tuple(f"{p}={_table_hash(t)}" if p in given else p for p, t in cfg.tables.items())
+        pivots = tuple(f"{p}={_table_hash(t)}" for p, t in cfg.tables.items())
         params = {"pivots": pivots, "fw": cfg.discount, "lm": KenLM(cfg.lm).signature(), "model": cfg.model.stem}
         return Signature(self.name, params, {}, __version__)
 
@@ -343,7 +343,7 @@ def is_copy(original: str, paraphrase: str) -> bool:
 
 
 def _table_hash(path: Path) -> str:
-    """Short hash of a phrase table's own signature (bitext hash and build settings)."""
+    """Short hash of a phrase table's signature (bitext hash, aligner, settings, content hash)."""
     return hashlib.sha1(PhraseTableStore(path).signature().encode("utf-8")).hexdigest()[:8]
 
 

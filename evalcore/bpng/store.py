@@ -12,6 +12,7 @@ memory-mapped by the OS, portable and readable with standard tools.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
 import threading
@@ -63,7 +64,8 @@ def write_store(path: str | os.PathLike, entries: Iterable[tuple[Phrase, float, 
                 rows.append((" ".join(src), float(n), _encode(translations)))
             rows.sort()
             con.executemany("INSERT INTO phrase VALUES (?, ?, ?)", rows)
-            all_meta = {"format": FORMAT_VERSION, **meta, "total": repr(total), "phrases": str(len(rows))}
+            all_meta = {"format": FORMAT_VERSION, **meta, "total": repr(total), "phrases": str(len(rows)),
+                        "content_sha256": content_hash(rows)}
             con.executemany("INSERT INTO meta VALUES (?, ?)", sorted(all_meta.items()))
             con.commit()
             con.execute("VACUUM")
@@ -84,6 +86,14 @@ def store_problem(path: str | os.PathLike) -> str | None:
     except ResourceError as exc:
         return str(exc)
     return None if verdict == "ok" else f"phrase table {path} is damaged (SQLite quick_check: {verdict})"
+
+
+def content_hash(rows: Iterable[tuple[str, float, str]]) -> str:
+    """SHA-256 of a table's (phrase, N(e), translations) rows in key order: equal tables, equal hash."""
+    digest = hashlib.sha256()
+    for src, n, tr in rows:
+        digest.update(f"{src}\t{float(n)!r}\t{tr}\n".encode("utf-8"))
+    return digest.hexdigest()
 
 
 class PhraseTableStore:
@@ -138,8 +148,17 @@ class PhraseTableStore:
         self._connection()
         return float(self._meta["total"])
 
+    def content_hash(self) -> str:
+        """The rows' SHA-256 (stored at build time; computed once from the rows for older tables)."""
+        con = self._connection()
+        if "content_sha256" not in self._meta:
+            self._meta["content_sha256"] = content_hash(con.execute("SELECT src, n, tr FROM phrase ORDER BY src"))
+        return self._meta["content_sha256"]
+
     def signature(self) -> str:
-        return self.meta["signature"]
+        """The build's signature (bitext hash, aligner, settings) and the content hash, so that
+        tables that differ in any entry never share a signature."""
+        return f"{self.meta['signature']}|content:{self.content_hash()[:16]}"
 
     def lookup(self, phrases: Iterable[Phrase]) -> dict[Phrase, PhraseEntry]:
         """Entries of the phrases in the table: cached ones from memory, the others by one

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from evalcore.matching.highs import silence_highs_banner
 from evalcore.matching.problem import MatchProblem
 
 
@@ -18,6 +19,8 @@ def solve_pulp(problem: MatchProblem, solver: str = "cbc") -> float:
         lp += pulp.lpSum(v for (r, _), v in edges.items() if r == i) <= x[i]
     for j in range(len(y)):
         lp += pulp.lpSum(v for (_, c), v in edges.items() if c == j) <= y[j]
+    if solver == "highs":
+        silence_highs_banner()  # PuLP's HiGHS backend constructs highspy solvers
     backend = pulp.HiGHS(msg=False) if solver == "highs" else pulp.PULP_CBC_CMD(msg=False)
     status = lp.solve(backend)
     if pulp.LpStatus[status] != "Optimal":

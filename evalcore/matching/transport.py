@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from evalcore.matching.highs import new_highs
 from evalcore.matching.problem import Core, MatchProblem
 
 MAX_ITERATIONS = 10_000_000
@@ -106,8 +107,7 @@ def solve_highs(problem: MatchProblem) -> float:
     lp.a_matrix_.start_ = np.arange(0, 2 * n_edges + 1, 2, dtype=np.int32)
     lp.a_matrix_.index_ = np.column_stack([rows, m + cols]).ravel().astype(np.int32)
     lp.a_matrix_.value_ = np.ones(2 * n_edges)
-    solver = highspy.Highs()
-    solver.setOptionValue("output_flag", False)
+    solver = new_highs()
     solver.passModel(lp)
     solver.run()
     if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from evalcore.bpng.store import write_store
-from evalcore.phrase_table.align import align_both_ways
+from evalcore.phrase_table.align import aligner_signature, align_both_ways
 from evalcore.phrase_table.bitext import bitext_hash, tokenize_pivot
 from evalcore.phrase_table.extract import count_phrase_pairs
 from evalcore.phrase_table.symmetrize import grow_diag_final_and
@@ -62,10 +62,10 @@ def build_phrase_table(pairs: Sequence[tuple[str, str]], pivot: str, out: str | 
             yield e, n_e, kept[:MAX_TRANSLATIONS]
 
     signature = (f"pt:{pivot}:{name}:{bitext_hash(zip(map(' '.join, e_sents), map(' '.join, f_sents)))}"
-                 f"|sents:{len(e_sents)}|align:eflomal-m3+gdfa|len:{max_len}|mint:{min_prob:g}|{pre.signature()}")
+                 f"|sents:{len(e_sents)}|align:{aligner_signature()}+gdfa|len:{max_len}|mint:{min_prob:g}"
+                 f"|{pre.signature()}")
     meta = {"signature": signature, "pivot": pivot, "name": name, "stem": str(stem), "max_len": str(max_len),
             "sentences": str(len(e_sents)), "skipped": str(skipped), "english_words": str(n_words)}
-    meta["build_seconds"] = f"{time.perf_counter() - started:.1f}"
     path = write_store(out, entries(), meta)
     log(f"{name}: wrote {len(by_source)} English phrases to {path} in {time.perf_counter() - started:.1f}s")
     return path

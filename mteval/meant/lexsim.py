@@ -392,7 +392,7 @@ def build_lexical_table(pairs: Sequence[tuple[str, str]], name: str, max_tokens:
     """A :class:`LexicalTable` from (English, pivot) sentence pairs with the phrase-table
     pipeline's tokenisers and aligner (evalcore.phrase_table: lowercased PTB-like English
     tokens, unstemmed here; eflomal both ways)."""
-    from evalcore.phrase_table.align import align_both_ways
+    from evalcore.phrase_table.align import aligner_signature, align_both_ways
     from evalcore.phrase_table.bitext import bitext_hash, tokenize_pivot
 
     e_sents, f_sents = [], []
@@ -410,8 +410,23 @@ def build_lexical_table(pairs: Sequence[tuple[str, str]], name: str, max_tokens:
     fe = link_probabilities(e_sents, f_sents, e2f, english, pivot, given_english=True)
     ef = link_probabilities(e_sents, f_sents, f2e, english, pivot, given_english=False)
     digest = bitext_hash(zip(map(" ".join, e_sents), map(" ".join, f_sents)))
-    signature = f"ibm1:{name}:{digest}|sents:{len(e_sents)}|align:eflomal-m3|tok:ptb-lc"
-    return LexicalTable(sorted(english, key=english.get), sorted(pivot, key=pivot.get), fe, ef, signature)
+    english_words, pivot_words = sorted(english, key=english.get), sorted(pivot, key=pivot.get)
+    content = _content_hash(english_words, pivot_words, fe, ef)
+    signature = (f"ibm1:{name}:{digest}|sents:{len(e_sents)}|align:{aligner_signature()}|tok:ptb-lc"
+                 f"|content:{content}")
+    return LexicalTable(english_words, pivot_words, fe, ef, signature)
+
+
+def _content_hash(english: Sequence[str], pivot: Sequence[str], fe: sparse.csr_matrix, ef: sparse.csr_matrix) -> str:
+    """Short SHA-256 of a lexical table as saved (vocabularies, float32 probabilities): tables
+    that differ in any entry never share a signature."""
+    digest = hashlib.sha256("\n".join(english).encode("utf-8") + b"\0" + "\n".join(pivot).encode("utf-8"))
+    for m in (fe, ef):
+        m = m.tocsr()
+        m.sort_indices()
+        for part in (m.data.astype("<f4"), m.indices.astype("<i8"), m.indptr.astype("<i8")):
+            digest.update(np.ascontiguousarray(part).tobytes())
+    return digest.hexdigest()[:16]
 
 
 def default_bitext(pivot: str) -> tuple[str, list[tuple[str, str]]]:
@@ -444,10 +459,12 @@ def default_lexical_table(pivot: str) -> LexicalTable:
 def cached_lexical_table(name: str, pairs: Sequence[tuple[str, str]]) -> LexicalTable:
     """:func:`build_lexical_table` of (English, pivot) pairs, from the cache when this bitext
     (by content hash) was built before."""
+    from evalcore.phrase_table.align import ALIGNMENT_SEED
     from evalcore.phrase_table.bitext import bitext_hash
 
     cache = cache_folder(CACHE_NAME)
-    path = cache / f"meant-ibm1-{name}-v{_MODEL_FORMAT}-{bitext_hash(pairs)}.npz" if cache else None
+    aligned = f"seed{ALIGNMENT_SEED}"  # the aligner's seed is part of the key: another run's table never matches
+    path = cache / f"meant-ibm1-{name}-v{_MODEL_FORMAT}-{aligned}-{bitext_hash(pairs)}.npz" if cache else None
     arrays = load_arrays(path, _IBM1_KIND) if path is not None else None
     if arrays is not None:
         try:

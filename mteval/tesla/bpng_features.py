@@ -75,7 +75,7 @@ def _stemmed(table: PhraseTable) -> bool:
 
 
 def table_hash(table: PhraseTable) -> str:
-    """Short hash of a phrase table's own signature (bitext hash and build settings)."""
+    """Short hash of a phrase table's signature (bitext hash, aligner, settings, content hash)."""
     return hashlib.sha1(table.signature().encode("utf-8")).hexdigest()[:8]
 
 

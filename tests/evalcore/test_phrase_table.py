@@ -3,6 +3,7 @@ reading bitexts, the store, the build with eflomal."""
 
 import codecs
 import pickle
+import sqlite3
 
 import pytest
 
@@ -64,9 +65,31 @@ def test_store_roundtrip_is_lazy_and_picklable(tmp_path):
     assert store._con is None
     entry = store.lookup([("a", "b"), ("q",)])[("a", "b")]
     assert entry.count == 4 and entry.distribution() == [(("x",), 0.75), (("y", "z"), 0.25)]
-    assert store.total == 4 and store.signature() == "pt:toy"
+    assert store.total == 4 and store.signature() == f"pt:toy|content:{store.content_hash()[:16]}"
     clone = pickle.loads(pickle.dumps(store))
     assert clone.lookup([("a", "b")]) == {("a", "b"): entry}
+
+
+def test_tables_differing_in_one_count_have_different_signatures(tmp_path):
+    """The signature carries the content hash: same build signature, different rows, different signatures."""
+    one = write_store(tmp_path / "one.sqlite", [(("a",), 4, [(("x",), 3)])], {"signature": "pt:toy"})
+    two = write_store(tmp_path / "two.sqlite", [(("a",), 4, [(("x",), 2)])], {"signature": "pt:toy"})
+    assert PhraseTableStore(one).signature() != PhraseTableStore(two).signature()
+    again = write_store(tmp_path / "again.sqlite", [(("a",), 4, [(("x",), 3)])], {"signature": "pt:toy"})
+    assert PhraseTableStore(again).signature() == PhraseTableStore(one).signature()
+    assert again.read_bytes() == one.read_bytes()  # no build time or path in the file
+
+
+def test_a_table_without_a_stored_content_hash_gets_the_same_one_from_its_rows(tmp_path):
+    path = write_store(tmp_path / "t.sqlite", [(("a", "b"), 4, [(("x",), 3)]), (("c",), 1, [(("é",), 1)])],
+                       {"signature": "pt:toy"})
+    stored = PhraseTableStore(path).content_hash()
+    con = sqlite3.connect(path)
+    con.execute("DELETE FROM meta WHERE key = 'content_sha256'")
+    con.commit()
+    con.close()
+    assert "content_sha256" not in PhraseTableStore(path).meta
+    assert PhraseTableStore(path).content_hash() == stored
 
 
 def test_store_errors(tmp_path):

@@ -1,11 +1,15 @@
 """PEM's values did not move with the speed work: every 10th Twitter-Para pair scored with the
-shipped model and the default resources equals, bit for bit, what the code before the compiled
-BPNG path gave (tests/parapeval/data/pem_golden.json). The default tables come from eflomal,
-whose sampler has no seed: on a machine whose tables differ from the recorded ones (their SHA-256)
-the values legitimately differ and the test is skipped; test_bpng's compiled-vs-reference tests
-cover every machine."""
+shipped model and the default resources equals what the code before the compiled BPNG path
+(1e6608f) gave on the same resources (tests/parapeval/data/pem_golden.json), within 1e-12
+relative and absolute: the SVR's ``exp`` and the compiled sums differ between CPUs by a few
+units in the last place (on an AVX-512 machine 583 of the 5,720 values differ, by at most
+3.6e-14; docs/determinism.md). The recorded tables are the seeded build, the same on every
+machine; where the default resources differ from the recorded ones (their SHA-256: tables built
+before the seeded aligner) the check is skipped; test_bpng's compiled-vs-reference tests cover
+every machine."""
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -16,6 +20,8 @@ from parapeval import PEM, defaults
 from parapeval.data import read_twitter_para, twitter_para_path
 
 GOLDEN = Path(__file__).parent / "data" / "pem_golden.json"
+#: recorded on another machine: values agree within this, relative and absolute
+TOLERANCE = 1e-12
 
 
 def _resource_files() -> dict[str, Path]:
@@ -32,7 +38,7 @@ def golden() -> dict:
         pytest.skip(f"default resources not built ({', '.join(missing)}): run `make setup`")
     differ = [k for k, path in files.items() if file_sha256(path) != record["resources"][k]]
     if differ:
-        pytest.skip(f"default resources differ from the recorded ones ({', '.join(differ)}): eflomal is unseeded")
+        pytest.skip(f"default resources differ from the recorded ones ({', '.join(differ)})")
     try:
         record["pairs"] = read_twitter_para(twitter_para_path())
     except ResourceError as exc:
@@ -40,29 +46,29 @@ def golden() -> dict:
     return record
 
 
-def test_pem_values_equal_the_recorded_ones_bit_for_bit(golden):
+def test_pem_values_equal_the_recorded_ones_within_1e12(golden):
     pairs = golden["pairs"]
     rows = golden["rows"]
     columns = golden["columns"][1:]
     pem = PEM()
-    assert str(pem.signature()) == golden["signature"]
     results = pem.score_batch([(pairs[row[0]].original, pairs[row[0]].paraphrase) for row in rows])
     mismatched = []
     for row, result in zip(rows, results):
         got = {"value": result.value, **result.components}
         for name, want in zip(columns, row[1:]):
             have = got.get(name)
-            if (want is None) != (have is None) or (want is not None and float(have).hex() != want):
+            if (want is None) != (have is None) or (want is not None and not math.isclose(
+                    float(have), float.fromhex(want), rel_tol=TOLERANCE, abs_tol=TOLERANCE)):
                 mismatched.append((row[0], name, want, None if have is None else float(have).hex()))
     assert not mismatched, f"{len(mismatched)} values moved, e.g. {mismatched[:3]}"
 
 
 def test_one_pair_at_a_time_gives_the_batch_values(golden):
-    """The per-pair ``score`` path gives the same bits as the batch (a few pairs)."""
+    """The per-pair ``score`` path gives the same bits as the batch in the same process (a few pairs)."""
     pairs, pem = golden["pairs"], PEM()
-    for row in golden["rows"][:25]:
-        pair = pairs[row[0]]
-        assert float(pem.score(pair.original, pair.paraphrase).value).hex() == row[1]
+    chosen = [pairs[row[0]] for row in golden["rows"][:25]]
+    batch = pem.score_batch([(p.original, p.paraphrase) for p in chosen])
+    assert [pem.score(p.original, p.paraphrase).value for p in chosen] == [r.value for r in batch]
 
 
 def test_compiled_path_equals_the_python_path_on_the_default_tables():

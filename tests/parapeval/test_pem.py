@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
+from evalcore.bpng import write_store
 from evalcore.metric import Item, Score
 from evalcore.metric.batch import score_with
 from evalcore.metric.inputs import EMPTY_NOTE
@@ -220,3 +221,22 @@ def test_is_copy_ignores_case_spacing_punctuation_only():
     assert is_copy("The council approved the budget.", "the council  approved the budget")
     assert not is_copy("The council approved the budget.", "The council approved the budgets.")
     assert not is_copy("The council approved the budget.", "The budget was approved by the council.")
+
+
+def test_a_table_differing_in_one_count_changes_the_signature(toy_pem, toy_table, tmp_path):
+    """Same build signature, one N(e) different: PEM's signature differs (the table's content hash)."""
+    rows = [(e, entry.count, entry.translations) for e, entry in toy_table._entries.items()]
+    (e0, n0, tr0), rest = rows[0], rows[1:]
+    changed = write_store(tmp_path / "fr.sqlite", [(e0, n0 + 1, tr0), *rest], {"signature": "pt:toy", "stem": "False"})
+    other = PEM(**{**toy_pem.get_params(), "tables": {"fr": str(changed)}})
+    assert str(other.signature()) != str(toy_pem.signature())
+
+
+def test_the_default_tables_are_named_by_hash_in_the_signature(toy_pem, toy_store, tmp_path, monkeypatch):
+    """A pivot read from the default cache shows its table's hash too, not just its name."""
+    monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
+    target = tmp_path / "parapeval" / "phrase_tables" / "fr.sqlite"
+    target.parent.mkdir(parents=True)
+    target.write_bytes(toy_store.read_bytes())
+    from_cache = PEM(**{**toy_pem.get_params(), "tables": None})
+    assert str(from_cache.signature()).split("|")[1] == str(toy_pem.signature()).split("|")[1]

@@ -92,7 +92,9 @@ def test_target_f1_batch_equals_target_f1_bit_for_bit():
         assert target_f1_batch(pairs, max_n).tolist() == want
 
 
-def test_compiled_svr_prediction_equals_libsvm_bit_for_bit(toy_model):
+def test_compiled_svr_prediction_equals_libsvm_within_the_stated_tolerance(toy_model):
+    """Within rbf_svr.RTOL (1e-12 relative) and ATOL (1e-12 absolute), not bit for bit: exp and the
+    compiled code differ between CPUs (AVX-512 or not) and numba/scikit-learn versions by a few ulp."""
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import StandardScaler
     from sklearn.svm import SVR
@@ -107,6 +109,8 @@ def test_compiled_svr_prediction_equals_libsvm_bit_for_bit(toy_model):
     for pipeline in (fitted, regressor.pipeline_):
         assert rbf_svr.supports(pipeline)
         Z = rng.normal(size=(300, 3)) * 3
-        assert np.array_equal(rbf_svr.predict(pipeline, Z), pipeline.predict(Z))
+        np.testing.assert_allclose(rbf_svr.predict(pipeline, Z), pipeline.predict(Z), rtol=rbf_svr.RTOL,
+                                   atol=rbf_svr.ATOL)
+        assert np.array_equal(rbf_svr.predict(pipeline, Z), rbf_svr.predict(pipeline, Z))  # same run, same bits
     linear = Pipeline([("svr", SVR(kernel="linear"))]).fit(X, X[:, 0])
     assert not rbf_svr.supports(linear)
