@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.benchio import machine_line, write_report
+from evalcore.runinfo import machine_line, write_report
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf, Meteor
@@ -25,7 +25,7 @@ from mteval.learn.report import baseline_scores, ranked_set_header, beats, kenda
 from mteval.learn.speed import speed
 from mteval.tesla.preprocess import preparer
 from mteval.tesla.tesla_m import TeslaM
-from mteval.tesla.train import RankedSet, load_ranked_set
+from mteval.learn.ranked import RankedSet, load_ranked_set
 
 
 def ablations() -> dict[str, list[str]]:

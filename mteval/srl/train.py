@@ -77,7 +77,7 @@ def train_and_save(language: str, out: Path, data_root: Path | None = None, sett
                        "argument": len(model.argument_vec.feature_names_)},
         "commit": _commit(),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "evaluation": "`mteval bench srl` (cross-validated by document on the same dev file)",
+        "evaluation": "`python -m benchmarks srl` (cross-validated by document on the same dev file)",
     }
     save_labeller(model, out, info)
     return model, out
