@@ -112,7 +112,7 @@ def _unit_imports(package: str, unit: str, root: Path = ROOT) -> dict[str, list[
 
 
 @pytest.mark.parametrize("package", [p for p in ALLOWED if (ROOT / p).is_dir()],
-                         ids=lambda p: f"{p} imports only {sorted(ALLOWED[p]) or 'no other suite package'}")
+                         ids=lambda p: f"{p} imports only {', '.join(sorted(ALLOWED[p])) or 'itself'}")
 def test_no_import_against_the_package_order(package):
     assert _violations(package) == []
 
@@ -120,6 +120,18 @@ def test_no_import_against_the_package_order(package):
 @pytest.mark.parametrize("package", list(ALLOWED), ids=lambda p: f"{p} modules import no loop")
 def test_no_import_cycle_inside_a_package(package):
     assert _cycle(_module_graph(package)) == []
+
+
+def _unit_graph(package: str, root: Path = ROOT) -> dict[str, set[str]]:
+    """Top-level module or subpackage of ``package`` -> the others it imports."""
+    units = {p.stem if p.is_file() else p.name for p in (root / package).iterdir()
+             if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").is_file()}
+    return {u: set(_unit_imports(package, u, root)) & units for u in units}
+
+
+@pytest.mark.parametrize("package", list(FAMILIES), ids=lambda p: f"{p} subpackages and modules import no loop")
+def test_no_import_cycle_between_the_parts_of_a_package(package):
+    assert _cycle(_unit_graph(package)) == []
 
 
 FAMILY_RULES = [(p, f) for p, fams in FAMILIES.items() for f in sorted(fams)]
@@ -160,10 +172,12 @@ def test_the_checker_sees_a_violation(tmp_path):
 
 def test_the_checker_sees_a_cycle_inside_a_package(tmp_path):
     pkg = tmp_path / "mteval"
-    (pkg / "tesla").mkdir(parents=True)
-    (pkg / "learn").mkdir()
+    for part in ("tesla", "learn"):
+        (pkg / part).mkdir(parents=True)
+        (pkg / part / "__init__.py").write_text("")
     (pkg / "tesla" / "train.py").write_text("from mteval.learn import pairwise\n")
     (pkg / "learn" / "pairwise.py").write_text("def f():\n    from mteval.tesla.train import fit\n")
     assert _cycle(_module_graph("mteval", tmp_path)) == ["mteval.learn.pairwise", "mteval.tesla.train",
                                                           "mteval.learn.pairwise"]
     assert _unit_imports("mteval", "learn", tmp_path) == {"tesla": ["mteval/learn/pairwise.py:2"]}
+    assert _cycle(_unit_graph("mteval", tmp_path)) == ["learn", "tesla", "learn"]
