@@ -4,6 +4,8 @@ package conftests are loaded here by path, as tests/ is not a package."""
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 TESTS = Path(__file__).resolve().parent.parent
 
 
@@ -18,3 +20,9 @@ def load_test_module(relative: str):
 
 for _conftest in ("parapeval/conftest.py", "mteval/conftest.py", "coherence/conftest.py"):
     globals().update({k: v for k, v in vars(load_test_module(_conftest)).items() if not k.startswith("_")})
+
+
+@pytest.fixture(scope="session")
+def test_module():
+    """:func:`load_test_module` for tests that reuse another test file's constants."""
+    return load_test_module

@@ -3,15 +3,12 @@
 import pytest
 
 from benchmarks.mteval.hmeant import frame_agreement
-from conftest import load_test_module
 from mteval.meant.hmeant import read_hmeant
-
-TABLES = load_test_module("mteval/meant/test_meant_hmeant.py").TABLES
 
 
 @pytest.fixture
-def tables(tmp_path):
-    for name, lines in TABLES.items():
+def tables(tmp_path, test_module):
+    for name, lines in test_module("mteval/meant/test_meant_hmeant.py").TABLES.items():
         (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return tmp_path
 

@@ -10,7 +10,7 @@ from benchmarks.mteval.aso import unlabelled
 from benchmarks.mteval.aso.nominal import (accuracy, argument_features, document_statistics, gold_parse, instances,
                                 macro_f1, run)
 from benchmarks.mteval.aso.unlabelled import Pair
-from mteval.cli import main
+from benchmarks.__main__ import main
 from mteval.srl.up import parse_up
 
 NOUNS = ["decision", "plan", "report", "attack", "sale", "purchase"]
@@ -101,7 +101,7 @@ def test_bench_on_a_tiny_up_file(tmp_path, capsys, monkeypatch):
     assert all(c["h"] in (2, 3) and set(c["inner_accuracy"]) == {"2", "3"} for c in result["chosen"]["aso+brown-cv"])
     saved = json.loads((tmp_path / "out" / "aso.json").read_text())
     assert saved["evaluation"]["labels"] == ["ARG0", "ARG1"]
-    assert main(["bench", "aso", "--out", str(tmp_path / "cli"), "--data", str(data), "--folds", "2",
+    assert main(["aso", "--out", str(tmp_path / "cli"), "--data", str(data), "--folds", "2",
                  "--bootstrap", "20", "--alpha", "0.01", "--verbal", "3", "--brown", "0", "--lambda-cv"]) == 0
     report = capsys.readouterr().out
     assert "| aso " in report and "aso - linear" in report and "lambda = 0.01 " in report
