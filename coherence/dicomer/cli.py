@@ -1,5 +1,5 @@
-"""DICOMER commands for the ``coherence`` CLI: ``score``, ``train dicomer`` and ``bench
-readability``. :func:`add_commands` registers them on an existing argparse tree."""
+"""DICOMER commands for the ``coherence`` CLI: ``score`` and ``train dicomer``.
+:func:`add_commands` registers them on an existing argparse tree."""
 
 from __future__ import annotations
 
