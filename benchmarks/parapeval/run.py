@@ -102,7 +102,7 @@ def run_bench(data: Path | None, out: Path, features: PEMFeatures, log: Callable
               extra_tables: Mapping[str, str] | None = None, speed_params: dict | None = None,
               speed_pairs: int = 2000, repeats: int = 3) -> dict:
     """Run every benchmark, write ``out``/bench.md and bench.json, return the numbers; the speed
-    table times PEM configured by ``speed_params`` (:mod:`parapeval.bench.speed`)."""
+    table times PEM configured by ``speed_params`` (:mod:`benchmarks.parapeval.speed`)."""
     try:
         tw_path = twitter_para_path(data)
         sts = read_sts_test(data)
