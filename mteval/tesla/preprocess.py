@@ -153,7 +153,7 @@ class Preparer:
             lemma = _simplemma(self.language.code)
             return [[(t.text, lemma(t.text), "", t.is_stop) for t in doc]
                     for doc in _blank(self.language.code).pipe(texts, batch_size=256)]
-        from mteval.celab.wordlevel import FUNCTION_TAGS, tagged_words
+        from mteval.zh_words import FUNCTION_TAGS, tagged_words
 
         return [[(w, w, tag, tag[:1] in FUNCTION_TAGS) for w, tag in tagged_words(text)] for text in texts]
 
