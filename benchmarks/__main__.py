@@ -10,11 +10,11 @@ from pathlib import Path
 
 from benchmarks.catalog import BENCHMARKS
 from benchmarks.harness import record
-from evalcore.cli import check_output_dir
-from evalcore.textio import InputError
+from evalcore.cli import check_output_dir, run
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark ``argv`` names; exit code 0, or 2 on a usage error, bad input or missing data."""
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] in ("--list", "-h", "--help"):
         width = max(map(len, BENCHMARKS))
@@ -29,12 +29,12 @@ def main(argv: list[str] | None = None) -> int:
     pre.add_argument("--out", type=Path)
     out = pre.parse_known_args(rest)[0].out
     start = time.perf_counter()
-    try:
+
+    def bench(_: argparse.Namespace) -> int:
         check_output_dir(out, "--out")
-        code = BENCHMARKS[name][1](rest)
-    except InputError as exc:
-        print(f"{name}: {exc}", file=sys.stderr)
-        return 2
+        return BENCHMARKS[name][1](rest)
+
+    code = run(f"python -m benchmarks {name}", {name: bench}, argparse.Namespace(), name)
     if code == 0 and out is not None:
         record(out, name, rest, time.perf_counter() - start)
     return code

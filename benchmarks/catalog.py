@@ -216,7 +216,7 @@ def _judgments(name: str, argv: Sequence[str]) -> int:
     offered = {"wmt12": list(PAIRS), "mqm": list(MQM_PAIRS), "wmt": [*PAIRS, *MQM_PAIRS]}[name]
     unknown = [x for x in a.pairs or () if x not in offered]
     if unknown:
-        raise InputError(f"{name}: unknown pair {unknown[0]!r}; choose from {', '.join(offered)}")
+        raise InputError(f"unknown pair {unknown[0]!r}; choose from {', '.join(offered)}")
     run(a.out, data=a.data, metrics=a.metric, pairs=a.pairs or offered, max_segments=a.max_segments,
         n_boot=a.bootstrap, seed=a.seed, jobs=a.jobs, baselines=BASELINES, log=_log, command=name)
     return 0

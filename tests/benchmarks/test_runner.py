@@ -19,6 +19,13 @@ def test_an_unknown_benchmark_is_a_usage_error(capsys):
     assert "python -m benchmarks --list" in capsys.readouterr().err
 
 
+def test_a_bad_option_value_is_one_line_and_exit_code_2(tmp_path, capsys):
+    assert main(["aso", "--out", str(tmp_path), "--folds", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "python -m benchmarks aso: error: --folds must be at least 2" in err and "Traceback" not in err
+    assert not (tmp_path / "run-aso.json").exists()
+
+
 def test_each_benchmark_states_its_options(capsys):
     for name in BENCHMARKS:
         try:
