@@ -1,8 +1,7 @@
 """The package graph stays acyclic: evalcore <- coherence <- summeval, evalcore <- parapeval,
 evalcore <- mteval; inside a package no two modules import each other (directly or round a
 longer loop); a metric family imports its own modules, its package's shared modules (data,
-learn, ...) and evalcore, never another family except the pairs listed in CROSS_FAMILY; shared
-modules import no family. Every import statement (top-level or inside a function) is checked."""
+learn, lexical, ...) and evalcore, never another family; shared modules import no family. Every import statement (top-level or inside a function) is checked."""
 
 import ast
 from pathlib import Path
@@ -25,13 +24,8 @@ FAMILIES = {
 }
 #: package -> the modules every family may build on; they import no family and no front end
 SHARED = {
-    "mteval": {"data", "learn", "metaeval", "baselines", "io", "registry", "srl", "zh_words"},
+    "mteval": {"data", "learn", "lexical", "metaeval", "baselines", "io", "registry", "srl", "zh_words"},
     "coherence": {"relations", "formats", "corpora", "gold", "heap", "adapters", "parser", "inputs", "registry"},
-}
-#: (package, family) -> the other families it imports today, and why; each must still be imported
-CROSS_FAMILY = {
-    ("mteval", "beer"): {"tesla": "BEER reads TESLA's preprocessing (tagged, lemmatised segments) and WordNet matcher"},
-    ("mteval", "red"): {"tesla": "REDp's paraphrase matches read TESLA-B's pivot phrase tables"},
 }
 
 
@@ -137,19 +131,10 @@ FAMILY_RULES = [(p, f) for p, fams in FAMILIES.items() for f in sorted(fams)]
 
 
 @pytest.mark.parametrize("package,family", FAMILY_RULES,
-                         ids=[f"{p}.{f} imports only {f}, shared modules, evalcore"
-                              + (f" (and {', '.join(sorted(CROSS_FAMILY[p, f]))}: listed)" if (p, f) in CROSS_FAMILY else "")
-                              for p, f in FAMILY_RULES])
+                         ids=[f"{p}.{f} imports only {f}, shared modules, evalcore" for p, f in FAMILY_RULES])
 def test_a_family_imports_no_other_family(package, family):
-    allowed = SHARED[package] | set(CROSS_FAMILY.get((package, family), {}))
-    bad = {unit: where for unit, where in _unit_imports(package, family).items() if unit not in allowed}
+    bad = {unit: where for unit, where in _unit_imports(package, family).items() if unit not in SHARED[package]}
     assert bad == {}
-
-
-@pytest.mark.parametrize("package,family", list(CROSS_FAMILY),
-                         ids=[f"{p}.{f} -> {', '.join(sorted(o))} is still needed" for (p, f), o in CROSS_FAMILY.items()])
-def test_each_listed_cross_family_import_still_exists(package, family):
-    assert set(CROSS_FAMILY[package, family]) <= set(_unit_imports(package, family))
 
 
 SHARED_RULES = [(p, s) for p, shared in SHARED.items() for s in sorted(shared)]

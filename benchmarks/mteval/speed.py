@@ -32,8 +32,8 @@ END_TO_END = "end to end, new candidates (references cached), per segment"
 def cold_texts() -> None:
     """Forget every prepared text and its bags (WordNet look-ups stay warm, as in a tuning run)."""
     from mteval.tesla.btng import bags
-    from mteval.tesla.preprocess import preparer
-    from mteval.tesla.similarity import encode
+    from mteval.lexical.preprocess import preparer
+    from mteval.lexical.similarity import encode
 
     preparer("en").clear(), encode.cache_clear(), bags.cache_clear()
 
@@ -53,7 +53,7 @@ def end_to_end(metric: Metric, refs: Sequence[str], runs: Sequence[Sequence[str]
 def pivot_stages(refs: Sequence[str], hyps: Sequence[str]) -> dict[str, float]:
     """CPU seconds per segment of TESLA-B/F's own stages: the pivot bags of reference and
     hypothesis from cold caches plus their F-measures (BPNG), and TESLA-F's two LM features."""
-    from mteval.tesla.bpng_features import PivotFeatures
+    from mteval.lexical.bpng_features import PivotFeatures
     from mteval.tesla.lm_features import LMFeatures, default_lms
     from mteval.tesla.tesla_b import TeslaB
 

@@ -25,8 +25,8 @@ from evalcore.metric import Item
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table
 from mteval.tesla.btng import ORDERS, bags, btng_fmeasures, ms_problem
-from mteval.tesla.preprocess import Preparer, preparer
-from mteval.tesla.similarity import encode, synset_ids
+from mteval.lexical.preprocess import Preparer, preparer
+from mteval.lexical.similarity import encode, synset_ids
 
 PAPER_MS = (10.0, 20.0)  # [derived] TESLA-M's extra Z-MERT time per candidate sentence (spec 2.1)
 

@@ -7,7 +7,7 @@ import pytest
 from evalcore.persist import ModelFileError
 from evalcore.resources import ResourceError
 from mteval.data.wmt12 import Ranking
-from mteval.tesla.bpng_features import PivotFeatures
+from mteval.lexical.bpng_features import PivotFeatures
 from mteval.tesla.features import TeslaFeatures, fill_undefined
 from mteval.tesla.lm_features import LMFeatures
 from mteval.learn.model import LinearModel, fit_ranker, load_linear_model, save_linear_model

@@ -8,7 +8,7 @@ tag"):
   writes some tags in its own form (``VV(FIN)``, ``ADJ(A)``) and splits nominalised adjectives and
   infinitives (``NNA``, ``NNI``) off ``NN``: these are written back to STTS (``VVFIN``, ``ADJA``,
   ``NN``), the tag set of the TIGER treebank.
-- A function word is what the English path calls one (:func:`mteval.tesla.preprocess.function_word`:
+- A function word is what the English path calls one (:func:`mteval.lexical.preprocess.function_word`:
   a closed Universal POS class or an interjection), with each STTS tag's Universal POS from the
   TIGER-to-UD table below (spaCy 2's German tag map), except modal verbs (VM*), taken as AUX as UD
   German HDT does and as the English path discounts modals (Penn MD): articles, determiners,

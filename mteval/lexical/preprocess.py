@@ -104,7 +104,7 @@ class Preparer:
         preparation from a cold cache)."""
         self._done.clear()
         if self.language.tool == "hanta":
-            from mteval.tesla import german
+            from mteval.lexical import german
 
             german.clear_caches()
 
@@ -141,7 +141,7 @@ class Preparer:
             return [[(t.text, t.lemma_, t.tag_ if ptb else t.pos_, function_word(t.pos_, t.tag_)) for t in doc]
                     for doc in self._spacy().pipe(texts, batch_size=256)]
         if tool == "hanta":
-            from mteval.tesla import german
+            from mteval.lexical import german
 
             out = []
             for doc in _blank(self.language.code).pipe(texts, batch_size=256):

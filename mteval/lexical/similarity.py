@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from mteval.tesla.preprocess import Segment
+from mteval.lexical.preprocess import Segment
 
 #: Penn Treebank tag prefix -> WordNet part of speech
 _WORDNET_POS = {"NN": "n", "VB": "v", "JJ": "a", "RB": "r"}
