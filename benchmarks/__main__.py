@@ -10,9 +10,10 @@ from pathlib import Path
 
 from benchmarks.catalog import BENCHMARKS
 from benchmarks.harness import record
-from evalcore.cli import check_output_dir, run
+from evalcore.cli import check_output_dir, guarded, run
 
 
+@guarded("python -m benchmarks")
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark ``argv`` names; exit code 0, or 2 on a usage error, bad input or missing data."""
     argv = sys.argv[1:] if argv is None else argv

@@ -26,6 +26,17 @@ def test_a_bad_option_value_is_one_line_and_exit_code_2(tmp_path, capsys):
     assert not (tmp_path / "run-aso.json").exists()
 
 
+def test_ctrl_c_is_one_line_and_exit_code_130(tmp_path, capsys, monkeypatch):
+    from benchmarks.summeval import scale
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(scale, "run", interrupted)
+    assert main(["scale", "--out", str(tmp_path)]) == 130
+    assert capsys.readouterr().err == "python -m benchmarks: interrupted\n"
+
+
 def test_each_benchmark_states_its_options(capsys):
     for name in BENCHMARKS:
         try:
