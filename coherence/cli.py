@@ -1,5 +1,6 @@
 """``coherence`` command line: ``parse`` texts into discourse relations, ``score`` their
-readability with DICOMER, ``train parser|dicomer`` and ``bench parser|readability|speed``.
+readability with DICOMER, ``train parser|dicomer`` (benchmarks: ``python -m
+benchmarks --list`` in a checkout).
 
 The suite's CLI convention (:mod:`evalcore.cli`): ``--version``, ``--list-metrics``; texts as
 positional files and/or ``-i/--input FILE`` (``-`` = standard input); ``-o/--output``; exit codes
@@ -11,93 +12,18 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.cli import (EXIT_ITEM_ERRORS, EXIT_OK, check_input_path, check_output_dir, check_output_path,
-                          guarded, new_parser, positive_int, read_input_text, run, write_output)
-from evalcore.metric.inputs import InputLimits
-from evalcore.textio import InputError, read_text
+from evalcore.cli import (EXIT_ITEM_ERRORS, EXIT_OK, check_output_dir, check_output_path, guarded, new_parser, run,
+                          write_output)
+from evalcore.textio import InputError
 from evalcore.workers import jobs_arg
 
-from coherence.adapters import FORMATS, ExternalParser, PrecomputedParses, RelationAdapter
+from coherence.inputs import (STDIN, Source, add_relation_source_args, add_text_inputs, limits_of, relation_source,
+                              text_sources)
 from coherence.relations import Relation, RelationError
 
-STDIN = "-"
 _WORKER = {}
-
-
-@dataclass(frozen=True)
-class Source:
-    """One input text: a file, or standard input (``path`` is ``-``), and the name it goes by."""
-
-    path: str
-
-    @property
-    def name(self) -> str:
-        return "stdin" if self.path == STDIN else self.path
-
-    def read(self, limits: InputLimits) -> str:
-        """The text (UTF-8, BOM dropped); InputError names the file when it cannot be read or is
-        larger than the cap (checked on the byte size before decoding a huge file)."""
-        if self.path != STDIN and Path(self.path).stat().st_size > 4 * limits.max_chars:
-            raise InputError(f"{self.path}: too long ({Path(self.path).stat().st_size:,} bytes > "
-                             f"{limits.max_chars:,} characters; raise the cap with --max-chars or AESOP_MAX_CHARS)")
-        text = read_input_text(None) if self.path == STDIN else read_text(self.path)
-        if len(text) > limits.max_chars:
-            raise InputError(f"{self.name}: too long ({len(text):,} characters > {limits.max_chars:,}; "
-                             "raise the cap with --max-chars or AESOP_MAX_CHARS)")
-        return text
-
-
-def add_text_inputs(p: argparse.ArgumentParser, what: str) -> None:
-    """Texts as positional files and/or ``-i/--input FILE`` (``-`` = standard input), and the
-    size cap."""
-    p.add_argument("files", nargs="*", metavar="FILE", help=f"text files to {what}")
-    p.add_argument("-i", "--input", metavar="FILE", help="one more text file, or - for standard input")
-    p.add_argument("--max-chars", type=positive_int, default=None, metavar="N",
-                   help="refuse texts longer than N characters (default: AESOP_MAX_CHARS or 100000)")
-
-
-def text_sources(args: argparse.Namespace) -> list[Source]:
-    """The inputs in command-line order; a missing or unreadable file, or no input at all, is a
-    usage error before any work."""
-    paths = [*args.files, *([args.input] if args.input else [])]
-    if not paths:
-        raise InputError("no input: give text files, or -i FILE (- for standard input)")
-    if paths.count(STDIN) > 1:
-        raise InputError("standard input (-) can be read only once")
-    for path in paths:
-        check_input_path(path, "input")
-    return [Source(p) for p in paths]
-
-
-def limits_of(args: argparse.Namespace) -> InputLimits:
-    return InputLimits(args.max_chars) if args.max_chars else InputLimits.from_env()
-
-
-def add_relation_source_args(p: argparse.ArgumentParser) -> None:
-    """``--external CMD [--external-format F]`` or ``--precomputed DIR``: relations made elsewhere
-    (shared by ``parse`` and ``score``; see :func:`relation_source`)."""
-    source = p.add_mutually_exclusive_group()
-    source.add_argument("--external", metavar="CMD",
-                        help="run an external parser: command template with {input} (and {output})")
-    source.add_argument("--precomputed", metavar="DIR",
-                        help="read precomputed parses DIR/<file stem>.pipe|.json (or <file name>.pipe|"
-                             ".json, as `parse --out` writes them) instead of parsing")
-    p.add_argument("--external-format", choices=FORMATS, default="pipe",
-                   help="output format of the --external command (default pipe)")
-
-
-def relation_source(args: argparse.Namespace) -> RelationAdapter | None:
-    """The adapter :func:`add_relation_source_args` options ask for, or None (built-in parser)."""
-    if args.precomputed:
-        if not Path(args.precomputed).is_dir():
-            raise InputError(f"--precomputed {args.precomputed}: no such folder")
-        return PrecomputedParses(args.precomputed)
-    if args.external:
-        return ExternalParser(args.external, args.external_format)
-    return None
 
 
 def _init_worker(args) -> None:
@@ -213,28 +139,6 @@ def cmd_train_parser(args) -> int:
     return EXIT_OK
 
 
-def cmd_bench_parser(args) -> int:
-    from coherence.bench.parser import run as run_bench
-
-    data = Path(args.data) if args.data else _default_data()
-    out = check_output_dir(args.out, "--out")
-    md, _ = run_bench(data, out, model_path=args.model, limit=args.limit, log=lambda m: print(m, file=sys.stderr))
-    print(md.read_text("utf-8"))
-    return EXIT_OK
-
-
-def cmd_bench_speed(args) -> int:
-    from evalcore.resources import shared_data_dir
-
-    from coherence.bench.speed import run as run_bench
-
-    data = Path(args.data) if args.data else shared_data_dir() / "summeval" / "summeval_16sys_mean_expert.json"
-    out = check_output_dir(args.out, "--out")
-    md, _ = run_bench(data, out, rounds=args.rounds, limit=args.limit, log=lambda m: print(m, file=sys.stderr))
-    print(md.read_text("utf-8"))
-    return EXIT_OK
-
-
 def build_parser() -> argparse.ArgumentParser:
     ap = new_parser("coherence", __doc__.split("\n\n")[0], package="coherence")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -261,24 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
     tp.add_argument("--out", help="output folder (default: coherence/models)")
     tp.set_defaults(func=cmd_train_parser)
 
-    b = sub.add_parser("bench", help="run a benchmark")
-    bsub = b.add_subparsers(dest="what", required=True)
-    bp = bsub.add_parser("parser", help="parser benchmark on GDTB test/test2 and TED-MDB")
-    bp.add_argument("--data", help="discourse data folder (default: shared data/discourse)")
-    bp.add_argument("--out", required=True, help="folder for parser.md and parser.json")
-    bp.add_argument("--model", help="Tier 1 model file (default: the shipped one)")
-    bp.add_argument("--limit", type=positive_int, help="documents per data set (for quick runs)")
-    bp.set_defaults(func=cmd_bench_parser)
-    bs = bsub.add_parser("speed", help="DICOMER (cold cache) against spaCy alone, and the parser's batched stages")
-    bs.add_argument("--data", help="SummEval JSON (default: shared summeval_16sys_mean_expert.json)")
-    bs.add_argument("--out", required=True, help="folder for speed.md and speed.json")
-    bs.add_argument("--rounds", type=positive_int, default=3, help="interleaved timing rounds (default 3)")
-    bs.add_argument("--limit", type=positive_int, help="first N summaries only (for quick runs)")
-    bs.set_defaults(func=cmd_bench_speed)
-
     from coherence.dicomer.cli import add_commands
 
-    add_commands(sub, tsub, bsub)
+    add_commands(sub, tsub)
     return ap
 
 

@@ -1,5 +1,6 @@
 """``mteval``: score translations (sacrebleu-style plain text), correlate metrics with your own
-human judgments, answer a tuner line by line (``stream``), and benchmark on WMT judgments and speed.
+human judgments, and answer a tuner line by line (``stream``); benchmarks live in a checkout's
+``benchmarks/`` (``python -m benchmarks --list``).
 
 Follows the suite's CLI convention (:mod:`evalcore.cli`): ``--version``, ``--list-metrics``,
 ``-m``/``-i``/``-o``/``--format``/``--jobs``/``--max-chars``; machine formats pure on stdout,
@@ -17,8 +18,7 @@ from pathlib import Path
 from evalcore.cli import (EXIT_OK, FORMATS, add_io_args, check_input_path, check_output_dir, check_output_path, emit,
                           exit_code, guarded, new_parser, positive_int, run)
 from evalcore.textio import InputError
-from evalcore.workers import jobs_arg
-from mteval.registry import BASELINES, DEFAULT_METRICS
+from mteval.registry import DEFAULT_METRICS
 
 PROG = "mteval"
 #: target languages whose BLEU needs its own tokenizer (sacrebleu's defaults for them)
@@ -98,60 +98,6 @@ def _add_stream(sub) -> None:
                    help="refuse candidates longer than N characters (default: AESOP_MAX_CHARS or 100000)")
 
 
-def _add_bench(sub) -> None:
-    p = sub.add_parser("bench", help="benchmarks that write Markdown + JSON tables (and PNG plots)")
-    bench = p.add_subparsers(dest="bench", required=True)
-    for name, what in (("wmt12", "WMT12 relative rankings (8 pairs)"), ("mqm", "WMT21 MQM (en-de, zh-en)"),
-                       ("wmt", "both: WMT12 rankings and WMT21 MQM in one report (as before the split)")):
-        b = bench.add_parser(name, help=f"meta-evaluation on {what}",
-                             description=f"Every requested metric beside BLEU, chrF, TER and METEOR on {what}, "
-                                         "with bootstrap CIs, segments per second and a plot of segment-level "
-                                         "Kendall per pair.")
-        b.add_argument("--out", type=Path, required=True)
-        b.add_argument("--data", type=Path, help="shared data root (default: ../shared/data)")
-        b.add_argument("-m", "--metric", action="append", metavar="NAME",
-                       help="metric (repeatable; default: every registered mteval metric; the baselines are always in)")
-        b.add_argument("--pairs", nargs="+", metavar="PAIR",
-                       help="language pairs of this bench (default: all of them)")
-        b.add_argument("--max-segments", type=int, default=None, metavar="N",
-                       help="segments per pair (seeded sample; default: the documented subset, 0 = all)")
-        b.add_argument("--bootstrap", type=int, default=1000)
-        b.add_argument("--seed", type=int, default=0)
-        b.add_argument("-j", "--jobs", type=jobs_arg, default=1, help="worker processes for scoring (0 = all cores)")
-    h = bench.add_parser("hmeant", help="HMEANT (WMT13 human frames) vs automatic MEANT, BLEU and annotator agreement",
-                         description="MEANT's scoring on the human frames and alignments of the WMT 2013 HMEANT "
-                                     "annotation (HMEANT), correlated with automatic MEANT/UMEANT (the suite's "
-                                     "labeller), sentence BLEU and chrF, with bootstrap CIs, and the agreement "
-                                     "between the annotators. Writes hmeant.md and hmeant.json.")
-    h.add_argument("--out", type=Path, required=True)
-    h.add_argument("--data", type=Path, help="shared data root (default: ../shared/data)")
-    h.add_argument("--bootstrap", type=int, default=1000)
-    h.add_argument("--seed", type=int, default=0)
-    s = bench.add_parser("speed", help="per-segment time of TESLA-M/B/F by stage, against the paper and the baselines",
-                         description="TESLA-M, -B and -F per segment on WMT12 segments: tagging, BPNG, matching "
-                                     "and end to end with references cached, against the paper's 10-20 ms per "
-                                     "candidate, and throughput ratios against sacrebleu BLEU/chrF and nltk METEOR "
-                                     "on the same segments.")
-    s.add_argument("--out", type=Path, required=True)
-    s.add_argument("--pair", default="fr-en", choices=("cs-en", "de-en", "es-en", "fr-en"),
-                   help="WMT12 into-English pair (TESLA-B/F score English only; default fr-en)")
-    s.add_argument("--segments", type=positive_int, default=None, metavar="N",
-                   help="first N segments (default: the documented size)")
-    from mteval.srl.cli import add_bench_arguments as add_srl_bench
-
-    add_srl_bench(bench.add_parser("srl", help="the semantic role labeller, cross-validated by document on UP dev",
-                                   description="Labelled argument-head P/R/F1 (overall and per predicate kind) and "
-                                               "predicate identification of the labeller beside a majority baseline, "
-                                               "cross-validated by document, with bootstrap CIs and speed."))
-    from mteval.aso.cli import add_bench_arguments as add_aso_bench
-
-    add_aso_bench(bench.add_parser("aso", help="ASO vs linear vs maxent on noun-predicate argument classification (UP dev)",
-                                   description="Liu & Ng (2007)'s argument classification of noun predicates on UP "
-                                               "English dev with gold features and heads: ASO beside the same linear "
-                                               "model and a maximum-entropy model, cross-validated by document, with "
-                                               "document-bootstrap CIs and paired differences."))
-
-
 def _add_train(sub) -> None:
     from mteval.tesla.train_cli import add_arguments
 
@@ -198,7 +144,6 @@ def build_parser() -> argparse.ArgumentParser:
     _add_score(sub)
     _add_correlate(sub)
     _add_stream(sub)
-    _add_bench(sub)
     _add_train(sub)
     _add_srl(sub)
     _add_tune(sub)
@@ -372,52 +317,6 @@ def _stream(args) -> int:
     return exit_code(errors, total, "candidate lines")
 
 
-# ---- bench --------------------------------------------------------------------------------------
-
-def _bench_pairs(name: str) -> list[str]:
-    """The pairs a judgment bench offers (``wmt`` = both, as before the split)."""
-    from mteval.bench.wmt import MQM_PAIRS
-    from mteval.data.wmt12 import PAIRS
-
-    return {"wmt12": list(PAIRS), "mqm": list(MQM_PAIRS), "wmt": [*PAIRS, *MQM_PAIRS]}[name]
-
-
-def _log(message: str) -> None:
-    """Progress of a bench, on stderr."""
-    print(message, file=sys.stderr, flush=True)
-
-
-def _bench(args) -> int:
-    check_output_dir(args.out, "--out")
-    if args.bench == "srl":
-        from mteval.srl.cli import run_bench
-
-        return run_bench(args)
-    if args.bench == "aso":
-        from mteval.aso.cli import run_bench as run_aso
-
-        return run_aso(args, log=_log)
-    if args.bench == "speed":
-        from mteval.bench.speed import DEFAULT_SEGMENTS, run as speed
-
-        speed(args.out, args.pair, args.segments or DEFAULT_SEGMENTS, log=_log)
-        return EXIT_OK
-    if args.bench == "hmeant":
-        from mteval.meant.bench import run as hmeant
-
-        hmeant(args.out, args.data, args.bootstrap, args.seed, log=_log)
-        return EXIT_OK
-    from mteval.bench.wmt import run as bench
-
-    offered = _bench_pairs(args.bench)
-    unknown = [p for p in args.pairs or () if p not in offered]
-    if unknown:
-        raise InputError(f"bench {args.bench}: unknown pair {unknown[0]!r}; choose from {', '.join(offered)}")
-    bench(args.out, data=args.data, metrics=args.metric, pairs=args.pairs or offered, max_segments=args.max_segments,
-          n_boot=args.bootstrap, seed=args.seed, jobs=args.jobs, baselines=BASELINES, log=_log, command=args.bench)
-    return EXIT_OK
-
-
 def _train(args) -> int:
     if args.model == "beer":
         from mteval.beer.train_cli import run_train as run_beer_train
@@ -448,8 +347,8 @@ def _srl(args) -> int:
 @guarded(PROG)
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return run(PROG, {"score": _score, "correlate": _correlate, "stream": _stream, "bench": _bench,
-                          "train": _train, "srl": _srl, "tune": _tune}, args, args.command)
+    return run(PROG, {"score": _score, "correlate": _correlate, "stream": _stream,
+                      "train": _train, "srl": _srl, "tune": _tune}, args, args.command)
 
 
 if __name__ == "__main__":

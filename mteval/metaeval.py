@@ -194,3 +194,28 @@ def system_correlations(metric: CorpusStatistics, human_sum: np.ndarray, human_c
             out[kind] = (Correlation(value, math.nan, math.nan) if boot_m is None
                          else percentile_interval(value, correlation_rows(boot_m, boot_h, kind)))
     return out, system[0], human[0]
+
+
+def sample_segments(segments: Sequence[int], limit: int, seed: int) -> list[int]:
+    """A seeded sample of ``limit`` segments (all when ``limit`` is 0 or larger), sorted."""
+    segments = sorted(segments)
+    if not limit or limit >= len(segments):
+        return segments
+    picked = np.random.default_rng(seed).choice(len(segments), size=limit, replace=False)
+    return sorted(segments[k] for k in picked)
+
+
+def kendall_beats(a: KendallCounts, b: KendallCounts, variant: str, n_boot: int, seed: int) -> float:
+    """Share of segment resamples (the same for both) where metric a's tau exceeds b's."""
+    counts = resample_counts(len(a.segments), n_boot, seed)
+    ta, tb = a.tau(variant, counts), b.tau(variant, counts)
+    ok = ~(np.isnan(ta) | np.isnan(tb))
+    return float((ta[ok] > tb[ok]).mean()) if ok.any() else math.nan
+
+
+def average_kendall(per_pair: dict[str, KendallCounts], variant: str, n_boot: int, seed: int):
+    """Mean tau over pairs with a CI from the mean of the pairs' (independent) resamples."""
+    values = [float(c.tau(variant)[0]) for c in per_pair.values()]
+    boots = [c.tau(variant, resample_counts(len(c.segments), n_boot, seed + k))
+             for k, c in enumerate(per_pair.values())]
+    return percentile_interval(float(np.mean(values)), np.mean(boots, axis=0))

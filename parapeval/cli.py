@@ -1,4 +1,4 @@
-"""The `parapeval` command line: score, train, bench, setup, build-phrase-table, build-lm.
+"""The `parapeval` command line: score, train, setup, build-phrase-table, build-lm.
 
 `score` follows the suite's CLI convention (:mod:`evalcore.cli`): ``-i`` a pair file or ``-``,
 ``-o`` a file or ``-``, ``--format table|json|jsonl|tsv`` (machine formats pure on stdout, the
@@ -198,44 +198,6 @@ def _pem_params(args: argparse.Namespace) -> dict:
             "lm": args.lm, "discount": args.discount}
 
 
-def cmd_bench(args: argparse.Namespace) -> int:
-    out = check_output_dir(Path(args.out), "--out")
-    if args.speed_pairs < 1 or args.repeats < 1:
-        raise InputError("--speed-pairs and --repeats must be at least 1")
-    if args.speed_only:
-        return _bench_speed(args, out)
-    from parapeval.bench.run import run_bench
-
-    extra = {}
-    for spec in args.bench_table or []:
-        name, sep, value = spec.partition("=")
-        if not sep or ":" not in value:
-            raise InputError(f"--bench-table takes NAME=PIVOT:PATH, got {spec!r}")
-        extra[name] = value
-    run_bench(Path(args.data) if args.data else None, out, _features(args), log=_log, extra_tables=extra,
-              speed_params=_pem_params(args), speed_pairs=args.speed_pairs, repeats=args.repeats)
-    return 0
-
-
-def _bench_speed(args: argparse.Namespace, out: Path) -> int:
-    """`bench --speed-only`: PEM vs sentence BLEU on the first Twitter-Para pairs; speed.md/.json."""
-    from evalcore.benchio import write_report
-    from parapeval.bench.speed import run_speed, speed_markdown
-    from parapeval.data import read_twitter_para, twitter_para_path
-
-    pairs = read_twitter_para(twitter_para_path(args.data))[:args.speed_pairs]
-    from parapeval.pem import PEM
-
-    params = _pem_params(args)
-    PEM(**params).validate()  # missing resources are a usage error before any timing
-    _log(f"speed: PEM vs sentence BLEU on {len(pairs)} Twitter-Para pairs, {args.repeats} interleaved repeats")
-    result = run_speed([(p.original, p.paraphrase) for p in pairs], params, args.repeats, log=_log)
-    markdown = "# parapeval bench --speed-only\n\n" + speed_markdown(result)
-    write_report(out, "speed", markdown, result)
-    print(markdown)
-    return 0
-
-
 # ---- parser -----------------------------------------------------------------------------------
 def _feature_args(p: argparse.ArgumentParser, model: bool = False) -> None:
     p.add_argument("--pivots", help="comma-separated pivot languages (default: the model's, else fr,de,es,zh)")
@@ -269,18 +231,6 @@ def build_parser() -> argparse.ArgumentParser:
     _feature_args(p)
     p.set_defaults(func=cmd_train)
 
-    p = sub.add_parser("bench", help="Twitter-Para CV, STS-B adequacy check, speed")
-    p.add_argument("--data", help="folder holding twitter_para/ and stsbenchmark/ (default ../shared/data/paraphrase)")
-    p.add_argument("--out", required=True, help="folder for bench.md and bench.json (speed.md, speed.json with --speed-only)")
-    p.add_argument("--bench-table", action="append", metavar="NAME=PIVOT:PATH",
-                   help="extra phrase table to compare (e.g. news-fr=fr:/path/fr.sqlite)")
-    p.add_argument("--speed-only", action="store_true",
-                   help="only the speed table: PEM vs sacrebleu sentence BLEU, stage profile, peak memory "
-                        "(speed.md, speed.json; ~1 min)")
-    p.add_argument("--speed-pairs", type=int, default=2000, help="Twitter-Para pairs timed (default 2000)")
-    p.add_argument("--repeats", type=int, default=3, help="interleaved speed repeats, medians reported (default 3)")
-    _feature_args(p, model=True)
-    p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("setup", help="build the default phrase tables and LM in $AESOP_CACHE/parapeval "
                                      "(default ~/.cache/aesop/parapeval; skips what exists)")

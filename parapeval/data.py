@@ -1,4 +1,4 @@
-"""Public human-judgement data sets read by `parapeval train` and `parapeval bench` (never at
+"""Public human-judgement data sets read by `parapeval train` and `python -m benchmarks parapeval` (never at
 scoring time): Twitter-Para pairs with their source groups and folds, STS-B test pairs."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""``summeval``: score summaries, correlate metrics with human scores, train CREMER, run benchmarks.
+"""``summeval``: score summaries, correlate metrics with human scores, train CREMER
+(benchmarks: ``python -m benchmarks --list`` in a checkout).
 
 Follows the suite's CLI convention (:mod:`evalcore.cli`): ``--version``, ``--list-metrics``,
 ``-m``/``-i``/``-o``/``--format``/``--jobs``/``--max-chars``; machine formats pure on stdout; exit
@@ -82,39 +83,6 @@ def _add_correlate(sub) -> None:
     p.add_argument("--format", choices=("table", "json"), default="table")
 
 
-def _add_bench(sub) -> None:
-    p = sub.add_parser("bench", help="benchmarks that write Markdown + JSON tables")
-    bench = p.add_subparsers(dest="bench", required=True)
-    b = bench.add_parser("summeval", help="TESLA-S vs ROUGE against SummEval expert scores")
-    b.add_argument("--data", type=Path, help="SummEval 16-system JSON (default: ../shared/data/summeval/...)")
-    b.add_argument("--out", type=Path, required=True)
-    b.add_argument("--bootstrap", type=int, default=1000)
-    s = bench.add_parser("speed", help="throughput ratios vs rouge-score and LP solvers")
-    s.add_argument("--data", type=Path, help="SummEval 16-system JSON (default: ../shared/data/summeval/...)")
-    s.add_argument("--out", type=Path, required=True)
-    s.add_argument("--problems", type=int, default=1000, help="random 30x30 LPs (default 1000)")
-    r = bench.add_parser("responsiveness", help="CREMER vs TESLA-S, DICOMER, ROUGE on SummEval overall (5-fold CV)")
-    r.add_argument("--data", type=Path, help="SummEval 16-system JSON (default: ../shared/data/summeval/...)")
-    r.add_argument("--out", type=Path, required=True)
-    r.add_argument("--bootstrap", type=int, default=1000)
-    t = bench.add_parser("transfer", help="trained metrics across domains: SummEval <-> DialSummEval, in-domain CV, "
-                                          "coverage, length control, permutation test")
-    t.add_argument("--data", type=Path, help="shared data root (default: ../shared/data)")
-    t.add_argument("--out", type=Path, required=True)
-    t.add_argument("--bootstrap", type=int, default=1000)
-    t.add_argument("--seed", type=int, default=0)
-    t.add_argument("--experiments", action="store_true",
-                   help="also every DICOMER and CREMER variant tried (slow: about 40 minutes)")
-    t.add_argument("--cremer-tuning", choices=("grid", "shipped"), default="grid",
-                   help="CREMER's SVR: grid search as `summeval train cremer` (default) or the shipped "
-                        "models' hyper-parameters (faster)")
-    c = bench.add_parser("scale", help="synthetic corpus: one process vs --jobs vs a Dask cluster")
-    c.add_argument("--data", type=Path, help="SummEval 16-system JSON the corpus is drawn from")
-    c.add_argument("--out", type=Path, required=True)
-    c.add_argument("--summaries", type=int, default=100_000)
-    c.add_argument("--workers", type=int, default=2)
-
-
 def _add_train(sub) -> None:
     p = sub.add_parser("train", help="retrain a shipped model")
     what = p.add_subparsers(dest="what", required=True)
@@ -137,7 +105,6 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     _add_score(sub)
     _add_correlate(sub)
-    _add_bench(sub)
     _add_train(sub)
     return parser
 
@@ -323,28 +290,7 @@ def _correlate(args) -> int:
     return EXIT_OK
 
 
-# ---- bench and train ----------------------------------------------------------------------------
-
-def _bench(args) -> int:
-    check_output_dir(args.out, "--out")
-    if args.bench == "summeval":
-        from summeval.bench.summeval_bench import run as bench
-        bench(args.data, args.out, n_boot=args.bootstrap)
-    elif args.bench == "responsiveness":
-        from summeval.bench.responsiveness import run as bench
-        bench(args.data, args.out, n_boot=args.bootstrap)
-    elif args.bench == "transfer":
-        from summeval.bench.transfer import run as bench
-        bench(args.out, args.data, n_boot=args.bootstrap, seed=args.seed, experiments=args.experiments,
-              cremer_tuning=args.cremer_tuning, log=lambda m: print(m, file=sys.stderr))
-    elif args.bench == "speed":
-        from summeval.bench.speed import run as bench
-        bench(args.data, args.out, n_problems=args.problems)
-    else:
-        from summeval.bench.scale import run as bench
-        bench(args.data, args.out, n_summaries=args.summaries, workers=args.workers)
-    return EXIT_OK
-
+# ---- train ----------------------------------------------------------------------------
 
 def _train(args) -> int:
     from evalcore.resources import shared_data_dir
@@ -377,7 +323,7 @@ def _train(args) -> int:
 @guarded(PROG)
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    handlers = {"score": _score, "correlate": _correlate, "bench": _bench, "train": _train}
+    handlers = {"score": _score, "correlate": _correlate, "train": _train}
     try:
         return run(PROG, handlers, args, args.command)
     except (ResourceError, ModelFileError) as exc:  # a missing or corrupt model file: unreadable input

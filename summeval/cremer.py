@@ -54,7 +54,7 @@ SINGLE_SUMMARY_NOTE = ("tesla_s: the only summary of its topic: standardised wit
 VALID_FOR = ("ranking summaries of the same topics against each other (TESLA-S is standardised within each "
              "topic, DICOMER within each topic over the summaries it judged; score every summary of a topic in one "
              "run); English summaries with one or more references, checked on news (SummEval) and, trained on news, "
-             "on chat dialogue summaries (DialSummEval, see `summeval bench transfer`); not an absolute score "
+             "on chat dialogue summaries (DialSummEval, see `python -m benchmarks transfer`); not an absolute score "
              "across topics")
 N_FOLDS = 5
 # Searched by fit_cremer; SummEval's 1,600 summaries fit every grid in well under a minute.
@@ -263,7 +263,7 @@ def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), tar
     """Fit CREMER on all of SummEval and save one model per kernel. Features: TESLA-S with all
     references, standardised within each document, and DICOMER: the shipped model's values when it
     never saw SummEval's summaries (the default, trained on GDTB), else out-of-fold values.
-    Report cross-validated and cross-domain quality with `summeval bench transfer`."""
+    Report cross-validated and cross-domain quality with `python -m benchmarks transfer`."""
     from evalcore.data.summeval import read_summeval
 
     items = read_summeval(data)

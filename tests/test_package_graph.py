@@ -1,5 +1,7 @@
 """The package graph stays acyclic: evalcore <- coherence <- summeval, evalcore <- parapeval,
-evalcore <- mteval. Every import statement (top-level or inside a function) is checked."""
+evalcore <- mteval; inside a package no two modules import each other (directly or round a
+longer loop); a metric family imports its own modules, its package's shared modules (data,
+learn, lexical, ...) and evalcore, never another family; shared modules import no family. Every import statement (top-level or inside a function) is checked."""
 
 import ast
 from pathlib import Path
@@ -15,6 +17,16 @@ ALLOWED = {
     "parapeval": {"evalcore"},
     "mteval": {"evalcore"},
 }
+#: package -> its metric families (subpackages); each may import only itself and SHARED[package]
+FAMILIES = {
+    "mteval": {"tesla", "celab", "beer", "beer2", "red", "meant"},
+    "coherence": {"dicomer"},
+}
+#: package -> the modules every family may build on; they import no family and no front end
+SHARED = {
+    "mteval": {"data", "learn", "lexical", "metaeval", "baselines", "io", "registry", "srl", "zh_words"},
+    "coherence": {"relations", "formats", "corpora", "gold", "heap", "adapters", "parser", "inputs", "registry"},
+}
 
 
 def _imports(path: Path):
@@ -22,23 +34,117 @@ def _imports(path: Path):
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                yield node.lineno, alias.name.split(".")[0]
+                yield node.lineno, alias.name
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            yield node.lineno, node.module.split(".")[0]
+            for alias in node.names:
+                yield node.lineno, f"{node.module}.{alias.name}"
 
 
 def _violations(package: str, root: Path = ROOT) -> list[str]:
     bad = []
     for path in sorted((root / package).rglob("*.py")):
-        for line, top in _imports(path):
+        for line, name in _imports(path):
+            top = name.split(".")[0]
             if top in ALLOWED and top != package and top not in ALLOWED[package]:
                 bad.append(f"{path.relative_to(root)}:{line} imports {top}")
     return bad
 
 
-@pytest.mark.parametrize("package", [p for p in ALLOWED if (ROOT / p).is_dir()])
+def _module(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _module_graph(package: str, root: Path = ROOT) -> dict[str, set[str]]:
+    """Module -> the modules of ``package`` it imports (``from a import b`` counts a.b when b is a module)."""
+    modules = {_module(p, root): p for p in (root / package).rglob("*.py")}
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for name, path in modules.items():
+        for _, target in _imports(path):
+            while target and target not in modules:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                graph[name].add(target)
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import loop of ``graph`` (its modules in order), or [] when there is none."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        stack.pop()
+        state[node] = 2
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return []
+
+
+def _unit_imports(package: str, unit: str, root: Path = ROOT) -> dict[str, list[str]]:
+    """Other top-level modules/subpackages of ``package`` that ``unit`` imports -> where."""
+    where: dict[str, list[str]] = {}
+    base = root / package / unit
+    paths = sorted(base.rglob("*.py")) if base.is_dir() else [base.with_suffix(".py")]
+    for path in paths:
+        for line, name in _imports(path):
+            parts = name.split(".")
+            if parts[0] == package and len(parts) > 1 and parts[1] != unit:
+                where.setdefault(parts[1], []).append(f"{path.relative_to(root)}:{line}")
+    return where
+
+
+@pytest.mark.parametrize("package", [p for p in ALLOWED if (ROOT / p).is_dir()],
+                         ids=lambda p: f"{p} imports only {', '.join(sorted(ALLOWED[p])) or 'itself'}")
 def test_no_import_against_the_package_order(package):
     assert _violations(package) == []
+
+
+@pytest.mark.parametrize("package", list(ALLOWED), ids=lambda p: f"{p} modules import no loop")
+def test_no_import_cycle_inside_a_package(package):
+    assert _cycle(_module_graph(package)) == []
+
+
+def _unit_graph(package: str, root: Path = ROOT) -> dict[str, set[str]]:
+    """Top-level module or subpackage of ``package`` -> the others it imports."""
+    units = {p.stem if p.is_file() else p.name for p in (root / package).iterdir()
+             if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").is_file()}
+    return {u: set(_unit_imports(package, u, root)) & units for u in units}
+
+
+@pytest.mark.parametrize("package", list(FAMILIES), ids=lambda p: f"{p} subpackages and modules import no loop")
+def test_no_import_cycle_between_the_parts_of_a_package(package):
+    assert _cycle(_unit_graph(package)) == []
+
+
+FAMILY_RULES = [(p, f) for p, fams in FAMILIES.items() for f in sorted(fams)]
+
+
+@pytest.mark.parametrize("package,family", FAMILY_RULES,
+                         ids=[f"{p}.{f} imports only {f}, shared modules, evalcore" for p, f in FAMILY_RULES])
+def test_a_family_imports_no_other_family(package, family):
+    bad = {unit: where for unit, where in _unit_imports(package, family).items() if unit not in SHARED[package]}
+    assert bad == {}
+
+
+SHARED_RULES = [(p, s) for p, shared in SHARED.items() for s in sorted(shared)]
+
+
+@pytest.mark.parametrize("package,shared", SHARED_RULES,
+                         ids=[f"{p}.{s} imports only shared modules and evalcore" for p, s in SHARED_RULES])
+def test_shared_modules_import_no_family_and_no_front_end(package, shared):
+    bad = {unit: where for unit, where in _unit_imports(package, shared).items() if unit not in SHARED[package]}
+    assert bad == {}
 
 
 def test_the_checker_sees_a_violation(tmp_path):
@@ -46,3 +152,16 @@ def test_the_checker_sees_a_violation(tmp_path):
     pkg.mkdir()
     (pkg / "x.py").write_text("def f():\n    from summeval.metrics import get_metric\n")
     assert _violations("evalcore", tmp_path) == ["evalcore/x.py:2 imports summeval"]
+
+
+def test_the_checker_sees_a_cycle_inside_a_package(tmp_path):
+    pkg = tmp_path / "mteval"
+    for part in ("tesla", "learn"):
+        (pkg / part).mkdir(parents=True)
+        (pkg / part / "__init__.py").write_text("")
+    (pkg / "tesla" / "train.py").write_text("from mteval.learn import pairwise\n")
+    (pkg / "learn" / "pairwise.py").write_text("def f():\n    from mteval.tesla.train import fit\n")
+    assert _cycle(_module_graph("mteval", tmp_path)) == ["mteval.learn.pairwise", "mteval.tesla.train",
+                                                          "mteval.learn.pairwise"]
+    assert _unit_imports("mteval", "learn", tmp_path) == {"tesla": ["mteval/learn/pairwise.py:2"]}
+    assert _cycle(_unit_graph("mteval", tmp_path)) == ["learn", "tesla", "learn"]

@@ -80,6 +80,7 @@ def test_wheel_carries_every_shipped_resource(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert [f for f in SHIPPED if f not in names] == []
     assert not any(n.startswith("data/") for n in names), "the top-level data/ folder is not a package"
+    assert [n for n in names if "bench" in n.split(".dist-info/")[0]] == [], "benchmarks are not installed"
 
 
 def _summeval(venv: Path, workdir: Path, *metrics: str) -> subprocess.CompletedProcess:

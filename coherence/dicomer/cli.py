@@ -1,5 +1,5 @@
-"""DICOMER commands for the ``coherence`` CLI: ``score``, ``train dicomer`` and ``bench
-readability``. :func:`add_commands` registers them on an existing argparse tree."""
+"""DICOMER commands for the ``coherence`` CLI: ``score`` and ``train dicomer``.
+:func:`add_commands` registers them on an existing argparse tree."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from evalcore.cli import (FORMATS, EXIT_OK, check_output_dir, check_output_path, emit, exit_code, jsonl_line,
-                          positive_int, strict_json, tsv_cell)
+                          strict_json, tsv_cell)
 from evalcore.metric import ErrorRecord, Item, Score
 from evalcore.textio import InputError
 from evalcore.workers import jobs_arg
 
-from coherence.cli import add_relation_source_args, add_text_inputs, limits_of, text_sources
+from coherence.inputs import add_relation_source_args, add_text_inputs, limits_of, text_sources
 from coherence.dicomer.config import VARIANTS
 from coherence.dicomer.synthetic import GENRE_SETS
 from coherence.dicomer.train import DEFAULT_MODE, DEFAULT_VARIANT, MODES
@@ -170,17 +170,9 @@ def _positive_float(text: str) -> float:
     return value
 
 
-def cmd_bench_readability(args) -> int:
-    from coherence.dicomer.bench import run
-
-    out = check_output_dir(args.out, "--out")
-    run(Path(args.data) if args.data else None, out, args.tier, args.bootstrap, args.seed)
-    return EXIT_OK
-
-
-def add_commands(subparsers, train_subparsers, bench_subparsers) -> None:
-    """Register ``score`` on ``subparsers``, ``dicomer`` under ``train`` and ``readability``
-    under ``bench`` of the ``coherence`` command tree."""
+def add_commands(subparsers, train_subparsers) -> None:
+    """Register ``score`` on ``subparsers`` and ``dicomer`` under ``train`` of the ``coherence``
+    command tree."""
     s = subparsers.add_parser("score", help="DICOMER readability scores of text files")
     add_text_inputs(s, "score")
     s.add_argument("-m", "--metric", action="append", metavar="NAME",
@@ -216,11 +208,3 @@ def add_commands(subparsers, train_subparsers, bench_subparsers) -> None:
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--out", help="output folder (default coherence/models: replaces the shipped model)")
     t.set_defaults(func=cmd_train_dicomer)
-
-    b = bench_subparsers.add_parser("readability", help="DICOMER on SummEval coherence/fluency, 5-fold CV")
-    b.add_argument("--data", help="shared data root, SummEval folder or file")
-    b.add_argument("--out", required=True, help="folder for readability.md and readability.json")
-    b.add_argument("--tier", type=int, choices=(0, 1), default=1)
-    b.add_argument("--bootstrap", type=positive_int, default=1000)
-    b.add_argument("--seed", type=int, default=0)
-    b.set_defaults(func=cmd_bench_readability)

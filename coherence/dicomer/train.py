@@ -7,8 +7,9 @@ sentence permutations each; ``combined`` = both sets of groups in one ranker;
 permutations (:mod:`coherence.dicomer.synthetic`), across the GUM genres ``open`` (text licences
 that allow commercial use) or ``all`` (opt-in: some texts CC BY-NC-SA).
 The default (gdtb-permutation on the open genres, variant DICOMER-N, Tier 1 parser, SVMlight's C)
-is chosen by the transfer benchmark: the listwise SummEval model is best
-in-domain but does not transfer to other summaries (its one-sentence indicator points the wrong way).
+is chosen by the transfer benchmark (`python -m benchmarks transfer`): the listwise SummEval model is
+best in-domain but does not transfer to other summaries (its one-sentence indicator points the wrong
+way).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ BACKENDS = {
 }
 
 # Sparse network simplex (the edges plus one dummy arc per vertex) against the dense one on the
-# (m+1) x (n+1) cost matrix, measured by evalcore.matching.bench (dense_vs_sparse, CPU time, three
+# (m+1) x (n+1) cost matrix, measured by `python -m benchmarks matching` (dense_vs_sparse, CPU time, three
 # runs): sparse is 1.0-1.5x faster at 40x40 with 5-20% edges, 1.3-1.8x at 50x50 and 2.3-4.0x at
 # 100x100 with 5-10%; dense is faster below 40x40 (0.55-0.96x at 25x25, TESLA-M's size) and at
 # 50% edges up to 100x100, where the sparse arc list is as long as the dense one.

@@ -8,7 +8,7 @@ simplex, or, alternatively, by HiGHS on the LP directly.
 POT's solvers are called through ``ot.lp.emd_wrap``, the compiled network simplex that ``ot.emd``
 wraps: on TESLA-M-sized problems ``ot.emd``'s backend detection, marginal checks and dual
 post-processing cost more than the simplex itself (the whole-problem solve through ``ot.emd``
-took 2.5x the CPU time of the direct call in evalcore.matching.bench). ``emd_c_sparse`` (POT >=
+took 2.5x the CPU time of the direct call in `python -m benchmarks matching`). ``emd_c_sparse`` (POT >=
 0.9.7) takes only the positive-similarity edges plus the dummy arcs.
 """
 

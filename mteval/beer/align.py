@@ -5,7 +5,7 @@ each stage linking only words no earlier stage linked:
 1. exact: equal lowercased words;
 2. stem: equal Porter stems (nltk) of the lowercased words;
 3. synonym: the words share a WordNet 3.0 synset in the part of speech their tags name
-   (TESLA-M's look-up, :func:`mteval.tesla.similarity.shared_synsets`).
+   (TESLA-M's look-up, :func:`mteval.lexical.similarity.shared_synsets`).
 
 Within a stage the links are a maximum matching (scipy's assignment solver); among maximum
 matchings the one with the least total relative-position distance |i/|h| - j/|r|| is taken, which
@@ -20,8 +20,8 @@ import functools
 import numpy as np
 
 from mteval.beer.pet import ranks
-from mteval.tesla.preprocess import Segment
-from mteval.tesla.similarity import encode, shared_synsets
+from mteval.lexical.preprocess import Segment
+from mteval.lexical.similarity import encode, shared_synsets
 
 STAGES = ("exact", "stem", "synonym")
 #: weight of the position tie-break: below 1 / (longest sentence), so it never trades a link away

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.benchio import machine_line, write_report
+from evalcore.metric.registry import get_metric
 from evalcore.resources import shared_data_dir
+from evalcore.runinfo import machine_line, write_report
 from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf, Meteor
 from mteval.beer.features import FEATURES
@@ -23,9 +24,8 @@ from mteval.beer.train import fit, raw_features
 from mteval.learn.pairwise import cross_validated
 from mteval.learn.report import baseline_scores, ranked_set_header, beats, kendall_by_pair, kendall_entries, kendall_markdown
 from mteval.learn.speed import speed
-from mteval.tesla.preprocess import preparer
-from mteval.tesla.tesla_m import TeslaM
-from mteval.tesla.train import RankedSet, load_ranked_set
+from mteval.learn.ranked import RankedSet, load_ranked_set
+from mteval.lexical.preprocess import preparer
 
 
 def ablations() -> dict[str, list[str]]:
@@ -70,7 +70,7 @@ def run(out: Path, data_root: Path | None = None, max_segments: int = 0, folds: 
     data = load_ranked_set(root, max_segments=max_segments, seed=seed)
     X = raw_features(data, log)
     rows = beer_rows(X, data, folds, seed, log)
-    baselines = [Bleu(), Chrf(), Meteor(), TeslaM()]
+    baselines = [Bleu(), Chrf(), Meteor(), get_metric("tesla-m")]
     for metric in baselines:
         t = time.perf_counter()
         rows[metric.name] = baseline_scores(metric, data)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from mteval.beer.features import FEATURES, features
-from mteval.tesla.preprocess import preparer
+from mteval.lexical.preprocess import preparer
 
 #: items prepared together
 WINDOW = 256

@@ -22,7 +22,7 @@ import numpy as np
 
 from mteval.beer.align import align, permutation
 from mteval.beer.pet import FLUENCY_FEATURES, fluency_features
-from mteval.tesla.preprocess import Segment
+from mteval.lexical.preprocess import Segment
 
 CHAR_ORDERS = tuple(range(1, 7))
 WORD_KINDS = ("func", "cont", "all")

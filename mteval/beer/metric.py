@@ -18,7 +18,7 @@ from evalcore.persist import ModelFileError, file_sha256
 from evalcore.resources import ResourceError, package_path
 from mteval.beer.extract import describe, feature_rows
 from mteval.beer.features import FEATURES
-from mteval.tesla.model import LinearModel, load_linear_model
+from mteval.learn.model import LinearModel, load_linear_model
 
 
 def default_model_path() -> Path:

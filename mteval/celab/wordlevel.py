@@ -13,9 +13,6 @@ non-alphanumeric tokens.
 
 from __future__ import annotations
 
-import functools
-import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,27 +23,7 @@ from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.ngrams import Bag, ngram_bag, total
 from evalcore.text import Doc
 from mteval.celab.cilin import check_synonyms, signature_facts, word_groups
-
-#: jieba tags (first letter) of closed-class words: conjunction, interjection, preposition,
-#: pronoun, auxiliary/structural particle, modal particle
-FUNCTION_TAGS = frozenset("cepruy")
-_ALNUM = re.compile(r"[^\W_]")
-Token = tuple[str, str]  # (word, tag)
-
-
-@functools.lru_cache(maxsize=1)
-def _posseg():
-    import jieba
-    import jieba.posseg
-
-    jieba.setLogLevel(logging.WARNING)
-    return jieba.posseg
-
-
-@functools.lru_cache(maxsize=65536)
-def tagged_words(text: str) -> tuple[Token, ...]:
-    """(word, tag) of every kept jieba token of ``text``."""
-    return tuple((p.word, p.flag) for p in _posseg().lcut(text) if _ALNUM.search(p.word))
+from mteval.zh_words import FUNCTION_TAGS, Token, tagged_words
 
 
 def bags(tokens: Sequence[Token], discount: float = 0.1) -> list[Bag]:

@@ -14,7 +14,7 @@ from typing import Protocol
 import numpy as np
 
 from mteval.data.wmt12 import Ranking
-from mteval.tesla.model import LinearModel
+from mteval.learn.model import LinearModel
 
 HypKey = tuple[str, int, str]  # (pair, 1-based segment, system)
 

@@ -8,13 +8,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from evalcore.benchio import machine
+from evalcore.runinfo import machine
 from evalcore.metric import Item, Metric
 from evalcore.tables import table
-from mteval.bench.wmt import average_kendall, kendall_beats
+from mteval.metaeval import average_kendall, kendall_beats
 from mteval.data.wmt12 import comparisons
 from mteval.metaeval import KendallCounts, kendall_counts, wmt12_kendall
-from mteval.tesla.train import RankedSet
+from mteval.learn.ranked import RankedSet
 
 VARIANTS = {"wmt12": "Kendall's tau, WMT12 variant (metric ties penalised)",
             "no-ties": "Kendall's tau, metric ties excluded"}

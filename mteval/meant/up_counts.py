@@ -9,12 +9,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import subprocess
 import sys
 from datetime import date
 from pathlib import Path
 
 from evalcore.resources import package_path, shared_data_dir, shipped_file
+from evalcore.runinfo import source_commit
 from mteval.meant.roles import ROLE_CLASSES, RoleWeights, count_roles, read_counts, umeant_weights
 
 #: the shipped counts, below the data folder
@@ -36,15 +36,13 @@ def write_counts(up_file: Path, out: Path) -> dict:
 
     sentences = [s.framed() for s in read_up(up_file) if s.annotated]
     counts = count_roles(sentences)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=Path(__file__).parent).stdout.strip() or "unknown"
     body = {"counts": {r: counts.get(r, 0) for r in ROLE_CLASSES},
             "frames": sum(len(s.frames) for s in sentences), "sentences": len(sentences),
             "training_data": "Universal PropBank 1.0 English EWT dev (en_ewt-up-dev.conllu), gold frames",
             "data_sha256": hashlib.sha256(up_file.read_bytes()).hexdigest(),
             "licence": "counts derived from UP annotations (CDLA-Sharing-1.0) on UD EWT text (CC BY-SA 4.0)",
             "role_types": "mteval.meant.roles.role_class (PropBank label -> SSST-6 role type)",
-            "commit": commit, "date": date.today().isoformat()}
+            "commit": source_commit(), "date": date.today().isoformat()}
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
     return body

@@ -22,7 +22,7 @@ from evalcore.bpng.table import Phrase, PhraseTable
 from evalcore.phrase_table.build import english_preprocessor
 from evalcore.persist import array_strings, load_arrays, save_arrays, strings_array
 from evalcore.resources import cache_folder
-from mteval.tesla.bpng_features import default_tables, table_hash
+from mteval.lexical.bpng_features import default_tables, table_hash
 
 REF_MAX = 3
 HYP_MAX = 4

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.benchio import machine_line, write_report
+from evalcore.runinfo import machine_line, write_report
 from evalcore.metric import Item
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table
@@ -34,7 +34,7 @@ from mteval.learn.pairwise import segment_folds
 from mteval.learn.report import baseline_scores, ranked_set_header, beats, kendall_by_pair, kendall_entries, kendall_markdown
 from mteval.red.metric import TABLE1, Red, RedP
 from mteval.red.score import Weights, values
-from mteval.tesla.train import RankedSet, load_ranked_set
+from mteval.learn.ranked import RankedSet, load_ranked_set
 
 PARAMS = ("alpha", "w_fun", "w_exact", "w_stem", "w_syn", "w_par", "w_1", "w_2", "w_3")
 FINE = tuple(round(0.1 * k, 1) for k in range(1, 10))

@@ -1,5 +1,5 @@
-"""The labeller's subcommands of ``mteval``: ``srl FILE`` (frames of each line), ``train srl``
-and ``bench srl``; :mod:`mteval.cli` only registers them."""
+"""The labeller's subcommands of ``mteval``: ``srl FILE`` (frames of each line) and ``train srl``;
+:mod:`mteval.cli` only registers them."""
 
 from __future__ import annotations
 
@@ -78,23 +78,4 @@ def run_train(args: argparse.Namespace) -> int:
     out = args.out or model_path(args.language)
     train_and_save(args.language, out, args.data, log=lambda m: print(m, file=sys.stderr, flush=True))
     print(f"wrote {out} and {out.with_suffix('.json')}", file=sys.stderr)
-    return EXIT_OK
-
-
-def add_bench_arguments(p: argparse.ArgumentParser) -> None:
-    """Arguments of ``mteval bench srl``."""
-    p.add_argument("--out", type=Path, required=True)
-    p.add_argument("--data", type=Path, help="shared data root (default: ../shared/data)")
-    p.add_argument("-l", "--language", default="en", help=LANGUAGE_HELP)
-    p.add_argument("--folds", type=int, default=5, help="cross-validation folds, grouped by document (default 5)")
-    p.add_argument("--bootstrap", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=0)
-
-
-def run_bench(args: argparse.Namespace) -> int:
-    """Cross-validate the labeller and its baseline; write srl.md and srl.json."""
-    from mteval.srl.bench import run
-
-    run(args.out, args.data, args.language, args.folds, args.bootstrap, args.seed,
-        log=lambda m: print(m, file=sys.stderr, flush=True))
     return EXIT_OK

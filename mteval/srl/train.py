@@ -4,10 +4,10 @@ features on the gold tokens) and write the model with its sidecar (signature, da
 from __future__ import annotations
 
 import datetime
-import subprocess
 from pathlib import Path
 
 from evalcore.resources import shared_data_dir
+from evalcore.runinfo import source_commit
 from mteval.srl.features import parse_gold_tokens
 from mteval.srl.labeller import language_of, parser_for, save_labeller
 from mteval.srl.model import SRLModel, Settings, train_model
@@ -45,15 +45,6 @@ def signature(language: str, settings: Settings) -> str:
     return f"srl-{language}|parser:{meta['lang']}_{meta['name']}-{meta['version']}|{FEATURES}|linearsvc({sets})"
 
 
-def _commit() -> str:
-    """The checkout's commit (``unknown`` outside git)."""
-    try:
-        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True,
-                              cwd=Path(__file__).parent).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def train_and_save(language: str, out: Path, data_root: Path | None = None, settings: Settings = Settings(),
                    log=print) -> tuple[SRLModel, Path]:
     """Train on all of the language's UP dev and write ``out`` (model) and its JSON sidecar."""
@@ -75,9 +66,9 @@ def train_and_save(language: str, out: Path, data_root: Path | None = None, sett
         "classes": [str(c) for c in model.argument_clf.classes_],
         "n_features": {"predicate": len(model.predicate_vec.feature_names_),
                        "argument": len(model.argument_vec.feature_names_)},
-        "commit": _commit(),
+        "commit": source_commit(),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "evaluation": "`mteval bench srl` (cross-validated by document on the same dev file)",
+        "evaluation": "`python -m benchmarks srl` (cross-validated by document on the same dev file)",
     }
     save_labeller(model, out, info)
     return model, out

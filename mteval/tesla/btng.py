@@ -23,8 +23,8 @@ import numpy as np
 from evalcore.matching import bag_overlap, f_measure, match
 from evalcore.ngrams import Bag, ngram_bag
 from evalcore.text import Doc
-from mteval.tesla.preprocess import Segment
-from mteval.tesla.similarity import encode, ngram_similarity, unigram_ms
+from mteval.lexical.preprocess import Segment
+from mteval.lexical.similarity import encode, ngram_similarity, unigram_ms
 
 ORDERS = (1, 2, 3)
 #: the six F-measures, in the order :func:`btng_fmeasures` returns them

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.benchio import machine_line, write_report
+from evalcore.runinfo import machine_line, write_report
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf

@@ -1,6 +1,6 @@
 """The features TESLA-B and TESLA-F share, for many (references, hypothesis) items at once: per
 reference, TESLA-M's six BTNG F-measures (:func:`mteval.tesla.btng.btng_fmeasures`) and the
-pivot F-measures of :class:`~mteval.tesla.bpng_features.PivotFeatures`; texts are tagged in one
+pivot F-measures of :class:`~mteval.lexical.bpng_features.PivotFeatures`; texts are tagged in one
 spaCy batch and their phrases looked up per window of items (each text once per process).
 
 An F-measure of an order neither side has is NaN (TESLA-M's decision); :func:`fill_undefined`
@@ -14,10 +14,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mteval.tesla.bpng_features import PivotFeatures
+from mteval.lexical.bpng_features import PivotFeatures
 from mteval.tesla.btng import FEATURES as BTNG_FEATURES
 from mteval.tesla.btng import btng_fmeasures
-from mteval.tesla.preprocess import prepare
+from mteval.lexical.preprocess import prepare
 
 #: items whose phrases are looked up together (their entries fit the stores' caches)
 WINDOW = 256

@@ -4,7 +4,7 @@ two steps: score = (mean BTNG F + mean pivot F) / 2, so many pivots cannot swamp
 
 The BPNGs come from the builder and phrase tables PEM uses (:mod:`evalcore.bpng`; the default
 tables are the gettext/Bible ones `make setup` builds, English -> fr, de, es, zh) and are matched
-under s_lem in closed form (:mod:`.bpng_features` says why s_pos is left out on the pivot side).
+under s_lem in closed form (:mod:`mteval.lexical.bpng_features` says why s_pos is left out on the pivot side).
 English targets only: out of English the paper pivots through English, which needs tables whose
 segmented side is the target language; the suite's table builder reads an English source side.
 Several references: the mean (or max) of the per-reference scores, as TESLA-M.
@@ -22,9 +22,9 @@ import numpy as np
 from evalcore.default_resources import DEFAULT_PIVOTS
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.resources import ResourceError
-from mteval.tesla.bpng_features import PivotFeatures, default_tables
+from mteval.lexical.bpng_features import PivotFeatures, default_tables
 from mteval.tesla.features import N_BTNG, TeslaFeatures
-from mteval.tesla.preprocess import preparer
+from mteval.lexical.preprocess import preparer
 from mteval.tesla.tesla_m import MULTI_REF_MODES
 
 

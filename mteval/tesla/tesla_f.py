@@ -21,11 +21,11 @@ import numpy as np
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.persist import ModelFileError, file_sha256
 from evalcore.resources import ResourceError, package_path
-from mteval.tesla.bpng_features import PivotFeatures
+from mteval.lexical.bpng_features import PivotFeatures
 from mteval.tesla.features import TeslaFeatures
 from mteval.tesla.lm_features import LMFeatures, default_lms
-from mteval.tesla.model import LinearModel, load_linear_model
-from mteval.tesla.preprocess import preparer
+from mteval.learn.model import LinearModel, load_linear_model
+from mteval.lexical.preprocess import preparer
 from mteval.tesla.tesla_b import check_english, resolve_tables
 from mteval.tesla.train import model_matrix, output_row
 

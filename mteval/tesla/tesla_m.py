@@ -7,7 +7,7 @@ mean of the per-reference sentence scores, as the TESLA papers define it (TESLA-
 "Similar to the other TESLA metrics, when there are N multiple references, we match the
 candidate translation against each of them and use the average"); corpus score = mean of the
 sentence scores (so the metric decomposes over sentences, as MERT needs). Every text is prepared
-once (:mod:`.preprocess`), each reference encoded once for all its candidates.
+once (:mod:`mteval.lexical.preprocess`), each reference encoded once for all its candidates.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import numpy as np
 
 from evalcore.metric import Item, ReferenceMetric, Score
 from mteval.tesla.btng import FEATURES, btng_fmeasures
-from mteval.tesla.preprocess import LANGUAGES, preparer
+from mteval.lexical.preprocess import LANGUAGES, preparer
 
 MULTI_REF_MODES = ("mean", "max")
 

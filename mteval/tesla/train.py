@@ -17,71 +17,26 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from evalcore.resources import shared_data_dir, usable_cache_dir
-from mteval.bench.wmt import sample_segments
-from mteval.data.wmt12 import Ranking, read_rankings, read_testset
+from mteval.data.wmt12 import Ranking
 from mteval.learn import pairwise
 from mteval.learn.cache import cached_rows
-from mteval.tesla.bpng_features import PivotFeatures, default_tables
+from mteval.learn.model import LinearModel, fit_ranker
+from mteval.learn.ranked import INTO_ENGLISH, HypKey, RankedSet, load_ranked_set
+from mteval.lexical.bpng_features import PivotFeatures, default_tables
 from mteval.tesla.features import N_BTNG, TeslaFeatures, fill_undefined
 from mteval.tesla.lm_features import LMFeatures, default_lms
-from mteval.tesla.model import LinearModel, fit_ranker
-from mteval.tesla.preprocess import preparer
+from mteval.lexical.preprocess import preparer
 from mteval.tesla.tesla_b import mean_defined
 from mteval.tesla.train_cli import DEFAULT_SEGMENTS
 
-INTO_ENGLISH = ("cs-en", "de-en", "es-en", "fr-en")
-RNK = "wmt12.RNK_results.csv"
-HypKey = tuple[str, int, str]  # (pair, 1-based segment, system)
 #: licence note the shipped model's sidecar carries (it inherits the rankings' terms)
 LICENCE = ("weights learned from the WMT12 human rankings, which WMT distributes for research use: "
            "use this model for research; for other uses retrain on rankings you may use (`mteval train tesla-f`)")
-
-
-@dataclass
-class RankedSet:
-    """The ranked outputs: one key and (references, hypothesis) per output, the rankings over them."""
-
-    keys: list[HypKey]
-    items: list[tuple[tuple[str, ...], str]]
-    rankings: list[Ranking]
-    unreadable: list[str]
-
-    def index(self) -> dict[HypKey, int]:
-        return {k: i for i, k in enumerate(self.keys)}
-
-
-def load_ranked_set(root: Path, pairs: Sequence[str] = INTO_ENGLISH, max_segments: int = 0, seed: int = 0) -> RankedSet:
-    """Rankings of ``pairs`` (of a seeded sample of ``max_segments`` segments; 0 = all) and the
-    texts of every ranked output; an output whose line cannot be read leaves its ranking (named
-    in ``unreadable``)."""
-    rankings = read_rankings(root / RNK, pairs)
-    wanted = set(sample_segments({r.segment for r in rankings}, max_segments, seed))
-    rankings = [r for r in rankings if r.segment in wanted]
-    testsets = {pair: read_testset(root, pair) for pair in pairs}
-    keys: dict[HypKey, tuple[tuple[str, ...], str]] = {}
-    kept, unreadable = [], []
-    for r in rankings:
-        ts = testsets[r.pair]
-        refs = tuple(ref.lines[r.segment - 1] for ref in ts.references)
-        systems, ranks = [], []
-        for system, rank in zip(r.systems, r.ranks):
-            out = ts.systems.get(system)
-            line = out.lines[r.segment - 1] if out is not None else None
-            if line is None or any(ref is None for ref in refs):
-                unreadable.append(f"{r.pair}:{system}:{r.segment}" + (f" ({out.errors.get(r.segment - 1)})" if out else ""))
-                continue
-            keys.setdefault((r.pair, r.segment, system), (refs, line))
-            systems.append(system)
-            ranks.append(rank)
-        if len(set(ranks)) > 1:  # a ranking with one output or all ties teaches nothing
-            kept.append(Ranking(r.pair, r.segment, r.judge, tuple(systems), tuple(ranks)))
-    return RankedSet(list(keys), list(keys.values()), kept, sorted(set(unreadable)))
 
 
 def feature_names(tesla: TeslaFeatures, lms: LMFeatures) -> list[str]:
@@ -155,7 +110,7 @@ def train_default(out: Path, data_root: Path | None = None, max_segments: int = 
                   log: Callable[[str], None] = print) -> Path:
     """Train TESLA-F on the WMT12 into-English rankings of ``max_segments`` segments (0 = all)
     and save it with its sidecar."""
-    from mteval.tesla.model import save_linear_model
+    from mteval.learn.model import save_linear_model
 
     root = (data_root or shared_data_dir()) / "mt" / "wmt12"
     data = load_ranked_set(root, max_segments=max_segments, seed=seed)

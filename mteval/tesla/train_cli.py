@@ -1,5 +1,5 @@
 """The options of `mteval train tesla-f` (light to import: the CLI builds its parser from them)
-and what they run: training (:mod:`.train`) or the cross-validated report (:mod:`.bench`)."""
+and what they run: training (:mod:`.train`) or the cross-validated report (:mod:`.cv_report`)."""
 
 from __future__ import annotations
 

@@ -266,13 +266,12 @@ def test_train_dicomer_says_which_model_it_replaces(tmp_path, monkeypatch, capsy
 
 def test_dicomer_commands_are_on_the_coherence_cli():
     from coherence.cli import build_parser
-    from coherence.dicomer.cli import cmd_bench_readability, cmd_score, cmd_train_dicomer
+    from coherence.dicomer.cli import cmd_score, cmd_train_dicomer
 
     ap = build_parser()
     assert ap.parse_args(["score", "a.txt", "--format", "json"]).func is cmd_score
     args = ap.parse_args(["train", "dicomer", "--mode", "listwise", "--tier", "0"])
     assert args.func is cmd_train_dicomer and args.variant == "DICOMER-N" and args.genres == "open"
-    assert ap.parse_args(["bench", "readability", "--data", "d", "--out", "o"]).func is cmd_bench_readability
 
 
 def test_input_texts_are_read_by_the_shared_input_rule(tmp_path):

@@ -7,7 +7,7 @@ import numpy as np
 
 from evalcore.metric import Item
 from evalcore.metric.registry import get_metric
-from mteval.tesla.model import LinearModel
+from mteval.learn.model import LinearModel
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo" / "mt"
 

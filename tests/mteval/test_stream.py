@@ -109,7 +109,7 @@ def test_implicit_ids_are_input_line_numbers():
 
 
 def test_references_are_prepared_once_at_start_up(monkeypatch):
-    from mteval.tesla import preprocess
+    from mteval.lexical import preprocess
     from mteval.tesla.tesla_m import TeslaM
 
     prep = preprocess.Preparer("en")

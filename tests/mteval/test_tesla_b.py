@@ -11,7 +11,7 @@ from evalcore.matching import match
 from evalcore.metric import ErrorRecord
 from evalcore.phrase_table.build import english_preprocessor
 from evalcore.resources import ResourceError
-from mteval.tesla.bpng_features import PivotFeatures, lemma_bags, lemma_fmeasures, pivot_lemmatizer
+from mteval.lexical.bpng_features import PivotFeatures, lemma_bags, lemma_fmeasures, pivot_lemmatizer
 from mteval.tesla.tesla_b import TeslaB, mean_defined, two_step
 from mteval.tesla.tesla_m import TeslaM
 

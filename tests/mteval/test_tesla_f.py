@@ -7,10 +7,10 @@ import pytest
 from evalcore.persist import ModelFileError
 from evalcore.resources import ResourceError
 from mteval.data.wmt12 import Ranking
-from mteval.tesla.bpng_features import PivotFeatures
+from mteval.lexical.bpng_features import PivotFeatures
 from mteval.tesla.features import TeslaFeatures, fill_undefined
 from mteval.tesla.lm_features import LMFeatures
-from mteval.tesla.model import LinearModel, fit_ranker, load_linear_model, save_linear_model
+from mteval.learn.model import LinearModel, fit_ranker, load_linear_model, save_linear_model
 from mteval.tesla.tesla_f import ResourceMismatchWarning, TeslaF
 from mteval.tesla.train import (RankedSet, cross_validated, feature_names, fit, model_matrix, ranking_arrays,
                                 raw_features)

@@ -10,9 +10,9 @@ from evalcore.matching import match
 from evalcore.metric import Item
 from evalcore.matching import bag_overlap
 from mteval.tesla.btng import FEATURES, bags, btng_fmeasures, ms_problem
-from mteval.tesla import german
-from mteval.tesla.preprocess import Segment, function_word, prepare
-from mteval.tesla.similarity import encode, ngram_similarity, unigram_ms
+from mteval.lexical import german
+from mteval.lexical.preprocess import Segment, function_word, prepare
+from mteval.lexical.similarity import encode, ngram_similarity, unigram_ms
 from mteval.tesla.tesla_m import TeslaM
 
 
@@ -336,8 +336,8 @@ def test_other_target_languages_are_tagged_and_named(language, ref, hyp, pos):
 
 
 def test_clearing_a_german_preparer_forgets_hanta_word_analyses():
-    from mteval.tesla import german
-    from mteval.tesla.preprocess import Preparer
+    from mteval.lexical import german
+    from mteval.lexical.preprocess import Preparer
 
     prep = Preparer("de")
     prep(["Die Zürichnordbahn fährt heute ."])

@@ -8,7 +8,6 @@ from evalcore.metric.inputs import EMPTY_NOTE
 from summeval.cli import main
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "summeval" / "summeval_16sys_mean_expert.json"
 TAC = ("--models", str(DEMO / "models"), "--peers", str(DEMO / "peers"))
 
 
@@ -191,20 +190,6 @@ def test_correlate_explains_malformed_score_files(capsys, tmp_path):
         assert code == 2 and message in err and "Traceback" not in err, name
 
 
-@pytest.mark.skipif(not SHARED.exists(), reason="../shared/data/summeval not present")
-def test_bench_commands_on_a_small_slice(capsys, tmp_path):
-    data = json.loads(SHARED.read_text())
-    small = tmp_path / "small.json"
-    small.write_text(json.dumps({k: data[k] for k in sorted(data)[:6]}))
-    assert main(["bench", "speed", "--data", str(small), "--out", str(tmp_path / "speed"), "--problems", "5"]) == 0
-    report = json.loads((tmp_path / "speed" / "speed.json").read_text())
-    assert report["summaries"]["n_pairs"] == 6 * 16 * 11
-    assert max(report["lp"]["max_abs_objective_diff_vs_pulp_highs"].values()) < 1e-6
-    assert main(["bench", "summeval", "--data", str(small), "--out", str(tmp_path / "se"), "--bootstrap", "50"]) == 0
-    result = json.loads((tmp_path / "se" / "summeval.json").read_text())
-    rel = result["settings"]["all"]["correlations"]["system"]["relevance"]
-    assert set(rel["tesla-s"]) == {"pearson", "spearman", "kendall"}
-    assert (tmp_path / "se" / "summeval_system_scatter.png").stat().st_size > 1000
 
 
 def test_report_with_human_scores(capsys, tmp_path):

@@ -5,7 +5,7 @@ import pytest
 
 from mteval.beer.align import align, permutation
 from mteval.beer.features import FEATURES, char_features, char_ngrams, features, prf, word_features
-from mteval.tesla.preprocess import Segment
+from mteval.lexical.preprocess import Segment
 
 
 def seg(spec: str) -> Segment:

@@ -7,7 +7,6 @@ import pytest
 
 from evalcore.resources import ResourceError, shared_data_dir
 from evalcore.textio import InputError
-from mteval.meant.bench import frame_agreement
 from mteval.meant.hmeant import aligned_frames, hmeant, read_hmeant, reference_frames
 from mteval.meant.roles import equal_weights
 
@@ -53,9 +52,6 @@ def test_hmeant_is_meants_f_score_on_human_links(tables):
     assert (prf.precision, prf.recall) == pytest.approx((2.5 / 3, 2.5 / 3))  # (1 + 1 + 0.5) / (1 + 2)
 
 
-def test_frame_agreement_between_annotators(tables):
-    agreement = frame_agreement(read_hmeant(tables), "en")
-    assert agreement == pytest.approx({"references": 1, "predicate_f1": 1.0, "role_f1": 0.5})
 
 
 def test_bad_tables_name_the_problem(tables):

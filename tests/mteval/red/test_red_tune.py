@@ -7,7 +7,7 @@ import pytest
 from mteval.data.wmt12 import Ranking
 from mteval.red.score import LEN_H, N_STATS
 from mteval.red.tune import START, Objective, grid_search, output_values, weights_of
-from mteval.tesla.train import RankedSet
+from mteval.learn.ranked import RankedSet
 
 KEYS = [("cs-en", 1, "A"), ("cs-en", 1, "B"), ("cs-en", 2, "A"), ("cs-en", 2, "B")]
 

@@ -1,1 +1,0 @@
-"""Benchmarks of mteval: meta-evaluation on WMT human judgments (Markdown + JSON)."""

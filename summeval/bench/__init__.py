@@ -1,1 +1,0 @@
-"""Benchmark commands: they measure and write Markdown + JSON tables (they are not tests)."""
