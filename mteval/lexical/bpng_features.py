@@ -148,7 +148,7 @@ def default_tables(pivots: Sequence[str] = DEFAULT_PIVOTS) -> dict[str, Path]:
 
     out = {pivot: phrase_table_path(pivot) for pivot in pivots}
     if not all(path.is_file() for path in out.values()):
-        ensure("mt", steps=("phrase-tables",))
+        ensure("mt", steps=("eflomal", "phrase-tables"))
     for pivot, path in out.items():
         if not path.is_file():
             raise ResourceError(f"phrase table for pivot {pivot!r} not found at {path}: its bitext is not on "
