@@ -91,15 +91,31 @@ def test_demo_with_a_one_topic_fifth_system(capsys, tmp_path):
     assert "| 2    | 4      | 3/3    | 0.2634 (2)" in text
 
 
-@pytest.mark.parametrize("model", ["\0\0\0", "word " * 30000])
-def test_a_topic_that_lost_its_reference_is_reported(capsys, tmp_path, model):
+@pytest.mark.parametrize("model, why", [("\0\0\0", "binary data"), ("word " * 30000, "too long")])
+def test_a_topic_that_would_lose_its_reference_stops_the_run_naming_it(capsys, tmp_path, model, why):
+    """A model summary no metric can read would take its topic out of every ranking: the run stops
+    (exit 2) naming the topic and the file, rather than ranking on the other topics."""
     root = demo_copy(tmp_path)
     (root / "models" / "D0002-A.M.100.A.B").write_text(model)
+    code = main(["score", "--models", str(root / "models"), "--peers", str(root / "peers"), "-m", "tesla-s",
+                 "--format", "json"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert "topic 'D0002-A'" in err and "D0002-A.M.100.A.B" in err and why in err
+
+
+def test_a_topic_no_metric_could_score_is_reported_with_the_ranking_basis(capsys, tmp_path, monkeypatch):
+    """Where a metric cannot score any peer of a topic (its own size cap below the model's length),
+    the ranking names the topic and compares the others."""
+    from summeval.metrics.tesla_s import TeslaS
+
+    root = demo_copy(tmp_path)
+    (root / "models" / "D0002-A.M.100.A.B").write_text("word " * 600)
+    monkeypatch.setattr(TeslaS, "max_chars", 2000)
     code, doc, err = score_json(capsys, root / "models", root / "peers", "-m", "tesla-s")
     assert code == 1 and "4 of 12 summaries" in err
     ranking = doc["ranking"]["tesla-s"]
     assert ranking["topics"] == 2 and list(ranking["unscored_topics"]) == ["D0002-A"]
-    assert "reference 2 is" in ranking["unscored_topics"]["D0002-A"]
     main(["score", "--models", str(root / "models"), "--peers", str(root / "peers"), "-m", "tesla-s"])
     text = capsys.readouterr().out
     assert "tesla-s: no system has a value on D0002-A (" in text and "compare the other 2 of 3 topics" in text
