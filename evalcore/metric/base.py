@@ -293,8 +293,8 @@ def _cleaning_notes(raw: Item, checked: Item) -> tuple[str, ...]:
     pairs = [(raw.candidate, checked.candidate, "candidate"), (raw.source, checked.source, "source")]
     if raw.references != checked.references:
         pairs += [(r, c, f"reference {k + 1}") for k, (r, c) in enumerate(zip(raw.references, checked.references))]
-    return tuple(cleaning_note(r, role) for r, c, role in pairs
-                 if isinstance(r, str) and isinstance(c, str) and r != c)
+    notes = (cleaning_note(r, role) for r, c, role in pairs if isinstance(r, str) and isinstance(c, str) and r != c)
+    return tuple(note for note in notes if note)
 
 
 def _raw_id(raw) -> str:

@@ -96,7 +96,8 @@ def clean_text(text: str) -> str:
 
 def cleaning_note(raw: str, role: str) -> str:
     """The note for a record whose ``role`` text :func:`clean_text` changed: how many control and
-    invisible characters it removed (naming the first) and whether it applied NFC."""
+    invisible characters it removed (naming the first) and whether it applied NFC; "" when it
+    removed nothing (whitespace alone differs)."""
     parts = []
     for pattern, kind in ((_CONTROL, "control"), (_INVISIBLE, "invisible")):
         found = pattern.findall(raw)
@@ -106,7 +107,7 @@ def cleaning_note(raw: str, role: str) -> str:
                          f"(U+{ord(found[0]):04X} {name}{', ...' if len(set(found)) > 1 else ''})")
     if not unicodedata.is_normalized("NFC", _REMOVED.sub("", raw)):
         parts.append("applied NFC")
-    return f"cleaned: {role}: {'; '.join(parts)}"
+    return f"cleaned: {role}: {'; '.join(parts)}" if parts else ""
 
 
 def is_blank(text: object) -> bool:

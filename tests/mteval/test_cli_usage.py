@@ -19,7 +19,7 @@ def test_help_gives_the_whole_description(capsys):
     with pytest.raises(SystemExit):
         main(["--help"])
     out = " ".join(capsys.readouterr().out.split())
-    assert "and benchmark on WMT judgments and speed." in out and "``" not in out
+    assert "benchmarks live in a checkout's benchmarks/ (python -m benchmarks --list)." in out and "``" not in out
 
 
 def test_signatures_say_how_many_references(capsys):

@@ -220,7 +220,8 @@ def test_bad_segments_give_error_records_and_keep_the_others():
     assert out[0].ok and out[0].value > 0
     assert not out[1].ok and "reference 1 has no word" in out[1].message
     assert out[2].ok and out[2].value == 0.0  # a candidate without words matches nothing
-    assert not out[3].ok and out[4].ok is False
+    assert not out[3].ok
+    assert out[4].ok and out[4].value == 0.0 and out[4].notes[0].startswith("empty")  # an empty output is scored
 
 
 def test_deterministic_and_batch_equals_one_by_one():
