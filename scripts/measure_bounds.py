@@ -28,6 +28,19 @@ sys.path.insert(0, str(ROOT))  # this checkout's packages, not another installed
 DEMO = ROOT / "data" / "demo"
 
 
+def peak_rss_mib() -> float:
+    """This process's peak resident memory in MiB: Linux's VmHWM, which starts afresh at exec
+    (``ru_maxrss`` keeps the parent's peak across fork and exec, so a child started by a big
+    process would report the parent's memory); ``ru_maxrss`` elsewhere."""
+    try:
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def cap_line(chars: int, chinese: bool, seed: int) -> str:
     """A line of exactly ``chars`` characters of demo-like text (sentences of 8 to 30 words)."""
     rng = random.Random(seed)
@@ -62,7 +75,7 @@ def child(name: str, chars: int) -> dict:
     wall, cpu = time.perf_counter(), time.process_time()
     result = metric.score_batch([Item(cand, (ref,), source=ref)])[0]
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rss = peak_rss_mib()
     return {"metric": name, "chars": size, "own_cap": own, "ok": result.ok, "error": getattr(result, "message", ""),
             "seconds": wall, "cpu_seconds": cpu, "load_seconds": load, "peak_rss_mib": rss}
 

@@ -21,10 +21,10 @@ SECONDS = 20.0
 PEAK_RSS_MIB = 3072
 
 _CHILD = textwrap.dedent("""
-    import json, resource, sys, time
+    import json, sys, time
     sys.path.insert(0, sys.argv[1])
     sys.path.insert(0, sys.argv[1] + "/scripts")
-    from measure_bounds import cap_line
+    from measure_bounds import cap_line, peak_rss_mib
     from evalcore.metric import Item
     from evalcore.metric.inputs import DEFAULT_MAX_CHARS
     from evalcore.metric.registry import get_metric, registered
@@ -37,7 +37,7 @@ _CHILD = textwrap.dedent("""
         result = metric.score_batch([Item(cand, (ref,), source=ref)])[0]
         print(json.dumps({"metric": name, "ok": result.ok, "message": getattr(result, "message", ""),
                           "seconds": time.perf_counter() - start, "own_cap": metric.max_chars,
-                          "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
+                          "rss_mib": peak_rss_mib()}), flush=True)
 """)
 
 
