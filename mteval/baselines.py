@@ -4,7 +4,7 @@ METEOR as nltk computes it (with the suite's offline WordNet).
 sacrebleu's corpus scores are not means of sentence scores: they are computed from summed
 segment statistics (n-gram matches, edits). Each segment's :class:`~evalcore.metric.Score`
 therefore carries sacrebleu's statistics as its components, :meth:`aggregate` sums them, and
-:meth:`SufficientStatistics.corpus_from_statistics` gives paired significance tests
+:meth:`~evalcore.metric.statistics.SufficientStatistics.corpus_from_statistics` gives paired significance tests
 (:mod:`evalcore.significance`) the same corpus score on every resample. Sentence BLEU is
 sacrebleu's ``sentence_bleu`` (exponential smoothing, effective order); corpus BLEU is
 ``corpus_bleu`` (exponential smoothing, no effective order), both from the same statistics.
@@ -19,14 +19,14 @@ from typing import ClassVar
 import numpy as np
 
 from evalcore.metric import Item, ReferenceMetric, Score
+from evalcore.metric.statistics import SufficientStatistics
 
 
-class SufficientStatistics(ReferenceMetric):
+class Sacrebleu(SufficientStatistics, ReferenceMetric):
     """A sacrebleu metric: segment statistics as components, corpus score from their sums."""
 
     english: ClassVar[bool] = False  # language-independent: no English-text notes
-    #: True where a lower value is better (TER): meta-evaluation flips the sign.
-    lower_is_better: ClassVar[bool] = False
+    languages: ClassVar[tuple[str, ...]] = ("*",)
 
     def _sacrebleu(self, sentence: bool):
         """The configured sacrebleu object (sentence or corpus flavour), built once per instance."""
@@ -35,17 +35,13 @@ class SufficientStatistics(ReferenceMetric):
             self.__dict__[key] = self._build(sentence)
         return self.__dict__[key]
 
-    def set_params(self, **params) -> SufficientStatistics:
+    def set_params(self, **params) -> Sacrebleu:
         for key in ("_sentence", "_corpus"):
             self.__dict__.pop(key, None)
         return super().set_params(**params)
 
     def _build(self, sentence: bool):
         """A sacrebleu metric object for this configuration."""
-        raise NotImplementedError
-
-    def statistic_names(self) -> tuple[str, ...]:
-        """Names of the per-segment statistics, in sacrebleu's order."""
         raise NotImplementedError
 
     def signature_extras(self) -> dict[str, object]:
@@ -68,26 +64,14 @@ class SufficientStatistics(ReferenceMetric):
             out.append(Score(value, dict(zip(names, map(float, stats)))))
         return out
 
-    def statistics(self, scores: Sequence[Score]) -> np.ndarray:
-        """(segments x statistics) matrix of scored segments, for paired tests and bootstrap."""
-        names = self.statistic_names()
-        return np.array([[s.components[n] for n in names] for s in scores], dtype=float).reshape(-1, len(names))
-
     def corpus_from_statistics(self, summed: np.ndarray) -> np.ndarray:
         """Corpus scores from rows of summed statistics ((n x statistics) -> n scores)."""
         corpus = self._sacrebleu(False)
         rows = np.atleast_2d(np.asarray(summed, dtype=float))
         return np.array([corpus._compute_score_from_stats(list(row)).score for row in rows])
 
-    def _aggregate(self, scores: Sequence[Score]) -> Score:
-        """sacrebleu's corpus score: computed from the summed statistics of the scored segments."""
-        if not scores:
-            return super()._aggregate(scores)
-        summed = self.statistics(scores).sum(axis=0)
-        return Score(float(self.corpus_from_statistics(summed)[0]), dict(zip(self.statistic_names(), summed)))
 
-
-class Bleu(SufficientStatistics):
+class Bleu(Sacrebleu):
     """BLEU (Papineni et al. 2002) by sacrebleu; sentence values as ``sentence_bleu``."""
 
     name = "bleu"
@@ -128,7 +112,7 @@ class Bleu(SufficientStatistics):
         return ("sys_len", "ref_len", *(f"correct_{n}" for n in orders), *(f"total_{n}" for n in orders))
 
 
-class Chrf(SufficientStatistics):
+class Chrf(Sacrebleu):
     """chrF (Popović 2015) by sacrebleu; ``word_order=2`` gives chrF++."""
 
     name = "chrf"
@@ -161,7 +145,7 @@ class Chrf(SufficientStatistics):
         return tuple(f"{kind}_{o}" for o in orders for kind in ("hyp", "ref", "match"))
 
 
-class Ter(SufficientStatistics):
+class Ter(Sacrebleu):
     """TER (Snover et al. 2006) by sacrebleu (Tercom's algorithm); lower is better."""
 
     max_chars = 2_000  # the cost grows faster than linearly with length: docs/bounds.md
@@ -170,6 +154,7 @@ class Ter(SufficientStatistics):
     lower_is_better = True
     signature_keys = {"normalized": "norm", "no_punct": "no-punct", "asian_support": "asian",
                       "case_sensitive": "case"}
+    cost = "medium"
 
     def __init__(self, normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
                  case_sensitive: bool = False):
@@ -203,6 +188,7 @@ class Meteor(ReferenceMetric):
 
     name = "meteor"
     signature_keys = {"alpha": "a", "beta": "b", "gamma": "g"}
+    cost = "medium"
 
     def __init__(self, alpha: float = 0.9, beta: float = 3.0, gamma: float = 0.5):
         self.alpha = alpha

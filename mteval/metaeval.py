@@ -25,7 +25,7 @@ import numpy as np
 
 from evalcore.metaeval import Correlation, correlation_rows, resample_documents
 from evalcore.metric import Metric, Score
-from mteval.baselines import SufficientStatistics
+from evalcore.metric.statistics import SufficientStatistics
 from mteval.data.wmt12 import Comparison
 
 KENDALL_VARIANTS = ("wmt12", "no-ties")

@@ -19,7 +19,7 @@ from evalcore.metric import ErrorRecord, InputLimits, Metric, Score
 from evalcore.metric.inputs import EMPTY_NOTE
 from evalcore.metric.base import Result
 from evalcore.metric.batch import score_with
-from mteval.baselines import SufficientStatistics
+from evalcore.metric.statistics import SufficientStatistics
 from mteval.io import Segment
 
 

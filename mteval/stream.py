@@ -29,19 +29,6 @@ ERROR = "ERROR"
 ID_MODES = ("explicit", "implicit")
 
 
-def statistic_names(metric: Metric) -> tuple[str, ...] | None:
-    """The fixed order of a metric's sufficient statistics (None: the score's own components)."""
-    from mteval.baselines import SufficientStatistics
-    from mteval.tesla.btng import FEATURES
-    from mteval.tesla.tesla_m import TeslaM
-
-    if isinstance(metric, SufficientStatistics):
-        return metric.statistic_names()
-    if type(metric) is TeslaM:
-        return tuple(FEATURES)
-    return None
-
-
 def _number(value: float) -> str:
     """Whole numbers (counts) without a decimal point, others at full precision, NaN as ``nan``."""
     value = float(value)
@@ -63,7 +50,7 @@ class Streamer:
     def __post_init__(self) -> None:
         if self.ids not in ID_MODES:
             raise ValueError(f"--ids must be one of {', '.join(ID_MODES)}, got {self.ids!r}")
-        self.names = statistic_names(self.metric) if self.stats else None
+        self.names = self.metric.statistic_names() if self.stats else None
         self._refs: dict[int, tuple[str, ...] | str] = {}
         for k in range(len(self.references[0])):
             bad = [r.errors[k] for r in self.references if k in r.errors]

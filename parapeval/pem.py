@@ -173,6 +173,8 @@ class PEM(SourceMetric):
     name: ClassVar[str] = "pem"
     reads: ClassVar[str] = "source"
     signature_keys: ClassVar[dict[str, str]] = {"discount": "fw", "tables": "pivots"}
+    trained_on: ClassVar[str | None] = "Twitter-Para (ParaScore release) paraphrase judgments"
+    cost: ClassVar[str] = "medium"
 
     def __init__(self, model: str | Path | None = None, pivots: Sequence[str] | None = None,
                  tables: Mapping[str, str | Path] | None = None, lm: str | Path | None = None,

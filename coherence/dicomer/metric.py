@@ -203,6 +203,9 @@ class Dicomer(ReferenceFreeMetric):
     reads = "candidate"
     signature_via = {"model": "model", "precomputed": "parser", "external": "parser", "external_format": "parser"}
     signature_exempt = frozenset({"cache"})
+    trained_on = "GDTB train windows (open GUM genres) against sentence permutations; model=\"gdtb-all\": every GUM genre"
+    opt_in = {"model": ("gdtb-all",)}  # some GUM genres are CC BY-NC-SA: non-commercial
+    cost = "heavy"
 
     def __init__(self, model: str | Path | None = None, precomputed: str | Path | None = None,
                  external: str | None = None, external_format: str = "pipe", cache: bool = True):

@@ -67,6 +67,9 @@ class Item:
 
 Result = Score | ErrorRecord
 
+#: the scale of :attr:`Metric.cost`
+COSTS = ("light", "medium", "heavy")
+
 
 class Metric(ABC):
     """Base of every metric. Class attributes say what it is; instances hold only parameters."""
@@ -94,6 +97,36 @@ class Metric(ABC):
     #: the value of an empty candidate for a metric that cannot read an empty text (its worst
     #: value); None: the metric scores the empty text itself.
     empty_value: ClassVar[float | None] = None
+
+    # ---- facts: what registries, CLIs and benchmarks read instead of knowing a metric by name ----
+    #: True where a smaller value is better (TER): ranks, correlations and significance flip the sign.
+    lower_is_better: ClassVar[bool] = False
+    #: the target languages it supports (ISO 639-1 codes), ``("*",)`` for any language.
+    languages: ClassVar[tuple[str, ...]] = ("en",)
+    #: what data the shipped model learned from (None: nothing learned), e.g. "WMT12 human rankings into English".
+    trained_on: ClassVar[str | None] = None
+    #: benchmark sets the shipped model saw, as ``"benchmark:pair"`` (``"wmt12:de-en"``): a benchmark
+    #: reports no in-sample figure there.
+    in_sample: ClassVar[tuple[str, ...]] = ()
+    #: whether a benchmark's default run and the package's ``-m all`` include it; ``default_note``
+    #: says why not (slow, another language, a parameter a benchmark cannot set).
+    default: ClassVar[bool] = True
+    default_note: ClassVar[str] = ""
+    #: parameter -> values that make a configuration opt-in (a non-commercial model): never in a
+    #: default set, whatever ``default`` says.
+    opt_in: ClassVar[dict[str, tuple]] = {}
+    #: CPU per segment, one of :data:`COSTS`: "light" (under ~1 ms), "medium" (~1-10 ms), "heavy"
+    #: (over ~10 ms: parsers, semantic role labelling).
+    cost: ClassVar[str] = "light"
+
+    def is_opt_in(self) -> bool:
+        """Whether this configuration is opt-in (a parameter value listed in :attr:`opt_in`)."""
+        return any(getattr(self, p, None) in values for p, values in self.opt_in.items())
+
+    def statistic_names(self) -> tuple[str, ...] | None:
+        """The fixed order of the per-segment statistics a score carries as components (what the
+        tuning stream's ``--stats`` prints); None: the score's own components."""
+        return None
 
     # ---- scikit-learn's parameter contract ---------------------------------------------------
     @classmethod

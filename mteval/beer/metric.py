@@ -38,6 +38,9 @@ class Beer(ReferenceMetric):
     name: ClassVar[str] = "beer"
     signature_keys: ClassVar[dict[str, str]] = {"language": "lang"}
     signature_via: ClassVar[dict[str, str]] = {"model": "model"}
+    trained_on: ClassVar[str | None] = "WMT12 human rankings into English (cs-en, de-en, es-en, fr-en)"
+    in_sample: ClassVar[tuple[str, ...]] = ("wmt12:cs-en", "wmt12:de-en", "wmt12:es-en", "wmt12:fr-en")
+    cost: ClassVar[str] = "medium"
 
     def __init__(self, model: str | Path | None = None, language: str = "en"):
         self.model = model

@@ -37,6 +37,8 @@ class Beer2(ReferenceMetric):
     name: ClassVar[str] = "beer2"
     english: ClassVar[bool] = False
     signature_via: ClassVar[dict[str, str]] = {"model": "model"}
+    languages: ClassVar[tuple[str, ...]] = ("*",)
+    trained_on: ClassVar[str | None] = "WMT14 human rankings into and out of English (upstream's default model)"
 
     def __init__(self, model: str | Path | None = None):
         self.model = model

@@ -75,6 +75,10 @@ class TeslaCelab(ReferenceMetric):
 
     english = False
     signature_keys = {"synonyms": "syn", "max_n": "n"}
+    languages = ("zh",)
+    default = False
+    default_note = "a Chinese-target metric: the WMT data the benchmarks read has no Chinese-target human judgments"
+    cost = "medium"
 
     def __init__(self, synonyms: str = "cilin=", f: float = 0.25, max_n: int = 4):
         self.synonyms = synonyms

@@ -68,6 +68,12 @@ class Meant(ReferenceMetric):
     signature_keys: ClassVar[dict[str, str]] = {"similarity": "sim", "role_weights": "w", "filler_similarity": "filler",
                                                 "frame_weights": "fw", "denominator": "den", "multi_ref": "refs",
                                                 "language": "lang"}
+    languages: ClassVar[tuple[str, ...]] = ("en", "fr")  # the languages of the suite's SRL labellers
+    trained_on: ClassVar[str | None] = "Universal Propositions gold frames (its SRL labeller; no human judgments)"
+    default: ClassVar[bool] = False
+    default_note: ClassVar[str] = ("semantic frames: SRL and context vectors take ~40 ms CPU a segment (the default WMT12 "
+                                 "sample took ~35 min for meant and umeant on a loaded 2-core machine); ask for it with -m")
+    cost: ClassVar[str] = "heavy"
 
     def __init__(self, similarity: str = "minmax-mi", role_weights: str = "equal", filler_similarity: str = "phrase",
                  frame_weights: str = "coverage", denominator: str = "all", multi_ref: str = "max",

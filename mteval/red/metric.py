@@ -36,6 +36,8 @@ class _RedBase(ReferenceMetric):
     """What RED and REDp share: English only, each reference parsed once, F per length as components."""
 
     max_chars = 3_000  # the cost grows faster than linearly with length: docs/bounds.md
+    languages: ClassVar[tuple[str, ...]] = LANGUAGES
+    cost: ClassVar[str] = "medium"
 
     def _validate_common(self) -> None:
         _check_unit("alpha", self.alpha, low_open=True)

@@ -80,6 +80,7 @@ class TeslaB(ReferenceMetric):
     name: ClassVar[str] = "tesla-b"
     signature_keys: ClassVar[dict[str, str]] = {"multi_ref": "refs", "language": "lang"}
     signature_via: ClassVar[dict[str, str]] = {"pivots": "pivots", "tables": "pivots"}
+    cost: ClassVar[str] = "medium"
 
     def __init__(self, pivots: Sequence[str] | str | None = None, tables: Mapping[str, str | Path] | None = None,
                  alpha: float = 0.8, multi_ref: str = "mean", language: str = "en"):

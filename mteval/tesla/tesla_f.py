@@ -54,6 +54,9 @@ class TeslaF(ReferenceMetric):
     name: ClassVar[str] = "tesla-f"
     signature_keys: ClassVar[dict[str, str]] = {"language": "lang"}
     signature_via: ClassVar[dict[str, str]] = {"model": "model", "tables": "pivots", "lms": "lms"}
+    trained_on: ClassVar[str | None] = "WMT12 human rankings into English (cs-en, de-en, es-en, fr-en)"
+    in_sample: ClassVar[tuple[str, ...]] = ("wmt12:cs-en", "wmt12:de-en", "wmt12:es-en", "wmt12:fr-en")
+    cost: ClassVar[str] = "medium"
 
     def __init__(self, model: str | Path | None = None, scale: bool = True,
                  tables: Mapping[str, str | Path] | None = None, lms: Mapping[str, str | Path] | None = None,

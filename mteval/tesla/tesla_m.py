@@ -39,6 +39,8 @@ class TeslaM(ReferenceMetric):
 
     name: ClassVar[str] = "tesla-m"
     signature_keys: ClassVar[dict[str, str]] = {"discount": "fw", "multi_ref": "refs", "language": "lang"}
+    languages: ClassVar[tuple[str, ...]] = tuple(LANGUAGES)
+    cost: ClassVar[str] = "medium"
 
     def __init__(self, alpha: float = 0.8, discount: float = 0.1, multi_ref: str = "mean", language: str = "en"):
         self.alpha = alpha
@@ -50,6 +52,10 @@ class TeslaM(ReferenceMetric):
     def english(self) -> bool:  # type: ignore[override]
         """English input notes apply to English targets only."""
         return self.language == "en"
+
+    def statistic_names(self) -> tuple[str, ...]:
+        """The six F-measures (the tuning stream's statistics; an undefined one prints as nan)."""
+        return tuple(FEATURES)
 
     def validate(self) -> None:
         if not isinstance(self.alpha, numbers.Real) or not 0 < self.alpha < 1:

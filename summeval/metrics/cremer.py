@@ -63,6 +63,10 @@ class Cremer(ReferenceMetric):
     scope = "topic"  # TESLA-S is standardised over the batch's summaries that share references
     # the kernel shows as the variant's name; the model folder and the training as the model file's hash
     signature_via: ClassVar[dict[str, str]] = {"kernel": "variant", "models": "model", "training": "model"}
+    trained_on: ClassVar[str | None] = ("SummEval expert judgments (1600 CNN/DailyMail summaries); training=\"news-chat\": "
+                                       "SummEval and DialSummEval")
+    opt_in: ClassVar[dict[str, tuple]] = {"training": ("news-chat",)}  # DialSummEval: non-commercial
+    cost: ClassVar[str] = "heavy"
 
     def __init__(self, kernel: str = DEFAULT_KERNEL, models: str | Path | None = None,
                  training: str = DEFAULT_TRAINING):
