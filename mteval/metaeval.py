@@ -34,7 +34,7 @@ SYSTEM_KINDS = ("pearson", "spearman", "kendall")
 
 def orientation(metric: Metric) -> float:
     """+1 where higher metric values are better, -1 where lower are (TER)."""
-    return -1.0 if getattr(metric, "lower_is_better", False) else 1.0
+    return -1.0 if metric.lower_is_better else 1.0
 
 
 def percentile_interval(value: float, boot: np.ndarray, alpha: float = 0.05) -> Correlation:

@@ -35,7 +35,8 @@ class Row:
 
 def system_summary(metric: Metric, rows: Sequence[Row]) -> list[dict]:
     """Per system: items scored, error records, the metric's mean value and components (its
-    :meth:`~evalcore.metric.Metric.aggregate`), and the rank by mean value; systems without a
+    :meth:`~evalcore.metric.Metric.aggregate`), and the rank by mean value in the metric's
+    orientation (:attr:`~evalcore.metric.Metric.lower_is_better`); systems without a
     single score come last, unranked, with no numbers."""
     scored: dict[str, list] = {}
     errors: dict[str, int] = {}
@@ -56,7 +57,8 @@ def system_summary(metric: Metric, rows: Sequence[Row]) -> list[dict]:
             entry["value"] = finite_or_none(agg.value)
             entry["components"] = {k: finite_or_none(v) for k, v in agg.components.items()}
         out.append(entry)
-    ranked = sorted((e for e in out if e["value"] is not None), key=lambda e: (-e["value"], e["system"]))
+    sign = 1 if metric.lower_is_better else -1  # rank 1 = best in the metric's orientation
+    ranked = sorted((e for e in out if e["value"] is not None), key=lambda e: (sign * e["value"], e["system"]))
     for rank, entry in enumerate(ranked, 1):
         entry["rank"] = rank
     return ranked + [e for e in out if e["value"] is None]
