@@ -59,15 +59,3 @@ METRICS = {name: replace(spec, extra="mt") for name, spec in METRICS.items()}
 DEFAULT_METRICS = ("bleu", "chrf", "ter")
 #: the baselines every benchmark table shows beside the metric under study
 BASELINES = ("bleu", "chrf", "ter", "meteor")
-
-_INTO_ENGLISH = ("cs-en", "de-en", "es-en", "fr-en")
-#: registered metrics the WMT12/MQM benchmark's default run leaves out, and why (each can still be asked for with -m)
-NOT_BY_DEFAULT = {name: "a Chinese-target metric: ../shared/data/mt has no Chinese-target human judgments"
-                  for name in ("tesla-celab", "tesla-celab-nocilin")}
-NOT_BY_DEFAULT.update({name: "semantic frames: SRL and context vectors take ~40 ms CPU a segment (the default WMT12 "
-                       "sample took ~35 min for meant and umeant on the loaded 2-core machine); ask for it with -m"
-                       for name in ("meant", "umeant", "imeant")})
-NOT_BY_DEFAULT["xmeant"] = ("reads the source, whose language is a parameter the WMT12 benchmark does not set (its default, "
-                            "French, would be wrong on cs/de/es-en): `python -m benchmarks xmeant` runs it where it can")
-#: metrics trained on WMT12 rankings, and the pairs they were trained on: never evaluated there
-TRAINED_ON_WMT12 = {"tesla-f": _INTO_ENGLISH, "beer": _INTO_ENGLISH}

@@ -36,7 +36,7 @@ from mteval.data import mqm, wmt12
 from mteval.data.testset import TestSet
 from mteval.metaeval import (KendallCounts, average_kendall, corpus_statistics, kendall_beats, kendall_counts, orientation,
                              sample_segments, system_correlations, wmt12_kendall, win_counts)
-from mteval.registry import BASELINES, NOT_BY_DEFAULT, TRAINED_ON_WMT12
+from mteval.registry import BASELINES
 
 #: segments per pair the default run scores (seeded sample; --max-segments 0 = all): with every
 #: ranked system scored on each, 10,300 WMT12 items (103 systems x 100) and 3,600 MQM items, which
@@ -59,6 +59,24 @@ class Scored:
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
     items: int = 0
+
+
+def not_by_default(package: str = "mteval") -> dict[str, str]:
+    """The package's registered metrics a default run leaves out, and why, as each metric's facts
+    say (``default`` and ``default_note``, opt-in configurations); each can still be asked for with -m."""
+    out = {}
+    for name in registered(package):
+        metric = get_metric(name)
+        if metric.is_opt_in():
+            out[name] = "opt-in (a non-commercial model): ask for it with -m"
+        elif not metric.default:
+            out[name] = metric.default_note or "not in the default set: ask for it with -m"
+    return out
+
+
+def trained_here(metric: Metric, pair: str) -> bool:
+    """Whether the metric's shipped model saw this WMT12 pair's rankings (its ``in_sample`` fact)."""
+    return f"wmt12:{pair}" in metric.in_sample
 
 
 def load_metrics(names: Sequence[str], language: str) -> tuple[list[Metric], dict[str, str]]:
@@ -218,7 +236,8 @@ def run(out: Path, data: Path | None = None, metrics: Sequence[str] | None = Non
     root = (data or shared_data_dir()) / "mt"
     if not root.is_dir():
         raise FileNotFoundError(f"{root}: the WMT data folder is missing (see ../shared/data/mt/README.md)")
-    default = [n for n in registered("mteval") if n not in baselines and n not in NOT_BY_DEFAULT]
+    left_out = not_by_default()
+    default = [n for n in registered("mteval") if n not in baselines and n not in left_out]
     names = list(dict.fromkeys([*(metrics or default), *baselines]))
     pairs = list(pairs or [*wmt12.PAIRS, *MQM_PAIRS])
     unknown = [p for p in pairs if p not in wmt12.PAIRS and p not in MQM_PAIRS]
@@ -228,7 +247,7 @@ def run(out: Path, data: Path | None = None, metrics: Sequence[str] | None = Non
     report: dict = {"data": str(root), "machine": machine(), "commit": source_commit(), "bootstrap": n_boot,
                     "seed": seed, "signatures": {},
                     "failed_to_load": {}, "segments_per_pair": limits, "wmt12": {}, "mqm": {},
-                    "not_run": {} if metrics else {n: why for n, why in NOT_BY_DEFAULT.items() if n in registered("mteval")}}
+                    "not_run": {} if metrics else dict(left_out)}
     by_language: dict[str, list[Metric]] = {}
     speed: dict[str, list] = {}
     errors: dict[str, list[str]] = {}
@@ -246,12 +265,12 @@ def run(out: Path, data: Path | None = None, metrics: Sequence[str] | None = Non
             for m in by_language[target]:
                 report["signatures"].setdefault(m.name, {})[target] = str(m.signature())
         loaded = by_language[target]
-        here = [m.name for m in loaded if pair not in TRAINED_ON_WMT12.get(m.name, ())]
+        here = [m.name for m in loaded if not trained_here(m, pair)]
         pair_versus = [(a, b) for a in here if a not in baselines for b in AGAINST if b in here and b != a]
         versus.update(pair_versus)
         log(f"[bench wmt] {pair}: {', '.join(here)} ({time.perf_counter() - start:.0f} s)")
         if pair in wmt12.PAIRS:
-            trained = [m.name for m in loaded if pair in TRAINED_ON_WMT12.get(m.name, ())]
+            trained = [m.name for m in loaded if trained_here(m, pair)]
             for name in trained:
                 report["not_run"][f"{name} ({pair})"] = TRAINED_NOTE.format(name=name)
             result, scored, counts = wmt12_pair(root / "wmt12", pair, [m for m in loaded if m.name not in trained],

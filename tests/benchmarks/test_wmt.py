@@ -6,7 +6,7 @@ import json
 import pytest
 
 from evalcore.resources import shared_data_dir
-from mteval.baselines import Chrf
+from mteval.baselines import Bleu, Chrf
 from benchmarks.mteval import wmt as bench
 from benchmarks.mteval.wmt import run, wmt12_pair
 from mteval.data import wmt12
@@ -41,13 +41,24 @@ def test_bench_writes_tables_and_reports_metrics_that_do_not_load(tmp_path):
 
 
 def test_a_metric_is_never_evaluated_on_the_rankings_it_was_trained_on(tmp_path, monkeypatch):
-    monkeypatch.setattr(bench, "TRAINED_ON_WMT12", {"bleu": ("de-en",)})
+    monkeypatch.setattr(Bleu, "in_sample", ("wmt12:de-en",))
     report = run(tmp_path, metrics=["bleu"], pairs=["de-en", "mqm-zh-en"], max_segments=5, n_boot=20,
                  baselines=("chrf",), log=lambda m: None)
     assert set(report["wmt12"]["de-en"]["metrics"]) == {"chrf"}
     assert "bleu" in report["mqm"]["mqm-zh-en"]["metrics"]
     assert report["not_run"]["bleu (de-en)"].startswith("trained on these rankings")
     assert "- bleu (de-en): trained on these rankings" in (tmp_path / "wmt.md").read_text()
+
+
+def test_the_default_run_reads_what_it_leaves_out_from_the_metrics():
+    left_out = bench.not_by_default()
+    assert set(left_out) == {"tesla-celab", "tesla-celab-nocilin", "meant", "umeant", "imeant", "xmeant"}
+    assert left_out["meant"].startswith("semantic frames") and "Chinese-target" in left_out["tesla-celab"]
+    from evalcore.metric.registry import get_metric
+
+    trained = {n for n in ("tesla-f", "beer", "beer2", "bleu") for p in bench.INTO_ENGLISH
+               if bench.trained_here(get_metric(n), p)}
+    assert trained == {"tesla-f", "beer"} and not bench.trained_here(get_metric("tesla-f"), "en-de")
 
 
 def test_bench_commands_write_their_tables_and_plots(tmp_path):
