@@ -15,6 +15,7 @@ from evalcore.metric.base import (
 from evalcore.metric.inputs import InputLimits, TextCheck, check_text
 from evalcore.metric.records import ErrorRecord, Score
 from evalcore.metric.signature import Signature
+from evalcore.metric.statistics import SufficientStatistics
 
 __all__ = ["ErrorRecord", "InputLimits", "Item", "Metric", "ReferenceFreeMetric", "ReferenceMetric", "Score",
-           "Signature", "SourceMetric", "TextCheck", "check_text"]
+           "Signature", "SourceMetric", "SufficientStatistics", "TextCheck", "check_text"]

@@ -146,3 +146,22 @@ def test_unusable_references_stop_before_any_candidate(tmp_path, capsys):
     assert main(["stream", "-r", str(tmp_path / "missing.en"), "-m", "bleu"]) == 2
     assert "-r " + str(tmp_path / "missing.en") + ": no such file" in capsys.readouterr().err
     assert main(["stream", "-r", REFS[0], "-m", "no-such-metric"]) == 2
+
+
+def test_stats_come_from_the_metric_in_the_order_it_declares():
+    """The stream asks any metric for its statistics (``statistic_names``), never its type."""
+    from evalcore.metric import ReferenceMetric, Score
+    from mteval.io import Segments
+
+    class Counts(ReferenceMetric):
+        name = "counts"
+
+        def statistic_names(self):
+            return ("ref_words", "cand_words", "absent")
+
+        def _score_items(self, items):
+            return [Score(1.0, {"cand_words": float(len(it.candidate.split())),
+                                "ref_words": float(len(it.references[0].split()))}) for it in items]
+
+    streamer = Streamer(Counts(), [Segments("ref", ("the cat sat",), {})], stats=True)
+    assert streamer.answer(b"1\ta cat", 1) == "1\t3 2 nan"
