@@ -105,3 +105,15 @@ def test_facts_of_the_wrong_kind_fail_the_check():
 
     with pytest.raises(AssertionError, match="cost must be one of light, medium, heavy"):
         c.check_metric(Costly(), ["facts_are_declared"])
+
+
+def test_a_default_set_holding_an_opt_in_metric_fails(monkeypatch):
+    import summeval.registry
+
+    monkeypatch.setattr(summeval.registry, "ALL_METRICS", (*summeval.registry.ALL_METRICS, "cremer-news-chat"))
+    with pytest.raises(AssertionError, match="ALL_METRICS holds 'cremer-news-chat', which is opt-in"):
+        c.check_default_sets("summeval")
+
+
+def test_check_metric_by_name_runs_every_check_and_the_registry_agreement():
+    c.check_metric("bleu")
