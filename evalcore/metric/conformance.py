@@ -198,6 +198,8 @@ def check_facts_are_declared(metric: Metric) -> None:
     assert cls.cost in COSTS, f"cost must be one of {', '.join(COSTS)}, got {cls.cost!r}"
     assert isinstance(cls.languages, tuple) and cls.languages and all(isinstance(x, str) for x in cls.languages), \
         f"languages must be a non-empty tuple of codes (or ('*',)), got {cls.languages!r}"
+    assert "en" in cls.languages or not metric.english, \
+        f"languages={cls.languages!r} has no English, yet the English input notes apply (english=True)"
     assert cls.trained_on is None or (isinstance(cls.trained_on, str) and cls.trained_on), \
         f"trained_on must be None or a description, got {cls.trained_on!r}"
     assert all(isinstance(s, str) and s.count(":") == 1 for s in cls.in_sample), \
