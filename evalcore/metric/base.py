@@ -115,8 +115,8 @@ class Metric(ABC):
     #: parameter -> values that make a configuration opt-in (a non-commercial model): never in a
     #: default set, whatever ``default`` says.
     opt_in: ClassVar[dict[str, tuple]] = {}
-    #: CPU per segment, one of :data:`COSTS`: "light" (under ~1 ms), "medium" (~1-10 ms), "heavy"
-    #: (over ~10 ms: parsers, semantic role labelling).
+    #: time per segment of the default configuration, one of :data:`COSTS`: "light" (under ~1 ms),
+    #: "medium" (~1-10 ms), "heavy" (over ~10 ms: discourse parsing, semantic role labelling).
     cost: ClassVar[str] = "light"
 
     def is_opt_in(self) -> bool:
