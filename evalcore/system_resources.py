@@ -71,8 +71,8 @@ def build_lmplz() -> Path:
         return target
     log("building KenLM's lmplz from the kenlm sdist with cmake (about 2 minutes)")
     with tempfile.TemporaryDirectory(prefix="aesop-kenlm-") as tmp:
-        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                        "--no-build-isolation", "kenlm", "-d", tmp], check=True, stdout=sys.stderr)
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", "kenlm",
+                        "kenlm", "-d", tmp], check=True, stdout=sys.stderr)
         archive = next(Path(tmp).glob("kenlm-*.tar.gz"))
         with tarfile.open(archive) as tar:
             tar.extractall(tmp, filter="data")

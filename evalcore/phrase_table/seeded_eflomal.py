@@ -81,8 +81,8 @@ def build_seeded_binary(dest: Path) -> Path:
     ver = eflomal_version()
     with tempfile.TemporaryDirectory(prefix="aesop-eflomal-") as tmp:
         work = Path(tmp)
-        got = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                              "--no-build-isolation", "-d", str(work), f"eflomal=={ver}"],
+        got = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", "eflomal",
+                              "-d", str(work), f"eflomal=={ver}"],
                              capture_output=True, text=True)
         sdists = sorted(work.glob("eflomal-*.tar.gz"))
         if got.returncode != 0 or not sdists:
