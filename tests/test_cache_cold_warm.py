@@ -29,11 +29,11 @@ CACHED = {
 }
 ROOT = Path(__file__).resolve().parent.parent
 SCORE = ("import json, sys; import evalcore.bpng.compiled as c; c.COMPILED_FROM = 0; c.DISK_CACHE_MIN_BYTES = 0; "
-         "from evalcore.metric.registry import get_metric; from tests.test_conformance import _items; "
+         "from evalcore.metric.registry import get_metric; from evalcore.metric.conformance import items_for; "
          "out = {}\n"
          "for name in sys.argv[1:]:\n"
          "    m = get_metric(name)\n"
-         "    out[name] = [r.value if r.ok else str(r) for r in m.score_batch(_items(m.reads))]\n"
+         "    out[name] = [r.value if r.ok else str(r) for r in m.score_batch(items_for(m.reads))]\n"
          "print(json.dumps(out))")
 
 
