@@ -21,6 +21,7 @@ input rule (:mod:`evalcore.metric.inputs`) removes, with a note, like any other.
 from __future__ import annotations
 
 import codecs
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,23 +77,34 @@ class Encoding:
 def detect_encoding(data: bytes) -> Encoding:
     """The encoding of a file's bytes by the rule of this module."""
     for bom, codec, name in _BOMS:
-        if data.startswith(bom):
+        if data.startswith(bom) and bom != codecs.BOM_UTF8:
             return Encoding(codec, name, len(bom))
-    head = data[:_SNIFF]
+    skip = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    head = data[skip:skip + _SNIFF]  # a UTF-8 BOM says nothing about the bytes after it
     if not head:
-        return Encoding("utf-8", "UTF-8")
+        return Encoding("utf-8", "UTF-8 with BOM", skip) if skip else Encoding("utf-8", "UTF-8")
     if b"\x00" in head:
         even, odd = head[0::2], head[1::2]
         nul_even, nul_odd = even.count(0) / max(len(even), 1), odd.count(0) / max(len(odd), 1)
-        if max(nul_even, nul_odd) > 0.3 and min(nul_even, nul_odd) < 0.05 and len(head) % 2 == 0:
-            return Encoding("utf-16-le" if nul_odd > nul_even else "utf-16-be",
-                            f"UTF-16{'LE' if nul_odd > nul_even else 'BE'} without BOM")
+        codec = "utf-16-le" if nul_odd > nul_even else "utf-16-be"
+        if (max(nul_even, nul_odd) > 0.3 and min(nul_even, nul_odd) < 0.05 and len(head) % 2 == 0
+                and _mostly_printable(head.decode(codec, errors="replace"))):
+            return Encoding(codec, f"UTF-16{'LE' if nul_odd > nul_even else 'BE'} without BOM")
     controls = sum(1 for byte in head if byte < 32 and byte not in _TEXT_CONTROLS)
     if _mostly_utf8(head):
         binary = controls > _UTF8_BINARY_CONTROL_SHARE * len(head)
     else:
         binary = b"\x00" in head or controls > _BINARY_CONTROL_SHARE * len(head)
-    return Encoding(None, "binary") if binary else Encoding("utf-8", "UTF-8")
+    if binary:
+        return Encoding(None, "binary")
+    return Encoding("utf-8", "UTF-8 with BOM", skip) if skip else Encoding("utf-8", "UTF-8")
+
+
+def _mostly_printable(text: str) -> bool:
+    """Whether at most a tenth of ``text``'s characters are controls (line ends and tabs aside):
+    a NUL pattern that decodes to controls is not UTF-16 text."""
+    controls = sum(1 for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\t\n\r")
+    return controls <= 0.1 * len(text)
 
 
 def _mostly_utf8(head: bytes) -> bool:
@@ -175,15 +187,13 @@ def read_text(path: str | Path) -> str:
 
 
 def read_item_text(path: str | Path) -> str:
-    """The text of a file that is one item (a TAC summary, whose id is the file's path):
-    undecodable bytes make it an :class:`UnreadableText` (an error record for that item, naming
-    the encoding guess), binary data an :class:`InputError`."""
+    """The text of a file that is one item (a TAC summary, a text to judge; its id is the file's
+    path): undecodable bytes or binary data make it an :class:`UnreadableText` (an error record
+    for that item, naming the encoding guess), as a bad line of a line-based file costs that line."""
     data = read_bytes(path)
     try:
         return decode_text(data, path)
     except InputError as exc:
-        if detect_encoding(data).codec is None:
-            raise
         return UnreadableText(str(exc).removeprefix(f"{path}: "))
 
 

@@ -8,10 +8,10 @@ machines, use the jackknife multi-reference mode for both). Hidden files (``.DS_
 ignored; anything else that does not fit is an error, so no summary is left out unnoticed.
 
 Files are read by the input rule (:mod:`evalcore.textio`). An empty peer file is read as an empty
-summary and an undecodable one (latin-1) as an unreadable one: each metric gives it an error record
-naming it and the run goes on, as for an empty summary in JSONL. A model file that is empty once
+summary and an undecodable or binary one as an unreadable one: each metric gives it an error
+record naming it and the run goes on, as for a bad line in JSONL. A model file that is empty once
 cleaned, undecodable, binary or over the size cap stops the run with its topic and name, since
-every peer of the topic would be scored against it; so does a binary peer file.
+every peer of the topic would be scored against it.
 """
 
 from __future__ import annotations

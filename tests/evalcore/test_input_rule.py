@@ -114,9 +114,11 @@ def test_a_file_read_as_one_item_is_unreadable_text_not_an_abort(tmp_path):
     assert isinstance(text, UnreadableText) and "latin-1" in text.reason
     rec = Words().score_batch([Item(text, id=str(tmp_path / "peer"))])[0]
     assert not rec.ok and rec.item == str(tmp_path / "peer") and "candidate: not valid UTF-8" in rec.message
-    (tmp_path / "bin").write_bytes(b"\x00" * 64)
-    with pytest.raises(InputError, match="binary"):
-        read_item_text(tmp_path / "bin")
+    (tmp_path / "bin").write_bytes(b"\x00" * 64)  # a binary item file costs that item only
+    binary = read_item_text(tmp_path / "bin")
+    assert isinstance(binary, UnreadableText) and "binary data" in binary.reason
+    rec = Words().score_batch([Item(binary, id=str(tmp_path / "bin"))])[0]
+    assert not rec.ok and "binary data" in rec.message
 
 
 def test_jsonl_lines_end_at_newlines_only():

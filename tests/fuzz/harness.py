@@ -180,6 +180,14 @@ def same_number(a: float | None, b: float | None) -> bool:
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
 
 
+def binary_by_rule(*files: bytes) -> bool:
+    """Whether any of ``files`` is binary data by the input rule (:func:`evalcore.textio.detect_encoding`):
+    a line-based file of that kind is a usage error (exit 2), whatever the plain twin gives."""
+    from evalcore.textio import detect_encoding
+
+    return any(detect_encoding(data).codec is None for data in files)
+
+
 def write(workdir: Path, name: str, data: bytes) -> str:
     """Write ``data`` to ``workdir/name`` (folders created); the path as a string."""
     path = workdir / name
