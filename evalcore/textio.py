@@ -101,9 +101,9 @@ def detect_encoding(data: bytes) -> Encoding:
 
 
 def _mostly_printable(text: str) -> bool:
-    """Whether at most a tenth of ``text``'s characters are controls (line ends and tabs aside):
-    a NUL pattern that decodes to controls is not UTF-16 text."""
-    controls = sum(1 for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\t\n\r")
+    """Whether at most a tenth of ``text``'s characters are controls (line ends and tabs aside),
+    unassigned code points or surrogates: a NUL pattern that decodes to those is not UTF-16 text."""
+    controls = sum(1 for ch in text if unicodedata.category(ch) in ("Cc", "Cn", "Cs") and ch not in "\t\n\r")
     return controls <= 0.1 * len(text)
 
 
