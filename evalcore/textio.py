@@ -5,9 +5,10 @@ Every file is read as bytes and its encoding detected and named before any decod
 - UTF-8, with or without a byte-order mark (Excel and Notepad write one);
 - UTF-16 LE/BE and UTF-32 LE/BE by their byte-order mark, and UTF-16 without one by its
   NUL-every-other-byte pattern: decoded, so such a file reads like its UTF-8 twin;
-- binary data (bytes that are not UTF-8 and hold NUL bytes or over 5% control bytes, or UTF-8
-  that is over 30% control bytes, as a file of NUL bytes): the file is unreadable input, an
-  :class:`InputError` naming it (exit code 2);
+- binary data (bytes that are not UTF-8 and hold NUL bytes or over 5% control bytes, or UTF-8,
+  UTF-16 or UTF-32 text, a byte-order mark or not, that is over 30% control characters, as a
+  file of NUL bytes): the file is unreadable input, an :class:`InputError` naming it (exit code
+  2), or, for a file that is one item (:func:`read_item_text`), that item's error record;
 - anything else is UTF-8 text in which some bytes may not decode (latin-1, Windows-1252). Those
   bytes cost their line only: :func:`decode_lines` gives that line a :class:`LineError` naming
   the file, the line and the encoding the bytes look like; a file read whole as one text
@@ -78,6 +79,10 @@ def detect_encoding(data: bytes) -> Encoding:
     """The encoding of a file's bytes by the rule of this module."""
     for bom, codec, name in _BOMS:
         if data.startswith(bom) and bom != codecs.BOM_UTF8:
+            text = data[len(bom):len(bom) + _SNIFF].decode(codec, errors="replace")
+            controls = sum(1 for ch in text if ord(ch) < 32 and ord(ch) not in _TEXT_CONTROLS)
+            if controls > _UTF8_BINARY_CONTROL_SHARE * len(text):  # the same test as for UTF-8 text
+                return Encoding(None, "binary")
             return Encoding(codec, name, len(bom))
     skip = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
     head = data[skip:skip + _SNIFF]  # a UTF-8 BOM says nothing about the bytes after it
