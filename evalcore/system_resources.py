@@ -12,6 +12,7 @@ so the build never runs apt itself.
 from __future__ import annotations
 
 import fcntl
+import os
 import shutil
 import subprocess
 import sys
@@ -83,7 +84,7 @@ def build_lmplz() -> Path:
         logfile.parent.mkdir(parents=True, exist_ok=True)
         with logfile.open("w") as out:
             for cmd in (["cmake", "..", "-DCMAKE_BUILD_TYPE=Release", f"-DKENLM_MAX_ORDER={MAX_ORDER}"],
-                        ["make", f"-j{max(1, len(__import__('os').sched_getaffinity(0)))}", "lmplz", "build_binary"]):
+                        ["make", f"-j{os.cpu_count() or 1}", "lmplz", "build_binary"]):
                 if subprocess.run(cmd, cwd=build, stdout=out, stderr=subprocess.STDOUT).returncode:
                     raise ResourceError(f"building lmplz failed at `{' '.join(cmd)}`; see {logfile}")
         target.parent.mkdir(parents=True, exist_ok=True)

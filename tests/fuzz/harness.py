@@ -188,6 +188,19 @@ def binary_by_rule(*files: bytes) -> bool:
     return any(detect_encoding(data).codec is None for data in files)
 
 
+def expect_exit_like_plain(check: Checker, out: Outcome, plain: Outcome, files: Sequence[bytes],
+                           lossless: bool, what: str) -> None:
+    """A run on hostile ``files`` exits as its plain UTF-8 twin does when the difference is
+    ``lossless``; where a file is binary data by the input rule, it is a usage error (exit 2)
+    instead, whatever the twin gives."""
+    if binary_by_rule(*files):  # with several files, another may be the one named first
+        check.expect(out.code == 2 and (len(files) > 1 or "binary data" in out.stderr), "binary-file-is-usage-error",
+                     f"exit {out.code}: {out.stderr[-200:]!r}")
+    elif lossless:
+        check.expect(plain.code == out.code, "lossless-same-exit-code",
+                     f"exit {out.code}, but the plain UTF-8 {what} exit {plain.code}: {out.stderr[-200:]!r}")
+
+
 def write(workdir: Path, name: str, data: bytes) -> str:
     """Write ``data`` to ``workdir/name`` (folders created); the path as a string."""
     path = workdir / name

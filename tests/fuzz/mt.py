@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 from tests.fuzz.compare import compare_runs
-from tests.fuzz.harness import Checker, binary_by_rule, parse_output, write
+from tests.fuzz.harness import Checker, binary_by_rule, expect_exit_like_plain, parse_output, write
 from tests.fuzz.hostile import (CONTROL, ODD, UTF8, VOCAB, canonical, encode_file, file_spec, hostile_line,
                                 is_foreign)
 
@@ -124,13 +124,8 @@ def check_score(case: dict, workdir: Path) -> None:
     if plain is not None:
         prefs, phyps, _ = _write_set(workdir, "plain", plain)
         meant = check.run("mteval", _score_argv(prefs, phyps, case, "json", True))
-        ref_data = [encode_file(r) for r in case["refs"]]
-        if binary_by_rule(*data, *ref_data):  # (another file may be named first)
-            check.expect(out.code == 2, "binary-file-is-usage-error",
-                         f"exit {out.code}: {out.stderr[-200:]!r}")
-        elif lossless:
-            check.expect(meant.code == out.code, "lossless-same-exit-code",
-                         f"exit {out.code}, but the plain UTF-8 files exit {meant.code}: {out.stderr[-200:]!r}")
+        expect_exit_like_plain(check, out, meant, [*data, *(encode_file(r) for r in case["refs"])], lossless,
+                               "files")
     if out.code == 2:
         return
     parsed = parse_output(check, out, case["format"])
@@ -225,9 +220,7 @@ def check_monotone(case: dict, workdir: Path) -> None:
     argv = ["score", *(a for r in refs for a in ("-r", r)), "-i", base, lost,
             *(a for m in case["metrics"] for a in ("-m", m)), "--format", "json"]
     out = check.run("mteval", argv)
-    from evalcore.textio import detect_encoding
-
-    if detect_encoding(b"\n".join(lost_lines) + b"\n").codec is None:
+    if binary_by_rule(b"\n".join(lost_lines) + b"\n"):
         # the lost lines are most of the file: by the input rule it is binary data, a usage error
         check.expect(out.code == 2 and "binary data" in out.stderr, "binary-file-is-usage-error",
                      f"exit {out.code}: {out.stderr[-300:]!r}")

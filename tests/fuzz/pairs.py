@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 from tests.fuzz.compare import compare_runs
-from tests.fuzz.harness import Checker, binary_by_rule, parse_output, write
+from tests.fuzz.harness import Checker, expect_exit_like_plain, parse_output, write
 from tests.fuzz.hostile import canonical, encode_file, hostile_line, is_foreign
 
 FORMATS = ("json", "jsonl", "tsv", "table")
@@ -106,12 +106,7 @@ def check_pairs(case: dict, workdir: Path, resources: list[str]) -> None:
     meant = None
     if plain is not None:
         meant = check.run("parapeval", _argv(write(workdir, f"plain/{name}", encode_file(plain)), case, "json", resources))
-        if binary_by_rule(data):
-            check.expect(out.code == 2 and "binary data" in out.stderr, "binary-file-is-usage-error",
-                         f"exit {out.code}: {out.stderr[-200:]!r}")
-        elif lossless:
-            check.expect(meant.code == out.code, "lossless-same-exit-code",
-                         f"exit {out.code}, but the plain UTF-8 file exits {meant.code}: {out.stderr[-200:]!r}")
+        expect_exit_like_plain(check, out, meant, [data], lossless, "file")
     if out.code == 2:
         return
     parse_output(check, out, case["format"])
