@@ -183,9 +183,9 @@ SMALL_PATH_TABLE = 2_000_000
 
 class BagRows:
     """Bags as the rows of one sparse matrix, columns numbered by first occurrence across the bags
-    in order (the matrix TESLA-S 0.1.0 built from dict bags). Totals and pairwise overlaps add the
+    in order (the matrix that dict bags give). Totals and pairwise overlaps add the
     same floats in the same order as scipy's CSR ``sum(axis=1)`` and ``minimum`` on that matrix
-    (numpy's ``add.reduceat`` over each row's entries), so scores are the 0.1.0 floats exactly."""
+    (numpy's ``add.reduceat`` over each row's entries), so scores equal that matrix's floats exactly."""
 
     def __init__(self, bags: list[IdBag]):
         self.lengths = np.fromiter((len(b.keys) for b in bags), dtype=np.int64, count=len(bags))
@@ -375,8 +375,8 @@ class BagSet:
     occurrence, ``weights`` summed in text order (what :func:`ngram_bag` holds, float for float),
     ``keys`` numbering n-grams (equal n-grams, equal keys, across all bags). Totals and overlaps
     are the floats scipy's CSR ``sum(axis=1)`` and ``minimum(...).sum(axis=1)`` give on the matrix
-    whose rows are the bags in order and whose columns are numbered by first occurrence (TESLA-S
-    0.1.0; :class:`BagRows` is that matrix).
+    whose rows are the bags in order and whose columns are numbered by first occurrence
+    (:class:`BagRows` is that matrix).
 
     Two engines compute the same floats: numpy (from :class:`Occurrences`, with sorts; keys are
     dense ranks) for small batches, and compiled kernels (:meth:`of_texts` on a corpus batch;

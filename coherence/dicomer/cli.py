@@ -190,7 +190,7 @@ def add_commands(subparsers, train_subparsers) -> None:
                                                     "vs permutations, licence-clean genres)")
     t.add_argument("--mode", choices=MODES, default=None,
                    help="gdtb-permutation (default): GDTB windows vs seeded permutations; listwise/permutation/"
-                        "combined: SummEval summaries and/or articles (0.1.0's models)")
+                        "combined: SummEval summaries and/or articles (listwise models)")
     t.add_argument("--genres", choices=GENRE_SETS, default="open",
                    help="gdtb-permutation: GUM genres whose text licence allows commercial use (default), or all "
                         "(opt-in, non-commercial: written as dicomer_gdtb_all, scored as dicomer-gdtb-all)")

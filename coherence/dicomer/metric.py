@@ -235,7 +235,7 @@ class Dicomer(ReferenceFreeMetric):
         return engine_for(self.get_params())
 
     def signature(self) -> Signature:
-        """sacrebleu's short form, as 0.1.0 printed it: the model's variant and training mode, the
+        """sacrebleu's short form: the model's variant and training mode, the
         parser (code and model hash, or where the relations come from), the feature configuration,
         the ranker's C, the transform and the model file's hash."""
         engine = self._engine()

@@ -15,7 +15,7 @@ import numpy as np
 from coherence.dicomer.analysis import Analysis
 
 N_FOLDS = 5
-VARIANT = "DICOMER"  # 0.1.0's variant, trained listwise within each topic
+VARIANT = "DICOMER"  # the listwise variant, trained within each topic
 
 
 def document_folds(topics: Sequence[str], n_folds: int = N_FOLDS) -> np.ndarray:
@@ -38,7 +38,7 @@ def summary_analyses(texts: Sequence[str], tier: int = 1) -> list[Analysis]:
 
 def fit_predict(analyses: Sequence[Analysis], coherence: np.ndarray, topics: np.ndarray, train: np.ndarray,
                 test: np.ndarray, seed: int = 0) -> np.ndarray:
-    """DICOMER (0.1.0's variant, listwise on ``coherence`` within each topic) fitted on the
+    """DICOMER (the listwise variant, on ``coherence`` within each topic) fitted on the
     ``train`` items (a boolean mask); its decision values of the ``test`` items."""
     from coherence.dicomer.model import DicomerModel
 

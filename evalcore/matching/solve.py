@@ -66,8 +66,8 @@ def choose(core: Core) -> str:
     vertex-disjoint edges, solved in ~4 µs instead of ~50 µs); equal weights by LAPJV; otherwise
     one network simplex on the whole core, dense or sparse by size (see ``SPARSE_MIN_CELLS``).
 
-    The core is not split into connected components (b9955f2 split every LP below 25% density,
-    55% of its time on TESLA-M-like LPs): measured on shuffled block-diagonal cores, splitting
+    The core is not split into connected components (splitting every LP below 25% density cost
+    55% of the time on TESLA-M-like LPs): measured on shuffled block-diagonal cores, splitting
     (scipy's connected_components, then each part on its own path) was slower at every size up
     to 3,200 vertices (0.25-0.66x) and broke even at 6,400 vertices in 64 blocks (0.9-1.2x over
     runs). The dummy row and column already decouple the components inside one simplex, and

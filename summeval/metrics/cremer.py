@@ -89,7 +89,7 @@ class Cremer(ReferenceMetric):
         return _model(self.kernel, self.models, self.training)
 
     def signature(self) -> Signature:
-        """The short form of 0.1.0: ``cremer|variant:CREMER-RBF|features:tesla-s+dicomer|target:...|model:...``;
+        """sacrebleu's short form: ``cremer|variant:CREMER-RBF|features:tesla-s+dicomer|target:...|model:...``;
         the model file stands for ``models`` by the first 12 hex digits of its SHA-256, its
         features and target are read from its sidecar."""
         info = self._loaded()[1]

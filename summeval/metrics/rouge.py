@@ -75,7 +75,7 @@ class _MultiReference(ReferenceMetric):
                 "stem": "porter" if self.stem else "no"}
 
     def signature(self) -> Signature:
-        """The short form of 0.1.0, e.g. ``rouge-2|measure:recall|refs:max|tok:rouge-score|stem:porter``
+        """sacrebleu's short form, e.g. ``rouge-2|measure:recall|refs:max|tok:rouge-score|stem:porter``
         (the ROUGE type is in the name)."""
         return Signature(self.name, self._signature_fields(), {}, __version__)
 

@@ -5,8 +5,8 @@ function words discounted by 0.1 and alpha = 0.8 (recall-weighted).
 Similarity is exact surface match, so the matching LP has the closed form of
 :mod:`evalcore.matching.closed_form`: the summed minimum of two bags' weights. Tokens are integer
 ids (each whitespace-separated string tokenised once per process) and the bags of a batch are one
-:class:`evalcore.ngrams.BagSet`, whose overlaps add the same floats in the same order as the
-sparse-matrix code of 0.1.0, so scores are unchanged to the last bit. A corpus batch is bagged
+:class:`evalcore.ngrams.BagSet`, whose overlaps add the same floats in the same order as a
+sparse matrix of the bags would, so scores are those of the matrix definition to the last bit. A corpus batch is bagged
 and joined in compiled code (numba, :mod:`evalcore.ngram_kernels`: numpy's memory-bound passes
 left TESLA-S at 4x rouge-score-rs); a one-document run stays on numpy and never imports numba.
 """
@@ -174,7 +174,7 @@ class TeslaS(ReferenceMetric):
         if self.function_words not in FUNCTION_WORD_MODES:
             raise ValueError(f"function_words must be one of {FUNCTION_WORD_MODES}, got {self.function_words!r}")
 
-    # ---- signature: the short form of 0.1.0, recorded in CREMER's sidecars ---------------------
+    # ---- signature: sacrebleu's short form, recorded in CREMER's sidecars --
     signature_keys: ClassVar[dict[str, str]] = {"max_gap": "ngrams", "discount": "fw", "multi_ref": "refs",
                                                 "function_words": "fwd"}
 
@@ -214,7 +214,7 @@ class TeslaS(ReferenceMetric):
     def _pair_prf(self, bags: BagSet, cand: np.ndarray, refs: np.ndarray):
         """(precision, recall, F) of every candidate against each of its references (items x
         reference slots), for unigrams and for skip-bigrams: both kinds are queries of one
-        :meth:`BagSet.overlaps` call, compared as two blocks (0.1.0 compared them as two matrices)."""
+        :meth:`BagSet.overlaps` call, compared as two blocks."""
         n = len(cand)
         both_cand = np.concatenate([2 * cand, 2 * cand + 1])  # text t's unigram bag is 2t, skip-bigrams 2t + 1
         both_refs = np.concatenate([np.where(refs >= 0, 2 * refs, -1), np.where(refs >= 0, 2 * refs + 1, -1)])
