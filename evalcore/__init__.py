@@ -5,4 +5,4 @@ Every package (``summeval``, ``coherence``, ``parapeval``) imports from here; no
 imports from them, so the dependency graph stays acyclic.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

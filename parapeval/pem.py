@@ -264,7 +264,7 @@ class PEM(SourceMetric):
 
     # ---- signature ----------------------------------------------------------------------------
     def signature(self) -> Signature:
-        """``pem|pivots:fr=1a2b3c4d+de=...|fw:none|lm:default:4g:515b640c|model:pem-default|v:0.1.0``:
+        """``pem|pivots:fr=1a2b3c4d+de=...|fw:none|lm:default:4g:515b640c|model:pem-default|v:0.2.0``:
         each pivot with the hash of its table's signature (bitext, aligner, settings and content
         hash, so tables that differ in any entry differ here), the function-word discount, the
         LM's name, order and hash, and the model. Never raises: when

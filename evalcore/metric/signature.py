@@ -1,6 +1,6 @@
 """Reproducibility signatures in sacrebleu's short form, built from every constructor parameter.
 
-``Signature(name, params, version)`` prints as ``name|key:value|...|v:0.1.0``; a metric's signature
+``Signature(name, params, version)`` prints as ``name|key:value|...|v:0.2.0``; a metric's signature
 changes whenever any of its parameters does, because it is derived from ``get_params()``.
 """
 

@@ -71,7 +71,7 @@ def test_scores_log_scores_and_signature(model_file):
     sha = load_dicomer_model(model_file)[1]["sha256"]
     sig = str(metric.signature())
     assert sig.startswith("dicomer|variant:DICOMER+EGRID|mode:listwise|parser:rules-v1-code")
-    assert sig.endswith(f"|one-sent:ind|svmC:1|transform:shifted_log|model:{sha[:12]}|v:0.1.0")
+    assert sig.endswith(f"|one-sent:ind|svmC:1|transform:shifted_log|model:{sha[:12]}|v:0.2.0")
 
 
 def test_score_carries_only_what_dicomer_defines(model_file):

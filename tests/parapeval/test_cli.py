@@ -58,7 +58,7 @@ def test_jsonl_stdout_is_pure_rows_and_the_signature_goes_to_stderr(pairs_file, 
     assert rows[1]["pem"]["notes"] == [COPY_NOTE]
     assert "not valid UTF-8" in rows[2]["pem"]["error"] and "unreadable line" in rows[4]["pem"]["error"]
     assert rows[5]["pem"]["error"] == "source is empty"
-    assert "pem|pivots:fr=" in err and "model:toy|v:0.1.0" in err
+    assert "pem|pivots:fr=" in err and "model:toy|v:0.2.0" in err
     assert "4 of 6 pairs could not be scored" in err and "pairs.jsonl:6: pem: source is empty" in err
 
 
@@ -143,7 +143,7 @@ def test_list_metrics_version_and_usage_errors(clean_file, resource_args, capsys
         assert exc.value.code == 0 and capsys.readouterr().out.startswith("pem ")
     with pytest.raises(SystemExit) as exc:
         main(["--version"])
-    assert exc.value.code == 0 and capsys.readouterr().out.strip() == "parapeval 0.1.0"
+    assert exc.value.code == 0 and capsys.readouterr().out.strip() == "parapeval 0.2.0"
     assert main(["score", "-i", str(clean_file), "-m", "bleu", *resource_args]) == 2
     assert "unknown metric 'bleu'; parapeval offers: pem" in capsys.readouterr().err
     assert main(["score", "-i", str(clean_file), "--table", "fr", *resource_args[2:]]) == 2

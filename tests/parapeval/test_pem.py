@@ -129,7 +129,7 @@ def test_signature_short_form_and_parameters(toy_pem, toy_store, toy_lm):
     sig = str(toy_pem.signature())
     parts = sig.split("|")
     assert parts[0] == "pem" and parts[1].startswith("pivots:fr=") and len(parts[1]) == len("pivots:fr=") + 8
-    assert parts[2:] == ["fw:none", f"lm:{toy_lm.signature()}", "model:toy", "v:0.1.0"]
+    assert parts[2:] == ["fw:none", f"lm:{toy_lm.signature()}", "model:toy", "v:0.2.0"]
     assert str(PEM(**toy_pem.get_params()).signature()) == sig
     assert "fw:0.1" in str(toy_pem.set_params(discount=0.1).signature())
     toy_pem.set_params(discount=None)

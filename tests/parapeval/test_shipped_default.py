@@ -25,7 +25,7 @@ def test_shipped_model_prefers_rewording_over_copy_and_noise():
     assert {f"pivot_f1_{p}" for p in defaults.DEFAULT_PIVOTS} <= set(rewording.components)
     assert re.match(r"pem\|pivots:fr=[0-9a-f]{8}\+de=[0-9a-f]{8}\+es=[0-9a-f]{8}\+zh=[0-9a-f]{8}\|fw:none\|lm:default:4g:",
                     str(pem.signature()))  # each table named by its content hash
-    assert str(pem.signature()).endswith("|model:pem-default|v:0.1.0")
+    assert str(pem.signature()).endswith("|model:pem-default|v:0.2.0")
 
 
 @needs_resources

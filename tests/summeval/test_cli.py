@@ -37,10 +37,10 @@ def no_scoring(monkeypatch):
 
 
 def test_version_and_list_metrics(capsys):
-    assert summeval.__version__ == "0.1.0"
+    assert summeval.__version__ == "0.2.0"
     with pytest.raises(SystemExit) as exit_:
         main(["--version"])
-    assert exit_.value.code == 0 and capsys.readouterr().out.strip() == "summeval 0.1.0"
+    assert exit_.value.code == 0 and capsys.readouterr().out.strip() == "summeval 0.2.0"
     with pytest.raises(SystemExit) as exit_:
         main(["--list-metrics"])
     listed = {line.split()[0]: line.split()[2] for line in capsys.readouterr().out.splitlines()}
@@ -55,7 +55,7 @@ def test_score_table_shows_summaries_systems_and_signatures_after_it(capsys):
     assert code == 0 and err == ""
     table, signatures = out.split("\nSignatures:\n")
     assert "Per system" in table and table.count("D0001-A") == 4
-    assert "tesla-s|ngrams:1+sb4|fw:0.1|alpha:0.8|refs:max|tok:ptb-lc|stem:no|fwd:list|v:0.1.0" in signatures
+    assert "tesla-s|ngrams:1+sb4|fw:0.1|alpha:0.8|refs:max|tok:ptb-lc|stem:no|fwd:list|v:0.2.0" in signatures
 
 
 def test_score_json_is_strict_with_a_signature_object(capsys, tmp_path):

@@ -27,7 +27,7 @@ def test_save_and_load_round_trip_with_a_checked_sidecar(tmp_path):
     loaded, side = load_model("linear", tmp_path)
     assert np.allclose(loaded.predict(x), model.predict(x))
     assert side["signature"] == ("cremer|variant:CREMER-LF|features:tesla-s+dicomer|tesla:topic-z|dicomer:topic-z-judged"
-                                 "|target:t:overall|v:0.1.0")
+                                 "|target:t:overall|v:0.2.0")
     assert len(side["sha256"]) == 64 and side["trained_on"] == "four toy summaries"
     path.write_bytes(path.read_bytes() + b"tampered")
     with pytest.raises(ModelFileError, match="does not match the SHA-256"):
@@ -47,7 +47,7 @@ def test_cremer_signatures_name_the_variant_scaling_and_model_file():
         info = load_model(kernel)[1]
         assert str(Cremer(kernel).signature()) == (
             f"{name}|variant:{KERNELS[kernel]}|features:tesla-s+dicomer|tesla:topic-z|dicomer:topic-z-judged"
-            f"|target:summeval:mean|model:{info['sha256'][:12]}|v:0.1.0")
+            f"|target:summeval:mean|model:{info['sha256'][:12]}|v:0.2.0")
         assert info["tesla_scaling"] == "topic-z" and info["dicomer_scaling"] == DICOMER_SCALING
         assert "valid_for" in info and "SummEval" in info["trained_on"]
         assert "non-commercial" in info["licence"]  # says that none was used
