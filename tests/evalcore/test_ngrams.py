@@ -185,7 +185,7 @@ def _queries(rng, n_bags, n_queries=60, slots=5):
 
 
 def _scipy_rows(bags):
-    """The bags as 0.1.0's sparse matrix: unigram keys (even bags) kept apart from skip-bigram keys."""
+    """The bags as a sparse matrix of dict bags: unigram keys (even bags) kept apart from skip-bigram keys."""
     from evalcore.ngrams import IdBag
 
     return BagRows([IdBag((b.keys << 32) | (1 << 31), b.weights) if k % 2 == 0 else b

@@ -84,7 +84,7 @@ def test_rouge_equals_rouge_score_on_summeval_value_for_value(summeval_pairs, st
 
 
 def _su4_of_0_1_0(reference, candidate, stem):
-    """ROUGE-SU4 recall as 0.1.0 computed it: dict bags on rouge-score's own tokens."""
+    """ROUGE-SU4 recall by its definition: dict bags on rouge-score's own tokens."""
     def bag(text):
         toks = tuple(tokenizers.DefaultTokenizer(use_stemmer=stem).tokenize(text))
         doc = Doc(toks, (False,) * len(toks))
