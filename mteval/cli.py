@@ -17,6 +17,7 @@ from pathlib import Path
 
 from evalcore.cli import (EXIT_OK, FORMATS, add_io_args, check_input_path, check_output_dir, check_output_path, emit,
                           exit_code, guarded, new_parser, positive_int, run)
+from evalcore.distributed import add_scheduler_arg
 from evalcore.textio import InputError
 from mteval.registry import DEFAULT_METRICS
 
@@ -39,6 +40,7 @@ def _add_score(sub) -> None:
     add_io_args(p, input_required=True, input_nargs="+", formats=FORMATS, default_metrics=DEFAULT_METRICS,
                 input_help="system output file(s), as sacrebleu's -i; the first is the baseline of paired "
                            "tests (- = standard input)")
+    add_scheduler_arg(p)
     p.add_argument("-r", "--reference", action="append", required=True, metavar="REF",
                    help="reference file (repeat for several references)")
     p.add_argument("--src", metavar="SRC", help="source file (line-aligned; read by source-aware metrics)")
@@ -262,7 +264,7 @@ def _score(args) -> int:
     src = read_segments(args.src) if args.src else None
     check_aligned([*refs, *hyps, *([src] if src else [])])
     systems = {(name, h.path): segments_of(h, refs, src) for name, h in zip(_system_names(args.input), hyps)}
-    results = score_systems(systems, metrics, jobs=args.jobs, limits=limits)
+    results = score_systems(systems, metrics, jobs=args.jobs, limits=limits, scheduler=args.scheduler)
     sig = significance(metrics, results, test, args.paired_n, args.seed, args.paired_incomplete) if test else None
     signatures = signatures_of(metrics, len(refs))
     if args.format == "json":

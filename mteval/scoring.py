@@ -52,15 +52,17 @@ class SystemResult:
 
 
 def score_systems(systems: dict[tuple[str, str], list[Segment]], metrics: Sequence[Metric], jobs: int = 1,
-                  limits: InputLimits | None = None, progress: bool = True) -> list[SystemResult]:
+                  limits: InputLimits | None = None, progress: bool = True, scheduler=None) -> list[SystemResult]:
     """Score every system's segments with every metric; unscorable lines get error records. Items
-    are scored line by line across systems, so each reference set is preprocessed once."""
+    are scored line by line across systems, so each reference set is preprocessed once; with
+    ``scheduler`` on a Dask cluster (:mod:`evalcore.distributed`). Corpus scores are made here from
+    every segment's score (summed statistics for BLEU, chrF, TER), wherever the segments ran."""
     keys = list(systems)
     n_lines = len(next(iter(systems.values())))
     order = [(s, k) for k in range(n_lines) for s in range(len(keys)) if systems[keys[s]][k].item is not None]
     items = [systems[keys[s]][k].item for s, k in order]
     scored = score_with(metrics, items, jobs=jobs, progress=progress, limits=limits, unit="segment",
-                        key=lambda item: item.references)
+                        key=lambda item: item.references, scheduler=scheduler)
     rows: list[list[dict[str, Result] | None]] = [[None] * n_lines for _ in keys]
     for (s, k), result in zip(order, scored):
         rows[s][k] = result

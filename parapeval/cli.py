@@ -27,6 +27,7 @@ from evalcore.cli import (
     new_parser,
     run,
 )
+from evalcore.distributed import add_scheduler_arg
 from evalcore.lm import LMTrainingError
 from evalcore.persist import ModelFileError
 from evalcore.resources import ResourceError
@@ -101,7 +102,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     todo = [r for r in records if not r.error]
     items = [Item(r.paraphrase, source=r.original, id=r.item) for r in todo]
     scored = iter(score_with(metrics, items, jobs=args.jobs, progress=True, limits=limits,
-                             key=lambda item: item.source, unit="pair"))
+                             key=lambda item: item.source, unit="pair", scheduler=args.scheduler))
     rows = []
     for rec in records:
         if rec.error:
@@ -217,6 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_io_args(p, input_required=True, default_metrics=("pem",),
                 input_help="pairs: .jsonl (original/paraphrase fields) or TSV (original, paraphrase[, system]); "
                            "- for standard input")
+    add_scheduler_arg(p)
     p.add_argument("--list-metrics", action=ListMetrics, package="parapeval", help="list the metrics and exit")
     p.add_argument("--system-field",
                    help="field (JSONL) or column (TSV) naming the generator (default: system, where present)")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from evalcore.cli import (EXIT_OK, EXIT_USAGE, add_io_args, check_input_path, check_output_dir, check_output_path,
                           emit, exit_code, guarded, new_parser, read_input_text, run, strict_json)
+from evalcore.distributed import add_scheduler_arg
 from evalcore.persist import ModelFileError
 from evalcore.resources import ResourceError
 from evalcore.textio import InputError
@@ -48,6 +49,7 @@ def _add_score(sub) -> None:
     _add_sources(p, with_input=False)
     add_io_args(p, input_help="JSONL with topic, system, summary, references (- = standard input)",
                 formats=SCORE_FORMATS, default_metrics=DEFAULT_METRICS)
+    add_scheduler_arg(p)
     tesla = p.add_argument_group("reference options (--multi-ref: TESLA-S and ROUGE; the others: TESLA-S)")
     tesla.add_argument("--multi-ref", choices=MULTI_REF_MODES, default=None,
                        help="with several model summaries: max (default, as in the TESLA-S paper and rouge-score), "
@@ -168,7 +170,7 @@ def _score(args) -> int:
     metrics = build_metrics(metric_names(args.metric), metric_options(args))
     names = [m.name for m in metrics]
     signatures = {m.name: m.signature() for m in metrics}
-    results = score_items(items, metrics, jobs=args.jobs, progress=True, limits=limits)
+    results = score_items(items, metrics, jobs=args.jobs, progress=True, limits=limits, scheduler=args.scheduler)
     lower = [m.name for m in metrics if m.lower_is_better]
     systems, rankings = aggregate_systems(results, names, lower, args.rank_partial)
     if args.format == "json":

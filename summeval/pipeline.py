@@ -3,7 +3,7 @@
 Every (summary, metric) pair gets a value or an error record: one metric failing on a summary
 costs that metric's value only (:func:`evalcore.metric.batch.score_with`). Items are scored in
 chunks of whole topics, so a topic's references are preprocessed once per process; ``jobs > 1``
-spreads the chunks over worker processes.
+spreads the chunks over worker processes, ``scheduler`` over a Dask cluster.
 
 Ranks compare like with like. By default (rule ``complete``) a system is ranked on a metric only
 when it has a value on every topic that metric scored, and all ranked systems are compared on all
@@ -138,12 +138,15 @@ def collect(items: Sequence[SummaryItem], per_item: Sequence[Mapping[str, object
 
 
 def score_items(items: Sequence[SummaryItem], metrics: Sequence[Metric], jobs: int = 1, progress: bool = False,
-                limits: InputLimits | None = None, chunk_size: int = CHUNK_ITEMS) -> list[SummaryResult]:
-    """Score every item with every metric, in input order; chunks hold whole topics."""
+                limits: InputLimits | None = None, chunk_size: int = CHUNK_ITEMS,
+                scheduler=None) -> list[SummaryResult]:
+    """Score every item with every metric, in input order; chunks hold whole topics (on a Dask
+    cluster with ``scheduler``: :mod:`evalcore.distributed`)."""
     metric_items = to_metric_items(items)
     topic_of = {mi.id: it.topic for mi, it in zip(metric_items, items)}
     per_item = score_with(metrics, metric_items, jobs=jobs, progress=progress, limits=limits,
-                          key=lambda mi: topic_of[mi.id], chunk_size=chunk_size, unit="summary")
+                          key=lambda mi: topic_of[mi.id], chunk_size=chunk_size, unit="summary",
+                          scheduler=scheduler)
     return collect(items, per_item)
 
 

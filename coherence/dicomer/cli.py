@@ -10,6 +10,7 @@ from pathlib import Path
 
 from evalcore.cli import (FORMATS, EXIT_OK, check_output_dir, check_output_path, emit, exit_code, jsonl_line,
                           strict_json, tsv_cell)
+from evalcore.distributed import add_scheduler_arg
 from evalcore.metric import ErrorRecord, Item, Score
 from evalcore.textio import InputError
 from evalcore.workers import jobs_arg
@@ -98,7 +99,8 @@ def cmd_score(args) -> int:
             items.append(Item(source.read(limits), id=source.name))
         except InputError as exc:  # the record names the file already
             unreadable[k] = str(exc).removeprefix(f"{source.name}: ")
-    scored = iter(score_with(metrics, items, args.jobs, progress=True, limits=limits, unit="text"))
+    scored = iter(score_with(metrics, items, args.jobs, progress=True, limits=limits, unit="text",
+                             scheduler=args.scheduler))
     rows = []
     for k, source in enumerate(sources):
         if k in unreadable:
@@ -181,6 +183,7 @@ def add_commands(subparsers, train_subparsers) -> None:
                    help="write results here (default: - = standard output); the folder must exist")
     s.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
     s.add_argument("-j", "--jobs", type=jobs_arg, default=1, help="worker processes (0 = all cores)")
+    add_scheduler_arg(s)
     s.add_argument("--model", help="a DICOMER model other than the shipped one")
     s.add_argument("--no-cache", action="store_true", help="neither read nor write the on-disk parse cache")
     add_relation_source_args(s)

@@ -2,7 +2,9 @@
 it cannot do, a model that will not load) costs that metric's values only, never another's.
 
 ``score_with`` is what every CLI calls; ``jobs > 1`` maps chunks over worker processes (metrics
-travel as their parameters and rebuild their models once per worker).
+travel as their parameters and rebuild their models once per worker), ``scheduler`` over a Dask
+cluster (:mod:`evalcore.distributed`), chunked the same way, so values never depend on where a
+chunk ran.
 """
 
 from __future__ import annotations
@@ -69,8 +71,10 @@ def chunked(items: Sequence[Item], size: int = CHUNK_ITEMS, key=None) -> list[li
 
 def score_with(metrics: Sequence[Metric], items: Sequence[Item], jobs: int = 1, progress: bool = False,
                limits: InputLimits | None = None, key=None, chunk_size: int = CHUNK_ITEMS,
-               unit: str = "item") -> list[dict[str, Result]]:
-    """Score every item with every metric, in input order; ``key`` keeps groups together."""
+               unit: str = "item", scheduler=None) -> list[dict[str, Result]]:
+    """Score every item with every metric, in input order; ``key`` keeps groups together;
+    ``scheduler`` (see :mod:`evalcore.distributed`; with ``local``, ``jobs`` is its worker count)
+    scores the chunks on a Dask cluster."""
     from evalcore.progress import bar
     from evalcore.workers import stop_workers
 
@@ -79,7 +83,16 @@ def score_with(metrics: Sequence[Metric], items: Sequence[Item], jobs: int = 1, 
     batches = [[items[k] for k in chunk] for chunk in chunks]
     out: list[dict[str, Result] | None] = [None] * len(items)
     with bar(len(items), progress, unit) as pbar:
-        if jobs > 1 and len(chunks) > 1:
+        if scheduler is not None:
+            from evalcore.distributed import map_chunks
+
+            def done(index: int, results: list[dict[str, Result]]) -> None:
+                for k, result in zip(chunks[index], results):
+                    out[k] = result
+                pbar.update(len(chunks[index]))
+
+            map_chunks(score_chunk, metrics, batches, limits, scheduler, jobs, done)
+        elif jobs > 1 and len(chunks) > 1:
             from concurrent.futures import ProcessPoolExecutor  # here: one-process runs start faster
 
             with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
