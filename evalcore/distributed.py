@@ -83,7 +83,7 @@ def open_client(scheduler, jobs: int = 1) -> Iterator[object | None]:
         return
     if scheduler == LOCAL:
         with distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                      dashboard_address=None) as cluster, \
+                                      dashboard_address=":0") as cluster, \
                 distributed.Client(cluster, set_as_default=False) as client:
             yield client
         return

@@ -13,5 +13,5 @@ def local_scheduler() -> Iterator[str]:
     """The address of a running two-worker cluster (for a module-scoped fixture)."""
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp",
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         yield cluster.scheduler_address

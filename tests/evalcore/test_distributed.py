@@ -124,10 +124,14 @@ def test_python_api_without_a_client_uses_dasks_default_scheduler():
     assert score_with(metrics, items, chunk_size=4, scheduler=CONTEXT) == score_with(metrics, items, chunk_size=4)
 
 
-def test_missing_dask_extra_is_one_line_and_exit_2(monkeypatch, capsys):
+def _without_dask(monkeypatch) -> None:
     real = extras.importlib.util.find_spec
     monkeypatch.setattr(extras.importlib.util, "find_spec",
                         lambda name, *a: None if name in ("dask", "distributed") else real(name, *a))
+
+
+def test_missing_dask_extra_is_one_line_and_exit_2(monkeypatch, capsys):
+    _without_dask(monkeypatch)
     parser = argparse.ArgumentParser(prog="tool score")
     add_scheduler_arg(parser)
     assert parser.parse_args([]).scheduler is None
@@ -148,3 +152,16 @@ def test_an_unreachable_scheduler_is_a_resource_error():
         score_with([Overlap()], _items(2), scheduler="tcp://127.0.0.1:9")
     with pytest.raises(SchedulerError, match="no such scheduler file"):
         score_with([Overlap()], _items(2), scheduler="/nonexistent/scheduler.json")
+
+
+@pytest.mark.parametrize("command", ["summeval", "mteval", "parapeval", "coherence"])
+def test_every_score_command_takes_the_option(command, monkeypatch, capsys):
+    import importlib
+
+    main = importlib.import_module(f"{command}.cli").main
+    _without_dask(monkeypatch)
+    with pytest.raises(SystemExit) as exit_:
+        main(["score", "--scheduler", "tcp://cluster:8786", "-i", "in.txt"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err == (f"{command} score: error: --scheduler needs the optional dependencies "
+                                             "of 'dask' (missing: dask, distributed): pip install 'aesop-eval[dask]'\n")

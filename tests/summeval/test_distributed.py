@@ -23,6 +23,18 @@ def test_dask_on_a_local_cluster():
     from summeval.distributed import score_items_dask
 
     items = read_tac(DEMO / "models", DEMO / "peers")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         assert score_items_dask(items, [TeslaS()], client=client, chunk_size=4) == score_items(items, [TeslaS()])
+
+
+def test_score_command_on_a_cluster_prints_what_one_process_prints(capsys):
+    from summeval.cli import main
+    from tests.dask_cluster import local_scheduler
+
+    argv = ["score", "--models", str(DEMO / "models"), "--peers", str(DEMO / "peers"), "-m", "tesla-s",
+            "-m", "rouge-2", "-m", "rouge-su4", "--format", "json"]
+    local = main(argv), capsys.readouterr().out
+    assert local[0] == 0
+    for address in local_scheduler():
+        assert (main([*argv, "--scheduler", address]), capsys.readouterr().out) == local
