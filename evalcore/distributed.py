@@ -139,7 +139,7 @@ def run_chunk(score_chunk: ChunkScorer, metrics: list[Metric], expected: list[st
     chunks), if its signatures are the client's; else an error record per item and metric."""
     loaded, signatures, lock = _worker_metrics(metrics)
     mismatch = [f"{m.name}: worker {mine}, client {theirs}"
-                for m, mine, theirs in zip(loaded, signatures, expected) if theirs is not None and mine != theirs]
+                for m, mine, theirs in zip(loaded, signatures, expected) if None not in (mine, theirs) and mine != theirs]
     if mismatch:
         return _failed(loaded, items, "this Dask worker's signature differs (another version or model): "
                                       + "; ".join(mismatch))
