@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import os
 import threading
 from collections import OrderedDict
@@ -77,13 +78,14 @@ def open_client(scheduler, jobs: int = 1) -> Iterator[object | None]:
         return
     if scheduler == CONTEXT:
         try:
-            yield distributed.default_client()
+            client = distributed.default_client()
         except ValueError:  # no client made in this process: dask.compute's own scheduler
-            yield None
+            client = None
+        yield client
         return
     if scheduler == LOCAL:
-        with distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                      dashboard_address=":0") as cluster, \
+        with distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                      silence_logs=logging.ERROR) as cluster, \
                 distributed.Client(cluster, set_as_default=False) as client:
             yield client
         return
