@@ -67,7 +67,7 @@ def add_scheduler_arg(parser: argparse.ArgumentParser) -> None:
 
 
 @contextlib.contextmanager
-def open_client(scheduler, jobs: int = 1) -> Iterator[object | None]:
+def open_client(scheduler: object, jobs: int = 1) -> Iterator[object | None]:
     """A ``distributed.Client`` for ``scheduler`` (closed, with any cluster it started, on exit);
     None for :data:`CONTEXT` without a default client (Dask's local threads then)."""
     require("dask", "Dask scoring")
@@ -101,8 +101,8 @@ def open_client(scheduler, jobs: int = 1) -> Iterator[object | None]:
 
 
 def map_chunks(score_chunk: ChunkScorer, metrics: Sequence[Metric], batches: Sequence[Sequence[Item]],
-               limits: InputLimits | None, scheduler, jobs: int = 1,
-               on_done: Callable[[int, Chunk], None] = lambda index, results: None) -> None:
+               limits: InputLimits | None, scheduler: object, jobs: int,
+               on_done: Callable[[int, Chunk], None]) -> None:
     """Score every batch with ``score_chunk`` as one Dask task; ``on_done(index, results)`` gets
     each batch's results (in completion order). A task that fails (a lost worker) gives error
     records for its batch's items, naming the failure."""
