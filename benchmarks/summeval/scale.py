@@ -62,7 +62,7 @@ def run(data: Path | None, out: Path, n_summaries: int = 100_000, workers: int =
     rows = [_throughput("one process (score_items)", 1, lambda it: score_items(it, metrics), items),
             _throughput(f"--jobs {workers} (local processes)", workers,
                         lambda it: score_items(it, metrics, jobs=workers), items)]
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
             Client(cluster) as client:
         rows.append(_throughput(f"Dask LocalCluster, {workers} workers", workers,
                                 lambda it: score_items_dask(it, metrics, client=client), items))
