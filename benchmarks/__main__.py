@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         check_output_dir(out, "--out")
         return BENCHMARKS[name][1](rest)
 
-    code = run(f"python -m benchmarks {name}", {name: bench}, argparse.Namespace(), name)
+    code = run(f"python -m benchmarks {name}", argparse.Namespace(func=bench))
     if code == 0 and out is not None:
         record(out, name, rest, time.perf_counter() - start)
     return code

@@ -10,17 +10,14 @@ positional files and/or ``-i/--input FILE`` (``-`` = standard input); ``-o/--out
 from __future__ import annotations
 
 import argparse
-import itertools
 import sys
 from pathlib import Path
 
-from evalcore.cli import (EXIT_ITEM_ERRORS, EXIT_OK, check_output_dir, check_output_path, guarded, new_parser, run,
-                          write_output)
+from evalcore.cli import (EXIT_ITEM_ERRORS, EXIT_OK, add_limit_args, add_output_args, check_output_dir, check_output_path, command,
+                          dispatch, guarded, limits_of, new_parser, write_output)
 from evalcore.textio import InputError
-from evalcore.workers import jobs_arg
 
-from coherence.inputs import (STDIN, Source, add_relation_source_args, add_text_inputs, limits_of, relation_source,
-                              text_sources)
+from coherence.inputs import STDIN, Source, add_relation_source_args, add_text_inputs, relation_source, text_sources
 from coherence.relations import Relation, RelationError
 
 _WORKER = {}
@@ -143,27 +140,22 @@ def build_parser() -> argparse.ArgumentParser:
     ap = new_parser("coherence", __doc__.split("\n\n")[0], package="coherence")
     sub = ap.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("parse", help="discourse relations of text files")
+    p = command(sub, "parse", cmd_parse, help="discourse relations of text files")
     add_text_inputs(p, "parse")
-    p.add_argument("--format", choices=("pipe", "json"), default="pipe",
-                   help="PDTB pipe (34 fields) or CoNLL-2016 JSON lines (default pipe)")
-    p.add_argument("-o", "--output", default=STDIN, metavar="FILE",
-                   help="write every parse here (default: - = standard output)")
+    add_output_args(p, ("pipe", "json"), format_help="PDTB pipe (34 fields) or CoNLL-2016 JSON lines (default pipe)")
+    add_limit_args(p)
     p.add_argument("--out", metavar="DIR",
                    help="write one parse per input into this folder (<file name>.pipe|.json) instead")
-    p.add_argument("-j", "--jobs", type=jobs_arg, default=1, help="worker processes (default 1, 0 = all cores)")
     p.add_argument("--tier", type=int, choices=(0, 1), default=1,
                    help="0 = lexicon and rules, 1 = GDTB classifiers (default)")
     p.add_argument("--model", help="Tier 1 model file (default: the shipped one)")
     add_relation_source_args(p)
-    p.set_defaults(func=cmd_parse)
 
     t = sub.add_parser("train", help="train a model")
     tsub = t.add_subparsers(dest="what", required=True)
-    tp = tsub.add_parser("parser", help="retrain the Tier 1 parser from GDTB train into coherence/models")
+    tp = command(tsub, "parser", cmd_train_parser, help="retrain the Tier 1 parser from GDTB train into coherence/models")
     tp.add_argument("--data", help="discourse data folder (default: shared data/discourse)")
     tp.add_argument("--out", help="output folder (default: coherence/models)")
-    tp.set_defaults(func=cmd_train_parser)
 
     from coherence.dicomer.cli import add_commands
 
@@ -171,30 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _call(args: argparse.Namespace) -> int:
-    """Run the chosen command; a missing or corrupt model is unusable input (exit 2)."""
-    from evalcore.resources import ResourceError
-
-    try:
-        return args.func(args)
-    except (ResourceError, RelationError) as exc:
-        raise InputError(str(exc)) from None
-
-
-def _answer_top_level_flags(argv: list[str]) -> None:
-    """Answer ``--version`` and ``--list-metrics`` (and exit) before the command tree is built:
-    building it imports DICOMER's training code and scikit-learn, which neither answer needs."""
-    lead = list(itertools.takewhile(lambda a: a.startswith("-"), argv))
-    if {"--version", "--list-metrics"} & set(lead) and not {"-h", "--help"} & set(lead):
-        new_parser("coherence", None, package="coherence").parse_known_args(lead)
-
-
 @guarded("coherence")
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    _answer_top_level_flags(argv)
-    args = build_parser().parse_args(argv)
-    return run("coherence", {args.command: _call}, args, args.command)
+    return dispatch("coherence", build_parser, argv, "coherence")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.cli import check_input_path, positive_int, read_input_text
+from evalcore.cli import check_input_path, read_input_text
 from evalcore.metric.inputs import InputLimits
 from evalcore.textio import InputError, read_text
 
@@ -40,12 +40,9 @@ class Source:
 
 
 def add_text_inputs(p: argparse.ArgumentParser, what: str) -> None:
-    """Texts as positional files and/or ``-i/--input FILE`` (``-`` = standard input), and the
-    size cap."""
+    """Texts as positional files and/or ``-i/--input FILE`` (``-`` = standard input)."""
     p.add_argument("files", nargs="*", metavar="FILE", help=f"text files to {what}")
     p.add_argument("-i", "--input", metavar="FILE", help="one more text file, or - for standard input")
-    p.add_argument("--max-chars", type=positive_int, default=None, metavar="N",
-                   help="refuse texts longer than N characters (default: AESOP_MAX_CHARS or 100000)")
 
 
 def text_sources(args: argparse.Namespace) -> list[Source]:
@@ -59,11 +56,6 @@ def text_sources(args: argparse.Namespace) -> list[Source]:
     for path in paths:
         check_input_path(path, "input")
     return [Source(p) for p in paths]
-
-
-def limits_of(args: argparse.Namespace) -> InputLimits:
-    """The size cap: ``--max-chars`` when given, else AESOP_MAX_CHARS or the default."""
-    return InputLimits(args.max_chars) if args.max_chars else InputLimits.from_env()
 
 
 def add_relation_source_args(p: argparse.ArgumentParser) -> None:

@@ -10,6 +10,12 @@ Exit codes: 0 every item scored; 1 some items failed (a count on stderr); 2 usag
 unreadable input or output that cannot be written (a full disk); 130 interrupted (Ctrl-C), one
 line on stderr and no traceback (:func:`guarded`, which every command's ``main`` wears). Output
 paths are checked before any scoring starts.
+
+One skeleton serves every command: :func:`command` adds a subcommand and names its handler
+(``set_defaults(func=...)``), :func:`dispatch` parses and runs it; :func:`add_metric_args`,
+:func:`add_output_args` and :func:`add_limit_args` add the shared flags, :func:`select_metrics`
+turns ``-m`` into configured metrics, :func:`limits_of` reads the size cap and :func:`emit`
+renders and writes the output.
 """
 
 from __future__ import annotations
@@ -17,15 +23,21 @@ from __future__ import annotations
 import argparse
 import errno
 import functools
+import itertools
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalcore import __version__
+from evalcore.distributed import add_scheduler_arg
 from evalcore.textio import InputError
 from evalcore.workers import jobs_arg
+
+if TYPE_CHECKING:
+    from evalcore.metric import InputLimits, Metric
 
 EXIT_OK = 0
 EXIT_ITEM_ERRORS = 1
@@ -62,23 +74,99 @@ def new_parser(prog: str, description: str | None, package: str | None,
     return parser
 
 
-def add_io_args(p: argparse.ArgumentParser, *, input_required: bool = False, input_help: str = "",
-                formats: Sequence[str] = FORMATS, default_format: str = "table", metrics: bool = True,
-                default_metrics: Sequence[str] = (), input_nargs: str | None = None) -> None:
-    """The shared scoring flags on a (sub)command (``input_nargs="+"``: several input files)."""
-    if metrics:
-        p.add_argument("-m", "--metric", action="append", metavar="NAME",
-                       help="metric to compute (repeatable; see --list-metrics)"
-                            + (f"; default: {' '.join(default_metrics)}" if default_metrics else ""))
-    p.add_argument("-i", "--input", required=input_required, metavar="FILE", nargs=input_nargs,
-                   help=input_help or "input file, or - for standard input")
+def command(subparsers, name: str, func: Callable[[argparse.Namespace], int], **kwargs) -> argparse.ArgumentParser:
+    """A subcommand whose handler :func:`dispatch` calls: every command of the suite is added so."""
+    p = subparsers.add_parser(name, **kwargs)
+    p.set_defaults(func=func)
+    return p
+
+
+def add_metric_args(p: argparse.ArgumentParser, package: str | None, *, also: Sequence[str] = (),
+                    default_metrics: Sequence[str] = (), single: bool = False) -> None:
+    """``-m/--metric`` (repeatable; ``single``: required, and the handler takes one) and the
+    subcommand's own ``--list-metrics``."""
+    p.add_argument("-m", "--metric", action="append", metavar="NAME", required=single,
+                   help=("the metric (see --list-metrics)" if single else
+                         "metric to compute (repeatable; see --list-metrics)")
+                        + (f"; default: {' '.join(default_metrics)}" if default_metrics else ""))
+    p.add_argument("--list-metrics", action=ListMetrics, package=package, also=also,
+                   help="list the metrics this command offers and exit")
+
+
+def add_output_args(p: argparse.ArgumentParser, formats: Sequence[str] = FORMATS, default_format: str | None = None,
+                    format_help: str = "") -> None:
+    """``-o/--output`` (a file or ``-``) and ``--format``."""
+    default_format = default_format or formats[0]
     p.add_argument("-o", "--output", default="-", metavar="FILE",
                    help="write results here (default: - = standard output); the folder must exist")
     p.add_argument("--format", choices=formats, default=default_format,
-                   help=f"output format (default: {default_format})")
-    p.add_argument("-j", "--jobs", type=jobs_arg, default=1, help="worker processes (0 = all cores)")
+                   help=format_help or f"output format (default: {default_format})")
+
+
+def add_limit_args(p: argparse.ArgumentParser, *, jobs: bool = True, scheduler: bool = False,
+                   what: str = "texts") -> None:
+    """``-j/--jobs``, ``--max-chars`` (read back by :func:`limits_of`) and, on a command that
+    scores through :func:`evalcore.metric.batch.score_with`, ``--scheduler``."""
+    if jobs:
+        p.add_argument("-j", "--jobs", type=jobs_arg, default=1, help="worker processes (default 1, 0 = all cores)")
     p.add_argument("--max-chars", type=positive_int, default=None, metavar="N",
-                   help="refuse texts longer than N characters (default: AESOP_MAX_CHARS or 100000)")
+                   help=f"refuse {what} longer than N characters (default: AESOP_MAX_CHARS or 100000)")
+    if scheduler:
+        add_scheduler_arg(p)
+
+
+def add_io_args(p: argparse.ArgumentParser, package: str | None, *, input_required: bool = False,
+                input_help: str = "", formats: Sequence[str] = FORMATS, default_metrics: Sequence[str] = (),
+                also: Sequence[str] = (), input_nargs: str | None = None) -> None:
+    """The shared flags of a scoring subcommand (``input_nargs="+"``: several input files)."""
+    add_metric_args(p, package, also=also, default_metrics=default_metrics)
+    p.add_argument("-i", "--input", required=input_required, metavar="FILE", nargs=input_nargs,
+                   help=input_help or "input file, or - for standard input")
+    add_output_args(p, formats)
+    add_limit_args(p, scheduler=True)
+
+
+def limits_of(args: argparse.Namespace) -> InputLimits:
+    """The size cap: ``--max-chars`` when given, else AESOP_MAX_CHARS or the default."""
+    from evalcore.metric.inputs import InputLimits
+
+    return InputLimits(args.max_chars) if args.max_chars else InputLimits.from_env()
+
+
+def metric_names(requested: Sequence[str] | None, package: str, *, default: Sequence[str], also: Sequence[str] = (),
+                 groups: Mapping[str, Sequence[str]] | None = None) -> list[str]:
+    """The metrics ``-m`` names: groups (``all``) expanded, duplicates dropped; a name the command
+    does not offer is an :class:`InputError`, one whose pip extra is missing a
+    :class:`~evalcore.extras.MissingExtraError` naming the install: one line, before any scoring."""
+    from evalcore.extras import require
+    from evalcore.metric.registry import registered, spec
+
+    groups = groups or {}
+    offered = [*registered(package), *also]
+    names = list(dict.fromkeys(n for m in (requested or default) for n in groups.get(m, (m,))))
+    for name in names:
+        if name not in offered:
+            choices = ", ".join(sorted(offered)) + "".join(f"; {g} = {' '.join(ms)}" for g, ms in groups.items())
+            raise InputError(f"unknown metric {name!r}; {package} offers: {choices}")
+    for name in names:
+        require(spec(name).extra, f"metric {name!r}")
+    return names
+
+
+def select_metrics(requested: Sequence[str] | None, package: str, *, default: Sequence[str],
+                   options: Mapping[str, object] | None = None, also: Sequence[str] = (),
+                   groups: Mapping[str, Sequence[str]] | None = None,
+                   only: Mapping[str, Sequence[str]] | None = None) -> list[Metric]:
+    """Configured, validated metrics for ``-m``: each gets the ``options`` it declares (None = its
+    default); ``only`` limits an option to the metrics named there (``--stem`` of TESLA-S is not
+    ROUGE's stemmer)."""
+    from evalcore.metric.registry import build_metrics
+
+    names = metric_names(requested, package, default=default, also=also, groups=groups)
+    only = only or {}
+    options = options or {}
+    return build_metrics(names, {n: {k: v for k, v in options.items() if k not in only or n in only[k]}
+                                 for n in names})
 
 
 def positive_int(text: str) -> int:
@@ -196,9 +284,12 @@ def write_output(text: str, path: Path | None) -> None:
                           f"{exc.strerror or exc}") from None
 
 
-def emit(fmt: str, body: str, signatures: Iterable[str], path: Path | None) -> None:
-    """Write a rendered body and put the signatures where the convention says: inside JSON (the
-    caller has done it), on stderr for JSONL/TSV, after the table for humans."""
+def emit(fmt: str, body: str | Mapping[str, Callable[[], str]], signatures: Iterable[str], path: Path | None) -> None:
+    """Render the body (a string, or format -> renderer), write it, and put the signatures where
+    the convention says: inside JSON (the renderer has done it), on stderr for JSONL/TSV, after
+    the table for humans."""
+    if not isinstance(body, str):
+        body = body[fmt]()
     signatures = list(signatures)
     if fmt == "table":
         body = body.rstrip("\n") + "\n\nSignatures:\n" + "".join(f"  {s}\n" for s in signatures)
@@ -217,20 +308,40 @@ def exit_code(n_failed: int, n_total: int, what: str = "items") -> int:
     return EXIT_OK
 
 
-def run(prog: str, handlers: dict[str, Callable[[argparse.Namespace], int]], args: argparse.Namespace,
-        command: str) -> int:
-    """Dispatch a subcommand; bad input or usage becomes one line on stderr and exit code 2."""
+def answer_top_level_flags(prog: str, argv: Sequence[str], package: str | None, also: Sequence[str] = ()) -> None:
+    """Answer ``--version`` and ``--list-metrics`` (and exit) before the command tree is built:
+    building it can import training code and scikit-learn, which neither answer needs."""
+    lead = list(itertools.takewhile(lambda a: a.startswith("-"), argv))
+    if {"--version", "--list-metrics"} & set(lead) and not {"-h", "--help"} & set(lead):
+        new_parser(prog, None, package, also).parse_known_args(lead)
+
+
+def dispatch(prog: str, build_parser: Callable[[], argparse.ArgumentParser], argv: Sequence[str] | None,
+             package: str | None = None, also: Sequence[str] = ()) -> int:
+    """Every command's ``main``: answer the top-level flags, parse, run the chosen handler."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    answer_top_level_flags(prog, argv, package, also)
+    return run(prog, build_parser().parse_args(argv))
+
+
+def run(prog: str, args: argparse.Namespace) -> int:
+    """Call the handler :func:`command` set; bad input or usage (a missing or corrupt model or
+    resource, a file that cannot be read or written included) becomes one line on stderr and exit
+    code 2."""
+    from evalcore.lm import LMTrainingError
     from evalcore.persist import ModelFileError
     from evalcore.resources import ResourceError
 
     try:
-        return handlers[command](args)
-    except (InputError, OutputError, ValueError, FileNotFoundError, ResourceError, ModelFileError) as exc:
-        print(f"{prog}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return args.func(args)
     except BrokenPipeError:  # `... | head`: stop quietly, as Unix tools do
         _stdout_to_devnull()
         return EXIT_OK
+    except (InputError, OutputError, ValueError, OSError, ResourceError, ModelFileError, LMTrainingError) as exc:
+        if isinstance(exc, OSError) and exc.errno in _WRITE_ERRNOS:
+            raise  # a full disk: guarded() says so
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 def _stdout_to_devnull() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evalcore.cli import EXIT_OK, EXIT_USAGE, new_parser, run
+from evalcore.cli import EXIT_OK, command, dispatch, guarded, new_parser
 
 
 def _setup(args: argparse.Namespace) -> int:
@@ -34,18 +34,18 @@ def _setup(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = new_parser("aesop-eval", "Set up the resources of aesop-eval's metric families.", None)
     sub = parser.add_subparsers(dest="command", required=True)
-    s = sub.add_parser("setup", help="build the resources a metric family needs into AESOP_CACHE",
-                       description="Build WordNet (wordnet), lmplz + Brown LM + phrase tables (pem), and "
-                                   "all of these plus the Bible LM (mt, all) into AESOP_CACHE. Needs the Debian "
-                                   "packages the error message names; skips what is built and rebuilds what is damaged.")
+    s = command(sub, "setup", _setup, help="build the resources a metric family needs into AESOP_CACHE",
+                description="Build WordNet (wordnet), lmplz + Brown LM + phrase tables (pem), and all of these "
+                            "plus the Bible LM (mt, all) into AESOP_CACHE. Needs the Debian packages the error "
+                            "message names; skips what is built and rebuilds what is damaged.")
     s.add_argument("family", nargs="*", metavar="FAMILY", help="wordnet, pem, mt or all (default: all)")
     s.add_argument("--status", action="store_true", help="list what is built and exit")
     return parser
 
 
+@guarded("aesop-eval")
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return run("aesop-eval", {"setup": _setup}, args, args.command)
+    return dispatch("aesop-eval", build_parser, argv)
 
 
 if __name__ == "__main__":

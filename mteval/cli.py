@@ -15,9 +15,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from evalcore.cli import (EXIT_OK, FORMATS, add_io_args, check_input_path, check_output_dir, check_output_path, emit,
-                          exit_code, guarded, new_parser, positive_int, run)
-from evalcore.distributed import add_scheduler_arg
+from evalcore.cli import (EXIT_OK, add_io_args, add_limit_args, add_metric_args, add_output_args, check_input_path,
+                          check_output_path, command, dispatch, emit, exit_code, guarded, limits_of, metric_names,
+                          new_parser, positive_int, select_metrics)
 from evalcore.textio import InputError
 from mteval.registry import DEFAULT_METRICS
 
@@ -33,14 +33,13 @@ FALLBACK_TOKENIZER = "char"
 
 
 def _add_score(sub) -> None:
-    p = sub.add_parser("score", help="score system outputs against references (one segment a line)",
-                       description="Score one or more system outputs (plain text, one segment a line, as "
-                                   "sacrebleu reads them) against one or more references. Every (line, metric) "
-                                   "gets a value or an error record naming file and line.")
-    add_io_args(p, input_required=True, input_nargs="+", formats=FORMATS, default_metrics=DEFAULT_METRICS,
+    p = command(sub, "score", _score, help="score system outputs against references (one segment a line)",
+                description="Score one or more system outputs (plain text, one segment a line, as sacrebleu reads "
+                            "them) against one or more references. Every (line, metric) gets a value or an error "
+                            "record naming file and line.")
+    add_io_args(p, "mteval", input_required=True, input_nargs="+", default_metrics=DEFAULT_METRICS,
                 input_help="system output file(s), as sacrebleu's -i; the first is the baseline of paired "
                            "tests (- = standard input)")
-    add_scheduler_arg(p)
     p.add_argument("-r", "--reference", action="append", required=True, metavar="REF",
                    help="reference file (repeat for several references)")
     p.add_argument("--src", metavar="SRC", help="source file (line-aligned; read by source-aware metrics)")
@@ -63,81 +62,80 @@ def _add_score(sub) -> None:
 
 
 def _add_correlate(sub) -> None:
-    p = sub.add_parser("correlate", help="correlate metric scores with your own human judgments",
-                       description="Correlate the segment or system scores of `mteval score --format json "
-                                   "--segments` with human judgments in a TSV/CSV file: columns system, line "
-                                   "(or seg_id), then one column per judgment (segment level); or system and "
-                                   "judgments only (system level).")
+    p = command(sub, "correlate", _correlate, help="correlate metric scores with your own human judgments",
+                description="Correlate the segment or system scores of `mteval score --format json --segments` "
+                            "with human judgments in a TSV/CSV file: columns system, line (or seg_id), then one "
+                            "column per judgment (segment level); or system and judgments only (system level).")
     p.add_argument("--scores", type=Path, required=True, help="JSON written by `mteval score --format json --segments`")
     p.add_argument("--human", type=Path, required=True, help="TSV/CSV of human judgments with a header row")
     p.add_argument("--bootstrap", type=int, default=1000, help="resamples of segments for the CIs (default 1000)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("-o", "--output", default="-", metavar="FILE", help="write here (default: - = standard output)")
-    p.add_argument("--format", choices=("table", "json"), default="table")
+    add_output_args(p, ("table", "json"))
     p.add_argument("--strict", action="store_true",
                    help="refuse judgments without scores and scored segments without judgments (by default "
                         "they are counted on stderr and left out)")
 
 
 def _add_stream(sub) -> None:
-    p = sub.add_parser("stream", help="tuning mode: candidates on stdin, one score (or statistics) a line on stdout",
-                       description="For MERT-style tuners: read SEGMENT_ID<TAB>candidate lines on standard input "
-                                   "(the id is the 1-based line of the reference files) and answer each with one "
-                                   "line on standard output as soon as it is read: SEGMENT_ID<TAB>score, or with "
-                                   "--stats the sufficient statistics separated by spaces (their names on stderr). "
-                                   "A bad line gets ERROR<TAB>stdin:LINE: why, and the stream goes on. References "
-                                   "are prepared once at start-up.")
+    p = command(sub, "stream", _stream,
+                help="tuning mode: candidates on stdin, one score (or statistics) a line on stdout",
+                description="For MERT-style tuners: read SEGMENT_ID<TAB>candidate lines on standard input (the id is "
+                            "the 1-based line of the reference files) and answer each with one line on standard "
+                            "output as soon as it is read: SEGMENT_ID<TAB>score, or with --stats the sufficient "
+                            "statistics separated by spaces (their names on stderr). A bad line gets "
+                            "ERROR<TAB>stdin:LINE: why, and the stream goes on. References are prepared once at "
+                            "start-up.")
     p.add_argument("-r", "--reference", action="append", required=True, metavar="REF",
                    help="reference file (repeat for several references)")
-    p.add_argument("-m", "--metric", required=True, metavar="NAME", help="the metric (see --list-metrics)")
+    add_metric_args(p, "mteval", single=True)
     p.add_argument("-l", "--language-pair", metavar="SRC-TGT", help="as for `mteval score`")
     p.add_argument("--stats", action="store_true",
                    help="write sufficient statistics (sacrebleu's segment statistics; TESLA-M's six F-measures)")
     p.add_argument("--ids", choices=("explicit", "implicit"), default="explicit",
                    help="explicit: SEGMENT_ID<TAB>candidate (default); implicit: candidate lines alone, the "
                         "input line number being the segment id (Z-MERT-like)")
-    p.add_argument("--max-chars", type=positive_int, default=None, metavar="N",
-                   help="refuse candidates longer than N characters (default: AESOP_MAX_CHARS or 100000)")
+    add_limit_args(p, jobs=False, what="candidates")
 
 
 def _add_train(sub) -> None:
-    from mteval.tesla.train_cli import add_arguments
+    from mteval.beer.train_cli import add_arguments as add_beer_train
+    from mteval.beer.train_cli import run_train as run_beer_train
+    from mteval.srl.cli import add_train_arguments as add_srl_train
+    from mteval.srl.cli import run_train as run_srl_train
+    from mteval.tesla.train_cli import add_arguments, run_train
 
     p = sub.add_parser("train", help="train a learned metric on human judgments")
     models = p.add_subparsers(dest="model", required=True)
-    add_arguments(models.add_parser("tesla-f", help="TESLA-F's weights from WMT12 rankings into English",
-                                    description="Train TESLA-F as a pairwise ranker on WMT12 human rankings "
-                                                "(--out), or cross-validate it by segment (--cv-report)."))
-    from mteval.beer.train_cli import add_arguments as add_beer_train
-
-    add_beer_train(models.add_parser("beer", help="BEER's weights from WMT12 rankings into English",
-                                     description="Train BEER (logistic regression on pairwise differences) on WMT12 "
-                                                 "human rankings (--out), or cross-validate it by segment "
-                                                 "(--cv-report)."))
-    from mteval.srl.cli import add_train_arguments as add_srl_train
-
-    add_srl_train(models.add_parser("srl", help="the semantic role labeller on Universal PropBank dev (not a metric)",
-                                    description="Train the labeller's predicate and argument classifiers on the "
-                                                "language's UP dev file with spaCy features; writes model + sidecar."))
+    add_arguments(command(models, "tesla-f", run_train, help="TESLA-F's weights from WMT12 rankings into English",
+                          description="Train TESLA-F as a pairwise ranker on WMT12 human rankings (--out), or "
+                                      "cross-validate it by segment (--cv-report)."))
+    add_beer_train(command(models, "beer", run_beer_train, help="BEER's weights from WMT12 rankings into English",
+                           description="Train BEER (logistic regression on pairwise differences) on WMT12 human "
+                                       "rankings (--out), or cross-validate it by segment (--cv-report)."))
+    add_srl_train(command(models, "srl", run_srl_train,
+                          help="the semantic role labeller on Universal PropBank dev (not a metric)",
+                          description="Train the labeller's predicate and argument classifiers on the language's "
+                                      "UP dev file with spaCy features; writes model + sidecar."))
 
 
 def _add_tune(sub) -> None:
     from mteval.red.cli import add_arguments as add_red_tune
+    from mteval.red.cli import run_tune
 
     p = sub.add_parser("tune", help="tune a grid-searched metric's parameters on human judgments")
     metrics = p.add_subparsers(dest="tuned", required=True)
-    add_red_tune(metrics.add_parser("red", help="REDp's parameters by grid search on WMT12 rankings into English",
-                                    description="The paper's alternating grid search (system Spearman + segment "
-                                                "Kendall), cross-validated by segment: writes red_tune.md/.json "
-                                                "and the values tuned on all rankings."))
+    add_red_tune(command(metrics, "red", run_tune, help="REDp's parameters by grid search on WMT12 rankings into English",
+                         description="The paper's alternating grid search (system Spearman + segment Kendall), "
+                                     "cross-validated by segment: writes red_tune.md/.json and the values tuned on "
+                                     "all rankings."))
 
 
 def _add_srl(sub) -> None:
-    from mteval.srl.cli import add_label_arguments
+    from mteval.srl.cli import add_label_arguments, run_label
 
-    add_label_arguments(sub.add_parser("srl", help="label semantic roles (frames) of each line of a text file",
-                                       description="Predicates and their arguments (PropBank roles) of every line, "
-                                                   "as CoNLL-U with PropBank columns or as JSON lines."))
+    add_label_arguments(command(sub, "srl", run_label, help="label semantic roles (frames) of each line of a text file",
+                                description="Predicates and their arguments (PropBank roles) of every line, as "
+                                            "CoNLL-U with PropBank columns or as JSON lines."))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -153,18 +151,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # ---- score --------------------------------------------------------------------------------------
-
-def metric_names(requested: list[str] | None) -> list[str]:
-    """The metrics to compute, duplicates dropped, unknown names refused."""
-    from evalcore.metric.registry import registered
-
-    offered = registered("mteval")
-    names = list(dict.fromkeys(requested or DEFAULT_METRICS))
-    unknown = [n for n in names if n not in offered]
-    if unknown:
-        raise InputError(f"unknown metric {unknown[0]!r}; mteval offers {', '.join(offered)}")
-    return names
-
 
 def target_language(pair: str | None) -> str | None:
     """The target language of ``-l SRC-TGT`` (None without it)."""
@@ -195,17 +181,14 @@ def bleu_tokenizer(target: str | None, warn: bool = True) -> str:
     return name
 
 
-def build_metrics(names: list[str], target: str | None) -> list:
-    """Configured, validated metrics for the target language (``language`` of the metrics that
-    have it, e.g. TESLA's lemmatiser; BLEU's tokenizer)."""
-    from evalcore.metric.registry import declared_options, get_metric
-
-    tokenize = bleu_tokenizer(target) if "bleu" in names else "13a"
-    options = {"tokenize": tokenize, **({"language": target} if target else {})}
-    metrics = [get_metric(n, **declared_options(n, options)) for n in names]
-    for m in metrics:
-        m.validate()
-    return metrics
+def _metrics(requested: list[str] | None, language_pair: str | None) -> list:
+    """The metrics ``-m`` names, configured for the target language (``language`` of the metrics
+    that have it, e.g. TESLA's lemmatiser; BLEU's tokenizer)."""
+    target = target_language(language_pair)
+    names = metric_names(requested, "mteval", default=DEFAULT_METRICS)
+    tokenize = bleu_tokenizer(target) if "bleu" in names else None
+    return select_metrics(names, "mteval", default=DEFAULT_METRICS,
+                          options={"tokenize": tokenize, "language": target})
 
 
 def _system_names(paths: list[str]) -> list[str]:
@@ -242,7 +225,6 @@ def check_sources(metrics: list, src: str | None) -> None:
 
 
 def _score(args) -> int:
-    from evalcore.metric import InputLimits
     from mteval.io import check_aligned, read_segments, segments_of
     from mteval.report import to_json, to_jsonl, to_text, to_tsv
     from mteval.scoring import score_systems, significance
@@ -255,9 +237,9 @@ def _score(args) -> int:
         raise InputError(f"--paired-{'bs' if args.paired_bs else 'ar'} compares systems: give at least two -i files")
     for path in [*args.reference, *args.input, *([args.src] if args.src else [])]:
         check_input_path(path, "-r" if path in args.reference else "--src" if path == args.src else "-i")
-    limits = InputLimits(args.max_chars) if args.max_chars else InputLimits.from_env()
-    names = metric_names(args.metric)
-    metrics = build_metrics(names, target_language(args.language_pair))
+    limits = limits_of(args)
+    metrics = _metrics(args.metric, args.language_pair)
+    names = [m.name for m in metrics]
     check_sources(metrics, args.src)
     refs = [read_segments(p) for p in args.reference]
     hyps = [read_segments(p, output=True) for p in args.input]
@@ -267,15 +249,12 @@ def _score(args) -> int:
     results = score_systems(systems, metrics, jobs=args.jobs, limits=limits, scheduler=args.scheduler)
     sig = significance(metrics, results, test, args.paired_n, args.seed, args.paired_incomplete) if test else None
     signatures = signatures_of(metrics, len(refs))
-    if args.format == "json":
-        body = to_json({n: s.as_dict() for n, s in signatures.items()}, names, results, sig, args.segments)
-    elif args.format == "jsonl":
-        body = to_jsonl(names, results, args.segments)
-    elif args.format == "tsv":
-        body = to_tsv(names, results, args.segments)
-    else:
-        body = to_text(names, results, sig, args.segments)
-    emit(args.format, body, [str(s) for s in signatures.values()], output)
+    emit(args.format, {"json": lambda: to_json({n: s.as_dict() for n, s in signatures.items()}, names, results, sig,
+                                               args.segments),
+                       "jsonl": lambda: to_jsonl(names, results, args.segments),
+                       "tsv": lambda: to_tsv(names, results, args.segments),
+                       "table": lambda: to_text(names, results, sig, args.segments)},
+         [str(s) for s in signatures.values()], output)
     return exit_code(sum(r.failed for r in results), sum(len(r.segments) for r in results), "segments")
 
 
@@ -297,7 +276,6 @@ def _correlate(args) -> int:
 # ---- stream -------------------------------------------------------------------------------------
 
 def _stream(args) -> int:
-    from evalcore.metric import InputLimits
     from mteval.io import check_aligned, read_segments
     from mteval.stream import Streamer, read_lines
 
@@ -305,8 +283,10 @@ def _stream(args) -> int:
         check_input_path(path, "-r")
     if "-" in args.reference:
         raise InputError("-r: references are files; standard input carries the candidates")
-    limits = InputLimits(args.max_chars) if args.max_chars else InputLimits.from_env()
-    (metric,) = build_metrics(metric_names([args.metric]), target_language(args.language_pair))
+    if len(args.metric) > 1:
+        raise InputError("-m: the stream scores with one metric")
+    limits = limits_of(args)
+    (metric,) = _metrics(args.metric, args.language_pair)
     refs = [read_segments(p) for p in args.reference]
     check_aligned(refs)
     streamer = Streamer(metric, refs, stats=args.stats, ids=args.ids, limits=limits)
@@ -319,38 +299,9 @@ def _stream(args) -> int:
     return exit_code(errors, total, "candidate lines")
 
 
-def _train(args) -> int:
-    if args.model == "beer":
-        from mteval.beer.train_cli import run_train as run_beer_train
-
-        return run_beer_train(args)
-    if args.model == "srl":
-        from mteval.srl.cli import run_train as run_srl_train
-
-        return run_srl_train(args)
-    from mteval.tesla.train_cli import run_train
-
-    return run_train(args)
-
-
-def _tune(args) -> int:
-    check_output_dir(args.out, "--out")
-    from mteval.red.cli import run_tune
-
-    return run_tune(args)
-
-
-def _srl(args) -> int:
-    from mteval.srl.cli import run_label
-
-    return run_label(args)
-
-
 @guarded(PROG)
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return run(PROG, {"score": _score, "correlate": _correlate, "stream": _stream,
-                      "train": _train, "srl": _srl, "tune": _tune}, args, args.command)
+    return dispatch(PROG, build_parser, argv, "mteval")
 
 
 if __name__ == "__main__":

@@ -15,22 +15,20 @@ import time
 from pathlib import Path
 
 from evalcore.cli import (
-    EXIT_USAGE,
-    ListMetrics,
+    EXIT_OK,
     add_io_args,
     check_input_path,
     check_output_dir,
     check_output_path,
+    command,
+    dispatch,
     emit,
     exit_code,
     guarded,
+    limits_of,
     new_parser,
-    run,
+    select_metrics,
 )
-from evalcore.distributed import add_scheduler_arg
-from evalcore.lm import LMTrainingError
-from evalcore.persist import ModelFileError
-from evalcore.resources import ResourceError
 from evalcore.textio import InputError
 from parapeval import defaults
 
@@ -71,23 +69,11 @@ def _features(args: argparse.Namespace):
 # ---- score ------------------------------------------------------------------------------------
 def _metrics(args: argparse.Namespace) -> list:
     """The chosen metrics (default: PEM), configured from the options and validated."""
-    from evalcore.metric.registry import declared_options, get_metric, registered
-
-    offered = registered("parapeval")
-    names = list(dict.fromkeys(args.metric or ["pem"]))
-    for name in names:
-        if name not in offered:
-            raise InputError(f"unknown metric {name!r}; parapeval offers: {', '.join(offered)}")
-    params = {"model": args.model, "pivots": _pivot_args(args), "tables": _table_args(args) or None,
-              "lm": args.lm, "discount": args.discount}
-    metrics = [get_metric(name, **declared_options(name, params)) for name in names]
-    for metric in metrics:
-        metric.validate()
-    return metrics
+    return select_metrics(args.metric, "parapeval", default=("pem",), options=_pem_params(args))
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from evalcore.metric import InputLimits, Item
+    from evalcore.metric import Item
     from evalcore.metric.batch import score_with
     from evalcore.metric.records import ErrorRecord
     from parapeval.io import read_pairs
@@ -95,7 +81,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
     out = check_output_path(args.output)
     check_input_path(args.input)
-    limits = InputLimits(args.max_chars) if args.max_chars else InputLimits.from_env()
+    limits = limits_of(args)
     metrics = _metrics(args)
     signatures = {m.name: m.signature() for m in metrics}
     records = read_pairs(args.input, args.system_field)
@@ -111,15 +97,10 @@ def cmd_score(args: argparse.Namespace) -> int:
             results = {name: res if res.ok else ErrorRecord(rec.item, name, res.message.removeprefix(f"{rec.item}: "))
                        for name, res in next(scored).items()}
         rows.append(Row(rec.item, rec.system, results))
-    if args.format == "json":
-        body = render_json(rows, metrics, {n: s.as_dict() for n, s in signatures.items()})
-    elif args.format == "jsonl":
-        body = render_jsonl(rows)
-    elif args.format == "tsv":
-        body = render_tsv(rows, metrics)
-    else:
-        body = render_table(rows, metrics)
-    emit(args.format, body, [str(s) for s in signatures.values()], out)
+    emit(args.format, {"json": lambda: render_json(rows, metrics, {n: s.as_dict() for n, s in signatures.items()}),
+                       "jsonl": lambda: render_jsonl(rows), "tsv": lambda: render_tsv(rows, metrics),
+                       "table": lambda: render_table(rows, metrics)},
+         [str(s) for s in signatures.values()], out)
     failed = [r for r in rows if r.failed]
     for row in failed[:MAX_ERRORS_SHOWN]:
         for name, res in row.results.items():
@@ -144,7 +125,7 @@ def cmd_build_phrase_table(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     path = build_phrase_table(pairs, args.pivot, args.out, name, stem=not args.no_stem, log=_log)
     print(f"{path}\t{PhraseTableStore(path).signature()}\t{time.perf_counter() - started:.1f}s")
-    return 0
+    return EXIT_OK
 
 
 def cmd_build_lm(args: argparse.Namespace) -> int:
@@ -155,7 +136,7 @@ def cmd_build_lm(args: argparse.Namespace) -> int:
     lines = (line for path in args.text for line in read_text(path).splitlines())
     path = train_lm(lines, args.out, order=args.order, log=_log)
     print(f"{path}\tlm:{KenLM(path).signature()}")
-    return 0
+    return EXIT_OK
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
@@ -164,7 +145,7 @@ def cmd_setup(args: argparse.Namespace) -> int:
     _log(f"building missing default resources in {defaults.cache_dir()}")
     for name, path in build_defaults(log=_log).items():
         print(f"{name}\t{path}")
-    return 0
+    return EXIT_OK
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -190,7 +171,7 @@ def cmd_train(args: argparse.Namespace) -> int:
             "best_params": {k: str(v) for k, v in model.best_params_.items()}}
     path = save_model(model, args.out, info)
     print(f"{path}\t{json.dumps(info)}")
-    return 0
+    return EXIT_OK
 
 
 def _pem_params(args: argparse.Namespace) -> dict:
@@ -214,31 +195,25 @@ def build_parser() -> argparse.ArgumentParser:
     parser = new_parser(PROG, "PEM paraphrase evaluation", "parapeval")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("score", help="score (original, paraphrase) pairs with PEM")
-    add_io_args(p, input_required=True, default_metrics=("pem",),
+    p = command(sub, "score", cmd_score, help="score (original, paraphrase) pairs with PEM")
+    add_io_args(p, "parapeval", input_required=True, default_metrics=("pem",),
                 input_help="pairs: .jsonl (original/paraphrase fields) or TSV (original, paraphrase[, system]); "
                            "- for standard input")
-    add_scheduler_arg(p)
-    p.add_argument("--list-metrics", action=ListMetrics, package="parapeval", help="list the metrics and exit")
     p.add_argument("--system-field",
                    help="field (JSONL) or column (TSV) naming the generator (default: system, where present)")
     _feature_args(p, model=True)
-    p.set_defaults(func=cmd_score)
 
-    p = sub.add_parser("train", help="train a PEM regressor on Twitter-Para")
+    p = command(sub, "train", cmd_train, help="train a PEM regressor on Twitter-Para")
     p.add_argument("--data", help="twitter_para.jsonl or a folder holding it (default ../shared/data/paraphrase)")
     p.add_argument("--out", required=True, help="model file; its sidecar (.json) is written beside it")
     p.add_argument("--controls", action="store_true", help="add the paper's three artificial controls per original")
     p.add_argument("--seed", type=int, default=0)
     _feature_args(p)
-    p.set_defaults(func=cmd_train)
 
+    command(sub, "setup", cmd_setup, help="build the default phrase tables and LM in $AESOP_CACHE/parapeval "
+                                          "(default ~/.cache/aesop/parapeval; skips what exists)")
 
-    p = sub.add_parser("setup", help="build the default phrase tables and LM in $AESOP_CACHE/parapeval "
-                                     "(default ~/.cache/aesop/parapeval; skips what exists)")
-    p.set_defaults(func=cmd_setup)
-
-    p = sub.add_parser("build-phrase-table", help="phrase table from a line-aligned bitext")
+    p = command(sub, "build-phrase-table", cmd_build_phrase_table, help="phrase table from a line-aligned bitext")
     p.add_argument("--src", required=True, help="English side, one sentence per line")
     p.add_argument("--tgt", required=True, help="pivot side, line-aligned")
     p.add_argument("--pivot", required=True, help="pivot language code (fr, de, zh, ...)")
@@ -246,25 +221,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", help="bitext name in the signature (default: pivot file name)")
     p.add_argument("--no-stem", action="store_true", help="do not Porter-stem English")
     p.add_argument("--max-sentences", type=int, default=0)
-    p.set_defaults(func=cmd_build_phrase_table)
 
-    p = sub.add_parser("build-lm", help="4-gram modified-KN LM with KenLM lmplz")
+    p = command(sub, "build-lm", cmd_build_lm, help="4-gram modified-KN LM with KenLM lmplz")
     p.add_argument("--text", nargs="+", required=True, help="English text files, one sentence per line")
     p.add_argument("--out", required=True)
     p.add_argument("--order", type=int, default=4)
-    p.set_defaults(func=cmd_build_lm)
     return parser
 
 
 @guarded(PROG)
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    prog = f"{PROG} {args.command}"
-    try:
-        return run(prog, {args.command: args.func}, args, args.command)
-    except (ResourceError, ModelFileError, LMTrainingError, OSError) as exc:
-        print(f"{prog}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    return dispatch(PROG, build_parser, argv, "parapeval")
 
 
 if __name__ == "__main__":

@@ -15,18 +15,17 @@ import math
 import sys
 from pathlib import Path
 
-from evalcore.cli import (EXIT_OK, EXIT_USAGE, add_io_args, check_input_path, check_output_dir, check_output_path,
-                          emit, exit_code, guarded, new_parser, read_input_text, run, strict_json)
-from evalcore.distributed import add_scheduler_arg
-from evalcore.persist import ModelFileError
-from evalcore.resources import ResourceError
+from evalcore.cli import (EXIT_OK, add_io_args, add_output_args, check_input_path, check_output_dir, check_output_path,
+                          command, dispatch, emit, exit_code, guarded, limits_of, new_parser, read_input_text,
+                          select_metrics, strict_json)
 from evalcore.textio import InputError
 from summeval.metrics.multiref import MULTI_REF_MODES
 from summeval.pipeline import RANK_RULES
-from summeval.registry import ALL_METRICS, BORROWED, DEFAULT_METRICS, METRICS
+from summeval.registry import ALL_METRICS, BORROWED, DEFAULT_METRICS
 
 PROG = "summeval"
-SCORE_FORMATS = ("table", "json", "jsonl", "tsv")
+#: the options of ``--stem`` that only TESLA-S reads (ROUGE's stemming is part of its name)
+TESLA_ONLY = {"stem": ("tesla-s", "tesla-s-pos")}
 
 
 def _add_sources(p, with_input: bool) -> None:
@@ -43,13 +42,12 @@ def _add_sources(p, with_input: bool) -> None:
 
 
 def _add_score(sub) -> None:
-    p = sub.add_parser("score", help="score peer summaries against model summaries",
-                       description="Score summaries; every (summary, metric) gets a value or an error record. "
-                                   f"-m all = {' '.join(ALL_METRICS)}.")
+    p = command(sub, "score", _score, help="score peer summaries against model summaries",
+                description="Score summaries; every (summary, metric) gets a value or an error record. "
+                            f"-m all = {' '.join(ALL_METRICS)}.")
     _add_sources(p, with_input=False)
-    add_io_args(p, input_help="JSONL with topic, system, summary, references (- = standard input)",
-                formats=SCORE_FORMATS, default_metrics=DEFAULT_METRICS)
-    add_scheduler_arg(p)
+    add_io_args(p, "summeval", also=BORROWED, default_metrics=DEFAULT_METRICS,
+                input_help="JSONL with topic, system, summary, references (- = standard input)")
     tesla = p.add_argument_group("reference options (--multi-ref: TESLA-S and ROUGE; the others: TESLA-S)")
     tesla.add_argument("--multi-ref", choices=MULTI_REF_MODES, default=None,
                        help="with several model summaries: max (default, as in the TESLA-S paper and rouge-score), "
@@ -71,7 +69,7 @@ def _add_score(sub) -> None:
 
 
 def _add_correlate(sub) -> None:
-    p = sub.add_parser("correlate", help="correlate metric scores with human scores")
+    p = command(sub, "correlate", _correlate, help="correlate metric scores with human scores")
     p.add_argument("--scores", type=Path, required=True, help="JSON written by `summeval score --format json`")
     p.add_argument("--human", type=Path, required=True,
                    help="human scores: JSONL (topic, system, dimension fields) or TSV/CSV with a header")
@@ -81,14 +79,13 @@ def _add_correlate(sub) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--strict", action="store_true",
                    help="fail (exit 2) when any scored or human-scored (topic, system) pair has no partner")
-    p.add_argument("-o", "--output", default="-", metavar="FILE", help="write here (default: - = standard output)")
-    p.add_argument("--format", choices=("table", "json"), default="table")
+    add_output_args(p, ("table", "json"))
 
 
 def _add_train(sub) -> None:
     p = sub.add_parser("train", help="retrain a shipped model")
     what = p.add_subparsers(dest="what", required=True)
-    c = what.add_parser("cremer", help="CREMER SVR: on SummEval by default (TESLA-S z within topic + the shipped "
+    c = command(what, "cremer", _train, help="CREMER SVR: on SummEval by default (TESLA-S z within topic + the shipped "
                                        "DICOMER -> overall), or on your judged summaries with --human")
     _add_sources(c, with_input=True)
     c.add_argument("--human", type=Path, help="human scores (JSONL or TSV with topic, system, dimensions) "
@@ -132,32 +129,16 @@ def _read_items(args, max_chars: int | None = None):
     return read_summeval(args.summeval)
 
 
-def metric_names(requested: list[str] | None) -> list[str]:
-    """The metrics to compute: ``all`` expanded, duplicates dropped, unknown names refused."""
-    from evalcore.metric.registry import registered
-
-    offered = [*registered("summeval"), *BORROWED]
-    names = list(dict.fromkeys(n for m in (requested or DEFAULT_METRICS) for n in (ALL_METRICS if m == "all" else (m,))))
-    unknown = [n for n in names if n not in offered]
-    if unknown:
-        raise InputError(f"unknown metric {unknown[0]!r}; summeval offers {', '.join(sorted(offered))}, "
-                         f"or all = {' '.join(ALL_METRICS)}")
-    return names
-
-
-def metric_options(args) -> dict[str, dict]:
-    """Per metric name, the parameters the command's options set (None = the metric's default)."""
-    tesla = {"multi_ref": args.multi_ref, "stem": args.stem, "function_words": args.function_words}
-    cremer = {"models": args.cremer_models}
-    rouge = {"multi_ref": args.multi_ref}
-    return {**{name: rouge for name in METRICS if name.startswith("rouge-")}, "tesla-s": tesla, "tesla-s-pos": tesla,
-            "cremer": cremer, "cremer-rbf": cremer, "cremer-pf": cremer,
-            "cremer-news-chat": cremer}
+def _metrics(args) -> list:
+    """The metrics ``-m`` names (``all`` expanded), configured from the options."""
+    return select_metrics(args.metric, "summeval", default=DEFAULT_METRICS, also=BORROWED, groups={"all": ALL_METRICS},
+                          options={"multi_ref": args.multi_ref, "stem": args.stem or None,
+                                   "function_words": args.function_words, "models": args.cremer_models},
+                          only=TESLA_ONLY)
 
 
 def _score(args) -> int:
-    from evalcore.metric import InputLimits
-    from summeval.pipeline import aggregate_systems, build_metrics, score_items
+    from summeval.pipeline import aggregate_systems, score_items
     from summeval.report import to_json, to_jsonl, to_text, to_tsv
 
     output = check_output_path(args.output)
@@ -165,23 +146,18 @@ def _score(args) -> int:
         raise InputError("--human is read for the report's correlations: give --report DIR too")
     report = check_output_dir(args.report, "--report")
     human = _read_human(args.human) if args.human else None
-    limits = InputLimits(args.max_chars) if args.max_chars else InputLimits.from_env()
+    limits = limits_of(args)
     items = _read_items(args, limits.max_chars)
-    metrics = build_metrics(metric_names(args.metric), metric_options(args))
+    metrics = _metrics(args)
     names = [m.name for m in metrics]
     signatures = {m.name: m.signature() for m in metrics}
     results = score_items(items, metrics, jobs=args.jobs, progress=True, limits=limits, scheduler=args.scheduler)
     lower = [m.name for m in metrics if m.lower_is_better]
     systems, rankings = aggregate_systems(results, names, lower, args.rank_partial)
-    if args.format == "json":
-        body = to_json(signatures, results, systems, rankings)
-    elif args.format == "jsonl":
-        body = to_jsonl(results)
-    elif args.format == "tsv":
-        body = to_tsv(names, results)
-    else:
-        body = to_text(names, results, systems, rankings)
-    emit(args.format, body, [str(s) for s in signatures.values()], output)
+    emit(args.format, {"json": lambda: to_json(signatures, results, systems, rankings),
+                       "jsonl": lambda: to_jsonl(results), "tsv": lambda: to_tsv(names, results),
+                       "table": lambda: to_text(names, results, systems, rankings)},
+         [str(s) for s in signatures.values()], output)
     if report:
         _write_report(report, human, signatures, names, results, systems, rankings)
     return exit_code(sum(not r.ok for r in results), len(results), "summaries")
@@ -282,13 +258,11 @@ def _correlate(args) -> int:
               "pairs": match.counts(), "correlations": correlation_table(metric_m, human_m, args.bootstrap, args.seed)}
     if pairs:
         result["significance"] = significance_table(metric_m, human_m, pairs, args.bootstrap, args.seed)
-    if args.format == "json":
-        body = strict_json(result) + "\n"
-    else:
-        body = (correlation_markdown(result["correlations"], result.get("significance"))
-                + f"\n{len(topics)} topics x {len(systems)} systems; {match.summary()}; bootstrap "
-                  f"{args.bootstrap} resamples of topics, seed {args.seed}\n")
-    emit(args.format, body, short.values(), output)
+    emit(args.format, {"json": lambda: strict_json(result) + "\n",
+                       "table": lambda: correlation_markdown(result["correlations"], result.get("significance"))
+                       + f"\n{len(topics)} topics x {len(systems)} systems; {match.summary()}; bootstrap "
+                         f"{args.bootstrap} resamples of topics, seed {args.seed}\n"},
+         short.values(), output)
     return EXIT_OK
 
 
@@ -324,13 +298,7 @@ def _train(args) -> int:
 
 @guarded(PROG)
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    handlers = {"score": _score, "correlate": _correlate, "train": _train}
-    try:
-        return run(PROG, handlers, args, args.command)
-    except (ResourceError, ModelFileError) as exc:  # a missing or corrupt model file: unreadable input
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    return dispatch(PROG, build_parser, argv, "summeval", BORROWED)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from evalcore.data.records import SummaryItem
 from evalcore.metric import InputLimits, Item, Metric
 from evalcore.metric.batch import CHUNK_ITEMS, score_with
-from evalcore.metric.registry import declared_options, get_metric, spec
 
 #: how systems missing topics are ranked: ``complete`` (not ranked) or ``shared`` (everyone on the shared topics)
 RANK_RULES = ("complete", "shared")
@@ -92,22 +91,6 @@ class Ranking:
                 "order": "lower is better" if self.lower_is_better else "higher is better",
                 **({"unranked": list(self.unranked)} if self.unranked else {}),
                 **({"unscored_topics": dict(self.unscored)} if self.unscored else {})}
-
-
-def build_metrics(names: Sequence[str], options: Mapping[str, Mapping[str, object]] | None = None) -> list[Metric]:
-    """Configured metrics for registered names, each checked (unknown names and bad values raise
-    before any scoring). ``options`` (metric name -> parameters; None = the metric's default)
-    never override what a name stands for (``--function-words`` does not turn ``tesla-s-pos``
-    back into ``tesla-s``). Names that come to the same metric are computed once."""
-    metrics: dict[str, Metric] = {}
-    for name in names:
-        fixed = spec(name).kwargs
-        params = {k: v for k, v in (options or {}).get(name, {}).items() if v is not None and k not in fixed}
-        metric = get_metric(name, **declared_options(name, params))
-        metric.validate()
-        metric.signature()  # loads what the signature names (a missing model fails here, not later)
-        metrics.setdefault(metric.name, metric)
-    return list(metrics.values())
 
 
 def item_id(item: SummaryItem) -> str:

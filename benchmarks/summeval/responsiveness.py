@@ -24,7 +24,8 @@ from evalcore.tables import correlation_markdown, table
 from coherence.dicomer import oof
 from coherence.dicomer.config import variant_config
 from summeval.cremer import KERNELS, N_FOLDS, feature_matrix, fit_cremer, scale_dicomer, topic_z
-from summeval.pipeline import build_metrics, score_items
+from evalcore.metric.registry import build_metrics
+from summeval.pipeline import score_items
 
 DEFAULT_FILE = ("summeval", "summeval_16sys_mean_expert.json")
 BASELINES = ("tesla-s", "rouge-2", "rouge-su4")

@@ -15,10 +15,11 @@ import numpy as np
 from benchmarks.harness import machine, machine_line, write_report
 from evalcore.data.summeval import DIMENSIONS, read_summeval
 from evalcore.metaeval import correlation_table, matrices, significance_table
+from evalcore.metric.registry import build_metrics
 from evalcore.resources import shared_data_dir
 from evalcore.tables import correlation_markdown, table
 from evalcore.text import tokenize
-from summeval.pipeline import build_metrics, score_items
+from summeval.pipeline import score_items
 
 METRICS = ("tesla-s", "tesla-s-pos", "rouge-1", "rouge-2", "rouge-l", "rouge-su4",
            "rouge-1-f", "rouge-2-f", "rouge-l-f")

@@ -83,7 +83,8 @@ class Domain:
 
 def _baseline_scores(items, names: Sequence[str]) -> dict[str, np.ndarray]:
     """TESLA-S and ROUGE values per item (the suite's own scorers), plus length in tokens."""
-    from summeval.pipeline import build_metrics, score_items
+    from evalcore.metric.registry import build_metrics
+    from summeval.pipeline import score_items
 
     results = score_items(items, build_metrics(names), progress=False)
     bad = [r for r in results if not r.ok]

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from evalcore.cli import (FORMATS, EXIT_OK, check_output_dir, check_output_path, emit, exit_code, jsonl_line,
-                          strict_json, tsv_cell)
-from evalcore.distributed import add_scheduler_arg
+from evalcore.cli import (EXIT_OK, add_limit_args, add_metric_args, add_output_args, check_output_dir, check_output_path, command,
+                          emit, exit_code, jsonl_line, limits_of, select_metrics, strict_json, tsv_cell)
 from evalcore.metric import ErrorRecord, Item, Score
 from evalcore.textio import InputError
-from evalcore.workers import jobs_arg
 
-from coherence.inputs import add_relation_source_args, add_text_inputs, limits_of, text_sources
+from coherence.inputs import add_relation_source_args, add_text_inputs, text_sources
 from coherence.dicomer.config import VARIANTS
 from coherence.dicomer.synthetic import GENRE_SETS
 from coherence.dicomer.train import DEFAULT_MODE, DEFAULT_VARIANT, MODES
@@ -25,19 +23,9 @@ Result = Score | ErrorRecord
 
 def _metrics(args) -> list:
     """The metrics ``-m`` names (``coherence`` registers ``dicomer``), configured from the flags."""
-    from evalcore.metric.registry import declared_options, get_metric, registered
-
-    offered = registered("coherence")
-    names = list(dict.fromkeys(args.metric or ["dicomer"]))
-    unknown = [n for n in names if n not in offered]
-    if unknown:
-        raise InputError(f"unknown metric {unknown[0]!r} for `coherence score`; available: {', '.join(offered)}")
-    params = {"model": args.model, "precomputed": args.precomputed, "external": args.external,
-              "external_format": args.external_format, "cache": not args.no_cache}
-    metrics = [get_metric(n, **declared_options(n, params)) for n in names]
-    for m in metrics:
-        m.validate()
-    return metrics
+    return select_metrics(args.metric, "coherence", default=("dicomer",),
+                          options={"model": args.model, "precomputed": args.precomputed, "external": args.external,
+                                   "external_format": args.external_format, "cache": not args.no_cache})
 
 
 def record(name: str, results: Mapping[str, Result]) -> dict:
@@ -53,25 +41,30 @@ def record(name: str, results: Mapping[str, Result]) -> dict:
     return out
 
 
-def render(fmt: str, names: Sequence[str], metrics: Sequence, rows: Sequence[tuple[str, Mapping[str, Result]]]) -> str:
-    """The body of ``coherence score`` output in one of the convention's formats."""
-    if fmt == "json":
-        return strict_json({"signature": {m.name: m.signature().as_dict() for m in metrics},
-                            "texts": [record(n, r) for n, r in rows]}) + "\n"
-    if fmt == "jsonl":
-        return "".join(jsonl_line(record(n, r)) + "\n" for n, r in rows)
-    if fmt == "tsv":
-        head = ["file", *(c for n in names for c in (n, f"{n}.log_score")), "notes", "errors"]
-        lines = ["\t".join(head)]
-        for file, results in rows:
-            cells = [file]
-            for n in names:
-                r = results[n]
-                cells += [r.value if r.ok else None, r.components.get("log_score") if r.ok else None]
-            cells.append("; ".join(f"{n}: {note}" for n, r in results.items() for note in r.notes))
-            cells.append("; ".join(f"{n}: {r.message}" for n, r in results.items() if not r.ok))
-            lines.append("\t".join(tsv_cell(c) for c in cells))
-        return "\n".join(lines) + "\n"
+def renderers(names: Sequence[str], metrics: Sequence,
+              rows: Sequence[tuple[str, Mapping[str, Result]]]) -> dict[str, Callable[[], str]]:
+    """The renderers of ``coherence score`` output, one per format of the convention."""
+    return {"json": lambda: strict_json({"signature": {m.name: m.signature().as_dict() for m in metrics},
+                                         "texts": [record(n, r) for n, r in rows]}) + "\n",
+            "jsonl": lambda: "".join(jsonl_line(record(n, r)) + "\n" for n, r in rows),
+            "tsv": lambda: _tsv(names, rows), "table": lambda: _table(names, rows)}
+
+
+def _tsv(names: Sequence[str], rows: Sequence[tuple[str, Mapping[str, Result]]]) -> str:
+    head = ["file", *(c for n in names for c in (n, f"{n}.log_score")), "notes", "errors"]
+    lines = ["\t".join(head)]
+    for file, results in rows:
+        cells = [file]
+        for n in names:
+            r = results[n]
+            cells += [r.value if r.ok else None, r.components.get("log_score") if r.ok else None]
+        cells.append("; ".join(f"{n}: {note}" for n, r in results.items() for note in r.notes))
+        cells.append("; ".join(f"{n}: {r.message}" for n, r in results.items() if not r.ok))
+        lines.append("\t".join(tsv_cell(c) for c in cells))
+    return "\n".join(lines) + "\n"
+
+
+def _table(names: Sequence[str], rows: Sequence[tuple[str, Mapping[str, Result]]]) -> str:
     from evalcore.tables import table
 
     body = table(["file", *(c for n in names for c in (n, "log score")), "notes"],
@@ -107,7 +100,7 @@ def cmd_score(args) -> int:
             rows.append((source.name, {n: ErrorRecord(source.name, n, unreadable[k]) for n in names}))
         else:
             rows.append((source.name, next(scored)))
-    emit(args.format, render(args.format, names, metrics, rows), signatures, output)
+    emit(args.format, renderers(names, metrics, rows), signatures, output)
     failed = sum(1 for _, results in rows if not all(r.ok for r in results.values()))
     return exit_code(failed, len(rows), "texts")
 
@@ -175,21 +168,16 @@ def _positive_float(text: str) -> float:
 def add_commands(subparsers, train_subparsers) -> None:
     """Register ``score`` on ``subparsers`` and ``dicomer`` under ``train`` of the ``coherence``
     command tree."""
-    s = subparsers.add_parser("score", help="DICOMER readability scores of text files")
+    s = command(subparsers, "score", cmd_score, help="DICOMER readability scores of text files")
+    add_metric_args(s, "coherence", default_metrics=("dicomer",))
     add_text_inputs(s, "score")
-    s.add_argument("-m", "--metric", action="append", metavar="NAME",
-                   help="metric to compute (repeatable; see --list-metrics); default: dicomer")
-    s.add_argument("-o", "--output", default="-", metavar="FILE",
-                   help="write results here (default: - = standard output); the folder must exist")
-    s.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
-    s.add_argument("-j", "--jobs", type=jobs_arg, default=1, help="worker processes (0 = all cores)")
-    add_scheduler_arg(s)
+    add_output_args(s)
+    add_limit_args(s, scheduler=True)
     s.add_argument("--model", help="a DICOMER model other than the shipped one")
     s.add_argument("--no-cache", action="store_true", help="neither read nor write the on-disk parse cache")
     add_relation_source_args(s)
-    s.set_defaults(func=cmd_score)
 
-    t = train_subparsers.add_parser("dicomer", help="retrain the shipped DICOMER model (default: GDTB windows "
+    t = command(train_subparsers, "dicomer", cmd_train_dicomer, help="retrain the shipped DICOMER model (default: GDTB windows "
                                                     "vs permutations, licence-clean genres)")
     t.add_argument("--mode", choices=MODES, default=None,
                    help="gdtb-permutation (default): GDTB windows vs seeded permutations; listwise/permutation/"
@@ -210,4 +198,3 @@ def add_commands(subparsers, train_subparsers) -> None:
     t.add_argument("--C", default="svmlight", help="RankSVM C or 'svmlight' (1 / mean(d.d))")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--out", help="output folder (default coherence/models: replaces the shipped model)")
-    t.set_defaults(func=cmd_train_dicomer)

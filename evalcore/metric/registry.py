@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from evalcore.metric.base import Metric
 
 ENTRY_POINT_GROUP = "aesop_eval.metrics"
 
@@ -96,6 +100,22 @@ def declared_options(name: str, options: Mapping[str, object]) -> dict:
     require(s.extra, f"metric {name!r}")
     valid = set(s.load()._param_names())
     return {k: v for k, v in options.items() if k in valid}
+
+
+def build_metrics(names: Sequence[str], options: Mapping[str, Mapping[str, object]] | None = None) -> list[Metric]:
+    """Configured metrics for registered names, each checked (unknown names and bad values raise
+    before any scoring). ``options`` (metric name -> parameters; None = the metric's default)
+    never override what a name stands for (``--function-words`` does not turn ``tesla-s-pos``
+    back into ``tesla-s``). Names that come to the same metric are computed once."""
+    metrics: dict[str, Metric] = {}
+    for name in names:
+        fixed = spec(name).kwargs
+        params = {k: v for k, v in (options or {}).get(name, {}).items() if v is not None and k not in fixed}
+        metric = get_metric(name, **declared_options(name, params))
+        metric.validate()
+        metric.signature()  # loads what the signature names (a missing model fails here, not later)
+        metrics.setdefault(metric.name, metric)
+    return list(metrics.values())
 
 
 def list_metrics(package: str | None = None, also: tuple[str, ...] = ()) -> str:

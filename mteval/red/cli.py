@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from evalcore.cli import EXIT_OK, check_output_dir
 from evalcore.textio import InputError
 
 #: segments of the 2,318 ranked into English that tuning reads by default (0 = all: 20,427
@@ -31,8 +32,9 @@ def run_tune(args: argparse.Namespace) -> int:
     """Tune REDp on the WMT12 into-English rankings and write the cross-validated report."""
     from mteval.red.tune import run
 
+    check_output_dir(args.out, "--out")
     if args.folds < 2 or args.iterations < 1 or args.max_segments < 0:
         raise InputError("need --folds >= 2, --iterations >= 1 and --max-segments >= 0")
     run(args.out, args.data, args.max_segments, args.folds, args.iterations, args.bootstrap, args.seed,
         log=lambda msg: print(msg, file=sys.stderr, flush=True))
-    return 0
+    return EXIT_OK

@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from evalcore.cli import EXIT_ITEM_ERRORS, EXIT_OK, check_input_path, check_output_path, write_output
+from evalcore.cli import EXIT_ITEM_ERRORS, EXIT_OK, add_output_args, check_input_path, check_output_path, write_output
 from mteval.srl.labeller import LANGUAGES, default_labeller, load_labeller, model_path
 
 FORMATS = ("conllu", "json")
@@ -19,12 +19,11 @@ def add_label_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments of ``mteval srl FILE``."""
     p.add_argument("file", metavar="FILE", help="text to label, one segment a line (- = standard input); a line "
                                                 "holding several sentences stays one framed segment")
-    p.add_argument("--format", choices=FORMATS, default="conllu",
-                   help="conllu: UP layout (spaCy's tree, predicate column, one argument column per predicate); "
-                        "json: one FramedSentence object a line (default conllu)")
+    add_output_args(p, FORMATS, format_help="conllu: UP layout (spaCy's tree, predicate column, one argument "
+                                            "column per predicate); json: one FramedSentence object a line "
+                                            "(default conllu)")
     p.add_argument("-l", "--language", default="en", help=LANGUAGE_HELP)
     p.add_argument("--model", type=Path, help="model file (default: the shipped one of the language)")
-    p.add_argument("-o", "--output", default="-", metavar="FILE", help="write here (default: - = standard output)")
 
 
 def run_label(args: argparse.Namespace) -> int:

@@ -70,7 +70,8 @@ def test_layouts_and_features_equal_the_golden_file(items):
 def test_dicomer_and_cremer_values_equal_the_golden_file(items):
     """Cold and warm analysis cache; a metric whose shipped model was retrained since 1e6608f is
     left out (the next test covers it)."""
-    from summeval.pipeline import build_metrics, score_items
+    from evalcore.metric.registry import build_metrics
+    from summeval.pipeline import score_items
 
     hashes = make.shipped_model_hashes()
     names = tuple(name for name in GOLDEN["values"] if GOLDEN["models"][name] == hashes[name])
@@ -85,7 +86,8 @@ def test_one_shared_analysis_gives_each_metric_its_own_values(items):
     """DICOMER and the CREMERs scored together (one analysis and one DICOMER score per summary)
     give the values each gives scored alone in a fresh process state."""
     from coherence.dicomer.metric import clear_engines
-    from summeval.pipeline import build_metrics, score_items
+    from evalcore.metric.registry import build_metrics
+    from summeval.pipeline import score_items
 
     names = tuple(GOLDEN["values"])
     together = make.value_rows(score_items(items, build_metrics(names)), names)

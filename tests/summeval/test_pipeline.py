@@ -7,8 +7,9 @@ import pytest
 from evalcore.data.records import SummaryItem
 from evalcore.metric import InputLimits, Item, ReferenceMetric, Score
 from evalcore.data.tac import read_tac
+from evalcore.metric.registry import build_metrics
 from summeval.metrics import Rouge, RougeSU, TeslaS
-from summeval.pipeline import SummaryResult, aggregate_systems, build_metrics, score_items
+from summeval.pipeline import SummaryResult, aggregate_systems, score_items
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
 NAMES = ["tesla-s", "rouge-2", "rouge-su4"]
