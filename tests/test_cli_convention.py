@@ -144,7 +144,7 @@ def _all_leaves():
 def test_every_subcommand_has_a_handler_and_the_shared_flags_come_together():
     """One dispatch style: every subcommand names its handler (evalcore.cli.command); a command
     with ``-m`` lists its metrics, one with ``--format`` takes ``-o``; the scoring commands take
-    ``--jobs`` and ``--max-chars``."""
+    ``--jobs``, ``--max-chars`` and ``--scheduler``."""
     leaves = dict(_all_leaves())
     assert len(leaves) >= 20
     for path, parser in leaves.items():
@@ -155,7 +155,7 @@ def test_every_subcommand_has_a_handler_and_the_shared_flags_come_together():
         if "--format" in flags:
             assert "--output" in flags, path
         if path.endswith(" score"):
-            assert {"--metric", "--output", "--format", "--jobs", "--max-chars"} <= flags, path
+            assert {"--metric", "--output", "--format", "--jobs", "--max-chars", "--scheduler"} <= flags, path
 
 
 def test_a_cli_module_holds_no_metric_validator_of_its_own():
