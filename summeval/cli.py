@@ -10,13 +10,11 @@ output paths, ``--report`` and ``--human`` checked before any scoring.
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import sys
 from pathlib import Path
 
 from evalcore.cli import (EXIT_OK, EXIT_USAGE, add_io_args, check_input_path, check_output_dir, check_output_path,
-                          emit, exit_code, guarded, new_parser, read_input_text, run, strict_json)
+                          emit, exit_code, guarded, new_parser, run, strict_json)
 from evalcore.distributed import add_scheduler_arg
 from evalcore.persist import ModelFileError
 from evalcore.resources import ResourceError

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from evalcore.metaeval import correlation_rows
 from evalcore.runinfo import machine_line, write_report
 from evalcore.metric import Item
 from evalcore.resources import shared_data_dir
@@ -105,18 +106,13 @@ class Objective:
 
     def __call__(self, v: np.ndarray) -> np.ndarray:
         """Objective of every row of (settings x outputs) values."""
-        from scipy.stats import rankdata
-
         agree = np.where(v[:, self.better] > v[:, self.worse], 1.0, -1.0)
         tau = np.stack([agree[:, self.pair_of_comparison == p].mean(axis=1) for p in range(self.n_pairs)], axis=1)
         system = v @ self.members
         rho = np.zeros_like(tau)
         for p, (cols, human) in enumerate(zip(self.columns, self.human)):
-            r = rankdata(system[:, cols], axis=1)
-            h = rankdata(human)
-            rc, hc = r - r.mean(axis=1, keepdims=True), h - h.mean()
-            with np.errstate(invalid="ignore", divide="ignore"):
-                rho[:, p] = np.nan_to_num(rc @ hc / np.sqrt((rc ** 2).sum(axis=1) * (hc ** 2).sum()))
+            humans = np.broadcast_to(human, (len(system), len(human)))
+            rho[:, p] = np.nan_to_num(correlation_rows(system[:, cols], humans, "spearman"))
         return (tau + rho).mean(axis=1)
 
 
@@ -199,10 +195,8 @@ def run(out: Path, data_root: Path | None = None, max_segments: int = 0, folds: 
 
 def _spearman_by_pair(objective: Objective, v: np.ndarray, pairs: Sequence[str]) -> dict[str, float]:
     """System-level Spearman per pair (and averaged) of one row of output values (NaN outputs: 0)."""
-    from scipy.stats import spearmanr
-
     system = np.nan_to_num(v)[None, :] @ objective.members
-    out = {p: float(spearmanr(system[0, cols], human)[0])
+    out = {p: float(correlation_rows(system[:, cols], human[None, :], "spearman")[0])
            for p, cols, human in zip(pairs, objective.columns, objective.human)}
     out["average"] = float(np.mean(list(out.values())))
     return out
