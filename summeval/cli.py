@@ -169,8 +169,7 @@ def _score(args) -> int:
     names = [m.name for m in metrics]
     signatures = {m.name: m.signature() for m in metrics}
     results = score_items(items, metrics, jobs=args.jobs, progress=True, limits=limits, scheduler=args.scheduler)
-    lower = [m.name for m in metrics if m.lower_is_better]
-    systems, rankings = aggregate_systems(results, names, lower, args.rank_partial)
+    systems, rankings = aggregate_systems(results, metrics, args.rank_partial)
     if args.format == "json":
         body = to_json(signatures, results, systems, rankings)
     elif args.format == "jsonl":

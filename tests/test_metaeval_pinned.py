@@ -3,13 +3,10 @@ system means equal ``golden/metaeval_golden.json`` (written before the statistic
 reader and the score reader moved into evalcore) to the last digit."""
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "golden"))
-from metaeval_outputs import GOLDEN, outputs  # noqa: E402
+from tests.golden.metaeval_outputs import GOLDEN, outputs
 
 EXPECTED = json.loads(GOLDEN.read_text("utf-8"))
 
