@@ -2,10 +2,12 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from evalcore.data.records import SummaryItem
-from evalcore.metric import InputLimits, Item, ReferenceMetric, Score
+from evalcore.metric import InputLimits, Item, Metric, ReferenceMetric, Score
+from evalcore.metric.statistics import SufficientStatistics
 from evalcore.data.tac import read_tac
 from summeval.metrics import Rouge, RougeSU, TeslaS
 from summeval.pipeline import SummaryResult, aggregate_systems, build_metrics, score_items
@@ -147,3 +149,27 @@ def test_dicomer_and_every_cremer_share_one_analysis_and_score_per_summary(tmp_p
     assert calls == {"texts analysed": unique, "texts featurised": unique}
     assert all(r.components[name]["dicomer"] == r.scores["dicomer"] for r in results
                for name in ("cremer", "cremer-rbf", "cremer-pf"))
+
+
+class Ratio(SufficientStatistics, Metric):
+    """Hits over total, summed over summaries first: a metric with its own corpus rule."""
+
+    name = "ratio"
+
+    def statistic_names(self):
+        return ("hits", "total")
+
+    def corpus_from_statistics(self, summed):
+        summed = np.atleast_2d(summed)
+        return summed[:, 0] / summed[:, 1]
+
+    def _score_items(self, items):
+        raise AssertionError("hand-made results are never scored")
+
+
+def test_system_scores_are_each_metrics_own_aggregate():
+    # one hit of one on t1, none of three on t2: the metric's corpus score is 1/4, the mean 1/2
+    results = [SummaryResult(t, "a", {"ratio": v}, components={"ratio": {"hits": h, "total": n}})
+               for t, v, h, n in (("t1", 1.0, 1, 1), ("t2", 0.0, 0, 3))]
+    systems, _ = aggregate_systems(results, [Ratio()])
+    assert systems[0].scores["ratio"] == 0.25 and systems[0].rank_scores["ratio"] == 0.25
