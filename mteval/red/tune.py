@@ -32,7 +32,8 @@ from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf, Meteor
 from mteval.data.wmt12 import Ranking, comparisons
 from mteval.learn.pairwise import segment_folds
-from mteval.learn.report import baseline_scores, ranked_set_header, beats, kendall_by_pair, kendall_entries, kendall_markdown
+from mteval.learn.report import (baseline_scores, beats, kendall_by_pair, kendall_entries, kendall_markdown,
+                                  ranked_set_header, ranked_set_line)
 from mteval.red.metric import TABLE1, Red, RedP
 from mteval.red.score import Weights, values
 from mteval.learn.ranked import RankedSet, load_ranked_set
@@ -204,10 +205,8 @@ def _spearman_by_pair(objective: Objective, v: np.ndarray, pairs: Sequence[str])
 
 def markdown(report: dict, pairs: Sequence[str]) -> str:
     """The report's tables: Kendall per variant, the tuned rows' wins, system Spearman, the choices."""
-    sample = f"a seeded sample of {report['max_segments']}" if report["max_segments"] else "all"
     out = ["## RED/REDp tuned by grid search, cross-validated on WMT12 into English (`mteval tune red --out DIR`)", "",
-           f"{report['outputs']} ranked outputs, {report['rankings']} rankings, {report['segments']} segments of "
-           f"{', '.join(pairs)} ({sample} ranked segments). `{MAIN}`: out-of-fold values ({report['folds']} "
+           f"{ranked_set_line(report, pairs)}. `{MAIN}`: out-of-fold values ({report['folds']} "
            f"folds grouped by segment, seed {report['seed']}; grid chosen on the training folds, "
            f"{report['iterations']} alternations); the other rows use fixed values (RED untuned, REDp Table 1). "
            f"95% bootstrap CIs from {report['bootstrap']} resamples of segments. {machine_line(report['machine'])} "
