@@ -1,4 +1,5 @@
-"""Meta-evaluation: how well a metric agrees with human judgments.
+"""Meta-evaluation: how well a metric agrees with human judgments; the one statistics module
+every package and benchmark calls (correlations, bootstrap resamples and intervals, paired shares).
 
 Scores are arranged as (documents x systems) matrices, NaN where a system has no output for a
 document. Three groupings (as in sacrerouge's and Deutsch et al.'s meta-evaluation):

@@ -1,7 +1,8 @@
 """`mteval correlate`: a user's own human judgments against the scores of `mteval score`.
 
-Judgments are a TSV/CSV file with a header: ``system``, a segment column (``line``, ``seg_id``
-or ``segment``: 1-based line numbers) and one column per judgment -> segment-level
+Judgments are a TSV/CSV file with a header, or JSON Lines (:mod:`evalcore.data.human`, the reader
+of every correlate command): ``system``, a segment column (``line``, ``seg_id`` or ``segment``:
+1-based line numbers) and one column per judgment -> segment-level
 correlations (no grouping; per segment across systems; per system from segment means), via
 :func:`evalcore.metaeval.correlation_table`. Without a segment column the judgments are
 system scores -> system-level correlations of each metric's corpus score (as the metric
@@ -25,7 +26,7 @@ import numpy as np
 
 from evalcore.cli import strict_json
 from evalcore.data.human import Judgments
-from evalcore.data.human import read_judgments as read_human_judgments
+from evalcore.data.human import read_judgments as read_keyed_judgments
 from evalcore.data.scores import read_score_json
 from evalcore.metaeval import correlation_table, mark_undefined, matrices, undefined_reason
 from evalcore.metric import Score
@@ -42,10 +43,10 @@ SEGMENT_GROUPINGS = {"none": "segment level, all (segment, system) pairs pooled"
 
 
 def read_judgments(path: Path) -> Judgments:
-    """Segment judgments ((system, line) -> {dimension: value}) or system judgments ((system,
-    None) -> ...) from a TSV (``.tsv``) or CSV file, read by :func:`evalcore.data.human.read_judgments`;
-    a column without a single number is not a judgment and is ignored."""
-    return read_human_judgments(path, keys=("system",), index=SEGMENT_COLUMNS, ignore_text_columns=True,
+    """Segment judgments ((system, line) -> {dimension: value}) or system judgments ((system,) ->
+    ...) from TSV (``.tsv``), JSON Lines (``.jsonl``) or CSV (any other suffix); a column without
+    a single number is not a judgment and is ignored."""
+    return read_keyed_judgments(path, keys=("system",), index=SEGMENT_COLUMNS, ignore_text_columns=True,
                                 default_format="csv")
 
 
