@@ -1,4 +1,5 @@
-"""Meta-evaluation: how well a metric agrees with human judgments.
+"""Meta-evaluation: how well a metric agrees with human judgments; the one statistics module
+every package and benchmark calls (correlations, bootstrap resamples and intervals, paired shares).
 
 Scores are arranged as (documents x systems) matrices, NaN where a system has no output for a
 document. Three groupings (as in sacrerouge's and Deutsch et al.'s meta-evaluation):
@@ -83,6 +84,20 @@ def correlations(x, y) -> dict[str, float]:
     """Pearson, Spearman and Kendall tau-b between two flat score vectors."""
     x, y = np.asarray(x, dtype=float)[None, :], np.asarray(y, dtype=float)[None, :]
     return {k: float(correlation_rows(x, y, k)[0]) for k in CORRELATIONS}
+
+
+def grouped_correlation(x, y, groups: Sequence, kind: str = "pearson") -> float:
+    """Mean over groups (the items sharing a ``groups`` label, e.g. the paraphrases of one source)
+    of the correlation within each group; a group of fewer than :data:`MIN_POINTS` items or with a
+    constant side has none and is left out; NaN when no group has one."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    members: dict = {}
+    for i, g in enumerate(groups):
+        members.setdefault(g, []).append(i)
+    values = [correlation_rows(x[idx][None, :], y[idx][None, :], kind)[0]
+              for idx in members.values() if len(idx) >= MIN_POINTS]
+    defined = [v for v in values if not math.isnan(v)]
+    return float(np.mean(defined)) if defined else math.nan
 
 
 # --- grouping "none": all cells pooled, documents resampled as weights --------------------------
@@ -202,8 +217,8 @@ def _weighted_pearson(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray
     return np.where((n[:, 0] < 2) | (sxx <= tiny) | (syy <= tiny), np.nan, r)
 
 
-def _counts(resamples: np.ndarray, n_docs: int) -> np.ndarray:
-    """(resamples x documents) draw counts of index resamples."""
+def draw_counts(resamples: np.ndarray, n_docs: int) -> np.ndarray:
+    """(resamples x documents) draw counts of index resamples: a resample as weights."""
     out = np.zeros((resamples.shape[0], n_docs))
     np.add.at(out, (np.repeat(np.arange(resamples.shape[0]), resamples.shape[1]), resamples.ravel()), 1.0)
     return out
@@ -235,7 +250,7 @@ def _grouping_values(metric: np.ndarray, human: np.ndarray, grouping: str, kind:
         return values[0] if resamples is None else values
     if grouping == "none":
         pooled = pooled or _Pooled(metric, human)
-        counts = np.ones((1, metric.shape[0])) if resamples is None else _counts(resamples, metric.shape[0])
+        counts = np.ones((1, metric.shape[0])) if resamples is None else draw_counts(resamples, metric.shape[0])
         values = pooled.values(kind, counts)
         return values[0] if resamples is None else values
     raise ValueError(f"unknown grouping {grouping!r}; choose from {GROUPINGS}")
@@ -265,6 +280,34 @@ def resample_documents(n_docs: int, n_boot: int = 1000, seed: int = 0) -> np.nda
     return np.random.default_rng(seed).integers(0, n_docs, size=(n_boot, n_docs))
 
 
+def resample_counts(n_docs: int, n_boot: int = 1000, seed: int = 0) -> np.ndarray:
+    """(n_boot x n_docs) draw counts of the resamples of :func:`resample_documents`."""
+    return draw_counts(resample_documents(n_docs, n_boot, seed), n_docs)
+
+
+def percentile_bounds(boot: np.ndarray, alpha: float = 0.05) -> tuple[float, float]:
+    """The percentile interval of bootstrap values: their alpha/2 and 1 - alpha/2 percentiles."""
+    low, high = np.percentile(boot, [100 * alpha / 2, 100 * (1 - alpha / 2)])
+    return float(low), float(high)
+
+
+def percentile_interval(value: float, boot: np.ndarray, alpha: float = 0.05) -> Correlation:
+    """``value`` with the percentile interval of its bootstrap values (NaN ones dropped); no
+    interval for a NaN value or without a defined resample; flagged when outside its interval."""
+    boot = boot[~np.isnan(boot)]
+    if math.isnan(value) or not boot.size:
+        return Correlation(value, math.nan, math.nan)
+    low, high = percentile_bounds(boot, alpha)
+    return Correlation(value, low, high, flags=() if low <= value <= high else ("outside-interval",))
+
+
+def share_better(a: np.ndarray, b: np.ndarray) -> float:
+    """Share of resamples where value ``a`` exceeds ``b`` (Koehn's paired test), resamples
+    where either is NaN left out; NaN when none is left."""
+    ok = ~(np.isnan(a) | np.isnan(b))
+    return float((a[ok] > b[ok]).mean()) if ok.any() else math.nan
+
+
 def correlate(metric, human, grouping: str = "none", kind: str = "pearson", resamples: np.ndarray | None = None,
               ci: str = "percentile", alpha: float = 0.05) -> Correlation:
     """Correlation of a metric with human scores under ``grouping`` (``none``, ``item`` or
@@ -290,7 +333,7 @@ def correlate(metric, human, grouping: str = "none", kind: str = "pearson", resa
     if not boot.size:
         return Correlation(value, math.nan, math.nan, ci, ("no-interval: no resample gave a defined correlation",))
     if ci == "percentile":
-        low, high = np.percentile(boot, [100 * alpha / 2, 100 * (1 - alpha / 2)])
+        low, high = percentile_bounds(boot, alpha)
         flags: tuple[str, ...] = ()
     else:
         jack = _jackknife(metric, human, grouping, kind, pooled)
@@ -347,7 +390,7 @@ def _bca(value: float, boot: np.ndarray, jack: np.ndarray, alpha: float) -> tupl
     below = (np.sum(boot < value) + 0.5 * np.sum(boot == value)) / boot.size
     if below <= 0.0 or below >= 1.0:
         flags.append("bca-degenerate: every resample lies on one side of the estimate; percentile interval given")
-        return tuple(np.percentile(boot, [100 * alpha / 2, 100 * (1 - alpha / 2)])), tuple(flags)
+        return percentile_bounds(boot, alpha), tuple(flags)
     z0 = norm.ppf(below)
     accel = 0.0
     if jack.size >= 2:
@@ -362,10 +405,8 @@ def _bca(value: float, boot: np.ndarray, jack: np.ndarray, alpha: float) -> tupl
 def paired_significance(metric_a, metric_b, human, grouping: str, kind: str, resamples: np.ndarray) -> float:
     """Koehn-style test: share of document resamples where metric a correlates better than b."""
     human = _as_matrix(human)
-    a = _grouping_values(_as_matrix(metric_a), human, grouping, kind, resamples)
-    b = _grouping_values(_as_matrix(metric_b), human, grouping, kind, resamples)
-    ok = ~(np.isnan(a) | np.isnan(b))
-    return float((a[ok] > b[ok]).mean()) if ok.any() else float("nan")
+    return share_better(_grouping_values(_as_matrix(metric_a), human, grouping, kind, resamples),
+                        _grouping_values(_as_matrix(metric_b), human, grouping, kind, resamples))
 
 
 def _as_matrix(x) -> np.ndarray:

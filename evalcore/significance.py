@@ -26,6 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from evalcore.metaeval import draw_counts, percentile_bounds
+
 TESTS = ("bootstrap", "randomization")
 # sacrebleu's defaults: 1,000 bootstrap resamples, 10,000 randomization trials, seed 12345.
 DEFAULT_SAMPLES = {"bootstrap": 1000, "randomization": 10000}
@@ -128,16 +130,13 @@ def _bootstrap_differences(sa: _Scorer, sb: _Scorer, n_samples: int, rng: np.ran
     n = len(sa)
     out = []
     for size in _chunks(n_samples, n):
-        idx = rng.choice(n, size=(size, n), replace=True)  # sacrebleu's draws
-        counts = np.zeros((size, n))
-        np.add.at(counts, (np.repeat(np.arange(size), n), idx.ravel()), 1.0)
+        counts = draw_counts(rng.choice(n, size=(size, n), replace=True), n)  # sacrebleu's draws
         out.append(sa.scores(counts) - sb.scores(counts))
     return np.concatenate(out) if out else np.zeros(0)
 
 
 def _interval(diffs: np.ndarray, alpha: float) -> tuple[float, float, float]:
-    low, high = np.percentile(diffs, [100 * alpha / 2, 100 * (1 - alpha / 2)])
-    return float(diffs.mean()), float(low), float(high)
+    return (float(diffs.mean()), *percentile_bounds(diffs, alpha))
 
 
 def _check(n_samples: int, alpha: float) -> None:

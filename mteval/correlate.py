@@ -1,7 +1,8 @@
 """`mteval correlate`: a user's own human judgments against the scores of `mteval score`.
 
-Judgments are a TSV/CSV file with a header: ``system``, a segment column (``line``, ``seg_id``
-or ``segment``: 1-based line numbers) and one column per judgment -> segment-level
+Judgments are a TSV/CSV file with a header, or JSON Lines (:mod:`evalcore.data.human`, the reader
+of every correlate command): ``system``, a segment column (``line``, ``seg_id`` or ``segment``:
+1-based line numbers) and one column per judgment -> segment-level
 correlations (no grouping; per segment across systems; per system from segment means), via
 :func:`evalcore.metaeval.correlation_table`. Without a segment column the judgments are
 system scores -> system-level correlations of each metric's corpus score (as the metric
@@ -17,9 +18,6 @@ scores is reported as undefined, without a number.
 
 from __future__ import annotations
 
-import csv
-import json
-import math
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,11 +25,14 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.cli import strict_json
+from evalcore.data.human import Judgments
+from evalcore.data.human import read_judgments as read_keyed_judgments
+from evalcore.data.scores import read_score_json
 from evalcore.metaeval import correlation_table, mark_undefined, matrices, undefined_reason
 from evalcore.metric import Score
 from evalcore.metric.registry import get_metric
 from evalcore.tables import HEADLINE, SHORT, table
-from evalcore.textio import InputError, read_text
+from evalcore.textio import InputError
 from mteval.metaeval import corpus_statistics, orientation, system_correlations
 
 SEGMENT_COLUMNS = ("line", "seg_id", "segment")
@@ -41,93 +42,22 @@ SEGMENT_GROUPINGS = {"none": "segment level, all (segment, system) pairs pooled"
                      "system": "system level (mean of segment scores and of judgments)"}
 
 
-@dataclass(frozen=True)
-class Judgments:
-    """Human judgments: (system, line) -> {dimension: value}, line None for system scores."""
-
-    values: dict[tuple[str, int | None], dict[str, float]]
-    dimensions: tuple[str, ...]
-    segment_level: bool
-    ignored: tuple[str, ...] = ()
-
-
 def read_judgments(path: Path) -> Judgments:
-    """Judgments from a TSV (``.tsv``) or CSV file; blank cells are missing judgments; anything
-    else that is not a finite number is an InputError naming ``file:line`` and the column."""
-    delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
-    rows = list(csv.reader(read_text(path).splitlines(), delimiter=delimiter))
-    if not rows or "system" not in [h.strip() for h in rows[0]]:
-        raise InputError(f"{path}:1: the header needs a 'system' column (is the delimiter "
-                         f"{'a tab' if delimiter == chr(9) else 'a comma'}?)")
-    header = [h.strip() for h in rows[0]]
-    seg_col = next((c for c in SEGMENT_COLUMNS if c in header), None)
-    body = [(number, cells) for number, cells in enumerate(rows[1:], 2) if any(c.strip() for c in cells)]
-    for number, cells in body:
-        if len(cells) != len(header):
-            raise InputError(f"{path}:{number}: {len(cells)} fields, the header has {len(header)}")
-    columns = [h for h in header if h not in ("system", seg_col)]
-    ignored = tuple(h for h in columns if not any(_is_number(cells[header.index(h)]) for _, cells in body))
-    dims = tuple(h for h in columns if h not in ignored)
-    if not dims:
-        raise InputError(f"{path}:1: no judgment column (a column of numbers) besides system"
-                         f"{' and ' + seg_col if seg_col else ''}")
-    values: dict[tuple[str, int | None], dict[str, float]] = {}
-    for number, cells in body:
-        row = dict(zip(header, (c.strip() for c in cells)))
-        line = None
-        if seg_col:
-            try:
-                line = int(row[seg_col])
-            except ValueError:
-                raise InputError(f"{path}:{number}: {seg_col} {row[seg_col]!r} is not a line number") from None
-        key = (row["system"], line)
-        if key in values:
-            raise InputError(f"{path}:{number}: a second row for system {key[0]!r}" + (f", line {line}" if seg_col else ""))
-        values[key] = {d: _number(row[d], d, f"{path}:{number}") for d in dims if row[d]}
-    if not values:
-        raise InputError(f"{path}: no judgments found")
-    return Judgments(values, dims, seg_col is not None, ignored)
-
-
-def _is_number(text: str) -> bool:
-    """Whether a cell reads as a number (a column without one is not a judgment)."""
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _number(text: str, column: str, where: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(f"{where}: {column} = {text!r} is not a number (leave the cell empty for a missing "
-                         "judgment)") from None
-    if not math.isfinite(value):
-        raise InputError(f"{where}: {column} = {text!r} is not a finite number")
-    return value
+    """Segment judgments ((system, line) -> {dimension: value}) or system judgments ((system,) ->
+    ...) from TSV (``.tsv``), JSON Lines (``.jsonl``) or CSV (any other suffix); a column without
+    a single number is not a judgment and is ignored."""
+    return read_keyed_judgments(path, keys=("system",), index=SEGMENT_COLUMNS, ignore_text_columns=True,
+                                default_format="csv")
 
 
 def read_scored(path: Path) -> tuple[dict[str, dict[int, dict[str, Score]]], dict]:
     """{system: {line: {metric: Score}}} and the signatures of `mteval score --format json --segments`."""
-    what = f"{path}: not a `mteval score --format json --segments` file"
-    try:
-        doc = json.loads(read_text(path))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{what} (invalid JSON at line {exc.lineno}: {exc.msg})") from None
-    if not isinstance(doc, dict) or not isinstance(doc.get("segments"), list):
-        raise InputError(f"{what} (no \"segments\" list: score with --segments)")
+    rows, signatures = read_score_json(path, "mteval score --format json --segments", "segments", "segment",
+                                       {"system": str, "line": int}, hint="score with --segments")
     out: dict[str, dict[int, dict[str, Score]]] = {}
-    for k, row in enumerate(doc["segments"], 1):
-        try:
-            system, line, scores = str(row["system"]), int(row["line"]), row["scores"]
-            comps = row.get("components", {})
-            out.setdefault(system, {})[line] = {m: Score(v, comps.get(m, {})) for m, v in scores.items()
-                                                if v is not None}
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InputError(f"{what} (segment {k}: {type(exc).__name__}: {exc})") from None
-    return out, doc.get("signature", {})
+    for (system, line), row in rows.items():
+        out.setdefault(system, {})[line] = {m: Score(v, row.components.get(m, {})) for m, v in row.scores.items()}
+    return out, signatures
 
 
 @dataclass(frozen=True)
@@ -190,13 +120,13 @@ def correlate_files(scores_path: Path, human_path: Path, fmt: str, n_boot: int, 
     messages = [f"column {c!r} of {human_path} holds no number: ignored (not a judgment)" for c in human.ignored]
     shorts = [s["short"] if isinstance(s, dict) else str(s) for s in signatures.values()]
     names = sorted({m for lines in scored.values() for row in lines.values() for m in row})
-    missing = sorted({s for s, _ in human.values} - set(scored))
+    missing = sorted({k[0] for k in human.values} - set(scored))
     if missing:
         raise InputError(f"{human_path}: system {missing[0]!r} has no scores in {scores_path} "
                          f"(systems there: {', '.join(scored)})")
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)  # undefined correlations are reported as such
-        if human.segment_level:
+        if human.index:
             match = match_segments(scored, human)
             messages.append(("warning: " if match.out_of_range else "") + match.summary())
             if strict and not match.complete:
@@ -271,7 +201,7 @@ def _system_level(scored, human: Judgments, names, n_boot: int, seed: int) -> di
     """Corpus scores against system judgments; a system whose corpus score for a metric is
     incomplete (lines the metric did not score) is left out of that metric's correlations and
     named in ``left_out``."""
-    systems = sorted(s for s, _ in human.values)
+    systems = sorted(s for (s,) in human.values)
     lines = sorted(set.intersection(*(set(scored[s]) for s in systems)))
     partial = {name: {s: f"scored {sum(name in scored[s][k] for k in lines)} of {len(lines)} lines"
                       for s in systems if any(name not in scored[s][k] for k in lines)} for name in names}
@@ -279,8 +209,8 @@ def _system_level(scored, human: Judgments, names, n_boot: int, seed: int) -> di
     for dim in human.dimensions:
         out[dim] = {}
         for name in names:
-            judged = [s for s in systems if dim in human.values[(s, None)] and s not in partial[name]]
-            h = np.array([[human.values[(s, None)][dim] for s in judged]])
+            judged = [s for s in systems if dim in human.values[(s,)] and s not in partial[name]]
+            h = np.array([[human.values[(s,)][dim] for s in judged]])
             stats = corpus_statistics(get_metric(name), [[scored[s][k].get(name) for k in lines] for s in judged])
             corr, _, _ = system_correlations(stats, np.repeat(h, len(lines), axis=0),
                                              np.ones((len(lines), len(judged))), n_boot, seed)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evalcore.metaeval import Correlation, correlation_rows, resample_documents
+from evalcore.metaeval import Correlation, correlation_rows, percentile_interval, resample_counts, share_better
 from evalcore.metric import Metric, Score
 from evalcore.metric.statistics import SufficientStatistics
 from mteval.data.wmt12 import Comparison
@@ -35,24 +35,6 @@ SYSTEM_KINDS = ("pearson", "spearman", "kendall")
 def orientation(metric: Metric) -> float:
     """+1 where higher metric values are better, -1 where lower are (TER)."""
     return -1.0 if metric.lower_is_better else 1.0
-
-
-def percentile_interval(value: float, boot: np.ndarray, alpha: float = 0.05) -> Correlation:
-    """A percentile CI around ``value``; NaN resamples dropped."""
-    boot = boot[~np.isnan(boot)]
-    if math.isnan(value) or not boot.size:
-        return Correlation(value, math.nan, math.nan)
-    low, high = np.percentile(boot, [100 * alpha / 2, 100 * (1 - alpha / 2)])
-    flags = () if low <= value <= high else ("outside-interval",)
-    return Correlation(value, float(low), float(high), flags=flags)
-
-
-def resample_counts(n_segments: int, n_boot: int, seed: int) -> np.ndarray:
-    """(n_boot x segments) draw counts of seeded segment resamples (:func:`resample_documents`)."""
-    idx = resample_documents(n_segments, n_boot, seed)
-    counts = np.zeros((n_boot, n_segments))
-    np.add.at(counts, (np.repeat(np.arange(n_boot), n_segments), idx.ravel()), 1.0)
-    return counts
 
 
 # --- WMT12 ---------------------------------------------------------------------------------------
@@ -208,9 +190,7 @@ def sample_segments(segments: Sequence[int], limit: int, seed: int) -> list[int]
 def kendall_beats(a: KendallCounts, b: KendallCounts, variant: str, n_boot: int, seed: int) -> float:
     """Share of segment resamples (the same for both) where metric a's tau exceeds b's."""
     counts = resample_counts(len(a.segments), n_boot, seed)
-    ta, tb = a.tau(variant, counts), b.tau(variant, counts)
-    ok = ~(np.isnan(ta) | np.isnan(tb))
-    return float((ta[ok] > tb[ok]).mean()) if ok.any() else math.nan
+    return share_better(a.tau(variant, counts), b.tau(variant, counts))
 
 
 def average_kendall(per_pair: dict[str, KendallCounts], variant: str, n_boot: int, seed: int):

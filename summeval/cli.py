@@ -10,13 +10,11 @@ output paths, ``--report`` and ``--human`` checked before any scoring.
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import sys
 from pathlib import Path
 
 from evalcore.cli import (EXIT_OK, add_io_args, add_output_args, check_input_path, check_output_dir, check_output_path,
-                          command, dispatch, emit, exit_code, guarded, limits_of, new_parser, read_input_text,
+                          command, dispatch, emit, exit_code, guarded, limits_of, new_parser,
                           select_metrics, strict_json)
 from evalcore.textio import InputError
 from summeval.metrics.multiref import MULTI_REF_MODES
@@ -152,8 +150,7 @@ def _score(args) -> int:
     names = [m.name for m in metrics]
     signatures = {m.name: m.signature() for m in metrics}
     results = score_items(items, metrics, jobs=args.jobs, progress=True, limits=limits, scheduler=args.scheduler)
-    lower = [m.name for m in metrics if m.lower_is_better]
-    systems, rankings = aggregate_systems(results, names, lower, args.rank_partial)
+    systems, rankings = aggregate_systems(results, metrics, args.rank_partial)
     emit(args.format, {"json": lambda: to_json(signatures, results, systems, rankings),
                        "jsonl": lambda: to_jsonl(results), "tsv": lambda: to_tsv(names, results),
                        "table": lambda: to_text(names, results, systems, rankings)},
@@ -194,47 +191,17 @@ def _write_report(folder: Path, human, signatures, names, results, systems, rank
 
 # ---- correlate ----------------------------------------------------------------------------------
 
-def read_scores(path: Path) -> tuple[dict[tuple[str, str], dict[str, float]], dict]:
-    """(topic, system) -> {metric: value} and the signatures of a `summeval score --format json`
-    file; anything else is an :class:`InputError` saying what is wrong and where."""
-    what = f"{path}: not a `summeval score --format json` file"
-    try:
-        doc = json.loads(read_input_text(path))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{what} (invalid JSON at line {exc.lineno}: {exc.msg})") from None
-    if not isinstance(doc, dict) or not isinstance(doc.get("summaries"), list):
-        raise InputError(f"{what} (no \"summaries\" list)")
-    scored: dict[tuple[str, str], dict[str, float]] = {}
-    for k, s in enumerate(doc["summaries"], 1):
-        where = f"{path}: summary {k}"
-        if not isinstance(s, dict) or not all(isinstance(s.get(f), (str, int)) for f in ("topic", "system")):
-            raise InputError(f"{where}: needs \"topic\" and \"system\"")
-        values = s.get("scores", {})
-        if not isinstance(values, dict):
-            raise InputError(f"{where}: \"scores\" must be an object of metric -> number")
-        clean = {}
-        for name, v in values.items():
-            if v is None:
-                continue  # strict JSON's missing value
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-                raise InputError(f"{where}: score {name} = {v!r} is not a finite number")
-            clean[name] = float(v)
-        key = (str(s["topic"]), str(s["system"]))
-        if key in scored:
-            raise InputError(f"{where}: duplicate scores for topic {key[0]!r}, system {key[1]!r}")
-        scored[key] = clean
-    signatures = doc.get("signature") if isinstance(doc.get("signature"), dict) else {}
-    return scored, signatures
-
-
 def _correlate(args) -> int:
     from evalcore.data.human import match_keys
+    from evalcore.data.scores import read_score_json
     from evalcore.metaeval import correlation_table, matrices, significance_table
     from evalcore.tables import correlation_markdown
 
     output = check_output_path(args.output)
     check_input_path(args.scores, "--scores")
-    scored, signatures = read_scores(args.scores)
+    rows, signatures = read_score_json(args.scores, "summeval score --format json", "summaries", "summary",
+                                       {"topic": str, "system": str})
+    scored = {key: row.scores for key, row in rows.items()}
     human = _read_human(args.human)
     match = match_keys(scored, human)
     print(match.summary(), file=sys.stderr)

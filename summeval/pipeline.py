@@ -15,13 +15,12 @@ everyone on the topics all ranked systems share instead. Ranks follow each metri
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from evalcore.data.records import SummaryItem
-from evalcore.metric import InputLimits, Item, Metric
+from evalcore.metric import InputLimits, Item, Metric, Score
 from evalcore.metric.batch import CHUNK_ITEMS, score_with
 
 #: how systems missing topics are ranked: ``complete`` (not ranked) or ``shared`` (everyone on the shared topics)
@@ -133,21 +132,26 @@ def score_items(items: Sequence[SummaryItem], metrics: Sequence[Metric], jobs: i
     return collect(items, per_item)
 
 
-def aggregate_systems(results: Iterable[SummaryResult], names: Sequence[str], lower_is_better: Iterable[str] = (),
+def aggregate_systems(results: Iterable[SummaryResult], metrics: Sequence[Metric],
                       rule: str = "complete") -> tuple[list[SystemResult], dict[str, Ranking]]:
-    """Per-system means and ranks per metric (see :class:`SystemResult`), best first by the first
-    metric; and, per metric, how its ranks were made. ``lower_is_better``: metrics whose smaller
-    values rank first; ``rule``: one of :data:`RANK_RULES`."""
+    """Per-system scores and ranks per metric (see :class:`SystemResult`), best first by the first
+    metric; and, per metric, how its ranks were made. A system's score is the metric's own
+    :meth:`~evalcore.metric.Metric.aggregate` of its summaries' scores (the mean, unless the
+    metric defines its corpus score otherwise); metrics where lower is better rank their
+    smallest values first; ``rule``: one of :data:`RANK_RULES`."""
     if rule not in RANK_RULES:
         raise ValueError(f"rank rule must be one of {RANK_RULES}, got {rule!r}")
     results = list(results)
-    lower = set(lower_is_better)
+    by_name = {m.name: m for m in metrics}
+    names = list(by_name)
+    lower = {m.name for m in metrics if m.lower_is_better}
     by_system: dict[str, list[SummaryResult]] = defaultdict(list)
     for r in results:
         by_system[r.system].append(r)
     all_topics = sorted({r.topic for r in results})
-    # system -> metric -> topic -> value
-    values = {s: {n: {r.topic: r.scores[n] for r in rs if n in r.scores} for n in names} for s, rs in by_system.items()}
+    # system -> metric -> topic -> score
+    values = {s: {n: {r.topic: Score(r.scores[n], r.components.get(n, {})) for r in rs if n in r.scores} for n in names}
+              for s, rs in by_system.items()}
     rankings, ranks, rank_scores = {}, {s: {} for s in by_system}, {s: {} for s in by_system}
     for n in names:
         basis, ranked = _rank_basis({s: set(v[n]) for s, v in values.items()}, rule)
@@ -155,13 +159,13 @@ def aggregate_systems(results: Iterable[SummaryResult], names: Sequence[str], lo
                     for t in all_topics if not any(t in v[n] for v in values.values())}
         rankings[n] = Ranking(tuple(sorted(basis)), len(all_topics), tuple(sorted(set(by_system) - ranked)),
                               unscored, rule, n in lower)
-        means = {s: _mean(v for t, v in values[s][n].items() if t in basis) for s in ranked}
+        means = {s: by_name[n].aggregate(v for t, v in values[s][n].items() if t in basis).value for s in ranked}
         order = _competition_ranks(means, n in lower)
         for s in by_system:
             ranks[s][n] = order.get(s)
             if s in means:
                 rank_scores[s][n] = means[s]
-    systems = [SystemResult(s, {n: _mean(values[s][n].values()) for n in names},
+    systems = [SystemResult(s, {n: by_name[n].aggregate(values[s][n].values()).value for n in names},
                             ranks[s], len(rs), sum(not r.ok for r in rs),
                             {r.topic: r.scores for r in rs if r.scores}, rank_scores[s],
                             tuple(t for t in all_topics if t not in {r.topic for r in rs}),
@@ -186,12 +190,6 @@ def _rank_basis(topics_of: Mapping[str, set[str]], rule: str) -> tuple[set[str],
         ranked = {s: t for s, t in ranked.items() if len(t) > fewest}
         common = set.intersection(*ranked.values()) if ranked else set()
     return common, set(ranked)
-
-
-def _mean(values: Iterable[float]) -> float:
-    """Mean in input order (summed left to right, as the scores were produced); NaN for none."""
-    values = list(values)
-    return sum(values) / len(values) if values else math.nan
 
 
 def _competition_ranks(values: Mapping[str, float], lower_is_better: bool = False) -> dict[str, int]:

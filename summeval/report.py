@@ -90,7 +90,7 @@ def score_intervals(systems: Sequence[SystemResult], rankings: Mapping[str, Rank
     topics (resampled with replacement by :func:`evalcore.metaeval.resample_documents`)."""
     import numpy as np
 
-    from evalcore.metaeval import resample_documents
+    from evalcore.metaeval import percentile_bounds, resample_documents
 
     out: dict[str, dict[str, tuple[float, float]]] = {}
     for s in systems:
@@ -99,8 +99,7 @@ def score_intervals(systems: Sequence[SystemResult], rankings: Mapping[str, Rank
             values = np.array([s.per_topic[t][name] for t in shown_topics(s, name, ranking)])
             if values.size:
                 means = values[resample_documents(values.size, n_boot, seed)].mean(axis=1)
-                low, high = np.percentile(means, [100 * alpha / 2, 100 * (1 - alpha / 2)])
-                out[s.system][name] = (float(low), float(high))
+                out[s.system][name] = percentile_bounds(means, alpha)
     return out
 
 

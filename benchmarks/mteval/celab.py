@@ -25,7 +25,7 @@ import numpy as np
 from benchmarks.harness import machine, machine_line, peak_rss_mib, write_report
 from evalcore.matching import match
 from evalcore.matching.covered import solve_covered
-from evalcore.metaeval import correlate, resample_documents
+from evalcore.metaeval import correlate, correlation_rows, resample_documents
 from evalcore.metric import Metric
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table
@@ -77,8 +77,6 @@ def latin_rank_shift(testset, segments: Sequence[int], systems: Sequence[str], c
     """Per system, the share of Latin letters among letters of its scored output, and Spearman's
     rho between it and the ranks a system loses under TESLA-CELAB against chrF (``char`` BLEU
     and chrF count every Latin letter, TESLA-CELAB's units a whole Latin word once)."""
-    from scipy.stats import spearmanr
-
     share = {}
     for y in systems:
         text = "".join(testset.systems[y].lines[s - 1] or "" for s in segments)
@@ -86,7 +84,7 @@ def latin_rank_shift(testset, segments: Sequence[int], systems: Sequence[str], c
         share[y] = latin / max(1, latin + len(_HAN.findall(text)))
     rank = {m: {y: r for r, y in enumerate(sorted(systems, key=lambda y: -corpus[m][y]))} for m in ("tesla-celab", "chrf")}
     shift = {y: rank["tesla-celab"][y] - rank["chrf"][y] for y in systems}
-    rho = spearmanr([share[y] for y in systems], [shift[y] for y in systems]).statistic
+    rho = correlation_rows([[share[y] for y in systems]], [[shift[y] for y in systems]], "spearman")[0]
     return {"latin_share": share, "ranks_lost_vs_chrf": shift, "spearman": float(rho)}
 
 

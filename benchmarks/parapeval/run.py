@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import platform
-from collections import defaultdict
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import numpy as np
 
 from evalcore.bpng import PhraseTableStore
-from evalcore.metaeval import correlations
+from evalcore.metaeval import correlations, grouped_correlation
 from evalcore.phrase_table import build_phrase_table
 from evalcore.phrase_table.bitext import read_parallel_files
 from evalcore.resources import ResourceError, shared_data_dir
@@ -42,18 +41,6 @@ def _shared_table(pivot: str, log: Callable[[str], None]) -> Path:
             except ValueError as exc:
                 log(f"skipping {e_file.name}: {exc}")
     return build_phrase_table(pairs, pivot, path, f"shared-{folder}", log=log)
-
-
-def _mean_per_source(metric: np.ndarray, human: np.ndarray, groups: list[str]) -> float:
-    by: dict[str, list[int]] = defaultdict(list)
-    for i, g in enumerate(groups):
-        by[g].append(i)
-    vals = []
-    for idx in by.values():
-        m, h = metric[idx], human[idx]
-        if len(idx) > 2 and np.std(m) > 0 and np.std(h) > 0:
-            vals.append(np.corrcoef(m, h)[0, 1])
-    return float(np.mean(vals))
 
 
 GOOD_PARAPHRASE = 0.8  # Twitter-Para human score (0-1) from which a candidate counts as a genuine rewording
@@ -144,7 +131,7 @@ def run_bench(data: Path | None, out: Path, features: PEMFeatures, log: Callable
             name = f"{label} [{cname}]"
             c = correlations(pred, y)
             above = _good_above_copy(pred, copy_pred, y)
-            rows.append([name, c["pearson"], c["spearman"], c["kendall"], _mean_per_source(pred, y, groups),
+            rows.append([name, c["pearson"], c["spearman"], c["kendall"], grouped_correlation(pred, y, groups),
                          f"{100 * above:.1f}"])
             corr_json[name] = {**c, "mean_per_source_pearson": rows[-1][-2], "good_above_copy": above}
     comps = {"adequacy: mean pivot F1 [default]": X_default[:, 0], "fluency: LM score": X_default[:, 1],
@@ -155,7 +142,7 @@ def run_bench(data: Path | None, out: Path, features: PEMFeatures, log: Callable
     comps.update(baseline_scores(texts))
     for name, vals in comps.items():
         c = correlations(vals, y)
-        rows.append([name, c["pearson"], c["spearman"], c["kendall"], _mean_per_source(vals, y, groups), "-"])
+        rows.append([name, c["pearson"], c["spearman"], c["kendall"], grouped_correlation(vals, y, groups), "-"])
         corr_json[name] = {**c, "mean_per_source_pearson": rows[-1][-2]}
     results["twitter_para"] = corr_json
 

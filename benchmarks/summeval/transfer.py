@@ -35,7 +35,7 @@ from benchmarks.harness import machine, machine_line, peak_rss_mib, write_report
 from evalcore.data.dialsummeval import LICENCE as DSE_LICENCE
 from evalcore.data.dialsummeval import read_dialsummeval
 from evalcore.data.summeval import read_summeval
-from evalcore.metaeval import correlate, correlation_rows, resample_documents
+from evalcore.metaeval import correlate, correlation_rows, percentile_bounds, resample_documents
 from evalcore.resources import cache_dir, shared_data_dir
 from evalcore.text import tokenize
 from summeval.cremer import (DICOMER_SCALING, feature_matrix, fit_cremer, make_cremer, model_path, scale_dicomer,
@@ -513,9 +513,8 @@ def partial_spearman(metric: np.ndarray, human: np.ndarray, length: np.ndarray, 
         return {"value": float("nan"), "ci_low": float("nan"), "ci_high": float("nan")}
     with np.errstate(invalid="ignore"):
         boot = np.nanmean(per_doc[resamples], axis=1)
-    boot = boot[~np.isnan(boot)]
-    low, high = np.percentile(boot, [2.5, 97.5])
-    return {"value": float(np.nanmean(per_doc)), "ci_low": float(low), "ci_high": float(high)}
+    low, high = percentile_bounds(boot[~np.isnan(boot)])
+    return {"value": float(np.nanmean(per_doc)), "ci_low": low, "ci_high": high}
 
 
 def evaluate(dom: Domain, scores: dict[str, np.ndarray], judged: dict[str, np.ndarray], n_boot: int,

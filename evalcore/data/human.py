@@ -1,15 +1,19 @@
-"""Human scores per (topic, system), read from JSONL or TSV/CSV files written by people.
+"""Human judgments, read from JSONL or TSV/CSV files written by people: the one reader behind
+every ``correlate`` command and every trainer on judged data.
 
-Every value must be a finite number (a blank cell or ``null`` is a missing judgment); anything
-else - NaN, infinity, text, a malformed row - is an :class:`InputError` naming ``file:line``,
-because one ``Infinity`` can move a system-level correlation from 0.8 to 1.0 without a word.
+A judgment is keyed by fields the caller names (summaries: ``topic`` and ``system``; MT:
+``system`` and, for segment judgments, a line-number column). Every value must be a finite number
+(a blank cell or ``null`` is a missing judgment); anything else - NaN, infinity, text, a
+malformed row - is an :class:`InputError` naming ``file:line``, because one ``Infinity`` can move
+a system-level correlation from 0.8 to 1.0 without a word. A caller may instead let a column
+without a single number (an annotator, a comment) be ignored, and say so.
 """
 
 from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,35 +24,78 @@ HumanScores = dict[tuple[str, str], dict[str, float]]
 KEY_FIELDS = ("topic", "system")
 # Fields a score file may carry besides the judgments (the summary text and its references).
 TEXT_FIELDS = ("summary", "references")
+FORMATS = ("jsonl", "tsv", "csv")
 
 
-def read_human(path: str | Path) -> HumanScores:
-    """Human scores per (topic, system) from JSONL (flat fields or a ``human`` object) or TSV/CSV
-    with a header row containing ``topic`` and ``system``."""
+@dataclass(frozen=True)
+class Judgments:
+    """Judgments per key (the key fields' values, then the line number when an ``index`` column
+    was found, else nothing): {dimension: value}; ``dimensions`` in file order; ``ignored``: the
+    columns that held no number (only when the caller lets them be ignored)."""
+
+    values: dict[tuple, dict[str, float]]
+    dimensions: tuple[str, ...]
+    index: str | None = None
+    ignored: tuple[str, ...] = ()
+
+
+def read_judgments(path: str | Path, keys: Sequence[str] = KEY_FIELDS, index: Sequence[str] = (),
+                   ignore_text_columns: bool = False, default_format: str = "jsonl") -> Judgments:
+    """Judgments from JSONL (flat fields or a ``human`` object) or TSV/CSV with a header row
+    naming ``keys``, by the file's suffix (``.tsv``, ``.csv``, ``.jsonl``; else ``default_format``).
+    ``index``: names of an optional line-number column (the first present is used; its values
+    must be integers); ``ignore_text_columns``: a column without a single number is ignored (and
+    listed) instead of being an error."""
     path = Path(path)
+    suffix = path.suffix.lower().lstrip(".")
+    fmt = suffix if suffix in FORMATS else default_format
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown judgment format {fmt!r}; choose from {FORMATS}")
     text = read_text(path)
-    suffix = path.suffix.lower()
-    rows = _table_rows(path, text, "\t" if suffix == ".tsv" else ",") if suffix in (".tsv", ".csv") \
-        else _jsonl_rows(path, text)
-    out: HumanScores = {}
+    rows = _jsonl_rows(path, text) if fmt == "jsonl" else _table_rows(path, text, "\t" if fmt == "tsv" else ",", keys)
+    fields = list(dict.fromkeys(name for _, row in rows for name in row))
+    column = next((c for c in index if c in fields), None)
+    columns = [f for f in fields if f not in (*keys, column, *TEXT_FIELDS)]
+    ignored = tuple(c for c in columns if not any(_is_number(row.get(c)) for _, row in rows)) \
+        if ignore_text_columns else ()
+    dims = tuple(c for c in columns if c not in ignored)
+    if ignore_text_columns and rows and not dims:
+        raise InputError(f"{path}:1: no judgment column (a column of numbers) besides "
+                         + " and ".join(k for k in (*keys, column) if k))
+    out: dict[tuple, dict[str, float]] = {}
     for where, row in rows:
-        missing = [k for k in KEY_FIELDS if row.get(k) is None or not str(row[k]).strip()]
-        if missing:
-            raise InputError(f"{where}: needs 'topic' and 'system' (missing {', '.join(missing)})")
-        key = (str(row["topic"]), str(row["system"]))
+        key = _key(row, keys, column, where)
+        if key in out:
+            raise InputError(f"{where}: duplicate human scores for " + ", ".join(
+                f"{name} {value!r}" for name, value in zip((*keys, column), key)))
         values = {}
-        for name, value in row.items():
-            if name in KEY_FIELDS or name in TEXT_FIELDS:
-                continue
-            number = _number(value, name, where)
+        for name in dims:
+            number = _number(row.get(name), name, where)
             if number is not None:
                 values[name] = number
-        if key in out:
-            raise InputError(f"{where}: duplicate human scores for topic {key[0]!r}, system {key[1]!r}")
         out[key] = values
     if not out:
         raise InputError(f"{path}: no human scores found")
-    return out
+    return Judgments(out, dims, column, ignored)
+
+
+def read_human(path: str | Path) -> HumanScores:
+    """Human scores per (topic, system) (see :func:`read_judgments`)."""
+    return read_judgments(path).values
+
+
+def _key(row: dict, keys: Sequence[str], index: str | None, where: str) -> tuple:
+    """The row's key: its key fields as text, then its line number (an int) when there is an index."""
+    missing = [k for k in keys if row.get(k) is None or not str(row[k]).strip()]
+    if missing:
+        raise InputError(f"{where}: needs {_names(keys)} (missing {', '.join(missing)})")
+    key = tuple(str(row[k]) for k in keys)
+    if index is None:
+        return key
+    try:
+        return (*key, int(row.get(index)))
+    except (TypeError, ValueError):
+        raise InputError(f"{where}: {index} {row.get(index)!r} is not a line number") from None
 
 
 @dataclass(frozen=True)
@@ -84,6 +131,21 @@ def match_keys(scored: Iterable[tuple[str, str]], human: Iterable[tuple[str, str
     return KeyMatch(sorted(scored & human), sorted(scored - human), sorted(human - scored))
 
 
+def _names(keys: Sequence[str]) -> str:
+    return " and ".join(map(repr, keys))
+
+
+def _is_number(value: object) -> bool:
+    """Whether a cell or field reads as a number (a column without one is not a judgment)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return False
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
+
+
 def _number(value: object, name: str, where: str) -> float | None:
     """A judgment as a finite float; None for a blank cell or ``null`` (not judged)."""
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -113,8 +175,9 @@ def _jsonl_rows(path: Path, text: str) -> list[tuple[str, dict]]:
     return rows
 
 
-def _table_rows(path: Path, text: str, delimiter: str) -> list[tuple[str, dict]]:
-    """(file:line, row) per data row of a delimited file whose first row is the header."""
+def _table_rows(path: Path, text: str, delimiter: str, keys: Sequence[str]) -> list[tuple[str, dict]]:
+    """(file:line, row of stripped cells) per data row of a delimited file whose first row is the
+    header, which must name ``keys``."""
     try:
         table = list(csv.reader(text.splitlines(), delimiter=delimiter))
     except csv.Error as exc:
@@ -125,9 +188,10 @@ def _table_rows(path: Path, text: str, delimiter: str) -> list[tuple[str, dict]]
     doubled = sorted({h for h in header if header.count(h) > 1})
     if doubled:
         raise InputError(f"{path}:1: column {', '.join(map(repr, doubled))} appears more than once in the header")
-    absent = [k for k in KEY_FIELDS if k not in header]
+    absent = [k for k in keys if k not in header]
     if absent:
-        raise InputError(f"{path}:1: the header needs 'topic' and 'system' columns (missing "
+        columns = f"a {keys[0]!r} column" if len(keys) == 1 else f"{_names(keys)} columns"
+        raise InputError(f"{path}:1: the header needs {columns} (missing "
                          f"{', '.join(absent)}; is the delimiter {'a tab' if delimiter == chr(9) else 'a comma'}?)")
     rows = []
     for k, cells in enumerate(table[1:], 2):
@@ -135,5 +199,5 @@ def _table_rows(path: Path, text: str, delimiter: str) -> list[tuple[str, dict]]
             continue
         if len(cells) != len(header):
             raise InputError(f"{path}:{k}: {len(cells)} fields, the header has {len(header)}")
-        rows.append((f"{path}:{k}", dict(zip(header, cells))))
+        rows.append((f"{path}:{k}", dict(zip(header, (c.strip() for c in cells)))))
     return rows

@@ -22,7 +22,8 @@ from mteval.beer.features import FEATURES
 from mteval.beer.metric import Beer
 from mteval.beer.train import fit, raw_features
 from mteval.learn.pairwise import cross_validated
-from mteval.learn.report import baseline_scores, ranked_set_header, beats, kendall_by_pair, kendall_entries, kendall_markdown
+from mteval.learn.report import (baseline_scores, beats, kendall_by_pair, kendall_entries, kendall_markdown,
+                                  ranked_set_header, ranked_set_line)
 from mteval.learn.speed import speed
 from mteval.learn.ranked import RankedSet, load_ranked_set
 from mteval.lexical.preprocess import preparer
@@ -91,10 +92,8 @@ def run(out: Path, data_root: Path | None = None, max_segments: int = 0, folds: 
 
 def markdown(report: dict, pairs: Sequence[str]) -> str:
     """The report's tables: Kendall per variant, BEER's wins over resamples, speed."""
-    sample = f"a seeded sample of {report['max_segments']}" if report["max_segments"] else "all"
     out = ["## BEER cross-validated on WMT12 into English (`mteval train beer --cv-report DIR`)", "",
-           f"{report['outputs']} ranked outputs, {report['rankings']} rankings, {report['segments']} segments "
-           f"of {', '.join(pairs)} ({sample} ranked segments); BEER rows are out-of-fold scores "
+           f"{ranked_set_line(report, pairs)}; BEER rows are out-of-fold scores "
            f"({report['folds']} folds grouped by segment, seed {report['seed']}; `-X` = trained without feature "
            f"group X; `beer per pair` = one model per language pair, the others one for all into-English pairs); "
            f"95% bootstrap CIs from {report['bootstrap']} resamples of segments; the average's CI from the mean of "

@@ -28,6 +28,13 @@ def ranked_set_header(root, data: RankedSet, folds: int, n_boot: int, seed: int,
             "segments": len({k[1] for k in data.keys}), "unreadable": data.unreadable}
 
 
+def ranked_set_line(report: dict, pairs: Sequence[str]) -> str:
+    """The opening of every such report's description: the ranked set's size and sample."""
+    sample = f"a seeded sample of {report['max_segments']}" if report["max_segments"] else "all"
+    return (f"{report['outputs']} ranked outputs, {report['rankings']} rankings, {report['segments']} segments of "
+            f"{', '.join(pairs)} ({sample} ranked segments)")
+
+
 def baseline_scores(metric: Metric, data: RankedSet) -> np.ndarray:
     """A baseline's segment scores of every output (NaN where it fails: counted as unscored)."""
     results = metric.score_batch([Item(hyp, refs) for refs, hyp in data.items])

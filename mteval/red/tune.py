@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from evalcore.metaeval import correlation_rows
 from evalcore.runinfo import machine_line, write_report
 from evalcore.metric import Item
 from evalcore.resources import shared_data_dir
@@ -31,7 +32,8 @@ from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf, Meteor
 from mteval.data.wmt12 import Ranking, comparisons
 from mteval.learn.pairwise import segment_folds
-from mteval.learn.report import baseline_scores, ranked_set_header, beats, kendall_by_pair, kendall_entries, kendall_markdown
+from mteval.learn.report import (baseline_scores, beats, kendall_by_pair, kendall_entries, kendall_markdown,
+                                  ranked_set_header, ranked_set_line)
 from mteval.red.metric import TABLE1, Red, RedP
 from mteval.red.score import Weights, values
 from mteval.learn.ranked import RankedSet, load_ranked_set
@@ -105,18 +107,13 @@ class Objective:
 
     def __call__(self, v: np.ndarray) -> np.ndarray:
         """Objective of every row of (settings x outputs) values."""
-        from scipy.stats import rankdata
-
         agree = np.where(v[:, self.better] > v[:, self.worse], 1.0, -1.0)
         tau = np.stack([agree[:, self.pair_of_comparison == p].mean(axis=1) for p in range(self.n_pairs)], axis=1)
         system = v @ self.members
         rho = np.zeros_like(tau)
         for p, (cols, human) in enumerate(zip(self.columns, self.human)):
-            r = rankdata(system[:, cols], axis=1)
-            h = rankdata(human)
-            rc, hc = r - r.mean(axis=1, keepdims=True), h - h.mean()
-            with np.errstate(invalid="ignore", divide="ignore"):
-                rho[:, p] = np.nan_to_num(rc @ hc / np.sqrt((rc ** 2).sum(axis=1) * (hc ** 2).sum()))
+            humans = np.broadcast_to(human, (len(system), len(human)))
+            rho[:, p] = np.nan_to_num(correlation_rows(system[:, cols], humans, "spearman"))
         return (tau + rho).mean(axis=1)
 
 
@@ -199,10 +196,8 @@ def run(out: Path, data_root: Path | None = None, max_segments: int = 0, folds: 
 
 def _spearman_by_pair(objective: Objective, v: np.ndarray, pairs: Sequence[str]) -> dict[str, float]:
     """System-level Spearman per pair (and averaged) of one row of output values (NaN outputs: 0)."""
-    from scipy.stats import spearmanr
-
     system = np.nan_to_num(v)[None, :] @ objective.members
-    out = {p: float(spearmanr(system[0, cols], human)[0])
+    out = {p: float(correlation_rows(system[:, cols], human[None, :], "spearman")[0])
            for p, cols, human in zip(pairs, objective.columns, objective.human)}
     out["average"] = float(np.mean(list(out.values())))
     return out
@@ -210,10 +205,8 @@ def _spearman_by_pair(objective: Objective, v: np.ndarray, pairs: Sequence[str])
 
 def markdown(report: dict, pairs: Sequence[str]) -> str:
     """The report's tables: Kendall per variant, the tuned rows' wins, system Spearman, the choices."""
-    sample = f"a seeded sample of {report['max_segments']}" if report["max_segments"] else "all"
     out = ["## RED/REDp tuned by grid search, cross-validated on WMT12 into English (`mteval tune red --out DIR`)", "",
-           f"{report['outputs']} ranked outputs, {report['rankings']} rankings, {report['segments']} segments of "
-           f"{', '.join(pairs)} ({sample} ranked segments). `{MAIN}`: out-of-fold values ({report['folds']} "
+           f"{ranked_set_line(report, pairs)}. `{MAIN}`: out-of-fold values ({report['folds']} "
            f"folds grouped by segment, seed {report['seed']}; grid chosen on the training folds, "
            f"{report['iterations']} alternations); the other rows use fixed values (RED untuned, REDp Table 1). "
            f"95% bootstrap CIs from {report['bootstrap']} resamples of segments. {machine_line(report['machine'])} "

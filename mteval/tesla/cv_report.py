@@ -20,7 +20,8 @@ from evalcore.runinfo import machine_line, write_report
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf
-from mteval.learn.report import baseline_scores, ranked_set_header, beats, kendall_by_pair, kendall_entries, kendall_markdown
+from mteval.learn.report import (baseline_scores, beats, kendall_by_pair, kendall_entries, kendall_markdown,
+                                  ranked_set_header, ranked_set_line)
 from mteval.learn.speed import SPEED_SAMPLE
 from mteval.learn.speed import speed as learn_speed
 from mteval.tesla.features import N_BTNG
@@ -80,10 +81,8 @@ def run(out: Path, data_root: Path | None = None, max_segments: int = DEFAULT_SE
 
 def markdown(report: dict, pairs: Sequence[str]) -> str:
     """The report's tables: Kendall per variant, TESLA-F's wins over resamples, speed."""
-    sample = f"a seeded sample of {report['max_segments']}" if report["max_segments"] else "all"
     out = ["## TESLA-F cross-validated on WMT12 into English (`mteval train tesla-f --cv-report DIR`)", "",
-           f"{report['outputs']} ranked outputs, {report['rankings']} rankings, {report['segments']} segments "
-           f"of {', '.join(pairs)} ({sample} ranked segments); TESLA-F rows "
+           f"{ranked_set_line(report, pairs)}; TESLA-F rows "
            f"are out-of-fold scores ({report['folds']} folds grouped by segment, seed {report['seed']}); 95% "
            f"bootstrap CIs from {report['bootstrap']} resamples of segments; the average's CI from the mean of "
            f"the pairs' resamples. {machine_line(report['machine'])} Run time {report['seconds']:.0f} s.", ""]

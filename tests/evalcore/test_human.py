@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from evalcore.data.human import match_keys, read_human
+from evalcore.data.human import match_keys, read_human, read_judgments
 from evalcore.textio import InputError
 
 
@@ -98,3 +98,18 @@ def test_match_keys_counts_both_sides():
                            "(e.g. D1/2); 1 human-scored pair not scored (e.g. D3/9)")
     assert match_keys(scored, scored).complete
     assert json.dumps(match_keys(scored, human).counts()) == '{"matched": 2, "only_scored": 1, "only_human": 1}'
+
+
+def test_judgments_keyed_by_system_and_an_optional_line_column(tmp_path):
+    segments = read_judgments(_write(tmp_path, "seg.tsv", "system\tseg_id\tq\tannotator\na\t1\t3\tx\na\t2\t\ty\n"),
+                              keys=("system",), index=("line", "seg_id"), ignore_text_columns=True)
+    assert segments.values == {("a", 1): {"q": 3.0}, ("a", 2): {}}
+    assert (segments.index, segments.dimensions, segments.ignored) == ("seg_id", ("q",), ("annotator",))
+    systems = read_judgments(_write(tmp_path, "sys.jsonl", '{"system": "a", "q": 2}\n{"system": "b", "q": 1}\n'),
+                             keys=("system",), index=("line",), ignore_text_columns=True)
+    assert systems.values == {("a",): {"q": 2.0}, ("b",): {"q": 1.0}} and systems.index is None
+    with pytest.raises(InputError, match=r"seg\.tsv:2: line 'x' is not a line number"):
+        read_judgments(_write(tmp_path, "seg.tsv", "system\tline\tq\na\tx\t3\n"), keys=("system",), index=("line",))
+    with pytest.raises(InputError, match=r"seg\.tsv:3: duplicate human scores for system 'a', line 1"):
+        read_judgments(_write(tmp_path, "seg.tsv", "system\tline\tq\na\t1\t3\na\t1\t4\n"), keys=("system",),
+                       index=("line",))

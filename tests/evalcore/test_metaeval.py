@@ -2,8 +2,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from evalcore.metaeval import (CORRELATIONS, correlate, correlation_rows, correlations,
-                               paired_significance, resample_documents)
+from evalcore.metaeval import (CORRELATIONS, correlate, correlation_rows, correlations, grouped_correlation,
+                               paired_significance, percentile_bounds, percentile_interval, resample_counts,
+                               resample_documents, share_better)
 
 
 def test_flat_correlations_match_scipy_with_ties():
@@ -214,3 +215,38 @@ def test_resamples_without_a_defined_correlation_are_flagged_and_shown_in_tables
     entry["spearman"]["flags"] = ["outside-interval: test"]
     md = correlation_markdown({"item": {"rel": {"m": entry}}})
     assert "[ρ 0.10, 0.20] !" in md and "- item / rel / m / spearman: outside-interval: test" in md
+
+
+def test_grouped_correlation_leaves_out_small_and_constant_groups():
+    # the parapeval benchmark's mean per source: a two-item group always correlates +-1, a
+    # constant group not at all; both are left out, not averaged in
+    x = [1, 2, 3, 1, 2, 3, 5, 6, 1, 2, 3]
+    y = [1, 2, 4, 3, 2, 1, 1, 0, 7, 7, 7]
+    groups = ["a"] * 3 + ["b"] * 3 + ["pair"] * 2 + ["flat"] * 3
+    expected = np.mean([stats.pearsonr([1, 2, 3], [1, 2, 4])[0], -1.0])
+    assert grouped_correlation(x, y, groups) == pytest.approx(expected)
+    assert grouped_correlation(x, y, groups, "kendall") == pytest.approx(0.0)
+    assert np.isnan(grouped_correlation([1, 2], [2, 1], ["one", "one"]))
+
+
+def test_percentile_interval_drops_undefined_resamples_and_flags_an_outside_value():
+    boot = np.array([0.1, np.nan, 0.2, 0.3, 0.4])
+    c = percentile_interval(0.25, boot)
+    assert (c.low, c.high) == percentile_bounds(np.array([0.1, 0.2, 0.3, 0.4])) and not c.flags
+    assert percentile_interval(0.9, boot).flags == ("outside-interval",)
+    assert np.isnan(percentile_interval(np.nan, boot).low)
+    assert np.isnan(percentile_interval(0.5, np.array([np.nan])).high)
+
+
+def test_resample_counts_weigh_the_resampled_documents():
+    counts = resample_counts(4, 50, seed=9)
+    idx = resample_documents(4, 50, seed=9)
+    assert counts.shape == (50, 4) and (counts.sum(axis=1) == 4).all()
+    assert all((np.bincount(row, minlength=4) == c).all() for row, c in zip(idx, counts))
+
+
+def test_share_better_skips_resamples_where_either_is_undefined():
+    a = np.array([0.5, 0.2, np.nan, 0.9])
+    b = np.array([0.1, 0.4, 0.3, np.nan])
+    assert share_better(a, b) == 0.5
+    assert np.isnan(share_better(np.array([np.nan]), np.array([1.0])))

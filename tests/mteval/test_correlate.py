@@ -142,3 +142,23 @@ def test_an_incomplete_corpus_score_is_left_out_of_system_correlations(tmp_path,
     assert doc["left_out"] == {"bleu": {"system-bad.en": "scored 7 of 8 lines"}}
     assert "warning: bleu: system-bad.en's corpus score is incomplete (scored 7 of 8 lines)" in captured.err
     assert doc["correlations"]["q"]["bleu"]["pearson"]["value"] is not None  # on the 3 complete systems
+
+
+def test_a_second_score_row_for_a_segment_is_refused_not_overwritten(tmp_path, scores, capsys):
+    doc = json.loads(scores.read_text())
+    doc["segments"].append(dict(doc["segments"][0], scores={"bleu": 99.0}))
+    doubled = tmp_path / "doubled.json"
+    doubled.write_text(json.dumps(doc))
+    (tmp_path / "h.tsv").write_text("system\tq\nsystem-a.en\t1\nsystem-b.en\t2\n")
+    assert main(["correlate", "--scores", str(doubled), "--human", str(tmp_path / "h.tsv")]) == 2
+    assert f"segment {len(doc['segments'])}: duplicate scores for system 'system-a.en', line 1" in capsys.readouterr().err
+
+
+def test_judgments_in_json_lines(tmp_path, three_systems, capsys):
+    human = tmp_path / "h.jsonl"
+    human.write_text("".join(json.dumps({"system": s, "quality": q}) + "\n"
+                             for s, q in (("system-a.en", 70), ("system-b.en", 20), ("system-c.en", 45))))
+    assert main(["correlate", "--scores", str(three_systems), "--human", str(human), "--format", "json",
+                 "--bootstrap", "20"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["level"] == "system" and doc["correlations"]["quality"]["bleu"]["pearson"]["value"] > 0.9

@@ -2,14 +2,17 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from evalcore.data.records import SummaryItem
-from evalcore.metric import InputLimits, Item, ReferenceMetric, Score
+from evalcore.metric import InputLimits, Item, Metric, ReferenceMetric, Score
+from evalcore.metric.statistics import SufficientStatistics
 from evalcore.data.tac import read_tac
 from evalcore.metric.registry import build_metrics
 from summeval.metrics import Rouge, RougeSU, TeslaS
 from summeval.pipeline import SummaryResult, aggregate_systems, score_items
+from tests.summeval.named import Named
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
 NAMES = ["tesla-s", "rouge-2", "rouge-su4"]
@@ -43,7 +46,7 @@ def test_bad_items_get_error_records_not_dropped():
     # an empty summary is scored (the worst kind), with a note; an empty reference is an error
     assert results[1].ok and results[1].scores["tesla-s"] == 0 and not results[1].errors
     assert results[2].errors["tesla-s"] == "x:3: reference 1 is empty"
-    systems, rankings = aggregate_systems(results, NAMES)
+    systems, rankings = aggregate_systems(results, metrics())
     by = {s.system: s for s in systems}
     assert by["c"].n_errors == 1 and math.isnan(by["c"].scores["tesla-s"])
     assert by["c"].rank["tesla-s"] is None and rankings["tesla-s"].unranked == ("c",)
@@ -71,7 +74,7 @@ def test_demo_ranking_and_parallel_jobs_agree():
     serial = score_items(items, metrics())
     parallel = score_items(items, metrics(), jobs=2, chunk_size=4)  # three tasks, two workers
     assert serial == parallel
-    systems, _ = aggregate_systems(serial, NAMES)
+    systems, _ = aggregate_systems(serial, metrics())
     assert systems[0].system == "1" and systems[0].rank == {n: 1 for n in NAMES}
     assert serial[0].components["tesla-s"]["unigram_f"] > 0 and set(serial[0].components["rouge-2"]) == {
         "precision", "recall", "f"}
@@ -79,7 +82,7 @@ def test_demo_ranking_and_parallel_jobs_agree():
 
 def test_ties_share_a_rank():
     items = [SummaryItem("t", s, "same words here", ("same words here",)) for s in ("x", "y")]
-    systems, _ = aggregate_systems(score_items(items, [TeslaS()]), ["tesla-s"])
+    systems, _ = aggregate_systems(score_items(items, [TeslaS()]), [TeslaS()])
     assert [s.rank["tesla-s"] for s in systems] == [1, 1]
 
 
@@ -91,7 +94,7 @@ def test_shared_rule_ranks_on_the_topics_every_ranked_system_has():
 
     results = [result("easy", "full", 0.9), result("hard1", "full", 0.1), result("hard2", "full", 0.1),
                result("easy", "partial", 0.8)]
-    systems, rankings = aggregate_systems(results, ["m"], rule="shared")
+    systems, rankings = aggregate_systems(results, [Named()], rule="shared")
     by = {s.system: s for s in systems}
     assert by["full"].rank["m"] == 1 and by["partial"].rank["m"] == 2
     assert by["partial"].missing_topics == ("hard1", "hard2") and by["full"].missing_topics == ()
@@ -102,7 +105,7 @@ def test_shared_rule_ranks_on_the_topics_every_ranked_system_has():
 def test_shared_rule_leaves_out_systems_sharing_no_topic_with_the_rest():
     results = [SummaryResult(t, s, {"m": v}) for t, s, v in
                [("t1", "a", 0.5), ("t2", "a", 0.25), ("t1", "b", 0.625), ("t2", "b", 0.125), ("t3", "c", 0.9)]]
-    systems, rankings = aggregate_systems(results, ["m"], rule="shared")
+    systems, rankings = aggregate_systems(results, [Named()], rule="shared")
     by = {s.system: s for s in systems}
     assert by["c"].rank["m"] is None and rankings["m"].unranked == ("c",)
     assert (by["a"].rank["m"], by["b"].rank["m"]) == (1, 1)  # 0.375 each on t1 and t2
@@ -147,3 +150,27 @@ def test_dicomer_and_every_cremer_share_one_analysis_and_score_per_summary(tmp_p
     assert calls == {"texts analysed": unique, "texts featurised": unique}
     assert all(r.components[name]["dicomer"] == r.scores["dicomer"] for r in results
                for name in ("cremer", "cremer-rbf", "cremer-pf"))
+
+
+class Ratio(SufficientStatistics, Metric):
+    """Hits over total, summed over summaries first: a metric with its own corpus rule."""
+
+    name = "ratio"
+
+    def statistic_names(self):
+        return ("hits", "total")
+
+    def corpus_from_statistics(self, summed):
+        summed = np.atleast_2d(summed)
+        return summed[:, 0] / summed[:, 1]
+
+    def _score_items(self, items):
+        raise AssertionError("hand-made results are never scored")
+
+
+def test_system_scores_are_each_metrics_own_aggregate():
+    # one hit of one on t1, none of three on t2: the metric's corpus score is 1/4, the mean 1/2
+    results = [SummaryResult(t, "a", {"ratio": v}, components={"ratio": {"hits": h, "total": n}})
+               for t, v, h, n in (("t1", 1.0, 1, 1), ("t2", 0.0, 0, 3))]
+    systems, _ = aggregate_systems(results, [Ratio()])
+    assert systems[0].scores["ratio"] == 0.25 and systems[0].rank_scores["ratio"] == 0.25

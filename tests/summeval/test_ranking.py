@@ -10,6 +10,7 @@ from evalcore.data.records import SummaryItem
 from summeval.cli import main
 from summeval.metrics.tesla_s import TeslaS
 from summeval.pipeline import SummaryResult, aggregate_systems, score_items
+from tests.summeval.named import LowerNamed, Named
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
 
@@ -35,7 +36,7 @@ def test_a_partial_system_is_unranked_and_the_rest_ranked_on_every_topic():
     results = [result("easy", "full", 0.9), result("hard1", "full", 0.1), result("hard2", "full", 0.1),
                result("easy", "other", 0.2), result("hard1", "other", 0.5), result("hard2", "other", 0.5),
                result("easy", "partial", 0.8)]
-    systems, rankings = aggregate_systems(results, ["m"])
+    systems, rankings = aggregate_systems(results, [Named()])
     by = {s.system: s for s in systems}
     # on "easy" alone, full (0.9) beats other (0.2); over every topic other wins
     assert by["other"].rank["m"] == 1 and by["full"].rank["m"] == 2 and by["partial"].rank["m"] is None
@@ -47,10 +48,10 @@ def test_a_partial_system_is_unranked_and_the_rest_ranked_on_every_topic():
 
 def test_ranks_follow_the_metric_orientation():
     results = [result("t", "a", 0.1), result("t", "b", 0.5), result("t", "c", 0.5)]
-    systems, rankings = aggregate_systems(results, ["m"], lower_is_better=["m"])
+    systems, rankings = aggregate_systems(results, [LowerNamed()])
     assert [(s.system, s.rank["m"]) for s in systems] == [("a", 1), ("b", 2), ("c", 2)]
     assert rankings["m"].lower_is_better and rankings["m"].as_dict()["order"] == "lower is better"
-    systems, _ = aggregate_systems(results, ["m"])
+    systems, _ = aggregate_systems(results, [Named()])
     assert {s.system: s.rank["m"] for s in systems} == {"a": 3, "b": 1, "c": 1}
 
 
@@ -59,7 +60,7 @@ def test_an_unscorable_summary_unranks_its_system_not_the_topic():
     ref = ("the council approved the budget for two new schools",)
     items = [SummaryItem(t, s, "word " * 30_000 if (t, s) == ("t2", "b") else f"the council approved {s} {t}", ref)
              for t in ("t1", "t2", "t3") for s in ("a", "b", "c")]
-    systems, rankings = aggregate_systems(score_items(items, [TeslaS()]), ["tesla-s"])
+    systems, rankings = aggregate_systems(score_items(items, [TeslaS()]), [TeslaS()])
     by = {s.system: s for s in systems}
     assert by["b"].rank["tesla-s"] is None and by["b"].coverage == {"tesla-s": 2}
     assert rankings["tesla-s"].topics == ("t1", "t2", "t3") and rankings["tesla-s"].unranked == ("b",)
@@ -69,7 +70,7 @@ def test_a_topic_no_system_has_a_value_for_is_named():
     results = [result("t1", "a", 0.5), result("t1", "b", 0.4),
                SummaryResult("t2", "a", {}, {"m": "x:3: reference 1 is empty"}),
                SummaryResult("t2", "b", {}, {"m": "x:4: reference 1 is empty"})]
-    systems, rankings = aggregate_systems(results, ["m"])
+    systems, rankings = aggregate_systems(results, [Named()])
     assert rankings["m"].unscored == {"t2": "x:3: reference 1 is empty"} and rankings["m"].topics == ("t1",)
     assert rankings["m"].as_dict()["unscored_topics"] == {"t2": "x:3: reference 1 is empty"}
     assert [s.rank["m"] for s in systems] == [1, 2]

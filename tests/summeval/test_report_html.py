@@ -13,9 +13,11 @@ import pytest
 
 from evalcore.metaeval import correlation_table, matrices, resample_documents
 from evalcore.metric import Signature
+from evalcore.metric.registry import get_metric
 from summeval.pipeline import SummaryResult, aggregate_systems
 from summeval.report import score_intervals
 from summeval.report_html import write_report
+from tests.summeval.named import Named
 
 NAMES = ["tesla-s", "dicomer", "cremer", "cremer-rbf", "cremer-pf", "rouge-1", "rouge-2", "rouge-l", "rouge-su4"]
 TOPICS = [f"D{k:04d}-A" for k in range(1, 6)]
@@ -31,7 +33,7 @@ def synthetic_report(tmp_path):
     results = [SummaryResult(t, s, {n: quality[s] / 10 + rng.normal(0, 0.02) + j for j, n in enumerate(NAMES)})
                for t in TOPICS for s in SYSTEMS if (t, s) != ("D0005-A", "M3")]
     human = {(r.topic, r.system): {"responsiveness": quality[r.system] + rng.normal(0, 0.3)} for r in results}
-    systems, rankings = aggregate_systems(results, NAMES)
+    systems, rankings = aggregate_systems(results, [get_metric(n) for n in NAMES])
     keys = sorted(human)
     scored = {(r.topic, r.system): r.scores for r in results}
     corr = correlation_table(matrices(scored, NAMES, TOPICS, SYSTEMS),
@@ -102,7 +104,7 @@ def test_point_labels_do_not_overlap():
 def test_system_score_intervals_bootstrap_the_ranked_topics():
     results = [SummaryResult(t, "a", {"m": v}) for t, v in (("t1", 0.1), ("t2", 0.2), ("t3", 0.6))]
     results += [SummaryResult("t1", "b", {"m": 0.5})]
-    systems, rankings = aggregate_systems(results, ["m"])
+    systems, rankings = aggregate_systems(results, [Named()])
     intervals = score_intervals(systems, rankings, n_boot=500, seed=3)
     means = np.array([0.1, 0.2, 0.6])[resample_documents(3, 500, 3)].mean(axis=1)
     assert intervals["a"]["m"] == pytest.approx(tuple(np.percentile(means, [2.5, 97.5])))

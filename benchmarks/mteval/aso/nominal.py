@@ -46,7 +46,7 @@ from evalcore.significance import paired_bootstrap
 from evalcore.tables import table
 from benchmarks.mteval.aso import unlabelled
 from benchmarks.mteval.aso.estimator import ALPHA_GRID, H_GRID, ASOClassifier
-from mteval.metaeval import percentile_interval, resample_counts
+from evalcore.metaeval import percentile_interval, resample_counts
 from mteval.srl.features import Parsed, path, path_string
 from mteval.srl.up import UPSentence, filler_span, kind_of, read_up
 
