@@ -64,10 +64,11 @@ def _add_score(sub) -> None:
 def _add_correlate(sub) -> None:
     p = command(sub, "correlate", _correlate, help="correlate metric scores with your own human judgments",
                 description="Correlate the segment or system scores of `mteval score --format json --segments` "
-                            "with human judgments in a TSV/CSV file: columns system, line (or seg_id), then one "
-                            "column per judgment (segment level); or system and judgments only (system level).")
+                            "with human judgments in a TSV/CSV file with a header row (columns system, line or seg_id, then "
+                            "one column per judgment: segment level; or system and judgments only: system level) "
+                            "or a JSONL file with the same fields.")
     p.add_argument("--scores", type=Path, required=True, help="JSON written by `mteval score --format json --segments`")
-    p.add_argument("--human", type=Path, required=True, help="TSV/CSV of human judgments with a header row")
+    p.add_argument("--human", type=Path, required=True, help="human judgments: TSV/CSV with a header row, or JSONL")
     p.add_argument("--bootstrap", type=int, default=1000, help="resamples of segments for the CIs (default 1000)")
     p.add_argument("--seed", type=int, default=0)
     add_output_args(p, ("table", "json"))
