@@ -152,7 +152,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     import numpy as np
 
     from parapeval.data import TWITTER_PARA_LICENCE, read_twitter_para, twitter_para_path
-    from parapeval.model import neutral_point, save_model
+    from parapeval.model import neutral_point, save_pem
     from parapeval.training import feature_matrix, fit_pem, training_pairs
 
     check_output_dir(Path(args.out).parent, "--out")
@@ -169,7 +169,7 @@ def cmd_train(args: argparse.Namespace) -> int:
             "discount": args.discount, "controls": args.controls, "seed": args.seed, "pairs": len(pairs),
             "tables": features.table_signatures(), "neutral": neutral_point(model, X),
             "best_params": {k: str(v) for k, v in model.best_params_.items()}}
-    path = save_model(model, args.out, info)
+    path = save_pem(model, args.out, info)
     print(f"{path}\t{json.dumps(info)}")
     return EXIT_OK
 
@@ -188,7 +188,7 @@ def _feature_args(p: argparse.ArgumentParser, model: bool = False) -> None:
     p.add_argument("--discount", type=float, default=None,
                    help="function-word discount in BPNG (default: the model's; off for training)")
     if model:
-        p.add_argument("--model", help="PEM model file (default: shipped parapeval/models/pem-default.pkl)")
+        p.add_argument("--model", help="PEM model file (default: shipped parapeval/models/pem-default.npz)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -205,7 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command(sub, "train", cmd_train, help="train a PEM regressor on Twitter-Para")
     p.add_argument("--data", help="twitter_para.jsonl or a folder holding it (default ../shared/data/paraphrase)")
-    p.add_argument("--out", required=True, help="model file; its sidecar (.json) is written beside it")
+    p.add_argument("--out", required=True, help="model file to write (.npz, data only, see docs/models.md)")
     p.add_argument("--controls", action="store_true", help="add the paper's three artificial controls per original")
     p.add_argument("--seed", type=int, default=0)
     _feature_args(p)

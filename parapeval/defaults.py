@@ -18,5 +18,5 @@ def cache_dir() -> Path:
 
 
 def model_path() -> Path:
-    """The shipped default PEM model (its sidecar ``pem-default.json`` beside it)."""
-    return package_path("parapeval", "models", "pem-default.pkl")
+    """The shipped default PEM model (a model file, :mod:`evalcore.models`)."""
+    return package_path("parapeval", "models", "pem-default.npz")

@@ -1,7 +1,7 @@
 """The PEM regressor: a scikit-learn Pipeline (standard scaling + SVR, RBF kernel by default)
 over the three features, with hyper-parameters chosen by grouped cross-validation on the
 training data only; the paper's artificial control paraphrases; the neutral point; saving and
-loading through :mod:`evalcore.persist` (model file + JSON sidecar with its SHA-256)."""
+loading as a model file (:mod:`evalcore.models`: data only, header with its SHA-256)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 
-from evalcore import persist
+from evalcore import models
+from evalcore.persist import ModelFileError
 from evalcore.resources import ResourceError
 
 #: the regressor's inputs, in column order (target_ngram_f1 is a similarity of wording: 1 for a copy)
@@ -93,44 +94,43 @@ def control_pairs(originals: Sequence[str], domain_sentences: Sequence[str], y_m
 
 def neutral_point(model: PEMRegressor, X: np.ndarray) -> dict:
     """PEM's neutral value (given to text it cannot judge): the model's prediction at the median of
-    each training feature, with that point; stored in the model's sidecar."""
+    each training feature, with that point; stored in the model file's header."""
     median = np.median(np.asarray(X, dtype=float), axis=0)
     return {"value": float(model.predict(median[None, :])[0]),
             "features": {name: float(v) for name, v in zip(FEATURES, median)},
             "definition": "prediction at the median of each training feature"}
 
 
-def save_model(model: PEMRegressor, path: str | Path, info: dict, compress: int = 0) -> Path:
-    """Write a fitted regressor and its sidecar (:mod:`evalcore.persist`); ``info`` names the
-    signature, training data, licence, pivots, discount and the neutral point; ``compress`` is
-    joblib's zlib level (the shipped model uses 3)."""
+def save_pem(model: PEMRegressor, path: str | Path, info: dict) -> Path:
+    """Write a fitted regressor as a model file (:mod:`evalcore.models`); ``info`` names the
+    signature, training data, licence, pivots, discount and the neutral point."""
     missing = [k for k in ("pivots", "neutral") if k not in info]
     if missing:
         raise ValueError(f"PEM model info for {path} lacks {', '.join(missing)}")
-    return persist.save_model(model, path, {**info, "format": MODEL_FORMAT, "feature_names": list(FEATURES)},
-                              compress=compress)
+    header = {**info, "metric": "pem", "model_format": MODEL_FORMAT, "feature_names": list(FEATURES)}
+    return models.save_model(model, path, header, classes=(PEMRegressor,))
 
 
 def model_info(path: str | Path) -> dict:
-    """The sidecar of a PEM model file (cheap: the model itself is not loaded)."""
+    """The header of a PEM model file (cheap: the model itself is not loaded)."""
     path = Path(path)
     if not path.is_file():
         raise ResourceError(f"PEM model {path} not found: train one with `parapeval train`")
-    info = persist.read_sidecar(path)
-    if info.get("format") != MODEL_FORMAT or info.get("feature_names") != list(FEATURES):
-        raise persist.ModelFileError(f"{path} is not a {MODEL_FORMAT} model over features {', '.join(FEATURES)} "
-                                     f"(its sidecar says {info.get('format')!r}, {info.get('feature_names')!r}): "
-                                     "retrain it with `parapeval train`")
+    info = models.read_header(path)
+    if info.get("model_format") != MODEL_FORMAT or info.get("feature_names") != list(FEATURES):
+        raise ModelFileError(f"{path} is not a {MODEL_FORMAT} model over features {', '.join(FEATURES)} "
+                             f"(its header says {info.get('model_format')!r}, {info.get('feature_names')!r}): "
+                             "retrain it with `parapeval train`")
     for key in ("pivots", "neutral"):
         if key not in info:
-            raise persist.ModelFileError(f"{persist.sidecar_path(path)} lacks {key!r}: retrain with `parapeval train`")
+            raise ModelFileError(f"{path}'s header lacks {key!r}: retrain with `parapeval train`")
     return info
 
 
-def load_model(path: str | Path) -> tuple[PEMRegressor, dict]:
-    """(regressor, sidecar info) of a file written by :func:`save_model`, hash-checked."""
+def load_pem(path: str | Path) -> tuple[PEMRegressor, dict]:
+    """(regressor, header) of a file written by :func:`save_pem`, hash-checked."""
     model_info(path)
-    model, info = persist.load_model(path)
+    model, info = models.load_model(path, classes=(PEMRegressor,))
     if not isinstance(model, PEMRegressor):
-        raise persist.ModelFileError(f"{path} holds a {type(model).__name__}, not a PEMRegressor")
+        raise ModelFileError(f"{path} holds a {type(model).__name__}, not a PEMRegressor")
     return model, info

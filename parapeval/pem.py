@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -21,7 +21,8 @@ from evalcore.bpng import BPNGBuilder, PhraseTableStore
 from evalcore.bpng.compiled import compiled_pays
 from evalcore.bpng.table import PhraseTable
 from evalcore.metric import InputLimits, Item, Score, Signature, SourceMetric
-from evalcore.persist import ModelFileError
+from evalcore.lazy import lazy_resource
+from evalcore.models import ModelFileError
 from evalcore.phrase_table.build import english_preprocessor
 from evalcore.resources import ResourceError
 from evalcore.text import Preprocessor, tokenize
@@ -29,6 +30,9 @@ from evalcore.textio import InputError
 from parapeval import defaults
 from parapeval.fluency import FluencyScorer
 from parapeval.target_ngrams import target_bag, target_f1, target_f1_batch
+
+if TYPE_CHECKING:
+    from parapeval.model import PEMRegressor
 
 #: PEM refuses texts of more words (BPNG and n-gram bags grow with length): an error record.
 MAX_WORDS = 1000
@@ -161,7 +165,7 @@ class PEM(SourceMetric):
 
     Parameters (all optional; None = the default):
     ``model``: a model file written by ``parapeval train`` (default: the shipped
-    ``parapeval/models/pem-default.pkl``); ``pivots``: pivot languages (default: those the model
+    ``parapeval/models/pem-default.npz``); ``pivots``: pivot languages (default: those the model
     was trained with, or those of ``tables``); ``tables``: pivot -> phrase-table file (default:
     the tables ``make setup`` builds); ``lm``: KenLM file (default: the one ``make setup``
     builds); ``discount``: BPNG function-word discount (default: the model's).
@@ -185,35 +189,30 @@ class PEM(SourceMetric):
         self.lm = lm
         self.discount = discount
 
-    def set_params(self, **params) -> PEM:
-        super().set_params(**params)
-        self.__dict__.pop("_cached_config", None)
-        self.__dict__.pop("_cached_resources", None)
-        return self
-
     # ---- resolution of the parameters ---------------------------------------------------------
-    def config(self) -> _Config:
-        """The parameters resolved: model file and sidecar, pivots, table and LM files, discount."""
-        cached = self.__dict__.get("_cached_config")
-        if cached is None:
-            from parapeval.model import model_info
+    @lazy_resource("model", "pivots", "tables", "lm", "discount")
+    def _config(self) -> _Config:
+        """The parameters resolved: model file and header, pivots, table and LM files, discount."""
+        from parapeval.model import model_info
 
-            path = Path(self.model) if self.model else defaults.model_path()
-            info = model_info(path)
-            if self.tables is not None and not isinstance(self.tables, Mapping):
-                raise ValueError(f"PEM's tables must map pivot -> phrase-table file, got {self.tables!r}")
-            given = {p: Path(t) for p, t in (self.tables or {}).items()}
-            if isinstance(self.pivots, str):
-                pivots = tuple(p for p in self.pivots.split(",") if p)
-            elif self.pivots:
-                pivots = tuple(self.pivots)
-            else:
-                pivots = tuple(given) if given else tuple(info["pivots"])
-            tables = {p: given.get(p, defaults.phrase_table_path(p)) for p in pivots}
-            discount = self.discount if self.discount is not None else info.get("discount")
-            cached = _Config(path, info, pivots, tables, Path(self.lm) if self.lm else defaults.lm_path(), discount)
-            self.__dict__["_cached_config"] = cached
-        return cached
+        path = Path(self.model) if self.model else defaults.model_path()
+        info = model_info(path)
+        if self.tables is not None and not isinstance(self.tables, Mapping):
+            raise ValueError(f"PEM's tables must map pivot -> phrase-table file, got {self.tables!r}")
+        given = {p: Path(t) for p, t in (self.tables or {}).items()}
+        if isinstance(self.pivots, str):
+            pivots = tuple(p for p in self.pivots.split(",") if p)
+        elif self.pivots:
+            pivots = tuple(self.pivots)
+        else:
+            pivots = tuple(given) if given else tuple(info["pivots"])
+        tables = {p: given.get(p, defaults.phrase_table_path(p)) for p in pivots}
+        discount = self.discount if self.discount is not None else info.get("discount")
+        return _Config(path, info, pivots, tables, Path(self.lm) if self.lm else defaults.lm_path(), discount)
+
+    def config(self) -> _Config:
+        """The parameters resolved (once per configuration and process)."""
+        return self._config
 
     def validate(self) -> None:
         """Every resource exists and the settings make sense (raised before any scoring)."""
@@ -250,17 +249,14 @@ class PEM(SourceMetric):
             steps += ("lmplz", "brown", "brown-lm")
         return steps
 
-    def _resources(self):
-        """(features, regressor), loaded once per process."""
-        cached = self.__dict__.get("_cached_resources")
-        if cached is None:
-            from parapeval.model import load_model
+    @lazy_resource("model", "pivots", "tables", "lm", "discount")
+    def resources(self) -> tuple[PEMFeatures, PEMRegressor]:
+        """(features, regressor), loaded once per configuration and process."""
+        from parapeval.model import load_pem
 
-            cfg = self.config()
-            regressor, _ = load_model(cfg.model)
-            cached = (PEMFeatures.from_paths(cfg.tables, cfg.lm, cfg.discount), regressor)
-            self.__dict__["_cached_resources"] = cached
-        return cached
+        cfg = self.config()
+        regressor, _ = load_pem(cfg.model)
+        return PEMFeatures.from_paths(cfg.tables, cfg.lm, cfg.discount), regressor
 
     # ---- signature ----------------------------------------------------------------------------
     def signature(self) -> Signature:
@@ -314,7 +310,7 @@ class PEM(SourceMetric):
         preprocessed and its pivot bags built once. A copy (:func:`is_copy`) is scored as the
         verbatim copy of its original, so dropping the final period or changing case never lifts
         a copy above the copy penalty the model learned."""
-        features, regressor = self._resources()
+        features, regressor = self.resources
         copies = [is_copy(item.source, item.candidate) for item in items]
         X, per_pivot = features.compute_many([(item.source, item.source if copy else item.candidate)
                                               for item, copy in zip(items, copies)])

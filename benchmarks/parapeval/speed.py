@@ -35,7 +35,7 @@ def _fresh(params: dict) -> PEM:
     gc.collect()
     pem = PEM(**params)
     pem.validate()
-    features, _ = pem._resources()
+    features, _ = pem.resources
     for builder in features.builders.values():
         builder.compiled()
     features.lm.score("the")
@@ -66,7 +66,7 @@ def _time_bleu(pairs: Sequence[tuple[str, str]]) -> float:
 def stage_profile(params: dict, pairs: Sequence[tuple[str, str]]) -> dict[str, float]:
     """Seconds per stage of PEM on ``pairs``, each stage timed alone (see the module docstring)."""
     pem = _fresh(params)
-    features, regressor = pem._resources()
+    features, regressor = pem.resources
     seconds: dict[str, float] = {}
 
     def timed(name: str, fn: Callable[[], object]) -> None:

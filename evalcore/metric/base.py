@@ -23,6 +23,7 @@ from typing import ClassVar
 import numpy as np
 
 from evalcore import __version__
+from evalcore.lazy import reset
 from evalcore.metric.inputs import EMPTY_NOTE, InputLimits, TextCheck, check_text, cleaning_note, is_blank
 from evalcore.metric.records import ErrorRecord, Score
 from evalcore.metric.signature import Signature
@@ -140,12 +141,14 @@ class Metric(ABC):
         return {name: getattr(self, name) for name in self._param_names()}
 
     def set_params(self, **params) -> Metric:
+        """Change parameters; the lazy resources they select (:mod:`evalcore.lazy`) are rebuilt on next use."""
         valid = set(self._param_names())
         for key, value in params.items():
             if key not in valid:
                 raise ValueError(f"{self.name}: unknown parameter {key!r}; valid: {', '.join(sorted(valid))}")
             setattr(self, key, value)
         self.__dict__.pop("_validated", None)
+        reset(self, params)
         return self
 
     def __repr__(self) -> str:

@@ -36,7 +36,7 @@ def test_compiled_and_python_feature_paths_agree_bit_for_bit(toy_store, toy_lm, 
 
 def test_a_batch_calls_the_regressor_once(toy_pem, toy_pairs, monkeypatch):
     fresh = PEM(**toy_pem.get_params())
-    _, regressor = fresh._resources()
+    _, regressor = fresh.resources
     calls = []
     predict = regressor.predict
     monkeypatch.setattr(regressor, "predict", lambda X: calls.append(len(X)) or predict(X))
