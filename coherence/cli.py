@@ -81,9 +81,9 @@ def cmd_parse(args) -> int:
     names = _out_names(sources, args.format) if out_dir else []
     output = check_output_path(args.output)
     if args.precomputed is None and args.external is None and args.tier == 1:
-        from coherence.parser.pipeline import load_model
+        from coherence.parser.pipeline import load_parser_model
 
-        load_model(args.model)  # fail early and clearly when the model is missing or corrupt
+        load_parser_model(args.model)  # fail early and clearly when the model is missing or corrupt
     with bar(len(sources), unit="file", min_total=2) as pbar:
         if args.jobs > 1 and len(sources) > 1:
             import multiprocessing as mp

@@ -1,5 +1,6 @@
-"""Train the Tier 1 parser on GDTB train (hyper-parameter C tuned on dev) and write the model,
-its JSON signature and the connective lexicon into ``coherence/models/``."""
+"""Train the Tier 1 parser on GDTB train (hyper-parameter C tuned on dev) and write the model
+file (:mod:`evalcore.models`, its signature in the header) and the connective lexicon into
+``coherence/models/``."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from coherence.gold import connective_examples, explicit_examples, pair_examples
 from coherence.parser import argpos, explicit_sense, nonexplicit
 from coherence.parser.connectives import context_features
 from coherence.parser.lexicon import LEXICON_FILE, Lexicon, build_lexicon, save_lexicon
-from coherence.parser.pipeline import MODEL_NAME
+from coherence.parser.pipeline import model_path
 
 SEED = 13
 C_GRID = (0.1, 0.3, 1.0, 3.0)
@@ -80,8 +81,8 @@ def stage_data(docs, parsed, lexicon: Lexicon) -> dict:
 
 
 def train(gdtb_dir: Path, pdtb2_table: Path, out_dir: Path, log=print) -> dict:
-    """Train all Tier 1 stages; write lexicon, model and its sidecar (:mod:`evalcore.persist`) to
-    ``out_dir``; returns the sidecar."""
+    """Train all Tier 1 stages; write lexicon and model file (:mod:`evalcore.models`) to
+    ``out_dir``; returns the model's header."""
     t0 = time.time()
     train_docs, train_skipped = load_gdtb(gdtb_dir, "train")
     dev_docs, _ = load_gdtb(gdtb_dir, "dev")
@@ -108,7 +109,7 @@ def train(gdtb_dir: Path, pdtb2_table: Path, out_dir: Path, log=print) -> dict:
     log(f"nonexplicit: setting={setting} dev macro-F1={s:.4f} (n={len(tr['nonexplicit'][1])})")
     out_dir.mkdir(parents=True, exist_ok=True)
     save_lexicon(lexicon, out_dir / LEXICON_FILE[-1])
-    from evalcore.persist import read_sidecar, save_model
+    from evalcore.models import read_header, save_model
     from evalcore.resources import spacy_pipeline
 
     meta = spacy_pipeline(("ner",)).meta
@@ -126,12 +127,13 @@ def train(gdtb_dir: Path, pdtb2_table: Path, out_dir: Path, log=print) -> dict:
     }
     info["signature"] = parser_signature(info)
     info["trained_on"] = f"GDTB train: {len(train_docs)} documents (Reddit skipped), tuned on GDTB dev"
-    model_file = save_model(models, out_dir / f"{MODEL_NAME}.joblib", info, compress=3)
+    info["metric"] = "gdtb-clf-v1"
+    model_file = save_model(models, model_path(out_dir), info, classes=(nonexplicit.PairFeaturizer,))
     log(f"wrote {model_file} ({model_file.stat().st_size // 1024} KiB) in {time.time() - t0:.0f}s")
-    return read_sidecar(model_file)
+    return read_header(model_file)
 
 
 def parser_signature(info: dict) -> str:
-    """What produced a Tier 1 parser model, in sacrebleu's short form (the sidecar's ``signature``)."""
+    """What produced a Tier 1 parser model, in sacrebleu's short form (the header's ``signature``)."""
     return (f"{info['model']}|train:gdtb-train-{info['train_documents']}docs|tuned:gdtb-dev|seed:{info['seed']}"
             f"|spacy:{info['spacy_model']}|sklearn:{info['sklearn_version']}")

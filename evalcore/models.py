@@ -29,6 +29,9 @@ from evalcore import __version__
 from evalcore.persist import HEADER as _CACHE_HEADER, ModelFileError, arrays_digest, atomic_write
 from evalcore.resources import package_path
 
+__all__ = ["FORMAT", "SUFFIX", "ModelFileError", "load_model", "model_digest", "model_file", "read_header", "resolve",
+           "save_model"]
+
 FORMAT = "aesop-model/1"
 SUFFIX = ".npz"
 HEADER = "__aesop_model__"

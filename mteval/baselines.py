@@ -18,6 +18,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from evalcore.lazy import lazy_resource
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.metric.statistics import SufficientStatistics
 
@@ -28,17 +29,15 @@ class Sacrebleu(SufficientStatistics, ReferenceMetric):
     english: ClassVar[bool] = False  # language-independent: no English-text notes
     languages: ClassVar[tuple[str, ...]] = ("*",)
 
-    def _sacrebleu(self, sentence: bool):
-        """The configured sacrebleu object (sentence or corpus flavour), built once per instance."""
-        key = "_sentence" if sentence else "_corpus"
-        if key not in self.__dict__:
-            self.__dict__[key] = self._build(sentence)
-        return self.__dict__[key]
+    @lazy_resource()
+    def sentence_metric(self):
+        """The configured sacrebleu object, sentence flavour (built once per configuration)."""
+        return self._build(True)
 
-    def set_params(self, **params) -> Sacrebleu:
-        for key in ("_sentence", "_corpus"):
-            self.__dict__.pop(key, None)
-        return super().set_params(**params)
+    @lazy_resource()
+    def corpus_metric(self):
+        """The configured sacrebleu object, corpus flavour (built once per configuration)."""
+        return self._build(False)
 
     def _build(self, sentence: bool):
         """A sacrebleu metric object for this configuration."""
@@ -50,7 +49,7 @@ class Sacrebleu(SufficientStatistics, ReferenceMetric):
         return {"sacrebleu": sacrebleu.__version__}
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
-        corpus, sentence = self._sacrebleu(False), self._sacrebleu(True)
+        corpus, sentence = self.corpus_metric, self.sentence_metric
         names = self.statistic_names()
         references: dict[tuple[str, ...], dict] = {}  # each reference set is preprocessed once per batch
         out = []
@@ -66,7 +65,7 @@ class Sacrebleu(SufficientStatistics, ReferenceMetric):
 
     def corpus_from_statistics(self, summed: np.ndarray) -> np.ndarray:
         """Corpus scores from rows of summed statistics ((n x statistics) -> n scores)."""
-        corpus = self._sacrebleu(False)
+        corpus = self.corpus_metric
         rows = np.atleast_2d(np.asarray(summed, dtype=float))
         return np.array([corpus._compute_score_from_stats(list(row)).score for row in rows])
 

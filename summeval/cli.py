@@ -237,7 +237,8 @@ def _correlate(args) -> int:
 
 def _train(args) -> int:
     from evalcore.resources import shared_data_dir
-    from summeval.cremer import DEFAULT_KERNEL, KERNELS, train_on_judged, train_on_news_and_chat, train_on_summeval
+    from summeval.cremer import DEFAULT_KERNEL, KERNELS
+    from summeval.cremer_training import train_on_judged, train_on_news_and_chat, train_on_summeval
 
     check_output_dir(args.out, "--out")
     kernels = tuple(KERNELS) if args.kernel == "all" else (args.kernel,)

@@ -57,7 +57,7 @@ def pivot_stages(refs: Sequence[str], hyps: Sequence[str]) -> dict[str, float]:
     from mteval.tesla.lm_features import LMFeatures, default_lms
     from mteval.tesla.tesla_b import TeslaB
 
-    tables = TeslaB().features().pivots.tables
+    tables = TeslaB().extractor.pivots.tables
     state: dict[str, PivotFeatures] = {}
 
     def fresh() -> None:

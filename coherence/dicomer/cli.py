@@ -106,7 +106,7 @@ def cmd_score(args) -> int:
 
 
 def cmd_train_dicomer(args) -> int:
-    from coherence.dicomer.metric import model_paths
+    from coherence.dicomer.metric import model_path
     from coherence.dicomer.train import model_name, train
 
     out = check_output_dir(args.out, "--out") if args.out else None
@@ -114,7 +114,7 @@ def cmd_train_dicomer(args) -> int:
         args.mode = args.mode or "listwise"
         return _train_on_judged(args, out)
     args.mode = args.mode or DEFAULT_MODE
-    target = model_paths(out, model_name(args.mode, args.genres))[0]
+    target = model_path(out, model_name(args.mode, args.genres))
     if target.exists():
         print(f"overwriting {target}", file=sys.stderr)
     info = train(args.mode, args.variant, Path(args.data) if args.data else None, args.tier,

@@ -21,6 +21,7 @@ from pathlib import Path
 from coherence.heap import collect_new_objects_only
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceFreeMetric, Score, Signature
+from evalcore.models import SUFFIX, ModelFileError, load_model
 from evalcore.resources import ResourceError, package_path
 
 MODEL_NAME = "dicomer_model"
@@ -39,52 +40,43 @@ _NEUTRAL_NOTES = {
 }
 
 
-def model_paths(folder: Path | None = None, name: str = MODEL_NAME) -> tuple[Path, Path]:
-    """A model file (joblib) named ``name`` and its JSON sidecar (:mod:`evalcore.persist`) in
-    ``folder`` (default: the shipped models' folder)."""
-    folder = folder or package_path("coherence", "models")
-    return folder / f"{name}.joblib", folder / f"{name}.json"
+def model_path(folder: Path | None = None, name: str = MODEL_NAME) -> Path:
+    """The model file (:mod:`evalcore.models`) named ``name`` in ``folder`` (default: the shipped
+    models' folder)."""
+    return (folder or package_path("coherence", "models")) / f"{name}{SUFFIX}"
 
 
 def resolve_model(model: str | Path | None) -> Path:
     """The file of ``model``: None = the shipped default, a name of :data:`SHIPPED_MODELS`
     (an opt-in shipped model), else a path."""
     if model is None:
-        return model_paths()[0]
+        return model_path()
     if isinstance(model, str) and model in SHIPPED_MODELS:
-        return model_paths(name=SHIPPED_MODELS[model])[0]
+        return model_path(name=SHIPPED_MODELS[model])
     return Path(model)
 
 
 def load_dicomer_model(path: str | Path | None = None):
-    """(fitted :class:`~coherence.dicomer.model.DicomerModel`, sidecar dict) of a model file (or a
-    name of :data:`SHIPPED_MODELS`), the file checked against the SHA-256 in its sidecar; loaded
-    once per process and file version."""
+    """(fitted :class:`~coherence.dicomer.model.DicomerModel`, header dict) of a model file (or a
+    name of :data:`SHIPPED_MODELS`), checked against the SHA-256 in its header; read once per
+    process and file version."""
+    from coherence.dicomer.model import DicomerModel
+
     file = resolve_model(path)
     if not file.exists():
         raise ResourceError(f"DICOMER model {file} is missing: run `coherence train dicomer`")
-    stat = file.stat()
-    return _load(str(file), stat.st_mtime_ns, stat.st_size)
-
-
-@functools.lru_cache(maxsize=4)
-def _load(file: str, mtime_ns: int, size: int):
-    from evalcore.persist import ModelFileError, file_sha256, load_model
-
-    from coherence.dicomer.model import DicomerModel
-
     try:
-        model, info = load_model(file)
+        model, info = load_model(file, classes=(DicomerModel,))
     except ModelFileError as exc:
         raise ResourceError(str(exc)) from None
     if not isinstance(model, DicomerModel):
-        raise ResourceError(f"{file} holds a {type(model).__name__}, not a DICOMER model (files written "
-                            "before aesop-eval's model scheme): retrain with `coherence train dicomer`")
-    return model, {**info, "sha256": info.get("sha256") or file_sha256(file)}
+        raise ResourceError(f"{file} holds a {type(model).__name__}, not a DICOMER model: retrain with "
+                            "`coherence train dicomer`")
+    return model, info
 
 
 def model_signature(info: dict, parser: str, model_hash: str | None = None) -> Signature:
-    """The signature of a DICOMER model described by its sidecar ``info``, with relations from
+    """The signature of a DICOMER model described by its header ``info``, with relations from
     ``parser`` (an id of :func:`~coherence.dicomer.analysis.parser_id`) and, once the file exists,
     the first 12 hex digits of its SHA-256."""
     features = dict(part.split(":", 1) for part in info["features"].split("|"))
@@ -109,7 +101,7 @@ def analysis_notes(analysis, neutral: bool = False) -> tuple[str, ...]:
 
 
 class _Engine:
-    """What scoring needs, built once per configuration and process: model, sidecar, relation
+    """What scoring needs, built once per configuration and process: model, header, relation
     source, analysis cache, and the scores of recent texts, so DICOMER and every CREMER of a run
     analyse and score a text once (:func:`engine_for`)."""
 

@@ -68,7 +68,7 @@ class Synthetic:
         return texts, y, groups
 
     def genre_counts(self, genres: str = "open") -> dict[str, int]:
-        """Windows per genre that ``genres`` keeps (for sidecars and reports)."""
+        """Windows per genre that ``genres`` keeps (for model headers and reports)."""
         keep = [g for g in self.genres if genres == "all" or g in OPEN_GENRES]
         return {g: keep.count(g) for g in sorted(set(keep))}
 

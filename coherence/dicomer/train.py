@@ -98,6 +98,15 @@ def training_data(mode: str, summaries: list[Analysis], labels: np.ndarray, topi
     return texts, np.asarray(y, dtype=float), np.asarray(groups)
 
 
+def save_dicomer(model, path: Path, info: dict) -> Path:
+    """Write a trained DICOMER as a model file (:mod:`evalcore.models`) whose header names the
+    metric it serves (``dicomer``, or ``dicomer-gdtb-all`` for the opt-in every-genre model)."""
+    from evalcore.models import save_model
+
+    metric = "dicomer-gdtb-all" if info.get("genres") == "all" else "dicomer"
+    return save_model(model, path, {**info, "metric": metric}, classes=(DicomerModel,))
+
+
 def model_name(mode: str, genres: str) -> str:
     """File stem of a trained model: the default's, or ``dicomer_gdtb_all`` for the opt-in
     all-genre model (it must never replace the licence-clean default by accident)."""
@@ -120,10 +129,10 @@ def genre_licence(genres: dict[str, int]) -> str:
 def train_gdtb(variant: str = DEFAULT_VARIANT, genres: str = "open", data: Path | None = None, tier: int = 1,
                C="svmlight", seed: int = 0, out: Path | None = None) -> dict:
     """Train on GDTB windows against seeded permutations (no human scores, no summaries) and
-    write the model with its sidecar; ``genres="all"`` writes the opt-in ``dicomer_gdtb_all``."""
-    from evalcore.persist import read_sidecar, save_model
+    write the model file; ``genres="all"`` writes the opt-in ``dicomer_gdtb_all``."""
+    from evalcore.models import read_header
 
-    from coherence.dicomer.metric import model_paths, model_signature
+    from coherence.dicomer.metric import model_path, model_signature
     from coherence.dicomer.synthetic import TRAIN_NEGATIVES, WINDOW_SENTENCES, gdtb_windows
     from coherence.parser.pipeline import DiscourseParser
 
@@ -151,18 +160,18 @@ def train_gdtb(variant: str = DEFAULT_VARIANT, genres: str = "open", data: Path 
     info["signature"] = str(model_signature(info, info["parser"]))
     info["trained_on"] = (f"{sum(counts.values())} {WINDOW_SENTENCES}-sentence windows of GDTB train ({genres} genres: "
                           f"{', '.join(counts)}) against {TRAIN_NEGATIVES} seeded sentence permutations each")
-    model_file = save_model(model, model_paths(out, model_name("gdtb-permutation", genres))[0], info, compress=3)
-    return read_sidecar(model_file)
+    model_file = save_dicomer(model, model_path(out, model_name("gdtb-permutation", genres)), info)
+    return read_header(model_file)
 
 
 def train(mode: str = DEFAULT_MODE, variant: str = DEFAULT_VARIANT, data: Path | None = None, tier: int = 1,
           C="svmlight", seed: int = 0, out: Path | None = None, target: str = "coherence",
           genres: str = "open") -> dict:
-    """Train the DICOMER model of ``mode`` and write it with its sidecar (:mod:`evalcore.persist`);
-    SummEval modes train on all of SummEval; returns the sidecar."""
-    from evalcore.persist import read_sidecar, save_model
+    """Train the DICOMER model of ``mode`` and write it as a model file (:mod:`evalcore.models`);
+    SummEval modes train on all of SummEval; returns its header."""
+    from evalcore.models import read_header
 
-    from coherence.dicomer.metric import model_paths, model_signature
+    from coherence.dicomer.metric import model_path, model_signature
     from coherence.parser.pipeline import DiscourseParser
 
     if mode == "gdtb-permutation":
@@ -193,8 +202,8 @@ def train(mode: str = DEFAULT_MODE, variant: str = DEFAULT_VARIANT, data: Path |
     }
     info["signature"] = str(model_signature(info, info["parser"]))
     info["trained_on"] = trained_on(info)
-    model_file = save_model(model, model_paths(out)[0], info, compress=3)
-    return read_sidecar(model_file)
+    model_file = save_dicomer(model, model_path(out), info)
+    return read_header(model_file)
 
 
 def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], target: str = "coherence",
@@ -202,11 +211,11 @@ def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], targe
                     out: Path | None = None, source: str = "") -> dict:
     """Train DICOMER listwise on one's own judged summaries (:class:`~evalcore.data.records.SummaryItem`
     from TAC folders or JSONL, human scores from :func:`evalcore.data.human.read_human`): one group
-    per topic, labels = the human ``target``; writes the model with its sidecar into ``out``."""
-    from evalcore.persist import read_sidecar, save_model
+    per topic, labels = the human ``target``; writes the model file into ``out``."""
+    from evalcore.models import read_header
     from evalcore.textio import InputError
 
-    from coherence.dicomer.metric import model_paths, model_signature
+    from coherence.dicomer.metric import model_path, model_signature
     from coherence.parser.pipeline import DiscourseParser
 
     if out is None:
@@ -239,12 +248,12 @@ def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], targe
     info["signature"] = str(model_signature(info, info["parser"]))
     info["trained_on"] = (f"{name}: {len(items)} summaries of {len(set(topics))} topics ranked by human "
                           f"{target} within each topic (listwise)")
-    model_file = save_model(model, model_paths(out)[0], info, compress=3)
-    return read_sidecar(model_file)
+    model_file = save_dicomer(model, model_path(out), info)
+    return read_header(model_file)
 
 
 def trained_on(info: dict) -> str:
-    """One line naming a DICOMER model's training data (the sidecar's ``trained_on``)."""
+    """One line naming a DICOMER model's training data (the header's ``trained_on``)."""
     data = info["training_data"]
     parts = []
     if data["summaries"]:

@@ -3,10 +3,10 @@ non-explicit pairs, each stage consuming the previous stage's predictions (Lin e
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from pathlib import Path
 
+from evalcore.models import SUFFIX, ModelFileError, load_model
 from evalcore.resources import ResourceError, package_path
 
 from coherence.parser import argpos, args, explicit_sense, nonexplicit, vectors
@@ -22,29 +22,23 @@ PROVIDERS = {0: "rules-v1", 1: "gdtb-clf-v1"}
 MODEL_NAME = "parser_tier1"
 
 
-def model_paths(folder: Path | None = None) -> tuple[Path, Path]:
-    """The shipped Tier 1 model (joblib) and its JSON signature sidecar."""
-    folder = folder or package_path("coherence", "models")
-    return folder / f"{MODEL_NAME}.joblib", folder / f"{MODEL_NAME}.json"
+def model_path(folder: Path | None = None) -> Path:
+    """The Tier 1 model file (:mod:`evalcore.models`), shipped or in ``folder``."""
+    return (folder or package_path("coherence", "models")) / f"{MODEL_NAME}{SUFFIX}"
 
 
-@functools.lru_cache(maxsize=4)
-def load_model(path: str | None = None) -> tuple[dict, dict]:
+def load_parser_model(path: str | Path | None = None) -> tuple[dict, dict]:
     """The Tier 1 estimators (``connective``, ``argpos``, ``explicit_sense``, ``nonexplicit``) and
-    their sidecar (features, split, versions, seed, ``sha256``); the file is checked against the
-    hash recorded there (:mod:`evalcore.persist`)."""
-    from evalcore.persist import ModelFileError, file_sha256
-    from evalcore.persist import load_model as load_saved
-
-    model_file = Path(path) if path else model_paths()[0]
+    their header (features, split, versions, seed, ``sha256``), checked against the hash there;
+    read once per process and file version."""
+    model_file = Path(path) if path else model_path()
     if not model_file.exists():
         raise ResourceError(f"Tier 1 parser model {model_file} is missing: run "
                             "`coherence train parser` or use --tier 0")
     try:
-        models, info = load_saved(model_file)
+        return load_model(model_file, classes=(nonexplicit.PairFeaturizer,))
     except ModelFileError as exc:
         raise ResourceError(str(exc)) from None
-    return models, {**info, "sha256": info.get("sha256") or file_sha256(model_file)}
 
 
 def _by_text(pairs: Sequence[tuple[ParsedText, int]]) -> list[tuple[ParsedText, list[int]]]:
@@ -73,7 +67,7 @@ class DiscourseParser:
         self.tier = tier
         self.provider = PROVIDERS[tier]
         self.lexicon = lexicon or load_lexicon(lexicon_path)
-        self.models, info = load_model(model_path) if tier == 1 else (None, {})
+        self.models, info = load_parser_model(model_path) if tier == 1 else (None, {})
         #: SHA-256 of the Tier 1 model file (None for the rules): part of the parser's identity
         self.model_sha256: str | None = info.get("sha256")
         self.keys = self.lexicon.tier0_keys if tier == 0 else self.lexicon.tier1_keys

@@ -2,8 +2,8 @@
 features of :mod:`.features` learned from human rankings (:mod:`.train`). Not the BEER 2.0 default
 model (that is ``beer2``).
 
-The shipped model (``mteval/models/beer-wmt12/beer-wmt12.joblib``) is trained on the WMT12 rankings
-into English (research use, see its sidecar); the signature names its hash and every decision
+The shipped model (``mteval/models/beer-wmt12/beer-wmt12.npz``) is trained on the WMT12 rankings
+into English (research use, see its header); the signature names its hash and every decision
 the features take where the paper is silent. Several references: features averaged over them.
 """
 
@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
+from evalcore.lazy import lazy_resource
 from evalcore.metric import Item, ReferenceMetric, Score
-from evalcore.persist import ModelFileError, file_sha256
+from evalcore.models import ModelFileError
 from evalcore.resources import ResourceError, package_path
 from mteval.beer.extract import describe, feature_rows
 from mteval.beer.features import FEATURES
@@ -22,8 +23,8 @@ from mteval.learn.model import LinearModel, load_linear_model
 
 
 def default_model_path() -> Path:
-    """The shipped BEER model (WMT12 rankings into English; research use, see its sidecar)."""
-    return package_path("mteval", "models", "beer-wmt12", "beer-wmt12.joblib")
+    """The shipped BEER model (WMT12 rankings into English; research use, see its header)."""
+    return package_path("mteval", "models", "beer-wmt12", "beer-wmt12.npz")
 
 
 class Beer(ReferenceMetric):
@@ -46,42 +47,34 @@ class Beer(ReferenceMetric):
         self.model = model
         self.language = language
 
-    def set_params(self, **params) -> Beer:
-        super().set_params(**params)
-        self.__dict__.pop("_model", None)
-        return self
-
     def model_path(self) -> Path:
         return Path(self.model) if self.model else default_model_path()
 
-    def _load(self) -> LinearModel:
-        """The model, loaded once; its features must be BEER's 33 in order."""
-        model = self.__dict__.get("_model")
-        if model is None:
-            model, _ = load_linear_model(self.model_path())
-            if model.names != FEATURES:
-                raise ModelFileError(f"{self.model_path()}: its features {model.names} are not BEER's")
-            self.__dict__["_model"] = model
-        return model
+    @lazy_resource("model")
+    def weights(self) -> tuple[LinearModel, dict]:
+        """(model, header), loaded once per configuration; its features must be BEER's 33 in order."""
+        model, info = load_linear_model(self.model_path())
+        if model.names != FEATURES:
+            raise ModelFileError(f"{self.model_path()}: its features {model.names} are not BEER's")
+        return model, info
 
     def validate(self) -> None:
         if self.language != "en":
             raise ValueError(f"beer scores English targets only (spaCy's English tagger, Porter stems, WordNet), "
                              f"got language {self.language!r}")
-        self._load()
+        _ = self.weights
 
     def signature_extras(self) -> dict[str, object]:
         """The model's name and hash (``unresolved`` when it cannot be read: ``validate`` names it),
         the feature decisions and what prepares the text."""
         path = self.model_path()
         try:
-            self._load()
-            extras: dict[str, object] = {"model": f"{path.stem}:{file_sha256(path)[:8]}"}
+            extras: dict[str, object] = {"model": f"{path.stem}:{self.weights[1]['sha256'][:8]}"}
         except (ResourceError, ModelFileError, OSError):
             extras = {"model": path.stem, "unresolved": True}
         return {**extras, **describe()}
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
-        model = self._load()
+        model = self.weights[0]
         X = feature_rows([(item.references, item.candidate) for item in items])
         return [Score(float(v), dict(zip(FEATURES, map(float, x)))) for v, x in zip(model.raw(X), X)]

@@ -53,7 +53,7 @@ def signature(seed: int) -> str:
 def train_default(out: Path, data_root: Path | None = None, max_segments: int = 0, seed: int = 0,
                   log: Callable[[str], None] = print) -> Path:
     """Train BEER on the WMT12 into-English rankings of ``max_segments`` segments (0 = all) and
-    save it with its sidecar."""
+    save it as a model file."""
     root = (data_root or shared_data_dir()) / "mt" / "wmt12"
     data = load_ranked_set(root, max_segments=max_segments, seed=seed)
     X = raw_features(data, log)
@@ -63,7 +63,7 @@ def train_default(out: Path, data_root: Path | None = None, max_segments: int = 
                           f"rankings of {len(data.keys)} outputs, {len({k[1] for k in data.keys})} segments",
             "licence": LICENCE, "commit": source_commit(), "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
             "seed": seed, "max_segments": max_segments, "unreadable_outputs": len(data.unreadable)}
-    path = save_linear_model(model, out, info)
+    path = save_linear_model(model, out, info, "beer")
     log(f"BEER trained on {len(data.rankings)} rankings; weights: "
         + ", ".join(f"{n} {w:+.3g}" for n, w in zip(FEATURES, model.weights)) + f"; written to {path}")
     return path

@@ -19,6 +19,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from evalcore.lazy import lazy_resource
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.persist import ModelFileError
 from mteval.beer2.model import Beer2Model, default_model_dir
@@ -43,36 +44,30 @@ class Beer2(ReferenceMetric):
     def __init__(self, model: str | Path | None = None):
         self.model = model
 
-    def set_params(self, **params) -> Beer2:
-        super().set_params(**params)
-        self.__dict__.pop("_model", None)
-        return self
-
     def model_dir(self) -> Path:
         return Path(self.model) if self.model else default_model_dir()
 
-    def _load(self) -> Beer2Model:
-        """The model, loaded once per instance."""
-        if "_model" not in self.__dict__:
-            self.__dict__["_model"] = Beer2Model(self.model_dir())
-        return self.__dict__["_model"]
+    @lazy_resource("model")
+    def loaded_model(self) -> Beer2Model:
+        """The model, loaded once per configuration."""
+        return Beer2Model(self.model_dir())
 
     def validate(self) -> None:
         if self.model is not None and not isinstance(self.model, (str, Path)):
             raise ValueError(f"model must be a folder path, got {self.model!r}")
-        self._load()
+        _ = self.loaded_model
 
     def signature_extras(self) -> dict[str, object]:
         """The model folder's name and digest, upstream's release, tokenisation and reference rule."""
         folder = self.model_dir()
         try:
-            model = f"{folder.name}:{self._load().digest[:8]}"
+            model = f"{folder.name}:{self.loaded_model.digest[:8]}"
         except (ModelFileError, OSError, ValueError):
             model = f"{folder.name}:unresolved"
         return {"model": model, "upstream": UPSTREAM, "tok": "spaces", "refs": "max"}
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
-        model = self._load()
+        model = self.loaded_model
         template = model.template
         texts = dict.fromkeys(t for it in items for t in (it.candidate, *it.references))
         pieces = {t: template.pieces(t) for t in texts}

@@ -1,6 +1,6 @@
 """TESLA-F's learned layer: a linear model over named features, fitted as a pairwise ranker on
 human rankings (the suite's RankSVM, :mod:`evalcore.ranking`, the ranker DICOMER uses), with the
-paper's optional [0, 1] scaling (WMT 2011 §4.1) and persistence through :mod:`evalcore.persist`.
+paper's optional [0, 1] scaling (WMT 2011 §4.1) and persistence as a model file (:mod:`evalcore.models`).
 
 Features are standardised before the SVM (F-measures and LM scores differ in scale) and the
 scaler is folded back, so the model is plain weights ``v`` and a bias ``b`` on raw features.
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.persist import ModelFileError, load_model, save_model
+from evalcore.models import ModelFileError, load_model, save_model
 
 #: the paper's assumed range of a normalised LM score (1/n) log P (WMT 2011 §4.1)
 LM_RANGE = (-15.0, 0.0)
@@ -88,14 +88,15 @@ def fit_ranker(X: np.ndarray, y: Sequence[float], groups: Sequence, names: Seque
     return LinearModel(tuple(names), weights, float(-(weights * mean).sum()))
 
 
-def save_linear_model(model: LinearModel, path: str | Path, info: dict) -> Path:
-    """Write the model (plain lists: readable without this class) and its sidecar."""
+def save_linear_model(model: LinearModel, path: str | Path, info: dict, metric: str) -> Path:
+    """Write the model of ``metric`` as a model file (:mod:`evalcore.models`; plain lists,
+    readable without this class), ``info`` in its header."""
     payload = {"names": list(model.names), "weights": [float(w) for w in model.weights], "bias": model.bias}
-    return save_model(payload, path, {**info, "features": list(model.names)})
+    return save_model(payload, path, {**info, "metric": metric, "features": list(model.names)})
 
 
 def load_linear_model(path: str | Path) -> tuple[LinearModel, dict]:
-    """(model, sidecar) of a file written by :func:`save_linear_model`; a clear error otherwise."""
+    """(model, header) of a file written by :func:`save_linear_model`; a clear error otherwise."""
     payload, info = load_model(path)
     try:
         return LinearModel(tuple(payload["names"]), np.asarray(payload["weights"], dtype=float),

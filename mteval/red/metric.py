@@ -14,6 +14,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from evalcore.lazy import lazy_resource
 from evalcore.metric import Item, ReferenceMetric, Score
 from mteval.red import parse
 from mteval.red.align import MODULES, align
@@ -153,10 +154,12 @@ class RedP(_RedBase):
         extras = {**super().signature_extras(), "match": "+".join(MODULES) + "+para", "stem": "porter",
                   "syn": f"wordnet-{version()}", "align": "staged-assignment"}
         if self.w_par > 0:
-            extras.update(self._paraphrases().signature_fields())
+            extras.update(self.paraphrases.signature_fields())
         return extras
 
-    def _paraphrases(self):
+    @lazy_resource("par_min")
+    def paraphrases(self):
+        """The pivot tables' paraphrase pairs above ``par_min`` (opened once per configuration)."""
         from mteval.red.paraphrase import PivotParaphrases
 
         return PivotParaphrases.default(self.par_min)
@@ -165,5 +168,5 @@ class RedP(_RedBase):
         return Weights.one(self.alpha, self.w_fun, (self.w_exact, self.w_stem, self.w_syn), self.w_par, self.weights)
 
     def _stats(self, tree: DepTree, grams: DepNgrams, hypothesis: Sequence[str]) -> np.ndarray:
-        pairs = self._paraphrases().pairs(tree.words, hypothesis) if self.w_par > 0 else ()
+        pairs = self.paraphrases.pairs(tree.words, hypothesis) if self.w_par > 0 else ()
         return aligned_stats(tree, grams, hypothesis, align(tree.words, hypothesis), pairs)

@@ -71,7 +71,7 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    """Train on the language's UP dev file and write model + sidecar."""
+    """Train on the language's UP dev file and write the model file."""
     from mteval.srl.train import train_and_save
 
     out = args.out or model_path(args.language)

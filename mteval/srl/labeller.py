@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.persist import load_model, save_model
+from evalcore.models import load_model, save_model
 from evalcore.resources import ResourceError, package_path, spacy_pipeline
 from mteval.srl.features import Parsed, parse_texts
 from mteval.srl.frames import FramedSentence
@@ -46,7 +46,7 @@ MISSING = {
           "run time), so there are no run-time features to train on; give external frames "
           "(mteval.srl.external) instead",
 }
-MODEL_FILE = "model.joblib"
+MODEL_FILE = "model.npz"
 
 
 def language_of(code: str) -> SRLLanguage:
@@ -79,7 +79,7 @@ def model_path(code: str) -> Path:
 
 class Labeller:
     """Labels texts of one language with a trained :class:`SRLModel`; ``info`` is the model's
-    sidecar (signature, training data, licence)."""
+    header (signature, training data, licence)."""
 
     def __init__(self, model: SRLModel, language: str = "en", info: dict | None = None):
         self.model = model
@@ -106,9 +106,11 @@ class Labeller:
 
 
 def save_labeller(model: SRLModel, path: str | Path, info: dict) -> Path:
-    """Write a trained model and its sidecar (``info``: signature, trained_on, licence, ...)."""
+    """Write a trained model as a model file (:mod:`evalcore.models`; ``info``: signature,
+    trained_on, licence, language, ...), named ``srl-<language>`` in its header."""
     return save_model({"predicate": (model.predicate_vec, model.predicate_clf),
-                       "argument": (model.argument_vec, model.argument_clf)}, path, info, compress=3)
+                       "argument": (model.argument_vec, model.argument_clf)}, path,
+                      {**info, "metric": f"srl-{info.get('language', 'en')}"})
 
 
 def load_labeller(path: str | Path, language: str = "en") -> Labeller:

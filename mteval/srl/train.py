@@ -1,5 +1,5 @@
 """``mteval train srl``: train the labeller of a language on its Universal PropBank dev file (spaCy
-features on the gold tokens) and write the model with its sidecar (signature, data, licence)."""
+features on the gold tokens) and write the model file (header: signature, data, licence)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def signature(language: str, settings: Settings) -> str:
 
 def train_and_save(language: str, out: Path, data_root: Path | None = None, settings: Settings = Settings(),
                    log=print) -> tuple[SRLModel, Path]:
-    """Train on all of the language's UP dev and write ``out`` (model) and its JSON sidecar."""
+    """Train on all of the language's UP dev and write the model file ``out``."""
     sentences = training_sentences(language, data_root)
     log(f"srl {language}: parsing {len(sentences)} UP sentences with spaCy")
     parsed = parse_gold_tokens(parser_for(language), sentences)

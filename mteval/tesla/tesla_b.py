@@ -20,6 +20,7 @@ from typing import ClassVar
 import numpy as np
 
 from evalcore.default_resources import DEFAULT_PIVOTS
+from evalcore.lazy import lazy_resource
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.resources import ResourceError
 from mteval.lexical.bpng_features import PivotFeatures, default_tables
@@ -98,31 +99,23 @@ class TeslaB(ReferenceMetric):
             raise ValueError(f"multi_ref must be one of {MULTI_REF_MODES}, got {self.multi_ref!r}")
         resolve_tables(self.pivots, self.tables)
 
-    def features(self) -> TeslaFeatures:
-        """The feature extractor over the resolved tables (built once per process)."""
-        cached = self.__dict__.get("_features")
-        if cached is None:
-            cached = TeslaFeatures(PivotFeatures.from_paths(resolve_tables(self.pivots, self.tables)), self.alpha)
-            self.__dict__["_features"] = cached
-        return cached
-
-    def set_params(self, **params) -> TeslaB:
-        super().set_params(**params)
-        self.__dict__.pop("_features", None)
-        return self
+    @lazy_resource("pivots", "tables", "alpha")
+    def extractor(self) -> TeslaFeatures:
+        """The feature extractor over the resolved tables (built once per configuration and process)."""
+        return TeslaFeatures(PivotFeatures.from_paths(resolve_tables(self.pivots, self.tables)), self.alpha)
 
     def signature_extras(self) -> dict[str, object]:
         """Pivots with their tables' hashes and lemmatisers (``unresolved`` when a table is
         missing: ``validate`` names it), and what prepares the English text."""
         try:
-            fields = self.features().pivots.signature_fields()
+            fields = self.extractor.pivots.signature_fields()
         except (ResourceError, ValueError, OSError):
             fields = {"pivots": pivot_list(self.pivots, self.tables if isinstance(self.tables, Mapping) else None),
                       "unresolved": True}
         return {"ngrams": "1-3", "sim": "ms+pos", "fw": 0.1, **fields, **preparer("en").describe()}
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
-        extractor = self.features()
+        extractor = self.extractor
         names = extractor.names()
         per_item = extractor.per_reference([(item.references, item.candidate) for item in items])
         return [self._combine(rows, names) for rows in per_item]

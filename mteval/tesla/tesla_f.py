@@ -2,8 +2,8 @@
 (6 BTNG + 3 per pivot here) and the normalised LM scores of the hypothesis under two LMs, learned
 as a pairwise ranker on human rankings (:mod:`.train`), optionally scaled to [0, 1] (§4.1).
 
-The shipped model (``mteval/models/tesla-f-wmt12.joblib``) is trained on the WMT12 rankings into
-English; its sidecar names the pivot tables and LMs it was trained with, and scoring warns when
+The shipped model (``mteval/models/tesla-f-wmt12.npz``) is trained on the WMT12 rankings into
+English; its header names the pivot tables and LMs it was trained with, and scoring warns when
 the resources in use have other signatures (gettext tables depend on the catalogs installed).
 Several references: the F-measures are averaged over references before the model, which for a
 linear model equals the mean of the per-reference scores (the LM features do not depend on them).
@@ -18,8 +18,9 @@ from typing import ClassVar
 
 import numpy as np
 
+from evalcore.lazy import lazy_resource
 from evalcore.metric import Item, ReferenceMetric, Score
-from evalcore.persist import ModelFileError, file_sha256
+from evalcore.models import ModelFileError
 from evalcore.resources import ResourceError, package_path
 from mteval.lexical.bpng_features import PivotFeatures
 from mteval.tesla.features import TeslaFeatures
@@ -35,8 +36,8 @@ class ResourceMismatchWarning(UserWarning):
 
 
 def default_model_path() -> Path:
-    """The shipped TESLA-F model (WMT12 rankings into English; research use, see its sidecar)."""
-    return package_path("mteval", "models", "tesla-f-wmt12.joblib")
+    """The shipped TESLA-F model (WMT12 rankings into English; research use, see its header)."""
+    return package_path("mteval", "models", "tesla-f-wmt12.npz")
 
 
 class TeslaF(ReferenceMetric):
@@ -67,49 +68,41 @@ class TeslaF(ReferenceMetric):
         self.lms = lms
         self.language = language
 
-    def set_params(self, **params) -> TeslaF:
-        super().set_params(**params)
-        self.__dict__.pop("_resources", None)
-        return self
-
     def model_path(self) -> Path:
         return Path(self.model) if self.model else default_model_path()
 
-    def _load(self) -> tuple[LinearModel, TeslaFeatures, LMFeatures]:
-        """(model, F-measure extractor, LM features), loaded once; resources checked against the
-        sidecar."""
-        cached = self.__dict__.get("_resources")
-        if cached is None:
-            model, info = load_linear_model(self.model_path())
-            if self.lms is not None and not isinstance(self.lms, Mapping):
-                raise ValueError(f"lms must map LM name -> KenLM file, got {self.lms!r}")
-            pivots = PivotFeatures.from_paths(resolve_tables(info["pivots"], self.tables))
-            given = {name: Path(path) for name, path in (self.lms or {}).items()}
-            unused = set(given) - set(info["lms"])
-            if unused:
-                raise ValueError(f"LMs given for {', '.join(sorted(unused))}, not among the model's {', '.join(info['lms'])}")
-            lm_paths = {**(default_lms() if set(info["lms"]) - set(given) else {}), **given}
-            lms = LMFeatures({name: lm_paths[name] for name in info["lms"]})
-            tesla = TeslaFeatures(pivots)
-            names = tesla.names() + lms.names()
-            if tuple(names) != model.names:
-                raise ModelFileError(f"{self.model_path()}: its features {model.names} differ from "
-                                     f"those of its resources {tuple(names)}")
-            expected = (tuple(info["pivot_tables"]), tuple(info["lm_files"]))
-            found = (pivots.signature_fields()["pivots"], lms.signature_fields()["lms"])
-            if found != expected:  # the signature shows the tables and LMs in use; the weights assume others
-                warnings.warn(f"TESLA-F model {self.model_path().name} was trained with pivot tables {expected[0]} "
-                              f"and LMs {expected[1]}, scoring uses {found[0]} and {found[1]}: its weights may not "
-                              "fit them (retrain with `mteval train tesla-f`)", ResourceMismatchWarning, stacklevel=2)
-            cached = (model, tesla, lms)
-            self.__dict__["_resources"] = cached
-        return cached
+    @lazy_resource("model", "tables", "lms")
+    def resources(self) -> tuple[LinearModel, TeslaFeatures, LMFeatures, dict]:
+        """(model, F-measure extractor, LM features, the model's header), loaded once per
+        configuration; the resources are checked against those the header names."""
+        model, info = load_linear_model(self.model_path())
+        if self.lms is not None and not isinstance(self.lms, Mapping):
+            raise ValueError(f"lms must map LM name -> KenLM file, got {self.lms!r}")
+        pivots = PivotFeatures.from_paths(resolve_tables(info["pivots"], self.tables))
+        given = {name: Path(path) for name, path in (self.lms or {}).items()}
+        unused = set(given) - set(info["lms"])
+        if unused:
+            raise ValueError(f"LMs given for {', '.join(sorted(unused))}, not among the model's {', '.join(info['lms'])}")
+        lm_paths = {**(default_lms() if set(info["lms"]) - set(given) else {}), **given}
+        lms = LMFeatures({name: lm_paths[name] for name in info["lms"]})
+        tesla = TeslaFeatures(pivots)
+        names = tesla.names() + lms.names()
+        if tuple(names) != model.names:
+            raise ModelFileError(f"{self.model_path()}: its features {model.names} differ from "
+                                 f"those of its resources {tuple(names)}")
+        expected = (tuple(info["pivot_tables"]), tuple(info["lm_files"]))
+        found = (pivots.signature_fields()["pivots"], lms.signature_fields()["lms"])
+        if found != expected:  # the signature shows the tables and LMs in use; the weights assume others
+            warnings.warn(f"TESLA-F model {self.model_path().name} was trained with pivot tables {expected[0]} "
+                          f"and LMs {expected[1]}, scoring uses {found[0]} and {found[1]}: its weights may not "
+                          "fit them (retrain with `mteval train tesla-f`)", ResourceMismatchWarning, stacklevel=2)
+        return model, tesla, lms, info
 
     def validate(self) -> None:
         check_english(self.name, self.language)
         if not isinstance(self.scale, bool):
             raise ValueError(f"scale must be true or false, got {self.scale!r}")
-        self._load()
+        _ = self.resources
 
     def signature_extras(self) -> dict[str, object]:
         """The model's name and hash, the pivot tables and LMs (``unresolved`` when a resource
@@ -117,15 +110,15 @@ class TeslaF(ReferenceMetric):
         path = self.model_path()
         extras: dict[str, object] = {}
         try:
-            _, tesla, lms = self._load()
-            extras.update(model=f"{path.stem}:{file_sha256(path)[:8]}", **tesla.pivots.signature_fields(),
+            _, tesla, lms, info = self.resources
+            extras.update(model=f"{path.stem}:{info['sha256'][:8]}", **tesla.pivots.signature_fields(),
                           **lms.signature_fields())
         except (ResourceError, ModelFileError, ValueError, OSError, KeyError):
             extras.update(model=path.stem, unresolved=True)
         return {**extras, **preparer("en").describe()}
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
-        model, tesla, lms = self._load()
+        model, tesla, lms, _ = self.resources
         per_ref = tesla.per_reference([(item.references, item.candidate) for item in items])
         X = model_matrix(np.array([output_row(rows, lms, item.candidate) for rows, item in zip(per_ref, items)]),
                          len(lms.names()))

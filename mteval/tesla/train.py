@@ -109,7 +109,7 @@ def default_extractors() -> tuple[TeslaFeatures, LMFeatures]:
 def train_default(out: Path, data_root: Path | None = None, max_segments: int = DEFAULT_SEGMENTS, seed: int = 0,
                   log: Callable[[str], None] = print) -> Path:
     """Train TESLA-F on the WMT12 into-English rankings of ``max_segments`` segments (0 = all)
-    and save it with its sidecar."""
+    and save it as a model file."""
     from mteval.learn.model import save_linear_model
 
     root = (data_root or shared_data_dir()) / "mt" / "wmt12"
@@ -125,7 +125,7 @@ def train_default(out: Path, data_root: Path | None = None, max_segments: int = 
             "licence": LICENCE, "pivots": list(tesla.pivots.pivots), "lms": list(lms.lms),
             "pivot_tables": tesla.pivots.signature_fields()["pivots"], "lm_files": lms.signature_fields()["lms"],
             "seed": seed, "unreadable_outputs": len(data.unreadable)}
-    path = save_linear_model(model, out, info)
+    path = save_linear_model(model, out, info, "tesla-f")
     log(f"TESLA-F trained on {len(data.rankings)} rankings; weights: "
         + ", ".join(f"{n} {w:+.3g}" for n, w in zip(names, model.weights)) + f"; written to {path}")
     return path

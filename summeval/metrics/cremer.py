@@ -9,7 +9,6 @@ training distribution of TESLA-S and noted."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -17,39 +16,20 @@ from typing import ClassVar
 import numpy as np
 
 from evalcore import __version__
-from evalcore.metric import InputLimits, Item, ReferenceMetric, Score, Signature
+from evalcore.lazy import lazy_resource
+from evalcore.metric import InputLimits, Item, Metric, ReferenceMetric, Score, Signature
 from summeval.cremer import (DEFAULT_KERNEL, DEFAULT_TRAINING, KERNELS, SINGLE_SUMMARY_NOTE, TRAININGS,
-                             cremer_features, dicomer_judged, load_model, metric_name, model_path)
+                             cremer_features, dicomer_judged, load_cremer, metric_name)
 from summeval.metrics.tesla_s import TeslaS
 
 
-def _model(kernel: str, models: str | Path | None, training: str):
-    """(regressor, sidecar) of a model file, loaded once per process and version of the file."""
-    path = model_path(kernel, models, training)
-    stat = path.stat() if path.exists() else None
-    return _load(kernel, str(models) if models else None, training, stat and (stat.st_mtime_ns, stat.st_size))
-
-
-@functools.lru_cache(maxsize=8)
-def _load(kernel: str, models: str | None, training: str, version):
-    return load_model(kernel, models, training)
-
-
-@functools.lru_cache(maxsize=1)
-def _dicomer():
-    """DICOMER as ``coherence`` offers it (the shipped model, parses cached on disk)."""
-    from coherence.dicomer.metric import Dicomer
-
-    return Dicomer()
-
-
-def feature_values(items: Sequence[Item]) -> tuple[list, list]:
+def feature_values(items: Sequence[Item], dicomer: Metric) -> tuple[list, list]:
     """CREMER's two features of checked items (texts already cleaned and within the caller's size
-    cap): TESLA-S's and DICOMER's Score or ErrorRecord for each item."""
+    cap): TESLA-S's and ``dicomer``'s Score or ErrorRecord for each item."""
     # the caller's cap already admitted these texts; the features must not apply the default one again
     limits = InputLimits(max(len(t) for it in items for t in (it.candidate, *it.references)))
-    return TeslaS().score_batch(items, limits), _dicomer().score_batch([Item(it.candidate, id=it.id) for it in items],
-                                                                       limits)
+    return TeslaS().score_batch(items, limits), dicomer.score_batch([Item(it.candidate, id=it.id) for it in items],
+                                                                    limits)
 
 
 class Cremer(ReferenceMetric):
@@ -84,15 +64,25 @@ class Cremer(ReferenceMetric):
         if self.training not in TRAININGS:
             raise ValueError(f"training must be one of {sorted(TRAININGS)}, got {self.training!r}")
 
-    def _loaded(self):
+    @lazy_resource("kernel", "models", "training")
+    def regressor(self) -> tuple:
+        """(regressor, header) of the model file, read once per configuration and process."""
         self._ensure_valid()
-        return _model(self.kernel, self.models, self.training)
+        return load_cremer(self.kernel, self.models, self.training)
+
+    @lazy_resource()
+    def dicomer(self) -> Metric:
+        """DICOMER as ``coherence`` offers it (the shipped model; its engine, parses and scores
+        are shared with every other DICOMER of the process)."""
+        from coherence.dicomer.metric import Dicomer
+
+        return Dicomer()
 
     def signature(self) -> Signature:
         """sacrebleu's short form: ``cremer|variant:CREMER-RBF|features:tesla-s+dicomer|target:...|model:...``;
         the model file stands for ``models`` by the first 12 hex digits of its SHA-256, its
-        features and target are read from its sidecar."""
-        info = self._loaded()[1]
+        features and target are read from its header."""
+        info = self.regressor[1]
         params = {"variant": KERNELS[self.kernel], "features": info["features"],
                   "tesla": info.get("tesla_scaling", "raw"),
                   "dicomer": info.get("dicomer_scaling", "raw"), "target": info["target"], "model": info["sha256"][:12],
@@ -100,12 +90,12 @@ class Cremer(ReferenceMetric):
         return Signature(self.name, params, {}, __version__)
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
-        tesla, dicomer = feature_values(items)
+        tesla, dicomer = feature_values(items, self.dicomer)
         for item, t, d in zip(items, tesla, dicomer):
             bad = next((f for f in (t, d) if not f.ok), None)
             if bad is not None:
                 raise ValueError(f"{item.id}: no {bad.metric} score to predict from ({bad.message})")
-        model, info = self._loaded()
+        model, info = self.regressor
         raw = np.array([t.value for t in tesla])
         topic_of: dict[tuple[str, ...], int] = {}
         topics = np.array([topic_of.setdefault(it.references, len(topic_of)) for it in items])

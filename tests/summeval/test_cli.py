@@ -279,12 +279,12 @@ def _demo_human(tmp_path, skip=None):
 
 
 def test_train_cremer_on_judged_tac_folders(capsys, tmp_path):
-    from summeval.cremer import load_model
+    from summeval.cremer import load_cremer
 
     code, out, err = run(capsys, "train", "cremer", *TAC, "--human", str(_demo_human(tmp_path)),
                          "--target", "responsiveness", "--kernel", "linear", "--out", str(tmp_path / "models"))
     assert code == 0, err
-    model, info = load_model("linear", tmp_path / "models")
+    model, info = load_cremer("linear", tmp_path / "models")
     assert info["n_summaries"] == 12 and info["target"].endswith(":responsiveness")
     assert "not trained on these summaries" in info["dicomer_training_values"] and info["licence"]
     code, out, err = run(capsys, "score", *TAC, "-m", "cremer", "--cremer-models", str(tmp_path / "models"),

@@ -3,8 +3,8 @@ import pytest
 
 from evalcore.metric import Item
 from evalcore.persist import ModelFileError
-from summeval.cremer import (DICOMER_SCALING, KERNELS, SINGLE_SUMMARY_NOTE, cremer_features, feature_matrix, load_model,
-                             make_cremer, monotone_in_tesla, save_model, scale_dicomer)
+from summeval.cremer import (DICOMER_SCALING, KERNELS, SINGLE_SUMMARY_NOTE, cremer_features, feature_matrix, load_cremer,
+                             make_cremer, monotone_in_tesla, save_cremer, scale_dicomer)
 from summeval.metrics.cremer import Cremer
 
 
@@ -23,20 +23,20 @@ def test_save_and_load_round_trip_with_a_checked_sidecar(tmp_path):
     model = make_cremer("linear").fit(x, [1, 3, 5, 2])
     info = {"features": ["tesla-s", "dicomer"], "target": "t:overall", "trained_on": "four toy summaries",
             "licence": "test data"}
-    path = save_model(model, "linear", info, tmp_path)
-    loaded, side = load_model("linear", tmp_path)
+    path = save_cremer(model, "linear", info, tmp_path)
+    loaded, side = load_cremer("linear", tmp_path)
     assert np.allclose(loaded.predict(x), model.predict(x))
     assert side["signature"] == ("cremer|variant:CREMER-LF|features:tesla-s+dicomer|tesla:topic-z|dicomer:topic-z-judged"
                                  "|target:t:overall|v:0.2.0")
     assert len(side["sha256"]) == 64 and side["trained_on"] == "four toy summaries"
     path.write_bytes(path.read_bytes() + b"tampered")
     with pytest.raises(ModelFileError, match="does not match the SHA-256"):
-        load_model("linear", tmp_path)
+        load_cremer("linear", tmp_path)
 
 
 def test_shipped_models_have_sidecars_of_the_persistence_scheme():
     for kernel in KERNELS:
-        _, info = load_model(kernel)  # checks the file against the sidecar's SHA-256
+        _, info = load_cremer(kernel)  # checks the file against the sidecar's SHA-256
         assert {"signature", "trained_on", "licence", "sha256"} <= set(info)
         assert info["n_summaries"] == 1600 and info["target"] == "summeval:mean"
 
@@ -44,7 +44,7 @@ def test_shipped_models_have_sidecars_of_the_persistence_scheme():
 def test_cremer_signatures_name_the_variant_scaling_and_model_file():
     names = {"linear": "cremer", "rbf": "cremer-rbf", "poly": "cremer-pf"}
     for kernel, name in names.items():
-        info = load_model(kernel)[1]
+        info = load_cremer(kernel)[1]
         assert str(Cremer(kernel).signature()) == (
             f"{name}|variant:{KERNELS[kernel]}|features:tesla-s+dicomer|tesla:topic-z|dicomer:topic-z-judged"
             f"|target:summeval:mean|model:{info['sha256'][:12]}|v:0.2.0")
@@ -55,10 +55,10 @@ def test_cremer_signatures_name_the_variant_scaling_and_model_file():
 
 
 def test_shipped_default_is_monotone_in_tesla_s_at_fixed_dicomer():
-    model, info = load_model("linear")
+    model, info = load_cremer("linear")
     assert monotone_in_tesla(model, np.linspace(-5, 5, 21), n=81, span=4.0)
     for kernel in KERNELS:  # the sidecar records the same check for every variant
-        other, side = load_model(kernel)
+        other, side = load_cremer(kernel)
         assert isinstance(side["monotone_in_tesla_s"], bool)
     assert info["monotone_in_tesla_s"] is True
 
@@ -120,7 +120,7 @@ def test_missing_model_is_a_clear_error(tmp_path):
     from evalcore.resources import ResourceError
 
     with pytest.raises(ResourceError, match="summeval train cremer"):
-        load_model("rbf", tmp_path)
+        load_cremer("rbf", tmp_path)
 
 
 def test_polynomial_kernel_keeps_the_sign_of_a_linear_signal():
@@ -154,7 +154,7 @@ def test_epsilon_means_the_same_on_any_judgment_scale():
 
 def test_opt_in_news_chat_model_says_non_commercial_everywhere():
     metric = Cremer(training="news-chat")
-    model, info = load_model("linear", training="news-chat")
+    model, info = load_cremer("linear", training="news-chat")
     assert metric.name == "cremer-news-chat"
     sig = str(metric.signature())
     assert sig.startswith("cremer-news-chat|variant:CREMER-LF|") and "|use:non-commercial|" in sig
@@ -168,21 +168,21 @@ def test_opt_in_news_chat_model_says_non_commercial_everywhere():
 def test_training_names_a_model_file_and_refuses_unknown_sets(tmp_path):
     from summeval.cremer import metric_name, model_path
 
-    assert model_path("linear", tmp_path, "news-chat").name == "cremer_news_chat_linear.joblib"
-    assert model_path("rbf", tmp_path).name == "cremer_rbf.joblib"
+    assert model_path("linear", tmp_path, "news-chat").name == "cremer_news_chat_linear.npz"
+    assert model_path("rbf", tmp_path).name == "cremer_rbf.npz"
     assert metric_name("rbf", "news-chat") == "cremer-news-chat-rbf" and metric_name("poly") == "cremer-pf"
     with pytest.raises(ValueError, match="training must be one of"):
         model_path("linear", tmp_path, "tac")
     with pytest.raises(ValueError, match="training must be one of"):
         Cremer(training="tac").signature()
     with pytest.raises(Exception, match="--with-dialsummeval"):
-        load_model("linear", tmp_path, "news-chat")
+        load_cremer("linear", tmp_path, "news-chat")
 
 
 def test_news_chat_training_refuses_a_dicomer_that_saw_summaries(monkeypatch, tmp_path):
     from evalcore.resources import ResourceError
-    from summeval import cremer
+    from summeval import cremer_training
 
-    monkeypatch.setattr(cremer, "_dicomer_saw_summaries", lambda: True)
+    monkeypatch.setattr(cremer_training, "_dicomer_saw_summaries", lambda: True)
     with pytest.raises(ResourceError, match="trained on summaries"):
-        cremer.train_on_news_and_chat(tmp_path / "summeval.json", tmp_path / "dialsummeval", folder=tmp_path)
+        cremer_training.train_on_news_and_chat(tmp_path / "summeval.json", tmp_path / "dialsummeval", folder=tmp_path)
