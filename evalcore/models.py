@@ -127,10 +127,11 @@ class _Encoder:
             return {"$type": name}
         if isinstance(obj, np.dtype):
             return {"$dtype": obj.str}
+        name = self.name_of(type(obj))
         state = obj.__getstate__() if hasattr(obj, "__getstate__") else obj.__dict__
         if not isinstance(state, dict):
-            raise TypeError(f"{_class_name(type(obj))} has no dict state")
-        return {"$object": self.name_of(type(obj)), "state": self.encode(state)}
+            raise TypeError(f"{name} has no dict state")
+        return {"$object": name, "state": self.encode(state)}
 
 
 class _Decoder:

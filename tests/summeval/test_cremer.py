@@ -18,7 +18,7 @@ def test_kernels_fit_and_rbf_captures_an_interaction():
         make_cremer("sigmoid")
 
 
-def test_save_and_load_round_trip_with_a_checked_sidecar(tmp_path):
+def test_save_and_load_round_trip_with_a_checked_header(tmp_path, tamper_model_file):
     x = feature_matrix([0.1, 0.5, 0.9, 0.3], [1.0, -1.0, 0.5, 0.0])
     model = make_cremer("linear").fit(x, [1, 3, 5, 2])
     info = {"features": ["tesla-s", "dicomer"], "target": "t:overall", "trained_on": "four toy summaries",
@@ -29,15 +29,16 @@ def test_save_and_load_round_trip_with_a_checked_sidecar(tmp_path):
     assert side["signature"] == ("cremer|variant:CREMER-LF|features:tesla-s+dicomer|tesla:topic-z|dicomer:topic-z-judged"
                                  "|target:t:overall|v:0.2.0")
     assert len(side["sha256"]) == 64 and side["trained_on"] == "four toy summaries"
-    path.write_bytes(path.read_bytes() + b"tampered")
+    assert side["metric"] == "cremer" and side["format"] == "aesop-model/1"
+    tamper_model_file(path)
     with pytest.raises(ModelFileError, match="does not match the SHA-256"):
         load_cremer("linear", tmp_path)
 
 
-def test_shipped_models_have_sidecars_of_the_persistence_scheme():
+def test_shipped_models_have_headers_of_the_model_file_format():
     for kernel in KERNELS:
-        _, info = load_cremer(kernel)  # checks the file against the sidecar's SHA-256
-        assert {"signature", "trained_on", "licence", "sha256"} <= set(info)
+        _, info = load_cremer(kernel)  # checks the file against the header's SHA-256
+        assert {"metric", "version", "signature", "trained_on", "licence", "sha256"} <= set(info)
         assert info["n_summaries"] == 1600 and info["target"] == "summeval:mean"
 
 
