@@ -8,7 +8,7 @@ from evalcore.bpng import MemoryPhraseTable, PhraseTableStore, write_store
 from evalcore.lm import train_lm
 from parapeval.data import ScoredPair
 from parapeval.fluency import FluencyScorer
-from parapeval.model import PEMRegressor, neutral_point, save_model
+from parapeval.model import PEMRegressor, neutral_point, save_pem
 from parapeval.pem import PEM, PEMFeatures
 from parapeval.training import feature_matrix, fit_pem, training_pairs
 
@@ -81,7 +81,7 @@ def toy_model(toy_training, tmp_path_factory):
     model = fit_pem(X, y, [p.original for p in pairs], PEMRegressor(cv=2))
     info = {"signature": features.signature(), "trained_on": "toy pairs", "licence": "CC0 (written for the tests)",
             "pivots": ["fr"], "discount": None, "neutral": neutral_point(model, X)}
-    return save_model(model, tmp_path_factory.mktemp("model") / "toy.pkl", info)
+    return save_pem(model, tmp_path_factory.mktemp("model") / "toy.npz", info)
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ import pytest
 
 from evalcore.bpng import PhraseTableStore
 from parapeval.cli import main
-from parapeval.model import load_model
+from parapeval.model import load_pem
 from parapeval.pem import COPY_NOTE
 
 GOOD = ("the cat sleeps .", "the feline dozes .")
@@ -151,7 +151,7 @@ def test_list_metrics_version_and_usage_errors(clean_file, resource_args, capsys
 
 
 def test_missing_model_and_empty_input_are_clear_errors(clean_file, resource_args, tmp_path, capsys):
-    assert main(["score", "-i", str(clean_file), *resource_args[:4], "--model", str(tmp_path / "none.pkl")]) == 2
+    assert main(["score", "-i", str(clean_file), *resource_args[:4], "--model", str(tmp_path / "none.npz")]) == 2
     assert "parapeval train" in capsys.readouterr().err
     empty = tmp_path / "empty.jsonl"
     empty.write_bytes(b"")
@@ -169,9 +169,9 @@ def _twitter_para(path, pairs):
 
 def test_train_writes_the_model_and_its_sidecar(resource_args, tmp_path, capsys, toy_pairs):
     data = _twitter_para(tmp_path / "tp.jsonl", toy_pairs)
-    out = tmp_path / "models" / "new.pkl"
+    out = tmp_path / "models" / "new.npz"
     assert main(["train", "--data", str(data), "--out", str(out), "--controls", *resource_args[:4]]) == 0
-    model, info = load_model(out)
+    model, info = load_pem(out)
     assert info["controls"] and info["pivots"] == ["fr"] and info["pairs"] == len(toy_pairs) + 3 * 4
     assert info["trained_on"].startswith("Twitter-Para (tp.jsonl): 12 human-scored pairs + 12 controls")
     assert info["signature"].startswith("pem|pivots:fr|fw:none|lm:toy:4g:") and info["licence"]

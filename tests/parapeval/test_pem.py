@@ -12,12 +12,12 @@ from evalcore.bpng import write_store
 from evalcore.metric import Item, Score
 from evalcore.metric.batch import score_with
 from evalcore.metric.inputs import EMPTY_NOTE
-from evalcore.persist import ModelFileError, sidecar_path
+from evalcore.models import ModelFileError, read_header, save_model
 from evalcore.resources import ResourceError
 from evalcore.textio import InputError
 from parapeval import defaults
 from parapeval.data import ScoredPair, source_folds
-from parapeval.model import FEATURES, PEMRegressor, control_pairs, load_model, neutral_point, save_model
+from parapeval.model import FEATURES, PEMRegressor, control_pairs, load_pem, neutral_point, save_pem
 from parapeval.pem import COPY_NOTE, MAX_WORDS, PEM
 from parapeval.report import Row, system_summary
 
@@ -69,7 +69,7 @@ def test_components_are_named_for_what_they_hold(toy_pem):
 
 
 def test_value_is_the_regressor_on_the_components(toy_pem, toy_model):
-    model, _ = load_model(toy_model)
+    model, _ = load_pem(toy_model)
     score = toy_pem.score(*GOOD)
     x = np.array([[score.adequacy, score.fluency, score.target_ngram_f1]])
     assert score.value == model.predict(x)[0]
@@ -108,7 +108,7 @@ def test_worker_processes_agree_with_one_process(toy_pem):
 def test_text_pem_cannot_judge_gets_the_neutral_value_and_a_note(toy_pem, toy_model, pair):
     """On the old main an Arabic or Chinese pair got a confident score (0.71 with the shipped model)
     and no flag."""
-    neutral = json.loads(sidecar_path(toy_model).read_text())["neutral"]
+    neutral = read_header(toy_model)["neutral"]
     score = toy_pem.score(*pair)
     assert score.value == neutral["value"] and dict(score.components) == neutral["features"]
     assert any(n.startswith(("non-english", "no-words", "symbols")) for n in score.notes)
@@ -117,7 +117,7 @@ def test_text_pem_cannot_judge_gets_the_neutral_value_and_a_note(toy_pem, toy_mo
 
 def test_neutral_point_is_the_prediction_at_the_median_features(toy_training, toy_model):
     _, X, _, _ = toy_training
-    model, info = load_model(toy_model)
+    model, info = load_pem(toy_model)
     point = neutral_point(model, X)
     median = np.median(X, axis=0)
     assert point["features"] == dict(zip(FEATURES, median.tolist()))
@@ -146,7 +146,7 @@ def test_pickled_metric_travels_as_its_parameters(toy_pem):
 
 def test_missing_resources_fail_validation_but_not_the_signature(toy_pem, tmp_path, monkeypatch):
     monkeypatch.setenv("AESOP_CACHE", str(tmp_path / "cache"))  # no default tables there
-    missing = PEM(**{**toy_pem.get_params(), "model": str(tmp_path / "none.pkl")})
+    missing = PEM(**{**toy_pem.get_params(), "model": str(tmp_path / "none.npz")})
     assert str(missing.signature()).startswith("pem|pivots:fr=fr|fw:model|lm:toy|model:none|unresolved:yes|v:")
     with pytest.raises(ResourceError, match="parapeval train"):
         missing.validate()
@@ -163,30 +163,31 @@ def test_missing_resources_fail_validation_but_not_the_signature(toy_pem, tmp_pa
         PEM(**{**toy_pem.get_params(), "pivots": ["de"]}).validate()
 
 
-def test_model_roundtrip_and_a_tampered_file_is_refused(toy_model, tmp_path):
-    model, info = load_model(toy_model)
+def test_model_roundtrip_and_a_tampered_file_is_refused(toy_model, tmp_path, tamper_model_file):
+    model, info = load_pem(toy_model)
     for key in ("signature", "trained_on", "licence", "sha256", "pivots", "neutral", "feature_names"):
         assert key in info
-    path = save_model(model, tmp_path / "m.pkl", {k: info[k] for k in ("signature", "trained_on", "licence",
+    path = save_pem(model, tmp_path / "m.npz", {k: info[k] for k in ("signature", "trained_on", "licence",
                                                                         "pivots", "discount", "neutral")})
-    again, _ = load_model(path)
+    again, _ = load_pem(path)
     x = np.array([[0.5, -2.0, 0.3]])
     assert again.predict(x) == model.predict(x)
-    path.write_bytes(path.read_bytes()[:-8] + b"tampered")
+    tamper_model_file(path)
     with pytest.raises(ModelFileError, match="does not match the SHA-256"):
-        load_model(path)
+        load_pem(path)
     with pytest.raises(ValueError, match="lacks neutral"):
-        save_model(model, tmp_path / "n.pkl", {"signature": "s", "trained_on": "t", "licence": "l", "pivots": ["fr"]})
+        save_pem(model, tmp_path / "n.npz", {"signature": "s", "trained_on": "t", "licence": "l", "pivots": ["fr"]})
 
 
 def test_a_model_of_the_old_feature_names_is_refused(toy_model, tmp_path):
-    old = tmp_path / "old.pkl"
-    old.write_bytes(toy_model.read_bytes())
-    info = json.loads(sidecar_path(toy_model).read_text())
-    info["feature_names"] = ["adequacy", "fluency", "dissimilarity"]
-    sidecar_path(old).write_text(json.dumps(info))
+    model, info = load_pem(toy_model)
+    keep = ("signature", "trained_on", "licence", "pivots", "discount", "neutral")
+    old = save_pem(model, tmp_path / "old.npz", {k: info[k] for k in keep})
+    header = read_header(old)
+    save_model(model, old, {**header, "feature_names": ["adequacy", "fluency", "dissimilarity"]},
+               classes=(PEMRegressor,))
     with pytest.raises(ModelFileError, match="retrain"):
-        load_model(old)
+        load_pem(old)
 
 
 def test_system_summary_ranks_and_counts(toy_pem):

@@ -6,8 +6,9 @@ import re
 
 import pytest
 
-from evalcore.persist import file_sha256, sidecar_path
+from evalcore.models import load_model, read_header
 from parapeval import PEM, defaults
+from parapeval.model import PEMRegressor
 
 BUILT = all(defaults.phrase_table_path(p).is_file() for p in defaults.DEFAULT_PIVOTS) and defaults.lm_path().is_file()
 needs_resources = pytest.mark.skipif(not BUILT, reason="default phrase tables / LM not built (run `make setup`)")
@@ -34,15 +35,15 @@ def test_shipped_model_prefers_rewording_over_copy_and_noise():
 def test_shipped_model_flags_non_english_pairs_with_its_neutral_value(pair):
     """On the old main these pairs got a confident PEM of about 0.71 and no flag."""
     score = PEM().score(*pair)
-    neutral = json.loads(sidecar_path(defaults.model_path()).read_text("utf-8"))["neutral"]
+    neutral = read_header(defaults.model_path())["neutral"]
     assert score.value == neutral["value"] and score.notes[0].startswith("non-english")
 
 
-def test_shipped_model_file_and_sidecar():
+def test_shipped_model_file_and_header():
     path = defaults.model_path()
-    assert path.is_file(), "parapeval/models/pem-default.pkl missing: run `parapeval train --controls`"
-    info = json.loads(sidecar_path(path).read_text("utf-8"))
-    assert info["sha256"] == file_sha256(path)
+    assert path.is_file(), "parapeval/models/pem-default.npz missing: run `parapeval train --controls`"
+    info = read_header(path)
+    assert info["metric"] == "pem" and load_model(path, classes=(PEMRegressor,))[1] == info  # hash checked
     assert info["feature_names"] == ["adequacy", "fluency", "target_ngram_f1"] and info["pivots"] == ["fr", "de", "es", "zh"]
     assert info["trained_on"].startswith("Twitter-Para") and info["licence"]
     assert 0 < info["neutral"]["value"] < 1
