@@ -5,12 +5,16 @@ import pytest
 
 
 def _tamper(path):
-    """Change one number of a model file's arrays, its header (and the SHA-256 there) kept."""
+    """Change one number of a model file (in its first numeric array, else in its tree), its
+    header (and the SHA-256 there) kept."""
     with np.load(path, allow_pickle=False) as z:
         members = {name: z[name] for name in z.files}
-    name = next(n for n in members if n.startswith("a") and members[n].dtype.kind in "fiu" and members[n].size)
+    name = next((n for n in members if n.startswith("a") and members[n].dtype.kind in "fiu" and members[n].size),
+                "__tree__")
     changed = members[name].copy()
-    changed.reshape(-1)[0] += 1
+    flat = changed.reshape(-1)
+    k = 0 if name != "__tree__" else next(i for i, b in enumerate(flat) if 48 <= b < 57)  # a digit 0-8
+    flat[k] += 1
     members[name] = changed
     with open(path, "wb") as fh:
         np.savez_compressed(fh, **members)

@@ -4,7 +4,7 @@ the model file and its sidecar, and the metric end to end on a tiny synthetic ra
 import numpy as np
 import pytest
 
-from evalcore.persist import ModelFileError
+from evalcore.models import ModelFileError
 from evalcore.resources import ResourceError
 from mteval.data.wmt12 import Ranking
 from mteval.lexical.bpng_features import PivotFeatures
@@ -71,13 +71,15 @@ def test_undefined_f_measures_take_their_kinds_mean():
     assert filled[1].tolist() == [0.0] * 6
 
 
-def test_model_file_round_trip_and_tampering(tmp_path):
+def test_model_file_round_trip_and_tampering(tmp_path, tamper_model_file):
     model = LinearModel(("btng_ms1", "lm_news"), np.array([0.7, 0.02]), -0.1)
-    path = save_linear_model(model, tmp_path / "m.joblib", {"signature": "toy", "trained_on": "toy", "licence": "toy"})
+    path = save_linear_model(model, tmp_path / "m.npz", {"signature": "toy", "trained_on": "toy", "licence": "toy"},
+                             "tesla-f")
     loaded, info = load_linear_model(path)
     assert loaded.names == model.names and np.array_equal(loaded.weights, model.weights) and loaded.bias == model.bias
-    assert info["features"] == ["btng_ms1", "lm_news"] and path.with_suffix(".json").is_file()
-    path.write_bytes(path.read_bytes() + b"x")
+    assert info["features"] == ["btng_ms1", "lm_news"] and info["metric"] == "tesla-f"
+    assert '"weights":[0.7,0.02]' in np.load(path)["__tree__"].tobytes().decode()  # plain numbers
+    tamper_model_file(path)
     with pytest.raises(ModelFileError, match="SHA-256"):
         load_linear_model(path)
 
@@ -137,7 +139,7 @@ def test_metric_end_to_end(ranked, extractors, features, toy_tables, toy_lms, tm
     info = {"signature": "toy", "trained_on": "toy rankings", "licence": "toy", "pivots": ["fr", "zh"],
             "lms": ["news", "bible"], "pivot_tables": list(tesla.pivots.signature_fields()["pivots"]),
             "lm_files": list(lms.signature_fields()["lms"])}
-    path = save_linear_model(fit(features, ranked, names), tmp_path / "toy.joblib", info)
+    path = save_linear_model(fit(features, ranked, names), tmp_path / "toy.npz", info, "tesla-f")
     metric = TeslaF(model=path, tables=toy_tables, lms=toy_lms)
     good = metric.score([REFS[0]], OUTPUTS[0][0])
     bad = metric.score([REFS[0]], OUTPUTS[0][2])

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from evalcore.persist import ModelFileError
+from evalcore.models import ModelFileError, read_header
 from mteval.beer.features import FEATURES
 from mteval.beer.metric import Beer, default_model_path
 from mteval.beer.train import fit, raw_features
@@ -91,8 +91,8 @@ def test_features_and_cross_validation(ranked, X):
 
 
 def test_metric_end_to_end(ranked, X, tmp_path):
-    path = save_linear_model(fit(X, ranked), tmp_path / "toy.joblib",
-                             {"signature": "toy", "trained_on": "toy rankings", "licence": "toy"})
+    path = save_linear_model(fit(X, ranked), tmp_path / "toy.npz",
+                             {"signature": "toy", "trained_on": "toy rankings", "licence": "toy"}, "beer")
     metric = Beer(model=path)
     good, bad = metric.score([REFS[0]], OUTPUTS[0][1]), metric.score([REFS[0]], OUTPUTS[0][2])
     assert bad.value < good.value and set(good.components) == set(FEATURES)
@@ -109,13 +109,13 @@ def test_metric_end_to_end(ranked, X, tmp_path):
 def test_bad_configuration(tmp_path):
     with pytest.raises(ValueError, match="English targets only"):
         Beer(language="de").validate()
-    other = save_linear_model(LinearModel(("x",), np.ones(1)), tmp_path / "other.joblib",
-                              {"signature": "toy", "trained_on": "toy", "licence": "toy"})
+    other = save_linear_model(LinearModel(("x",), np.ones(1)), tmp_path / "other.npz",
+                              {"signature": "toy", "trained_on": "toy", "licence": "toy"}, "beer")
     with pytest.raises(ModelFileError, match="not BEER's"):
         Beer(model=other).validate()
 
 
-def test_shipped_model_sidecar():
-    info = json.loads(default_model_path().with_suffix(".json").read_text())
+def test_shipped_model_header():
+    info = read_header(default_model_path())
     assert info["features"] == list(FEATURES) and "research" in info["licence"]
     assert "WMT12" in info["trained_on"] and info["signature"].startswith("beer|")

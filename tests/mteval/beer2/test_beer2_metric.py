@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from evalcore.metric import Item
-from evalcore.persist import ModelFileError
+from evalcore.models import ModelFileError
 from mteval.beer2.metric import Beer2
 from mteval.beer2.model import Beer2Model, default_model_dir, model_digest
 
