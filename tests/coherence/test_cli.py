@@ -205,7 +205,7 @@ def test_score_usage_errors_exit_2_before_scoring(model_file, tmp_path, capsys, 
     _no_parsing(monkeypatch)
     assert main(["score", good, "-m", "rouge-2", "--model", model_file]) == 2
     assert "unknown metric 'rouge-2'" in capsys.readouterr().err
-    assert main(["score", good, "--model", str(tmp_path / "none.joblib")]) == 2
+    assert main(["score", good, "--model", str(tmp_path / "none.npz")]) == 2
     assert "train dicomer" in capsys.readouterr().err
     assert main(["score", good, "--model", model_file, "-o", str(tmp_path / "no" / "out.json")]) == 2
     assert main(["score", str(tmp_path / "missing.txt"), "--model", model_file]) == 2
@@ -253,13 +253,13 @@ def test_train_dicomer_says_which_model_it_replaces(tmp_path, monkeypatch, capsy
     import coherence.dicomer.train as train
 
     monkeypatch.setattr(train, "train", lambda *args, **kwargs: {})
-    (tmp_path / "dicomer_model.joblib").write_bytes(b"old")
+    (tmp_path / "dicomer_model.npz").write_bytes(b"old")
     assert main(["train", "dicomer", "--out", str(tmp_path)]) == 0
-    assert f"overwriting {tmp_path / 'dicomer_model.joblib'}" in capsys.readouterr().err
+    assert f"overwriting {tmp_path / 'dicomer_model.npz'}" in capsys.readouterr().err
     # the opt-in all-genre model has its own file: it never replaces the licence-clean default
-    (tmp_path / "dicomer_gdtb_all.joblib").write_bytes(b"old")
+    (tmp_path / "dicomer_gdtb_all.npz").write_bytes(b"old")
     assert main(["train", "dicomer", "--out", str(tmp_path), "--genres", "all"]) == 0
-    assert f"overwriting {tmp_path / 'dicomer_gdtb_all.joblib'}" in capsys.readouterr().err
+    assert f"overwriting {tmp_path / 'dicomer_gdtb_all.npz'}" in capsys.readouterr().err
     assert "CC BY-NC-SA" in train.LICENCE_NOTE and "CC BY 4.0" in train.LICENCE_NOTE
     assert main(["train", "dicomer", "--out", str(tmp_path), "--C", "-1"]) == 2
 

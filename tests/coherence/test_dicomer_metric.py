@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 
 from evalcore.metric import InputLimits, Item, Score
-from evalcore.persist import save_model
+from evalcore.models import save_model
 from evalcore.resources import ResourceError
 
 from coherence.dicomer.analysis import AnalysisCache, parser_id, permuted_parsed
 from coherence.dicomer.metric import Dicomer, load_dicomer_model, model_signature
 from coherence.dicomer.model import DicomerModel
+from coherence.dicomer.train import save_dicomer
 from coherence.parser.document import ParsedText
 from coherence.parser.pipeline import DiscourseParser
 
@@ -45,8 +46,8 @@ def write_model(folder, variant: str = "DICOMER+EGRID") -> str:
     info = {"variant": variant, "mode": "listwise", "parser_tier": 0, "C": 1.0,
             "features": variant_config(variant).signature(), "parser": parser_id(parser)}
     info["signature"] = str(model_signature(info, info["parser"]))
-    path = folder / "dicomer_model.joblib"
-    save_model(model, path, {**info, "trained_on": "three test texts", "licence": "test data"})
+    path = folder / "dicomer_model.npz"
+    save_dicomer(model, path, {**info, "trained_on": "three test texts", "licence": "test data"})
     return str(path)
 
 
@@ -177,20 +178,23 @@ def test_invalid_parameters_are_refused_before_scoring(model_file):
         Dicomer(model=model_file, external="parse-it").score_batch(TEXTS)
 
 
-def test_model_files_are_checked(model_file, tmp_path):
+def test_model_files_are_checked(model_file, tmp_path, tamper_model_file):
     with pytest.raises(ResourceError, match="train dicomer"):
-        load_dicomer_model(tmp_path / "none.joblib")
-    tampered = tmp_path / "dicomer_model.joblib"
-    tampered.write_bytes(open(model_file, "rb").read() + b"x")
-    (tmp_path / "dicomer_model.json").write_text(open(model_file[:-7] + ".json").read())
+        load_dicomer_model(tmp_path / "none.npz")
+    tampered = tmp_path / "dicomer_model.npz"
+    tampered.write_bytes(open(model_file, "rb").read())
+    tamper_model_file(tampered)
     with pytest.raises(ResourceError, match="does not match the SHA-256"):
         load_dicomer_model(tampered)
-    old = tmp_path / "old" / "dicomer_model.joblib"
+    old = tmp_path / "old" / "dicomer_model.joblib"  # the format before model files: refused, never unpickled
     old.parent.mkdir()
-    joblib.dump({"model": load_dicomer_model(model_file)[0], "info": {}}, old)
-    (old.parent / "dicomer_model.json").write_text("{}")
-    with pytest.raises(ResourceError, match="retrain with `coherence train dicomer`"):
+    joblib.dump(load_dicomer_model(model_file)[0], old)
+    with pytest.raises(ResourceError, match="not an aesop-model/1 model file"):
         load_dicomer_model(old)
+    other = tmp_path / "other.npz"
+    save_model({"model": "not a ranker"}, other, {"metric": "x", "trained_on": "x", "signature": "x", "licence": "x"})
+    with pytest.raises(ResourceError, match="retrain with `coherence train dicomer`"):
+        load_dicomer_model(other)
 
 
 def test_shipped_model_scores_as_trained():

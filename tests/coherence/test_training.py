@@ -36,7 +36,7 @@ def test_train_parser_writes_a_usable_model(gdtb_dir, pdtb2_table, tmp_path, mon
     assert signature["train_documents"] == 4 and set(signature["tuning"]) == {
         "connective", "argpos", "explicit_sense", "nonexplicit"}
     assert signature["licence"] == signature["data_licence"] and signature["trained_on"].startswith("GDTB train: 4 ")
-    parser = DiscourseParser(tier=1, model_path=str(tmp_path / "model" / "parser_tier1.joblib"))
+    parser = DiscourseParser(tier=1, model_path=str(tmp_path / "model" / "parser_tier1.npz"))
     assert parser.model_sha256 == signature["sha256"]
     # the parser's identity (caches, DICOMER models) follows the model it loaded, not the shipped one
     assert parser_id(parser) != parser_id(DiscourseParser(tier=1))
@@ -45,17 +45,17 @@ def test_train_parser_writes_a_usable_model(gdtb_dir, pdtb2_table, tmp_path, mon
     assert any(r.explicit and r.connective_text.lower() == "because" for r in rels)
 
 
-def test_a_tampered_parser_model_is_refused(tmp_path):
+def test_a_tampered_parser_model_is_refused(tmp_path, tamper_model_file):
     from evalcore.resources import ResourceError
 
-    from coherence.parser.pipeline import load_model, model_paths
+    from coherence.parser.pipeline import load_parser_model, model_path
 
-    shipped, side = model_paths()
+    shipped = model_path()
     copy = tmp_path / shipped.name
-    copy.write_bytes(shipped.read_bytes()[:-1] + b"\0")
-    (tmp_path / side.name).write_text(side.read_text("utf-8"), "utf-8")
+    copy.write_bytes(shipped.read_bytes())
+    tamper_model_file(copy)
     with pytest.raises(ResourceError, match="does not match the SHA-256"):
-        load_model(str(copy))
+        load_parser_model(str(copy))
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +83,7 @@ def test_train_dicomer_writes_a_usable_model(tiny_summeval, tmp_path, monkeypatc
     assert (info["training_data"]["source_articles_permuted"] == 3) == (mode == "combined")
     assert info["trained_on"].startswith("summeval_small.json: 48 SummEval summaries") and info["licence"]
     assert ("source articles" in info["trained_on"]) == (mode == "combined") and len(info["sha256"]) == 64
-    metric = Dicomer(model=str(tmp_path / "model" / "dicomer_model.joblib"))
+    metric = Dicomer(model=str(tmp_path / "model" / "dicomer_model.npz"))
     assert str(metric.signature()) == info["signature"].replace("|v:", f"|model:{info['sha256'][:12]}|v:")
     results = metric.score_batch(["The council met. It approved the budget because taxes rose.", "One sentence."])
     assert all(r.ok for r in results) and results[1].notes[0].startswith("one_sentence")
@@ -103,9 +103,9 @@ def test_train_dicomer_on_gdtb_windows_writes_a_named_usable_model(gdtb_dir, tmp
     assert info["training_data"]["summaries"] == 0 and sum(counts.values()) == info["training_data"]["windows"] > 0
     assert set(counts) <= set(OPEN_GENRES) or genres == "all"
     name = "dicomer_model" if genres == "open" else "dicomer_gdtb_all"
-    assert [p.name for p in sorted((tmp_path / "model").iterdir())] == [f"{name}.joblib", f"{name}.json"]
+    assert [p.name for p in sorted((tmp_path / "model").iterdir())] == [f"{name}.npz"]
     assert info["trained_on"].startswith(f"{info['training_data']['windows']} 4-sentence windows of GDTB train")
-    metric = Dicomer(model=str(tmp_path / "model" / f"{name}.joblib"))
+    metric = Dicomer(model=str(tmp_path / "model" / f"{name}.npz"))
     one, two = metric.score_batch(["One sentence only.", "The council met. It approved the budget because taxes rose."])
     assert one.value == metric._engine().model.neutral_score_ and one.notes[0].startswith("not_judged")
     assert two.ok
@@ -163,7 +163,7 @@ def test_train_dicomer_on_your_own_judged_summaries(tmp_path, monkeypatch, capsy
     assert info["mode"] == "listwise" and info["training_data"]["summaries"] == 6 and info["n_pairs"] > 0
     assert info["trained_on"] == "s.jsonl: 6 summaries of 2 topics ranked by human coherence within each topic (listwise)"
     assert "inherits the licence" in info["licence"]
-    assert Dicomer(model=str(tmp_path / "dicomer_model.joblib")).score("The council met. Then it voted.").ok
+    assert Dicomer(model=str(tmp_path / "dicomer_model.npz")).score("The council met. Then it voted.").ok
     # no --out: the shipped model is never replaced by a user's model
     assert main(["train", "dicomer", "-i", str(summaries), "--human", str(human), "--tier", "0"]) == 2
     assert "needs --out" in capsys.readouterr().err
