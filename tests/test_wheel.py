@@ -22,11 +22,11 @@ CONSTRAINTS = ROOT / "constraints.txt"
 
 #: files a metric reads at run time, which the wheel must carry
 SHIPPED = ("evalcore/wordlists/function_words_en.txt", "coherence/parser/connectives.json",
-           "coherence/models/parser_tier1.joblib", "coherence/models/dicomer_model.joblib",
-           "summeval/models/cremer_linear.joblib", "parapeval/models/pem-default.pkl",
-           "mteval/models/beer2/default/core_model", "mteval/models/srl-en/model.joblib",
-           "mteval/models/umeant/up-en-roles.json", "mteval/models/tesla-f-wmt12.joblib",
-           "mteval/models/beer-wmt12/beer-wmt12.joblib")
+           "coherence/models/parser_tier1.npz", "coherence/models/dicomer_model.npz",
+           "summeval/models/cremer_linear.npz", "parapeval/models/pem-default.npz",
+           "mteval/models/beer2/default/core_model", "mteval/models/srl-en/model.npz",
+           "mteval/models/umeant/up-en-roles.json", "mteval/models/tesla-f-wmt12.npz",
+           "mteval/models/beer-wmt12/beer-wmt12.npz")
 
 
 def _run(cmd: list[str], cwd: Path, env: dict | None = None, timeout: int = 1500) -> subprocess.CompletedProcess:

@@ -23,7 +23,7 @@ def resource_args() -> tuple[str, ...]:
     from evalcore.bpng import PhraseTableStore, write_store
     from evalcore.lm import train_lm
     from parapeval.fluency import FluencyScorer
-    from parapeval.model import PEMRegressor, neutral_point, save_model
+    from parapeval.model import PEMRegressor, neutral_point, save_pem
     from parapeval.pem import PEMFeatures
     from parapeval.training import feature_matrix, fit_pem, training_pairs
     from tests.parapeval.conftest import LM_TEXT, PAIRS
@@ -40,5 +40,5 @@ def resource_args() -> tuple[str, ...]:
     model = fit_pem(X, np.array([p.score for p in pairs]), [p.original for p in pairs], PEMRegressor(cv=2))
     info = {"signature": features.signature(), "trained_on": "toy pairs", "licence": "CC0 (written for the tests)",
             "pivots": ["fr"], "discount": None, "neutral": neutral_point(model, X)}
-    path = save_model(model, folder / "toy.pkl", info)
+    path = save_pem(model, folder / "toy.npz", info)
     return ("--table", f"fr={store}", "--lm", str(lm.lm_path), "--model", str(path))

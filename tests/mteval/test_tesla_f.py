@@ -1,5 +1,5 @@
 """TESLA-F: the paper's [0, 1] scaling, the seeded pairwise ranker, cross-validation by segment,
-the model file and its sidecar, and the metric end to end on a tiny synthetic ranking set."""
+the model file and its header, and the metric end to end on a tiny synthetic ranking set."""
 
 import numpy as np
 import pytest

@@ -1,5 +1,5 @@
 """Tiny resources built once per test session in a tmp dir: a toy phrase table (in memory and as a
-store), a toy LM, a PEM model trained on toy pairs and saved with its sidecar, and PEM on them."""
+store), a toy LM, a PEM model trained on toy pairs and saved as a model file, and PEM on them."""
 
 import numpy as np
 import pytest
@@ -76,7 +76,7 @@ def toy_training(toy_store, toy_lm):
 
 @pytest.fixture(scope="session")
 def toy_model(toy_training, tmp_path_factory):
-    """A PEM model fitted on the toy pairs, saved with its sidecar; returns its path."""
+    """A PEM model fitted on the toy pairs, saved as a model file; returns its path."""
     features, X, y, pairs = toy_training
     model = fit_pem(X, y, [p.original for p in pairs], PEMRegressor(cv=2))
     info = {"signature": features.signature(), "trained_on": "toy pairs", "licence": "CC0 (written for the tests)",

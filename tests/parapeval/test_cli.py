@@ -167,7 +167,7 @@ def _twitter_para(path, pairs):
     return path
 
 
-def test_train_writes_the_model_and_its_sidecar(resource_args, tmp_path, capsys, toy_pairs):
+def test_train_writes_the_model_file(resource_args, tmp_path, capsys, toy_pairs):
     data = _twitter_para(tmp_path / "tp.jsonl", toy_pairs)
     out = tmp_path / "models" / "new.npz"
     assert main(["train", "--data", str(data), "--out", str(out), "--controls", *resource_args[:4]]) == 0

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from evalcore.metric import Item
-from evalcore.persist import ModelFileError
+from evalcore.models import ModelFileError
 from summeval.cremer import (DICOMER_SCALING, KERNELS, SINGLE_SUMMARY_NOTE, cremer_features, feature_matrix, load_cremer,
                              make_cremer, monotone_in_tesla, save_cremer, scale_dicomer)
 from summeval.metrics.cremer import Cremer
@@ -58,7 +58,7 @@ def test_cremer_signatures_name_the_variant_scaling_and_model_file():
 def test_shipped_default_is_monotone_in_tesla_s_at_fixed_dicomer():
     model, info = load_cremer("linear")
     assert monotone_in_tesla(model, np.linspace(-5, 5, 21), n=81, span=4.0)
-    for kernel in KERNELS:  # the sidecar records the same check for every variant
+    for kernel in KERNELS:  # the header records the same check for every variant
         other, side = load_cremer(kernel)
         assert isinstance(side["monotone_in_tesla_s"], bool)
     assert info["monotone_in_tesla_s"] is True

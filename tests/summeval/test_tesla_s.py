@@ -69,7 +69,7 @@ def test_batch_equals_one_by_one():
 
 
 def test_signatures_keep_the_short_form_of_0_1_0():
-    # the strings CREMER's sidecars record, parameter for parameter
+    # the strings CREMER's model headers record, parameter for parameter
     assert str(get_metric("tesla-s").signature()) == \
         "tesla-s|ngrams:1+sb4|fw:0.1|alpha:0.8|refs:max|tok:ptb-lc|stem:no|fwd:list|v:0.2.0"
     assert str(get_metric("tesla-s-pos").signature()) == \

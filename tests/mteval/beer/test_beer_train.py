@@ -1,6 +1,6 @@
 """BEER's training and metric on a tiny ranked set: pairwise preferences, the logistic ranker,
 segment-grouped cross-validation, the feature cache, the model file, the metric end to end and
-bad input; the shipped model's sidecar."""
+bad input; the shipped model's header."""
 
 import json
 

@@ -26,7 +26,7 @@ def test_srl_command_json_and_conllu(tmp_path, capsys):
 def test_srl_command_names_a_missing_model(tmp_path, capsys):
     src = tmp_path / "in.txt"
     src.write_text("Ein Satz.\n")
-    assert main(["srl", str(src), "--model", str(tmp_path / "missing.joblib")]) == 2
+    assert main(["srl", str(src), "--model", str(tmp_path / "missing.npz")]) == 2
     assert "not found" in capsys.readouterr().err
 
 
