@@ -1,6 +1,6 @@
 """One registry for the files and heavy models the suite uses, loaded lazily once per process.
 
-Shipped resources (word lists, trained models and their sidecars) live inside the package that
+Shipped resources (word lists, trained model files) live inside the package that
 reads them and are found with :mod:`importlib.resources`, so an installed wheel finds them wherever
 it lands; built resources go below :func:`cache_root`.
 """

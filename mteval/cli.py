@@ -116,7 +116,7 @@ def _add_train(sub) -> None:
     add_srl_train(command(models, "srl", run_srl_train,
                           help="the semantic role labeller on Universal PropBank dev (not a metric)",
                           description="Train the labeller's predicate and argument classifiers on the language's "
-                                      "UP dev file with spaCy features; writes model + sidecar."))
+                                      "UP dev file with spaCy features; writes the model file."))
 
 
 def _add_tune(sub) -> None:

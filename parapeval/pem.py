@@ -150,7 +150,7 @@ class PEMFeatures:
 
 @dataclass(frozen=True)
 class _Config:
-    """PEM's parameters resolved against the model's sidecar and the default resources."""
+    """PEM's parameters resolved against the model's header and the default resources."""
 
     model: Path
     info: dict
@@ -171,7 +171,7 @@ class PEM(SourceMetric):
     builds); ``discount``: BPNG function-word discount (default: the model's).
 
     Text the English pipeline cannot judge gets the model's neutral value (its prediction at the
-    median training features, stored in the model's sidecar) with a note.
+    median training features, stored in the model file's header) with a note.
     """
 
     name: ClassVar[str] = "pem"
@@ -264,7 +264,7 @@ class PEM(SourceMetric):
         each pivot with the hash of its table's signature (bitext, aligner, settings and content
         hash, so tables that differ in any entry differ here), the function-word discount, the
         LM's name, order and hash, and the model. Never raises: when
-        the model's sidecar or a resource cannot be read, the fields show the parameters as given
+        the model's header or a resource cannot be read, the fields show the parameters as given
         and an ``unresolved:yes`` field says so (``validate`` names the problem)."""
         try:
             return self._resolved_signature()
@@ -323,7 +323,7 @@ class PEM(SourceMetric):
         return out
 
     def neutral_score(self) -> Score:
-        """The model's neutral value: its prediction at the median training features (sidecar)."""
+        """The model's neutral value: its prediction at the median training features (model header)."""
         neutral = self.config().info["neutral"]
         return Score(neutral["value"], neutral["features"])
 

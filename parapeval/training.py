@@ -1,6 +1,6 @@
 """Feature matrices for human-scored pairs, with or without the paper's controls, the fitting of a
 PEM regressor on them (used by `parapeval train` and by the benchmark), and the facts a model's
-sidecar records about its training."""
+header records about its training."""
 
 from __future__ import annotations
 

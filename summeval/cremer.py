@@ -160,7 +160,7 @@ def dicomer_judged(score) -> bool:
 
 def cremer_features(tesla, dicomer, judged, topics, info: dict) -> tuple[np.ndarray, np.ndarray]:
     """(CREMER's feature rows, mask of the summaries alone in their topic) from raw TESLA-S, raw
-    DICOMER, DICOMER's judged flags and the topic of each summary, scaled as the model of sidecar
+    DICOMER, DICOMER's judged flags and the topic of each summary, scaled as the model of header
     ``info`` was trained (TESLA-S and DICOMER within topic); a model trained with another scaling
     is an error naming the retraining command."""
     scaling = (info.get("tesla_scaling"), info.get("dicomer_scaling"))

@@ -27,19 +27,19 @@ def _fit_and_save(tesla: np.ndarray, dicomer: np.ndarray, judged: np.ndarray, y:
                   kernels: tuple[str, ...], folder: str | Path | None, info: dict,
                   training: str = DEFAULT_TRAINING) -> list[Path]:
     """One tuned model per kernel over (TESLA-S and DICOMER standardised within topic), saved with its
-    sidecar (``info`` + the chosen SVR parameters, the scalings and whether it is monotone in TESLA-S)."""
+    header (``info`` + the chosen SVR parameters, the scalings and whether it is monotone in TESLA-S)."""
     x = feature_matrix(topic_z(tesla, groups), scale_dicomer(dicomer, judged, groups))
     grid = np.quantile(x[:, 1], np.linspace(0, 1, 11))
     paths = []
     for kernel in kernels:
         model = fit_cremer(kernel, x, y, groups, n_folds=min(N_FOLDS - 1, len(set(groups))))
-        sidecar = {"variant": KERNELS[kernel], "features": list(FEATURES), **info,
-                   "tesla_scaling": TESLA_SCALING, "tesla_s_training": tesla_training(tesla),
-                   "dicomer_scaling": DICOMER_SCALING, "dicomer_judged_share": float(np.mean(judged)),
-                   "monotone_in_tesla_s": monotone_in_tesla(model, grid), "valid_for": VALID_FOR,
-                   "svr": svr_params(model), "target_scaling": "standardised (epsilon in SDs)",
-                   "tuning": f"grid {PARAM_GRIDS[kernel]}, folds by document, MSE"}
-        paths.append(save_cremer(model, kernel, sidecar, folder, training))
+        header = {"variant": KERNELS[kernel], "features": list(FEATURES), **info,
+                  "tesla_scaling": TESLA_SCALING, "tesla_s_training": tesla_training(tesla),
+                  "dicomer_scaling": DICOMER_SCALING, "dicomer_judged_share": float(np.mean(judged)),
+                  "monotone_in_tesla_s": monotone_in_tesla(model, grid), "valid_for": VALID_FOR,
+                  "svr": svr_params(model), "target_scaling": "standardised (epsilon in SDs)",
+                  "tuning": f"grid {PARAM_GRIDS[kernel]}, folds by document, MSE"}
+        paths.append(save_cremer(model, kernel, header, folder, training))
     return paths
 
 
@@ -134,7 +134,7 @@ def train_on_news_and_chat(summeval_file: Path, dialsummeval_dir: Path, kernels:
     """The opt-in ``cremer-news-chat``: CREMER fitted on SummEval (news, 11 references) and
     DialSummEval (chat, one reference) together, target = the mean of the four dimensions
     standardised within each set (their judges and scales differ). Non-commercial: SAMSum's text is
-    CC BY-NC-ND, and the sidecar and signature say so (``use:non-commercial``)."""
+    CC BY-NC-ND, and the model's header and signature say so (``use:non-commercial``)."""
     from evalcore.data.dialsummeval import LICENCE, read_dialsummeval
     from evalcore.data.summeval import read_summeval
 

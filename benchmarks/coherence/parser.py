@@ -16,7 +16,7 @@ from evalcore.resources import ResourceError
 from coherence.corpora import load_gdtb, load_tedm
 from coherence.gold import explicit_examples, pair_examples, parse_corpus
 from coherence.parser.document import ParsedText, parse_texts
-from coherence.parser.pipeline import DiscourseParser, load_model
+from coherence.parser.pipeline import DiscourseParser, load_parser_model
 from coherence.relations import Relation
 
 PUBLISHED_E2E = {"gold parses": 46.80, "automatic": 38.18}
@@ -173,7 +173,7 @@ def run(data: Path, out: Path, model_path: str | None = None, limit: int | None 
     if not (gdtb / "splits.md").exists():
         raise ResourceError(f"GDTB not found under {data}: `python -m benchmarks parser` needs the public "
                             "discourse data (../shared/data/discourse, or --data DIR)")
-    signature = load_model(model_path)[1]
+    signature = load_parser_model(model_path)[1]
     parsers = {0: DiscourseParser(tier=0), 1: DiscourseParser(tier=1, model_path=model_path)}
     train_dist = signature.get("nonexplicit_train_distribution") or {}
     majority = max(train_dist, key=train_dist.get) if train_dist else "Expansion"

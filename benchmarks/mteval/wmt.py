@@ -45,7 +45,7 @@ from mteval.registry import BASELINES
 DEFAULT_SEGMENTS = {"wmt12": 100, "mqm": 200}
 MQM_PAIRS = ("mqm-en-de", "mqm-zh-en")
 INTO_ENGLISH = ("cs-en", "de-en", "es-en", "fr-en")
-TRAINED_NOTE = ("trained on these rankings (the shipped model's sidecar): its segment-grouped cross-validated "
+TRAINED_NOTE = ("trained on these rankings (the shipped model's header): its segment-grouped cross-validated "
                 "figures come from `mteval train {name} --cv-report DIR`")
 #: baselines the metrics under study are tested against
 AGAINST = ("bleu", "chrf")

@@ -14,7 +14,7 @@ from mteval.lexical.preprocess import preparer
 #: items prepared together
 WINDOW = 256
 #: the decisions where the paper is silent (module docstrings of :mod:`.align`, :mod:`.features`,
-#: :mod:`.pet`), shown in the metric's signature and the model's sidecar
+#: :mod:`.pet`), shown in the metric's signature and the model's header
 DECISIONS = {"align": "exact+stem+syn/lsa", "char": "lc-nows", "unaligned": "dropped", "pet": "count/nodes",
              "kendall": "1-distance", "empty": "1-if-both", "refs": "mean"}
 

@@ -13,7 +13,7 @@ from evalcore.textio import InputError
 
 def add_train_arguments(p: argparse.ArgumentParser, default_segments: int, cv_help: str) -> None:
     """``--out``, ``--data``, ``--max-segments``, ``--seed`` and ``--cv-report`` (``cv_help`` says what it writes)."""
-    p.add_argument("--out", type=Path, help="model file to write (its .json sidecar beside it)")
+    p.add_argument("--out", type=Path, help="model file to write (.npz, data only, see docs/models.md)")
     p.add_argument("--data", type=Path, help="shared data root (default: ../shared/data)")
     p.add_argument("--max-segments", type=int, default=default_segments, metavar="N",
                    help="seeded sample of ranked segments (default 0 = all 2,318)")

@@ -34,7 +34,7 @@ from mteval.lexical.preprocess import preparer
 from mteval.tesla.tesla_b import mean_defined
 from mteval.tesla.train_cli import DEFAULT_SEGMENTS
 
-#: licence note the shipped model's sidecar carries (it inherits the rankings' terms)
+#: licence note the shipped model's header carries (it inherits the rankings' terms)
 LICENCE = ("weights learned from the WMT12 human rankings, which WMT distributes for research use: "
            "use this model for research; for other uses retrain on rankings you may use (`mteval train tesla-f`)")
 

@@ -174,7 +174,7 @@ class TeslaS(ReferenceMetric):
         if self.function_words not in FUNCTION_WORD_MODES:
             raise ValueError(f"function_words must be one of {FUNCTION_WORD_MODES}, got {self.function_words!r}")
 
-    # ---- signature: sacrebleu's short form, recorded in CREMER's sidecars --
+    # ---- signature: sacrebleu's short form, recorded in CREMER's model headers -----------------
     signature_keys: ClassVar[dict[str, str]] = {"max_gap": "ngrams", "discount": "fw", "multi_ref": "refs",
                                                 "function_words": "fwd"}
 
