@@ -15,42 +15,47 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterable
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 T = TypeVar("T")
 
 #: the key prefix of built values in an instance's ``__dict__``
 PREFIX = "_lazy_"
+#: every descriptor, for :func:`_fresh_locks`
+_descriptors: list[LazyResource] = []
 
 
-class lazy_resource(Generic[T]):  # noqa: N801 - used as a decorator, like property
+class LazyResource(Generic[T]):
     """Descriptor: the value of ``build(instance)``, built on first read; see the module doc."""
 
-    def __init__(self, *params: str):
-        self.params = frozenset(params)
-        self.build: Callable[[Any], T] | None = None
-        self.name = ""
-        self.lock = threading.RLock()
-        _locks.append(self)
-
-    def __call__(self, build: Callable[[Any], T]) -> lazy_resource[T]:
+    def __init__(self, build: Callable[[Any], T], params: frozenset[str]):
         self.build = build
+        self.params = params
+        self.name = build.__name__
+        self.key = PREFIX + self.name
+        self.lock = threading.RLock()
         self.__doc__ = build.__doc__
-        return self
+        _descriptors.append(self)
 
     def __set_name__(self, owner, name: str) -> None:
         self.name = name
         self.key = PREFIX + name
 
-    def __get__(self, instance, owner=None) -> T:
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> LazyResource[T]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> T: ...
+
+    def __get__(self, instance, owner=None):
         if instance is None:
-            return self  # type: ignore[return-value]
+            return self
         values = instance.__dict__
         if self.key in values:
             return values[self.key]
         with self.lock:
             if self.key not in values:
-                values[self.key] = self.build(instance)  # type: ignore[misc]
+                values[self.key] = self.build(instance)
             return values[self.key]
 
     def __set__(self, instance, value) -> None:
@@ -61,22 +66,29 @@ class lazy_resource(Generic[T]):  # noqa: N801 - used as a decorator, like prope
         return not self.params or bool(self.params & set(changed))
 
 
+def lazy_resource(*params: str) -> Callable[[Callable[[Any], T]], LazyResource[T]]:
+    """Decorator: the method becomes a :class:`LazyResource` selected by the parameters ``params``
+    (none: by every parameter)."""
+
+    def wrap(build: Callable[[Any], T]) -> LazyResource[T]:
+        return LazyResource(build, frozenset(params))
+
+    return wrap
+
+
 def reset(instance, changed: Iterable[str] | None = None) -> None:
     """Drop the built lazy resources of ``instance`` that the parameters ``changed`` select
     (None: all of them)."""
     changed = None if changed is None else set(changed)
     for cls in type(instance).__mro__:
         for attr in vars(cls).values():
-            if isinstance(attr, lazy_resource) and (changed is None or attr.selected_by(changed)):
+            if isinstance(attr, LazyResource) and (changed is None or attr.selected_by(changed)):
                 instance.__dict__.pop(attr.key, None)
-
-
-_locks: list[lazy_resource] = []
 
 
 def _fresh_locks() -> None:
     """A forked child gets unheld locks (a parent thread may hold one while it forks)."""
-    for descriptor in _locks:
+    for descriptor in _descriptors:
         descriptor.lock = threading.RLock()
 
 

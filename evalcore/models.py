@@ -22,6 +22,7 @@ import json
 import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -205,9 +206,11 @@ def save_model(obj, path: str | Path, header: Mapping, classes: Iterable[type] =
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
 
+    members: dict[str, Any] = {HEADER: np.array(json.dumps(head, sort_keys=True, default=str)), **arrays}
+
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as fh:
-            np.savez_compressed(fh, **{HEADER: np.array(json.dumps(head, sort_keys=True, default=str))}, **arrays)
+            np.savez_compressed(fh, **members)
 
     return atomic_write(path, write)
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from evalcore.lazy import lazy_resource, reset
+from evalcore.lazy import LazyResource, lazy_resource, reset
 from evalcore.metric import Item, ReferenceMetric, Score
 
 builds: list[str] = []
@@ -78,4 +78,4 @@ def test_a_resource_is_not_assigned_and_the_class_shows_the_descriptor():
     metric = Loaded()
     with pytest.raises(AttributeError, match="set_params"):
         metric.resource = []
-    assert isinstance(Loaded.resource, lazy_resource) and Loaded.resource.__doc__.startswith("A large thing")
+    assert isinstance(Loaded.resource, LazyResource) and Loaded.resource.__doc__.startswith("A large thing")
