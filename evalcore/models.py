@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -270,6 +271,16 @@ def _read(path: Path, classes: tuple[type, ...]):
 _loaded: dict[tuple, tuple] = {}
 _lock = threading.Lock()
 _CACHED = 8
+
+
+def _fresh_lock() -> None:
+    """A forked child gets an unheld lock (a parent thread may be reading a model as it forks)."""
+    global _lock
+    _lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_lock)
 
 
 def load_model(source: str | Path, package: str | None = None, classes: Iterable[type] = ()):
