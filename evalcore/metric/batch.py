@@ -84,7 +84,7 @@ def score_with(metrics: Sequence[Metric], items: Sequence[Item], jobs: int = 1, 
     out: list[dict[str, Result] | None] = [None] * len(items)
     with bar(len(items), progress, unit) as pbar:
         if scheduler is not None:
-            from evalcore.distributed import map_chunks
+            from evalcore.metric.cluster import map_chunks
 
             def done(index: int, results: list[dict[str, Result]]) -> None:
                 for k, result in zip(chunks[index], results):

@@ -9,7 +9,8 @@ import argparse
 import pytest
 
 from evalcore import extras
-from evalcore.distributed import add_scheduler_arg, run_chunk
+from evalcore.distributed import add_scheduler_arg
+from evalcore.metric.cluster import run_chunk
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.metric.batch import score_chunk, score_with
 from tests.dask_cluster import local_scheduler
