@@ -3,7 +3,7 @@ with the ``kenlm`` module, on the same text normalisation for both (lowercased P
 
 Shared by PEM's fluency feature and the MT metrics: build with :func:`train_lm`, query with
 :class:`KenLM`. ``lmplz`` is found through ``AESOP_LMPLZ``, the suite's cache (where
-``scripts/setup_resources.sh`` builds it) or ``PATH``.
+``aesop-eval setup pem`` builds it) or ``PATH``.
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ def find_lmplz() -> Path:
     for cand in (os.environ.get(LMPLZ_ENV), str(cached_lmplz()), shutil.which("lmplz")):
         if cand and Path(cand).is_file() and os.access(cand, os.X_OK):
             return Path(cand)
-    raise ResourceError(f"KenLM's lmplz not found: run `make setup` (scripts/setup_resources.sh builds it "
-                        f"from the kenlm sdist into {cached_lmplz().parent}) or set {LMPLZ_ENV}")
+    raise ResourceError(f"KenLM's lmplz not found: run `aesop-eval setup pem` (it builds lmplz from the kenlm "
+                        f"sdist into {cached_lmplz().parent}) or set {LMPLZ_ENV}")
 
 
 class LMTrainingError(RuntimeError):
@@ -132,7 +132,7 @@ class KenLM:
         self.path = Path(path)
         if not self.path.is_file():
             raise ResourceError(f"language model {self.path} not found: build one with `parapeval build-lm` "
-                                "or the default with `make setup`")
+                                "or the default with `aesop-eval setup pem`")
         self._model = None
         self._failure: ResourceError | None = None  # raised again without re-reading the file
         self._lock = threading.Lock()
@@ -150,8 +150,8 @@ class KenLM:
                     try:
                         import kenlm
                     except ImportError as exc:
-                        raise ResourceError("the kenlm module is not installed: `pip install kenlm` "
-                                            "(what `make setup` does)") from exc
+                        raise ResourceError("the kenlm module is not installed: "
+                                            "pip install 'aesop-eval[pem]'") from exc
                     if self._failure is None:
                         try:
                             self._model = kenlm.Model(str(self.path))

@@ -4,7 +4,7 @@ omits, copied into one folder of the suite's cache, read by nltk's WordNetCorpus
 nltk's reader needs ``lexnames`` (the fixed list of WordNet's 45 lexicographer files) and refuses
 data another account owns or can write (nltk >= 3.10), so the folder is built private: a copy of
 each Debian file and ``lexnames``, mode 0644. A cache that cannot hold it costs a temporary copy
-per process. ``python -m evalcore.wordnet`` prepares the folder (``scripts/setup_resources.sh`` runs it).
+per process. ``aesop-eval setup wordnet`` (or ``python -m evalcore.wordnet``) prepares the folder.
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ LEXNAMES = (
     ("verb.emotion", 2), ("verb.motion", 2), ("verb.perception", 2), ("verb.possession", 2),
     ("verb.social", 2), ("verb.stative", 2), ("verb.weather", 2), ("adj.ppl", 3),
 )
-INSTALL_HINT = "install Debian's wordnet-base and wordnet-sense-index (`make setup` does)"
+INSTALL_HINT = ("install Debian's wordnet-base and wordnet-sense-index "
+                "(`apt-get install wordnet-base wordnet-sense-index`), then run `aesop-eval setup wordnet`")
 
 
 def lexnames_text() -> str:

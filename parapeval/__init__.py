@@ -3,7 +3,7 @@ of pivot n-grams, built in :mod:`evalcore.bpng`), fluency (KenLM) and the target
 F1 (similarity of wording), combined by an SVR.
 
     from parapeval import PEM
-    pem = PEM()                    # default tables + LM from `make setup`, shipped model
+    pem = PEM()                    # default tables + LM from `aesop-eval setup pem`, shipped model
     pem.score("the original .", "a paraphrase .")   # -> Score(value, components, notes)
 
 ``PEM`` is imported on first use, so listing the package's metrics stays light.

@@ -184,7 +184,7 @@ def _pem_params(args: argparse.Namespace) -> dict:
 def _feature_args(p: argparse.ArgumentParser, model: bool = False) -> None:
     p.add_argument("--pivots", help="comma-separated pivot languages (default: the model's, else fr,de,es,zh)")
     p.add_argument("--table", action="append", metavar="PIVOT=PATH", help="phrase table for a pivot (repeatable)")
-    p.add_argument("--lm", help="KenLM model file (default: the one `make setup` builds)")
+    p.add_argument("--lm", help="KenLM model file (default: the one `aesop-eval setup pem` builds)")
     p.add_argument("--discount", type=float, default=None,
                    help="function-word discount in BPNG (default: the model's; off for training)")
     if model:

@@ -167,7 +167,7 @@ class PEM(SourceMetric):
     ``model``: a model file written by ``parapeval train`` (default: the shipped
     ``parapeval/models/pem-default.npz``); ``pivots``: pivot languages (default: those the model
     was trained with, or those of ``tables``); ``tables``: pivot -> phrase-table file (default:
-    the tables ``make setup`` builds); ``lm``: KenLM file (default: the one ``make setup``
+    the tables ``aesop-eval setup pem`` builds); ``lm``: KenLM file (default: the one ``aesop-eval setup pem``
     builds); ``discount``: BPNG function-word discount (default: the model's).
 
     Text the English pipeline cannot judge gets the model's neutral value (its prediction at the

@@ -107,7 +107,7 @@ class PhraseTableStore:
         if not self.path.is_file():
             raise ResourceError(
                 f"phrase table {self.path} not found: build one with `parapeval build-phrase-table` "
-                "or the defaults with `make setup`"
+                "or the defaults with `aesop-eval setup pem`"
             )
         self._con: sqlite3.Connection | None = None
         self._meta: dict[str, str] | None = None

@@ -57,7 +57,7 @@ def align_both_ways(e_sents: Sequence[Sequence[str]], f_sents: Sequence[Sequence
     try:
         import eflomal
     except ImportError as exc:
-        raise ResourceError("eflomal is not installed: `pip install eflomal` (what `make setup` does)") from exc
+        raise ResourceError("eflomal is not installed: pip install 'aesop-eval[pem]'") from exc
     if len(e_sents) != len(f_sents):
         raise ValueError(f"bitext sides differ in length: {len(e_sents)} vs {len(f_sents)} sentences")
     if seed <= 0:

@@ -60,7 +60,7 @@ def eflomal_version() -> str:
     try:
         return version("eflomal")
     except PackageNotFoundError as exc:
-        raise ResourceError("eflomal is not installed: `pip install eflomal` (what `make setup` does)") from exc
+        raise ResourceError("eflomal is not installed: pip install 'aesop-eval[pem]'") from exc
 
 
 def seeded_binary_path() -> Path:
