@@ -78,4 +78,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))  # this checkout's parsers, whichever checkout the interpreter installed
     sys.exit(main())

@@ -3,6 +3,7 @@ stays a front page, and the command reference matches the parsers."""
 
 import importlib.util
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -49,6 +50,24 @@ def test_reference_check_sees_a_stale_page(tmp_path, monkeypatch):
     monkeypatch.setattr(gen, "ROOT", tmp_path)
     assert gen.main(["--check"]) == 1
     assert gen.main([]) == 0 and gen.main(["--check"]) == 0
+
+
+def test_reference_reads_the_parsers_of_its_own_checkout(tmp_path):
+    """Run from a worktree, the generator documents that worktree's parsers, not those of the
+    checkout the interpreter has installed."""
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(ROOT / "scripts" / "gen_cli_reference.py", tmp_path / "scripts")
+    for module in ("evalcore.setup_cli", "summeval.cli", "coherence.cli", "parapeval.cli", "mteval.cli"):
+        package, name = module.split(".")
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("", encoding="utf-8")
+        (tmp_path / package / f"{name}.py").write_text(
+            "import argparse\n\n\ndef build_parser():\n"
+            f"    return argparse.ArgumentParser(description='the {module} of this checkout')\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "scripts/gen_cli_reference.py"], cwd=tmp_path, capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    assert "the parapeval.cli of this checkout" in (tmp_path / "docs" / "reference" / "cli.md").read_text("utf-8")
 
 
 def test_site_builds_strictly(tmp_path):
