@@ -116,7 +116,7 @@ def test_format_json_parses_and_jsonl_is_json_lines(prog, tmp_path, capsys):
     argv = [*_score_args(prog, tmp_path), "-m", CLIS[prog][2]]
     code = _main(prog)([*argv, "--format", "json"])
     out, err = capsys.readouterr()
-    if code == 2 and any(s in err for s in ("make setup", "parapeval setup", "not built")):
+    if code == 2 and any(s in err for s in ("aesop-eval setup", "parapeval setup", "not built")):
         pytest.skip(f"a default resource of {prog} is not built: {err.strip()}")
     assert code == 0, err
     assert CLIS[prog][2] in json.loads(out)["signature"]

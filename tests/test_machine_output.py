@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: metrics that score Chinese output (the rest of mteval's scores English)
 CHINESE = ("tesla-celab", "tesla-celab-nocilin")
 #: what a command's stderr says when a default resource is not built (then the group is skipped)
-MISSING_RESOURCE = ("make setup", "parapeval setup", "not found", "not built")
+MISSING_RESOURCE = ("aesop-eval setup", "parapeval setup", "not found", "not built")
 FORMATS = ("json", "jsonl")
 
 EN_HYP = ["The cat sat on the mat .", "It is a nice day today ."]

@@ -4,6 +4,7 @@ uses build once)."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import multiprocessing
 from pathlib import Path
@@ -124,3 +125,48 @@ def test_setup_status_lists_every_step(capsys, monkeypatch, tmp_path):
     assert main(["setup", "--status", "mt"]) == 0
     out = capsys.readouterr().out
     assert {line.split()[1] for line in out.splitlines()} == set(system_resources.FAMILIES["mt"])
+
+
+PACKAGES = ("evalcore", "summeval", "coherence", "parapeval", "mteval")
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """ids of the docstring nodes of a module and its classes and functions."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def test_messages_name_commands_an_installed_wheel_has():
+    """An installed wheel has no Makefile and no scripts/: messages and help name `aesop-eval
+    setup FAMILY` and the pip extra instead."""
+    root = Path(__file__).resolve().parents[2]
+    offenders = []
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            skip = _docstrings(tree)
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip
+                        and ("make setup" in node.value or "setup_resources.sh" in node.value)):
+                    offenders.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert offenders == []
+
+
+def test_missing_default_resources_name_the_setup_command(monkeypatch, tmp_path):
+    from evalcore import lm
+    from evalcore.bpng.store import PhraseTableStore
+
+    with pytest.raises(ResourceError, match="`aesop-eval setup pem`"):
+        PhraseTableStore(tmp_path / "fr.sqlite")
+    with pytest.raises(ResourceError, match="`aesop-eval setup pem`"):
+        lm.KenLM(tmp_path / "default.klm")
+    monkeypatch.delenv(lm.LMPLZ_ENV, raising=False)
+    monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(ResourceError, match="`aesop-eval setup pem`"):
+        lm.find_lmplz()
