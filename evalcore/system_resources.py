@@ -237,7 +237,8 @@ def ensure(family: str, *, steps: tuple[str, ...] | None = None, verify: bool = 
         with bar(len(todo), unit="step", min_total=1) as progress:
             for step in todo:
                 progress.set_description(step.name)
-                log(f"building {step.name} into {cache_root()}")
+                log(f"checking {step.name} in {cache_root()}" if step.done() else
+                    f"building {step.name} into {cache_root()}")
                 try:
                     step.build()
                 except (OSError, subprocess.CalledProcessError) as exc:

@@ -80,6 +80,15 @@ def test_ensure_builds_once_and_skips_what_is_built(monkeypatch, tmp_path):
     assert target.read_text() == "built\n"
 
 
+def test_setup_says_it_checks_what_is_built(monkeypatch, tmp_path, capsys):
+    _fake_family(monkeypatch, tmp_path)
+    system_resources.ensure("pem", verify=True)
+    assert "building fake" in capsys.readouterr().err
+    system_resources.ensure("pem", verify=True)
+    err = capsys.readouterr().err
+    assert "checking fake" in err and "building" not in err
+
+
 def _locked_build(cache: str, target: str, barrier) -> None:
     import os
     import time
