@@ -1,6 +1,7 @@
 """The documentation's examples run as written: every Python snippet of the README and the guides
 that needs only the base install runs, and prints the signatures its comments show; the commands
-getting-started says `make demo` runs are the Makefile's."""
+getting-started says `make demo` runs are the Makefile's; every metric the README's table names
+with `-m` is listed by `--list-metrics` of the command it names."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import ast
 import contextlib
 import io
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -90,3 +93,42 @@ def test_getting_started_shows_the_commands_make_demo_runs():
     page = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
     shown = re.search(r"`make demo` runs these .*?```bash\n(.*?)```", page, re.S).group(1)
     assert _commands(shown) == make_demo
+
+
+def _table_metrics(readme: str) -> dict[str, set[str]]:
+    """command -> the metric names the README's metric table gives it with ``-m``: a backticked
+    command and its ``-m`` names (``tesla-m/-b/-f`` is three), then ``-m NAME`` or bare names
+    (``cremer-rbf``) that continue it in the same cell."""
+    named: dict[str, set[str]] = {}
+    for row in re.findall(r"^\|(.*)\|$", readme, re.M):
+        current = None
+        for span in re.findall(r"`([^`]+)`", row.split("|")[-1]):
+            words = span.split()
+            if words[0] in PACKAGES:
+                current = words[0] if "-m" in words else None
+            elif words[0] != "-m" and len(words) > 1:  # another command (`python -m benchmarks srl`)
+                current = None
+            if current is None:
+                continue
+            for group in (w for w in (words[words.index("-m") + 1:] if "-m" in words else words) if w != "-m"):
+                first, *rest = group.split("/")
+                stem = first.rsplit("-", 1)[0]
+                named.setdefault(current, set()).update([first, *(stem + r if r.startswith("-") else r for r in rest)])
+    return named
+
+
+def test_table_reader_expands_the_short_forms():
+    row = ("| x | y | `summeval score -m cremer` (linear), `cremer-rbf`; `mteval -m tesla-m/-b`, `-m beer2`; "
+           "`python -m benchmarks hmeant` |\n")
+    assert _table_metrics(row) == {"summeval": {"cremer", "cremer-rbf"}, "mteval": {"tesla-m", "tesla-b", "beer2"}}
+
+
+def test_every_metric_of_the_readme_table_is_listed_by_its_command():
+    named = _table_metrics((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert sum(map(len, named.values())) >= 20, named
+    for command, names in named.items():
+        done = subprocess.run([sys.executable, "-m", f"{command}.cli", "--list-metrics"], cwd=ROOT,
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        listed = {line.split()[0] for line in done.stdout.splitlines() if line.strip()}
+        assert names - listed == set(), command
