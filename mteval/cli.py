@@ -169,10 +169,10 @@ def bleu_tokenizer(target: str | None, warn: bool = True) -> str:
     name = BLEU_TOKENIZERS.get(target or "", "13a")
     if name not in TOKENIZER_NEEDS:
         return name
-    from sacrebleu.metrics.bleu import _TOKENIZERS
+    from sacrebleu.metrics.bleu import BLEU
 
     try:
-        _TOKENIZERS[name]()
+        BLEU(tokenize=name)  # builds the tokenizer, which raises where its dependency is missing
     except Exception as exc:  # noqa: BLE001 - any failure to build the tokenizer means it is unusable here
         if warn:
             print(f"{PROG}: warning: BLEU: sacrebleu tokenizes {target} with {name}, which needs "

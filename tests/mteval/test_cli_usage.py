@@ -46,6 +46,16 @@ def test_japanese_target_gets_sacrebleus_tokenizer_or_a_warning(tmp_path, capsys
         ["私たちは今日公園で散歩しました。"], [["私たちは今日公園を散歩しました。"]], tokenize=tok).score)
 
 
+def test_an_installed_language_tokenizer_is_used(monkeypatch, capsys):
+    """A tokenizer whose dependency is present is kept (zh stands in for MeCab's, which needs an
+    extra install)."""
+    from mteval import cli
+
+    monkeypatch.setitem(cli.TOKENIZER_NEEDS, "zh", "nothing beyond sacrebleu")
+    assert cli.bleu_tokenizer("zh") == "zh"
+    assert capsys.readouterr().err == ""
+
+
 def test_a_source_metric_without_src_is_one_usage_error(capsys):
     assert main(["score", "-r", REF_A, "-i", SYS_A, "-m", "bleu", "-m", "xmeant"]) == 2
     err = capsys.readouterr().err
