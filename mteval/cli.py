@@ -175,9 +175,10 @@ def bleu_tokenizer(target: str | None, warn: bool = True) -> str:
         BLEU(tokenize=name)  # builds the tokenizer, which raises where its dependency is missing
     except Exception as exc:  # noqa: BLE001 - any failure to build the tokenizer means it is unusable here
         if warn:
+            why = " ".join(f"{type(exc).__name__}: {exc}".split())  # one line: sacrebleu's message has several
             print(f"{PROG}: warning: BLEU: sacrebleu tokenizes {target} with {name}, which needs "
-                  f"{TOKENIZER_NEEDS[name]} ({type(exc).__name__}: {exc}); using tok:{FALLBACK_TOKENIZER} "
-                  "instead (the signature says so)", file=sys.stderr)
+                  f"{TOKENIZER_NEEDS[name]} ({why}); using tok:{FALLBACK_TOKENIZER} instead (the signature says so)",
+                  file=sys.stderr)
         return FALLBACK_TOKENIZER
     return name
 

@@ -65,7 +65,7 @@ def test_reference_reads_the_parsers_of_its_own_checkout(tmp_path):
             "import argparse\n\n\ndef build_parser():\n"
             f"    return argparse.ArgumentParser(description='the {module} of this checkout')\n", encoding="utf-8")
     done = subprocess.run([sys.executable, "scripts/gen_cli_reference.py"], cwd=tmp_path, capture_output=True,
-                          text=True)
+                          text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert "the parapeval.cli of this checkout" in (tmp_path / "docs" / "reference" / "cli.md").read_text("utf-8")
 

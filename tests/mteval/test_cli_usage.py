@@ -42,6 +42,7 @@ def test_japanese_target_gets_sacrebleus_tokenizer_or_a_warning(tmp_path, capsys
     tok = "ja-mecab" if installed else "char"
     assert rc == 0 and f"|tok:{tok}|" in doc["signature"]["bleu"]["short"]
     assert ("mecab-python3" in captured.err and "using tok:char" in captured.err) != installed
+    assert captured.err.count("\n") == (0 if installed else 1)  # the warning is one line
     assert doc["systems"][0]["scores"]["bleu"] == pytest.approx(sacrebleu.corpus_bleu(
         ["私たちは今日公園で散歩しました。"], [["私たちは今日公園を散歩しました。"]], tokenize=tok).score)
 
