@@ -80,8 +80,6 @@ class Streamer:
             return f"{ERROR}\t{where}: unknown segment id {seg_id!r} (the references have lines 1-{len(self._refs)})"
         if isinstance(refs, str):
             return f"{ERROR}\t{where}: segment {seg_id.strip()}: {refs}"
-        if not candidate.strip():
-            return f"{ERROR}\t{where}: empty candidate for segment {seg_id.strip()}"
         result = self.metric.score_batch([Item(candidate, refs, id=where)], self.limits)[0]
         if not result.ok:
             return f"{ERROR}\t{result}"

@@ -86,11 +86,20 @@ def test_bad_lines_get_error_lines_naming_them_and_the_stream_goes_on():
     assert tuner.ask(b"no tab here").startswith("ERROR\tstdin:1: expected SEGMENT_ID<TAB>candidate")
     assert tuner.ask(b"99\tsome words") == "ERROR\tstdin:2: unknown segment id '99' (the references have lines 1-8)"
     assert tuner.ask(b"x\tsome words").startswith("ERROR\tstdin:3: unknown segment id 'x'")
-    assert tuner.ask(b"2\t  ") == "ERROR\tstdin:4: empty candidate for segment 2"
-    assert tuner.ask(b"2\t\xff\xfe bad").startswith("ERROR\tstdin:5: not valid UTF-8")
+    assert tuner.ask(b"2\t\xff\xfe bad").startswith("ERROR\tstdin:4: not valid UTF-8")
     assert tuner.ask(b"2\tHeavy rain closed roads.").startswith("2\t")
     rc, err = tuner.close()
-    assert rc == 1 and "5 of 6 candidate lines could not be scored" in err
+    assert rc == 1 and "4 of 5 candidate lines could not be scored" in err
+
+
+def test_an_empty_candidate_is_answered_with_the_value_score_gives_it():
+    """A tuner's n-best list may hold an empty hypothesis: it is a translation (BLEU 0), as in
+    ``mteval score``, not an error."""
+    tuner = Tuner("-m", "bleu")
+    seg_id, value = tuner.ask(b"2\t  ").split("\t")
+    assert seg_id == "2" and float(value) == 0.0
+    rc, _ = tuner.close()
+    assert rc == 0
 
 
 def test_an_id_of_more_digits_than_int_reads_is_an_unknown_id_and_the_stream_goes_on(tmp_path):
