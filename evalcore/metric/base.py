@@ -119,6 +119,12 @@ class Metric(ABC):
     #: time per segment of the default configuration, one of :data:`COSTS`: "light" (under ~1 ms),
     #: "medium" (~1-10 ms), "heavy" (over ~10 ms: discourse parsing, semantic role labelling).
     cost: ClassVar[str] = "light"
+    #: the pip extra of ``aesop-eval`` whose dependencies it needs ("" for the base install); a
+    #: metric registered as a class (a plugin's entry point) is listed with it.
+    extra: ClassVar[str] = ""
+    #: the suite command that offers it (``mteval``, ``summeval``, ``coherence``, ``parapeval``);
+    #: "" for the top package of its module, which is what every metric inside the suite uses.
+    package: ClassVar[str] = ""
 
     def is_opt_in(self) -> bool:
         """Whether this configuration is opt-in (a parameter value listed in :attr:`opt_in`)."""

@@ -254,7 +254,7 @@ def check_spec_agrees_with_class(name: str) -> None:
     assert says_lower == metric.lower_is_better, \
         f"{name}: lower_is_better={metric.lower_is_better} but the summary {'says' if says_lower else 'omits'} 'lower is better'"
     module = s.target.partition(":")[0]
-    assert module.split(".")[0] == s.package, f"{name}: registered by {s.package} but lives in {module}"
+    assert s.plugin or module.split(".")[0] == s.package, f"{name}: registered by {s.package} but lives in {module}"
     assert not s.extra or s.extra in EXTRAS, f"{name}: extra {s.extra!r} is not declared in evalcore.extras"
     assert metric.name == name, f"{name}: the configured metric calls itself {metric.name!r}"
 
