@@ -58,13 +58,18 @@ def cap_line(chars: int, chinese: bool, seed: int) -> str:
     return " ".join(out)[:chars - 1] + "."
 
 
+def reads_chinese(metric) -> bool:
+    """Whether the metric is measured on Chinese lines: its declared languages lack English."""
+    return not {"en", "*"} & set(metric.languages)
+
+
 def child(name: str, chars: int) -> dict:
     """Score one cap-sized item with metric ``name`` in this process; the figures as a dict."""
     from evalcore.metric import Item
     from evalcore.metric.registry import get_metric
 
     metric = get_metric(name)
-    chinese = name.startswith("tesla-celab")
+    chinese = reads_chinese(metric)
     own = getattr(metric, "max_chars", None)
     size = min(chars, own) if own else chars
     start = time.perf_counter()

@@ -24,7 +24,7 @@ _CHILD = textwrap.dedent("""
     import json, sys, time
     sys.path.insert(0, sys.argv[1])
     sys.path.insert(0, sys.argv[1] + "/scripts")
-    from measure_bounds import cap_line, peak_rss_mib
+    from measure_bounds import cap_line, peak_rss_mib, reads_chinese
     from evalcore.metric import Item
     from evalcore.metric.inputs import DEFAULT_MAX_CHARS
     from evalcore.metric.registry import get_metric, registered
@@ -32,7 +32,7 @@ _CHILD = textwrap.dedent("""
              True: (cap_line(DEFAULT_MAX_CHARS, True, 1), cap_line(DEFAULT_MAX_CHARS, True, 2))}
     for name in registered():
         metric = get_metric(name)
-        cand, ref = lines[name.startswith("tesla-celab")]
+        cand, ref = lines[reads_chinese(metric)]
         start = time.perf_counter()
         result = metric.score_batch([Item(cand, (ref,), source=ref)])[0]
         print(json.dumps({"metric": name, "ok": result.ok, "message": getattr(result, "message", ""),
