@@ -30,9 +30,9 @@ from evalcore.metric import Metric
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf
+from benchmarks.mteval.celab_words import WordTeslaM
 from benchmarks.mteval.wmt import Scored, sample_segments, score_pair
 from mteval.celab.metric import TeslaCelab
-from mteval.celab.wordlevel import WordTeslaM
 from mteval.data.mqm import newstest_testset
 
 PAIR = "en-zh"

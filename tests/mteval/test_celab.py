@@ -1,5 +1,6 @@
 """TESLA-CELAB: Chinese units, Cilin, the running example in characters, several references,
-bad and non-Chinese input, signatures, the CLI, and the word-level baseline."""
+bad and non-Chinese input, signatures and the CLI (the word-level baseline is the bench's:
+tests/benchmarks/test_celab.py)."""
 
 from pathlib import Path
 
@@ -13,7 +14,6 @@ from evalcore.metric.registry import get_metric
 from mteval.celab.cilin import word_groups
 from mteval.celab.metric import TeslaCelab, links
 from mteval.celab.text import has_chinese, units
-from mteval.celab.wordlevel import WordTeslaM, ngram_similarities, unigram_similarities
 
 # The paper's example: reference 买雨伞 (buy rain umbrella), candidate 买伞 (buy umbrella);
 # Cilin's group Bp34A01= holds 伞 and 雨伞.
@@ -172,43 +172,6 @@ def test_mteval_score_en_zh_on_the_demo(capsys):
     corpus = {row[0]: float(row[1]) for row in rows}
     assert corpus["system-a.zh"] > corpus["system-b.zh"] + 0.2
     assert "tesla-celab|syn:cilin=" in captured.err and "bleu|tok:zh" in captured.err
-
-
-# ---- the word-level baseline (TESLA-M on jieba words with Cilin) -------------------------------
-
-def test_word_level_similarities():
-    ref, cand = [("买", "v"), ("雨伞", "n")], [("买", "v"), ("伞", "n"), ("了", "ul")]
-    sim = unigram_similarities(ref, cand, "cilin=")
-    assert sim.tolist() == [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]  # 雨伞~伞: synonym and same tag
-    assert unigram_similarities(ref, cand, "none")[1, 1] == 0.5  # same tag only
-    bigram = ngram_similarities(np.array([[1.0, 0.5], [0.0, 1.0], [0.5, 0.0]]), 2)
-    assert bigram.tolist() == [[1.0], [0.0]]  # a zero position zeroes the n-gram
-
-
-def test_word_level_baseline_scores():
-    metric = WordTeslaM()
-    assert metric.score(["我买了雨伞"], "我买了雨伞").value == pytest.approx(1.0)
-    with_cilin = metric.score(["我买了雨伞"], "我买了伞").value
-    without = WordTeslaM(synonyms="none").score(["我买了雨伞"], "我买了伞").value
-    assert with_cilin > without
-    assert "tok:jieba-posseg" in str(metric.signature())
-    assert metric.score(["我买了雨伞"], "！！").notes[0].startswith("no-words")
-
-
-
-def test_word_level_baseline_without_cilin_equals_tesla_m_on_chinese():
-    """Two implementations of TESLA-M on jieba words agree where both apply (no synonyms)."""
-    from mteval.tesla.tesla_m import TeslaM
-
-    demo = Path(__file__).resolve().parents[2] / "data" / "demo" / "mt-zh"
-    refs = (demo / "ref.A.zh").read_text("utf-8").splitlines()
-    hyps = (demo / "system-a.zh").read_text("utf-8").splitlines()
-    items = [Item(h, (r,)) for r, h in zip(refs, hyps)]
-    ours = [s.value for s in WordTeslaM(synonyms="none").score_batch(items)]
-    theirs = [s.value for s in TeslaM(language="zh").score_batch(items)]
-    assert ours == pytest.approx(theirs, abs=1e-12)
-    with_cilin = [s.value for s in WordTeslaM().score_batch(items)]
-    assert sum(with_cilin) > sum(ours)  # system-a uses Cilin synonyms of the reference's words
 
 
 def test_link_limit_gives_an_error_record_naming_it(celab):
