@@ -187,3 +187,23 @@ def test_mteval_runs_with_a_bad_plugin_installed(bad_plugin, tmp_path):
     assert done.returncode == 0, done.stderr
     assert "bleu" in done.stdout.split() and "missing = 'no_such_module:Metric'" in done.stderr
     assert "(distribution bad-plugin)" in done.stderr
+
+
+def test_a_class_entry_reads_every_field_from_the_class():
+    from evalcore.metric import SourceMetric
+    from evalcore.metric.registry import MetricSpec
+
+    class Distance(SourceMetric):
+        """Edit distance to the source.
+
+        Longer notes stay out of the summary."""
+
+        name = "distance"
+        package = "parapeval"
+        extra = "pem"
+        lower_is_better = True
+
+    entry = MetricSpec.of_class(Distance, plugin="distance-metric")
+    assert entry == MetricSpec(f"{__name__}:test_a_class_entry_reads_every_field_from_the_class.<locals>.Distance",
+                               "Edit distance to the source. (lower is better)", "source", {}, "parapeval", "pem",
+                               "distance-metric")

@@ -256,6 +256,10 @@ def check_spec_agrees_with_class(name: str) -> None:
     module = s.target.partition(":")[0]
     assert s.plugin or module.split(".")[0] == s.package, f"{name}: registered by {s.package} but lives in {module}"
     assert not s.extra or s.extra in EXTRAS, f"{name}: extra {s.extra!r} is not declared in evalcore.extras"
+    assert not metric.extra or metric.extra == s.extra, \
+        f"{name}: the class needs extra {metric.extra!r}, the registry says {s.extra!r}"
+    assert not metric.package or metric.package == s.package, \
+        f"{name}: the class is offered by {metric.package}, the registry says {s.package}"
     assert metric.name == name, f"{name}: the configured metric calls itself {metric.name!r}"
 
 

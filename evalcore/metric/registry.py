@@ -49,10 +49,11 @@ class MetricSpec:
     @classmethod
     def of_class(cls, metric_class: type, plugin: str = "") -> MetricSpec:
         """The entry of a metric class, every field read from the class's own attributes."""
-        doc = (metric_class.__doc__ or "").strip()
-        return cls(f"{metric_class.__module__}:{metric_class.__qualname__}", doc.split("\n\n")[0].replace("\n", " "),
-                   metric_class.reads, {}, metric_class.package or metric_class.__module__.split(".")[0],
-                   metric_class.extra, plugin)
+        summary = " ".join((metric_class.__doc__ or "").strip().split("\n\n")[0].split())
+        if metric_class.lower_is_better and "lower is better" not in summary:
+            summary += " (lower is better)"
+        return cls(f"{metric_class.__module__}:{metric_class.__qualname__}", summary, metric_class.reads, {},
+                   metric_class.package or metric_class.__module__.split(".")[0], metric_class.extra, plugin)
 
     @property
     def installed(self) -> bool:
