@@ -2,7 +2,9 @@
 registry, input rules and batch scoring with per-metric error records.
 
 A newcomer adds a metric by subclassing one of the three typed bases in :mod:`.base`, implementing
-``_score_items`` and listing it in its package's ``registry.py`` (see the README, "Adding a metric").
+``_score_items`` and registering it: one line in its package's ``registry.py``, or one
+``aesop_eval.metrics`` entry point in a third-party package's ``pyproject.toml``
+(docs/adding-a-metric.md walks through both).
 """
 
 from evalcore.metric.base import (
