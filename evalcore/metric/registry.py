@@ -73,11 +73,13 @@ class MetricSpec:
 
 
 def _distribution(ep: EntryPoint) -> str:
+    """The name of the distribution that declares ``ep`` ("" where unknown)."""
     dist = getattr(ep, "dist", None)
     return dist.metadata["Name"] if dist is not None else ""
 
 
 def _is_suite(ep: EntryPoint) -> bool:
+    """Whether ``ep`` is one of the suite's own (its tables register before any plugin's)."""
     return _distribution(ep).replace("_", "-").lower() == SUITE_DISTRIBUTION
 
 
