@@ -74,10 +74,11 @@ def toy(tmp_path_factory) -> Path:
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text, "utf-8")
     project = root / "toy-metric"
-    done = subprocess.run([sys.executable, "-c", "import toy_metric; toy_metric.train()"], cwd=project,
+    done = subprocess.run([sys.executable, "-c", "import toy_metric; print(toy_metric.train())"], cwd=project,
                           env=_env(project), capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert {p.name for p in (project / "toy_metric").glob("toy-model.*")} == {"toy-model.joblib", "toy-model.json"}
+    model = Path(done.stdout.strip())
+    assert model.is_file() and model.parent == project / "toy_metric" and model.stem == "toy-model"
     meta = tomllib.loads((project / "pyproject.toml").read_text("utf-8"))["project"]
     install_entry_points(project, meta["entry-points"], meta["name"])
     return project
