@@ -101,6 +101,7 @@ def test_mteval_lists_the_toy_from_its_entry_point(toy):
     assert done.returncode == 0 and done.stderr == "", done.stderr
     (line,) = [x for x in done.stdout.splitlines() if x.split()[0] == "toy"]
     assert line.split()[1:3] == ["references", "mteval"] and "walk-through metric" in line
+    assert line.endswith("[plugin: toy-metric]")
 
 
 def test_mteval_scores_the_toy_with_json_output_and_a_signature(toy, tmp_path):

@@ -183,14 +183,15 @@ def build_metrics(names: Sequence[str], options: Mapping[str, Mapping[str, objec
 
 
 def list_metrics(package: str | None = None, also: tuple[str, ...] = ()) -> str:
-    """The text ``--list-metrics`` prints: name, what it reads, package, summary (a metric whose
-    extra is missing is marked with the install command); ``also`` adds metrics registered by
-    other packages that the command offers too."""
+    """The text ``--list-metrics`` prints: name, what it reads, package, summary (a plugin's
+    metric is marked with its distribution, a metric whose extra is missing with the install
+    command); ``also`` adds metrics registered by other packages that the command offers too."""
     from evalcore.extras import install_command
 
     rows = {**registered(package), **{name: spec(name) for name in also}}
     rows = dict(sorted(rows.items()))
     width = max((len(n) for n in rows), default=4)
     return "\n".join(f"{n:<{width}}  {s.reads:<10}  {s.package:<9}  {s.summary}"
+                     + (f"  [plugin: {s.plugin}]" if s.plugin else "")
                      + ("" if s.installed else f"  [not installed: {install_command(s.extra)}]")
                      for n, s in rows.items())
