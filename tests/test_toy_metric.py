@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from evalcore.metric import conformance
-from evalcore.metric.registry import PluginWarning, _tables, get_metric, registered, spec
+from evalcore.metric import ReferenceMetric, Score, conformance
+from evalcore.metric.registry import MetricSpec, PluginWarning, _tables, get_metric, registered, spec
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "adding-a-metric.md"
@@ -193,7 +193,6 @@ def test_mteval_runs_with_a_bad_plugin_installed(bad_plugin, tmp_path):
 
 def test_a_class_entry_reads_every_field_from_the_class():
     from evalcore.metric import SourceMetric
-    from evalcore.metric.registry import MetricSpec
 
     class Distance(SourceMetric):
         """Edit distance to the source.
@@ -209,3 +208,29 @@ def test_a_class_entry_reads_every_field_from_the_class():
     assert entry == MetricSpec(f"{__name__}:test_a_class_entry_reads_every_field_from_the_class.<locals>.Distance",
                                "Edit distance to the source. (lower is better)", "source", {}, "parapeval", "pem",
                                "distance-metric")
+
+
+class NeedsMt(ReferenceMetric):
+    """Declares the mt extra and the mteval command."""
+
+    name = "needs-mt"
+    extra = "mt"
+    package = "mteval"
+
+    def _score_items(self, items):
+        return [Score(1.0) for _ in items]
+
+
+@pytest.mark.parametrize("entry, message", [
+    (dict(extra="", package="mteval"), "the class needs extra 'mt', the registry says ''"),
+    (dict(extra="mt", package="summeval"), "the class is offered by mteval, the registry says summeval"),
+])
+def test_the_registry_check_compares_a_class_extra_and_package_with_its_entry(monkeypatch, entry, message):
+    from evalcore.metric import registry
+
+    table = {"needs-mt": MetricSpec(f"{NeedsMt.__module__}:NeedsMt", "Needs mt.", plugin="needs-mt", **entry)}
+    monkeypatch.setattr(registry, "_tables", lambda: table)
+    with pytest.raises(AssertionError, match=re.escape(message)):
+        conformance.check_spec_agrees_with_class("needs-mt")
+    monkeypatch.setattr(registry, "_tables", lambda: {"needs-mt": MetricSpec.of_class(NeedsMt, "needs-mt")})
+    conformance.check_spec_agrees_with_class("needs-mt")
