@@ -5,13 +5,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchmarks.mteval.celab_words import WordTeslaM, ngram_similarities, unigram_similarities
+from benchmarks.mteval.celab_words import (
+    WordTeslaM,
+    ngram_similarities,
+    unigram_similarities,
+)
 from evalcore.metric import Item
 
 
 def test_bench_writes_rankings_agreement_and_speed(tmp_path):
-    from evalcore.resources import shared_data_dir
     from benchmarks.mteval import celab as bench
+    from evalcore.resources import shared_data_dir
 
     root = shared_data_dir() / "mt" / "wmt21-en-zh"
     if not root.is_dir():
