@@ -47,7 +47,7 @@ class MetricSpec:
     plugin: str = ""
 
     @classmethod
-    def of_class(cls, metric_class: type, plugin: str = "") -> MetricSpec:
+    def of_class(cls, metric_class: type[Metric], plugin: str = "") -> MetricSpec:
         """The entry of a metric class, every field read from the class's own attributes."""
         summary = " ".join((metric_class.__doc__ or "").strip().split("\n\n")[0].split())
         if metric_class.lower_is_better and "lower is better" not in summary:
