@@ -6,9 +6,12 @@ Every file is read as bytes and its encoding detected and named before any decod
 - UTF-16 LE/BE and UTF-32 LE/BE by their byte-order mark, and UTF-16 without one by its
   NUL-every-other-byte pattern: decoded, so such a file reads like its UTF-8 twin;
 - binary data (bytes that are not UTF-8 and hold NUL bytes or over 5% control bytes, or UTF-8,
-  UTF-16 or UTF-32 text, a byte-order mark or not, that is over 30% control characters, as a
-  file of NUL bytes): the file is unreadable input, an :class:`InputError` naming it (exit code
-  2), or, for a file that is one item (:func:`read_item_text`), that item's error record;
+  UTF-16 or UTF-32 text, a byte-order mark or not, of which over 30% of the characters, line ends
+  aside, are control characters, as a file of NUL bytes): the file is unreadable input, an
+  :class:`InputError` naming it (exit code 2), or, for a file that is one item
+  (:func:`read_item_text`), that item's error record. The share is of characters, not bytes, and
+  counts the control characters the metric input rule removes, so a byte-order mark, CRLF line
+  ends, the encoding or removing control characters never turns text into binary data;
 - anything else is UTF-8 text in which some bytes may not decode (latin-1, Windows-1252). Those
   bytes cost their line only: :func:`decode_lines` gives that line a :class:`LineError` naming
   the file, the line and the encoding the bytes look like; a file read whole as one text
@@ -22,6 +25,7 @@ input rule (:mod:`evalcore.metric.inputs`) removes, with a note, like any other.
 from __future__ import annotations
 
 import codecs
+import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,10 +33,14 @@ from pathlib import Path
 #: bytes sniffed to tell text from binary data and UTF-16 without a byte-order mark
 _SNIFF = 65536
 #: bytes that are not UTF-8 holding NUL or more than this share of C0 control bytes (not tab,
-#: newline, CR, FF, ESC) are binary data; valid UTF-8, more than the second share (a NUL-only file)
+#: newline, CR, FF, ESC) are binary data; text (UTF-8, -16, -32) whose characters, line ends aside,
+#: are more than the second share control characters (a NUL-only file)
 _BINARY_CONTROL_SHARE = 0.05
-_UTF8_BINARY_CONTROL_SHARE = 0.3
+_TEXT_BINARY_CONTROL_SHARE = 0.3
 _TEXT_CONTROLS = frozenset(b"\t\n\r\x0c\x1b")
+#: the control characters the metric input rule removes: C0 and C1 but tab, newline and CR; DEL
+CONTROL_CLASS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+CONTROL = re.compile(f"[{CONTROL_CLASS}]")
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32LE"), (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32BE"),
          (codecs.BOM_UTF8, "utf-8", "UTF-8 with BOM"), (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16LE"),
          (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16BE"))
@@ -80,10 +88,7 @@ def detect_encoding(data: bytes) -> Encoding:
     for bom, codec, name in _BOMS:
         if data.startswith(bom) and bom != codecs.BOM_UTF8:
             text = data[len(bom):len(bom) + _SNIFF].decode(codec, errors="replace")
-            controls = sum(1 for ch in text if ord(ch) < 32 and ord(ch) not in _TEXT_CONTROLS)
-            if controls > _UTF8_BINARY_CONTROL_SHARE * len(text):  # the same test as for UTF-8 text
-                return Encoding(None, "binary")
-            return Encoding(codec, name, len(bom))
+            return Encoding(None, "binary") if mostly_controls(text) else Encoding(codec, name, len(bom))
     skip = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
     head = data[skip:skip + _SNIFF]  # a UTF-8 BOM says nothing about the bytes after it
     if not head:
@@ -92,24 +97,37 @@ def detect_encoding(data: bytes) -> Encoding:
         even, odd = head[0::2], head[1::2]
         nul_even, nul_odd = even.count(0) / max(len(even), 1), odd.count(0) / max(len(odd), 1)
         codec = "utf-16-le" if nul_odd > nul_even else "utf-16-be"
-        if (max(nul_even, nul_odd) > 0.3 and min(nul_even, nul_odd) < 0.05 and len(head) % 2 == 0
-                and _mostly_printable(head.decode(codec, errors="replace"))):
-            return Encoding(codec, f"UTF-16{'LE' if nul_odd > nul_even else 'BE'} without BOM")
-    controls = sum(1 for byte in head if byte < 32 and byte not in _TEXT_CONTROLS)
+        if max(nul_even, nul_odd) > 0.3 and min(nul_even, nul_odd) < 0.05 and len(head) % 2 == 0:
+            text = head.decode(codec, errors="replace")
+            if _utf16_text(text) and not mostly_controls(text):
+                return Encoding(codec, f"UTF-16{'LE' if nul_odd > nul_even else 'BE'} without BOM")
     if _mostly_utf8(head):
-        binary = controls > _UTF8_BINARY_CONTROL_SHARE * len(head)
+        binary = mostly_controls(head.decode("utf-8", errors="ignore"))
     else:
+        controls = sum(1 for byte in head if byte < 32 and byte not in _TEXT_CONTROLS)
         binary = b"\x00" in head or controls > _BINARY_CONTROL_SHARE * len(head)
     if binary:
         return Encoding(None, "binary")
     return Encoding("utf-8", "UTF-8 with BOM", skip) if skip else Encoding("utf-8", "UTF-8")
 
 
-def _mostly_printable(text: str) -> bool:
-    """Whether at most a tenth of ``text``'s characters are controls (line ends and tabs aside),
-    unassigned code points or surrogates: a NUL pattern that decodes to those is not UTF-16 text."""
-    controls = sum(1 for ch in text if unicodedata.category(ch) in ("Cc", "Cn", "Cs") and ch not in "\t\n\r")
-    return controls <= 0.1 * len(text)
+def mostly_controls(text: str) -> bool:
+    """Whether over 30% of ``text``'s characters, line ends (LF, CR) aside, are control characters
+    (:data:`CONTROL`): binary data. Counted in characters and without line ends, the test gives a
+    file and its twin in another encoding, with other line ends or without a byte-order mark the
+    same answer; removing control characters never makes text binary."""
+    length = len(text) - text.count("\n") - text.count("\r")
+    return length > 0 and len(CONTROL.findall(text)) > _TEXT_BINARY_CONTROL_SHARE * length
+
+
+def _utf16_text(text: str) -> bool:
+    """Whether ``text``, bytes with a NUL pattern decoded as UTF-16, reads as text: it holds a
+    character other than white space, and at most a tenth of its characters are controls (line
+    ends and tabs aside), unassigned code points or surrogates (a pattern that decodes to those,
+    or to line ends only, is not UTF-16 text)."""
+    unreadable = sum(1 for ch in text if unicodedata.category(ch) in ("Cc", "Cn", "Cs") and ch not in "\t\n\r")
+    readable = sum(1 for ch in text if not ch.isspace() and unicodedata.category(ch) not in ("Cc", "Cn", "Cs"))
+    return unreadable <= 0.1 * len(text) and readable > 0
 
 
 def _mostly_utf8(head: bytes) -> bool:
@@ -229,7 +247,9 @@ def jsonl_objects(text: str, source: str | Path, numbered: bool = True):
     """``(file:line, object)`` for every non-blank line of a JSON Lines text; a line that is not
     valid JSON or not a JSON object is an :class:`InputError` naming ``source:line`` (``source``
     alone when not ``numbered``: it names the line already). Lines end at newlines only: a
-    U+2028 that ``json.dumps(..., ensure_ascii=False)`` leaves inside a string ends no line."""
+    U+2028 that ``json.dumps(..., ensure_ascii=False)`` leaves inside a string ends no line. A raw
+    control character inside a string (a NUL, an escape code, which strict JSON refuses) is read as
+    part of it: the metric input rule removes it from the text, with a note, as from any text."""
     import json
 
     for number, line in enumerate(text.split("\n"), 1):
@@ -237,7 +257,7 @@ def jsonl_objects(text: str, source: str | Path, numbered: bool = True):
             continue
         where = f"{source}:{number}" if numbered else str(source)
         try:
-            obj = json.loads(line)
+            obj = json.loads(line, strict=False)
         except json.JSONDecodeError as exc:
             raise InputError(f"{where}: invalid JSON ({exc.msg})") from None
         if not isinstance(obj, dict):

@@ -65,8 +65,9 @@ def _looks_like_jsonl(lines: Sequence[str | LineError]) -> bool:
 
 
 def _jsonl_record(item: str, text: str, system_field: str | None, default_system: str) -> PairRecord:
-    """A JSONL line as a record; ValueError/KeyError when it is not an object with both texts."""
-    obj = json.loads(text)
+    """A JSONL line as a record; ValueError/KeyError when it is not an object with both texts. A raw
+    control character inside a string is read, as :func:`evalcore.textio.jsonl_objects` reads it."""
+    obj = json.loads(text, strict=False)
     if not isinstance(obj, dict):
         raise ValueError("a JSON object per line is expected")
     original, paraphrase = _pick(obj, ORIGINAL_FIELDS), _pick(obj, PARAPHRASE_FIELDS)

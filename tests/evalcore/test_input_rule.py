@@ -11,6 +11,7 @@ import pytest
 from evalcore.metric import Item, ReferenceFreeMetric, Score
 from evalcore.metric.inputs import check_text, clean_text
 from evalcore.textio import (
+    CONTROL,
     InputError,
     LineError,
     UnreadableText,
@@ -124,3 +125,56 @@ def test_a_file_read_as_one_item_is_unreadable_text_not_an_abort(tmp_path):
 def test_jsonl_lines_end_at_newlines_only():
     line = json.dumps({"text": "a\u2028b"}, ensure_ascii=False)
     assert [obj for _, obj in jsonl_objects(line + "\n" + line, "f.jsonl")] == [{"text": "a\u2028b"}] * 2
+
+
+#: texts of many control characters: lines of controls alone, controls inside text lines (C0, C1,
+#: DEL, form feed, escape) and characters of several bytes in UTF-8
+CONTROL_HEAVY = ["\x01\x01\x01\nabcd\n", "\x01\x01\x01\nab\x85\x85\x85\x85cd\n", "\x01\x01\x01\n東京東京\n",
+                 "a \x1c \x1e \x00\n", "\x1b[31m\n\x0c\n", "\x07\x1b\tthe cat\tA\nthe dog\ta dog\tB\n",
+                 "the cat sat on the mat\n\x00\x00\n", "\x1f\x0b\x85\n" + "the council met\n" * 2]
+
+
+def _verdict(data: bytes) -> bool:
+    return detect_encoding(data).codec is None
+
+
+@pytest.mark.parametrize("text", CONTROL_HEAVY)
+def test_binary_test_gives_a_text_one_verdict_whatever_its_encoding_and_line_ends(text):
+    """On the old main the share was of bytes with line ends counted: the same lines were binary
+    data with LF line ends and text with CRLF, in UTF-8 and not in UTF-16, or the reverse."""
+    crlf = text.replace("\n", "\r\n")
+    twins = [text.encode(), codecs.BOM_UTF8 + text.encode(), crlf.encode(), text.rstrip("\n").encode(),
+             codecs.BOM_UTF16_LE + text.encode("utf-16-le"), codecs.BOM_UTF16_BE + crlf.encode("utf-16-be"),
+             codecs.BOM_UTF32_LE + text.encode("utf-32-le")]
+    assert len({_verdict(data) for data in twins}) == 1
+
+
+@pytest.mark.parametrize("text", CONTROL_HEAVY)
+def test_removing_control_characters_never_makes_text_binary(text):
+    """On the old main a file was text while its twin without the control characters of its text
+    lines (what every metric reads) was binary data: C1 controls, form feeds and escapes went
+    uncounted, and removing them raised the share of the others."""
+    twin = "\n".join(CONTROL.sub("", line) or line for line in text.split("\n"))
+    if not _verdict(text.encode()):
+        assert not _verdict(twin.encode())
+
+
+def test_control_characters_are_counted_as_characters_not_bytes():
+    assert _verdict("\x01\x01\x01\n東京東京\n".encode())  # 3 of 7 characters (19% of the bytes)
+    assert not _verdict("\x01\x01\x01\nabcdefg\n".encode())  # 3 of 10 characters: not over 30%
+    assert not _verdict(b"\n\r\n\n")  # line ends alone are no control characters
+
+
+def test_nul_pattern_of_line_ends_only_is_not_utf16():
+    """On the old main NUL lines ("\\x00\\n" twice) read as UTF-16BE: two empty lines of text."""
+    assert detect_encoding(b"\x00\n\x00\n").name == "binary"
+    with pytest.raises(InputError, match="binary data"):
+        decode_lines(b"\x00\n\x00\n", "hyp.txt")
+
+
+def test_a_raw_control_character_in_a_json_string_is_read_and_removed_later():
+    """On the old main strict JSON refused a line whose string held a raw NUL or escape code (as a
+    careless writer leaves it): ``summeval score -i`` stopped the whole run."""
+    line = '{"summary": "The \x00cat \x1b[31msat."}'
+    ((where, obj),) = jsonl_objects(line + "\n", "s.jsonl")
+    assert where == "s.jsonl:1" and clean_text(obj["summary"]) == "The cat [31msat."

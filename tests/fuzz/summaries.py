@@ -83,6 +83,10 @@ def check_tac(case: dict, workdir: Path) -> None:
     check = Checker(workdir)
     models, peers = _write_tac(workdir, "case", case, case["models"], case["peers"])
     out = check.run("summeval", _tac_argv(models, peers, case, case["format"]))
+    binary = [n for n, s in case["models"].items() if binary_by_rule(encode_file(s))]
+    if binary:  # a binary model stops the run by the input rule, whatever its plain twin gives
+        check.expect(out.code == 2 and "binary data" in out.stderr, "binary-model-stops-the-run",
+                     f"model {binary[0]} is binary data, but exit {out.code}: {out.stderr.strip()[-200:]!r}")
     plain_models = {n: canonical(s) for n, s in case["models"].items()}
     plain_peers = {n: canonical(s) or s for n, s in case["peers"].items()}
     meant = None
@@ -90,7 +94,7 @@ def check_tac(case: dict, workdir: Path) -> None:
         pm, pp = _write_tac(workdir, "plain", case, plain_models, plain_peers)
         meant = check.run("summeval", _tac_argv(pm, pp, case, "json"))
         models_lossless = not any(is_foreign(s) for s in case["models"].values())
-        if models_lossless and meant.code != 2:
+        if models_lossless and meant.code != 2 and not binary:
             check.expect(out.code != 2, "bad-item-costs-only-itself",
                          f"exit 2 ({out.stderr.strip()[-200:]!r}), but only peer files differ from plain UTF-8 "
                          f"ones, which exit {meant.code}")

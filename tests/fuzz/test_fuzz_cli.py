@@ -9,14 +9,16 @@ from tests.fuzz import mt, pairs, summaries
 from tests.fuzz.ci import ci, run
 
 
-def _file(*lines: str, enc: str = "utf-8", final: bool = True) -> dict:
-    return {"lines": list(lines), "enc": enc, "eol": "\n", "final": final}
+def _file(*lines: str, enc: str = "utf-8", final: bool = True, eol: str = "\n") -> dict:
+    return {"lines": list(lines), "enc": enc, "eol": eol, "final": final}
 
 
 @ci(50)
 @given(case=mt.score_case())
 @example(case={"refs": [_file("the council approved the budget .")],
                "hyps": [_file("the council\u3000approved the budget .", enc="utf-16-le", final=False)],
+               "metrics": ["bleu"], "format": "json", "segments": True, "max_chars": None, "stdin": False})
+@example(case={"refs": [_file("the council met", "the budget")], "hyps": [_file("\x01\x01\x01", "abcd", eol="\r\n")],
                "metrics": ["bleu"], "format": "json", "segments": True, "max_chars": None, "stdin": False})
 def test_mteval_score(case):
     run("mteval-score", case)
@@ -32,6 +34,9 @@ def test_mteval_stream(case):
 
 @ci(40)
 @given(case=summaries.tac_case())
+@example(case={"models": {"D0001-A.M.100.A.A": _file("\x00 \x1c \x1e a")},
+               "peers": {"D0001-A.M.100.A.1": _file("The council approved the budget.")},
+               "metrics": ["rouge-2"], "format": "json", "stray": None})
 @example(case={"models": {"D0001-A.M.100.A.A": _file("The council approved the budget on Monday.")},
                "peers": {"D0001-A.M.100.A.1": _file("The council approved the budget."),
                          "D0001-A.M.100.A.2": _file("Le café était fermé. The council met.", enc="latin-1")},
@@ -54,6 +59,8 @@ def test_summeval_jsonl(case):
 @example(case={"spec": _file("original\tparaphrase\tsystem", "The c\x00at sat on the mat.\tA cat sat on the mat.\tA",
                              "The council met.\tThe council met.\tB"),
                "jsonl": False, "format": "jsonl", "system_field": True, "stdin": False})
+@example(case={"spec": _file("\x01\x01\x01", "a\tb", eol="\r\n"), "jsonl": False, "format": "json",
+               "system_field": False, "stdin": False})
 def test_parapeval_score(case):
     run("parapeval-score", case)
 
@@ -62,5 +69,6 @@ def test_parapeval_score(case):
 @given(case=summaries.coherence_case())
 @example(case={"texts": [_file("The council approved the budget.\u3000It met on Monday.", enc="utf-16-le", final=False)],
                "format": "json", "stdin": False, "max_chars": None})
+@example(case={"texts": [_file("\x01\x01\x01", "abcd", eol="\r\n")], "format": "json", "stdin": False, "max_chars": None})
 def test_coherence_score(case):
     run("coherence-score", case)
