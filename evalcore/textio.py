@@ -4,7 +4,9 @@ Every file is read as bytes and its encoding detected and named before any decod
 
 - UTF-8, with or without a byte-order mark (Excel and Notepad write one);
 - UTF-16 LE/BE and UTF-32 LE/BE by their byte-order mark, and UTF-16 without one by its
-  NUL-every-other-byte pattern: decoded, so such a file reads like its UTF-8 twin;
+  NUL-every-other-byte pattern (nearly every other byte where the bytes are valid UTF-8 too, so
+  a UTF-8 file of NUL lines is not read as UTF-16): decoded, so such a file reads like its UTF-8
+  twin;
 - binary data (bytes that are not UTF-8 and hold NUL bytes or over 5% control bytes, or UTF-8,
   UTF-16 or UTF-32 text, a byte-order mark or not, of which over 30% of the characters, line ends
   aside, are control characters, as a file of NUL bytes): the file is unreadable input, an
@@ -38,6 +40,11 @@ _SNIFF = 65536
 _BINARY_CONTROL_SHARE = 0.05
 _TEXT_BINARY_CONTROL_SHARE = 0.3
 _TEXT_CONTROLS = frozenset(b"\t\n\r\x0c\x1b")
+#: UTF-16 without a byte-order mark: more than this share of the even or the odd bytes are NUL
+#: (the high bytes of Latin text; CJK text has fewer), the second share where the bytes are valid
+#: UTF-8 too (a UTF-8 file with NUL lines is not UTF-16 text)
+_UTF16_NUL_SHARE = 0.3
+_UTF16_NUL_SHARE_OF_UTF8 = 0.9
 #: the control characters the metric input rule removes: C0 and C1 but tab, newline and CR; DEL
 CONTROL_CLASS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
 CONTROL = re.compile(f"[{CONTROL_CLASS}]")
@@ -93,15 +100,18 @@ def detect_encoding(data: bytes) -> Encoding:
     head = data[skip:skip + _SNIFF]  # a UTF-8 BOM says nothing about the bytes after it
     if not head:
         return Encoding("utf-8", "UTF-8 with BOM", skip) if skip else Encoding("utf-8", "UTF-8")
+    utf8 = _mostly_utf8(head)
     if b"\x00" in head:
         even, odd = head[0::2], head[1::2]
         nul_even, nul_odd = even.count(0) / max(len(even), 1), odd.count(0) / max(len(odd), 1)
         codec = "utf-16-le" if nul_odd > nul_even else "utf-16-be"
-        if max(nul_even, nul_odd) > 0.3 and min(nul_even, nul_odd) < 0.05 and len(head) % 2 == 0:
+        # bytes that are UTF-8 as well (ASCII and NUL): UTF-16 only when nearly every other byte is NUL
+        nul_share = _UTF16_NUL_SHARE_OF_UTF8 if utf8 else _UTF16_NUL_SHARE
+        if max(nul_even, nul_odd) > nul_share and min(nul_even, nul_odd) < 0.05 and len(head) % 2 == 0:
             text = head.decode(codec, errors="replace")
             if _utf16_text(text) and not mostly_controls(text):
                 return Encoding(codec, f"UTF-16{'LE' if nul_odd > nul_even else 'BE'} without BOM")
-    if _mostly_utf8(head):
+    if utf8:
         binary = mostly_controls(head.decode("utf-8", errors="ignore"))
     else:
         controls = sum(1 for byte in head if byte < 32 and byte not in _TEXT_CONTROLS)

@@ -165,11 +165,18 @@ def test_control_characters_are_counted_as_characters_not_bytes():
     assert not _verdict(b"\n\r\n\n")  # line ends alone are no control characters
 
 
-def test_nul_pattern_of_line_ends_only_is_not_utf16():
-    """On the old main NUL lines ("\\x00\\n" twice) read as UTF-16BE: two empty lines of text."""
-    assert detect_encoding(b"\x00\n\x00\n").name == "binary"
-    with pytest.raises(InputError, match="binary data"):
-        decode_lines(b"\x00\n\x00\n", "hyp.txt")
+@pytest.mark.parametrize("data,lines", [(b"\x00\n\x00\n", None), (b"\x00\na\n", None), (b"said\n\x00", ["said", "\x00"])],
+                         ids=["nul-lines", "nul-line-and-word", "word-and-nul-line"])
+def test_a_utf8_file_with_nul_lines_is_not_read_as_utf16(data, lines):
+    """On the old main these UTF-8 files read as UTF-16: two empty lines, "\\n愊", "慳摩\\n" (a
+    peer's "said" scored as two CJK characters)."""
+    if lines is None:
+        with pytest.raises(InputError, match="binary data"):
+            decode_lines(data, "hyp.txt")
+    else:
+        assert decode_lines(data, "hyp.txt") == lines
+    text = "the council approved the budget\n"
+    assert decode_lines(text.encode("utf-16-le"), "f") == decode_lines(text.encode("utf-16-be"), "f") == [text[:-1]]
 
 
 def test_a_raw_control_character_in_a_json_string_is_read_and_removed_later():

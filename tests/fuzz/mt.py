@@ -349,11 +349,17 @@ def data_lines(data: bytes) -> list[bytes]:
 
 
 def _read_lines(path: Path) -> list[str | None]:
-    """A reference file's lines as the input rule reads them (:func:`evalcore.textio.decode_lines`:
-    encoding detected, a BOM dropped), None for a line that does not decode."""
-    from evalcore.textio import LineError, decode_lines
-
-    return [None if isinstance(line, LineError) else line for line in decode_lines(path.read_bytes(), path)]
+    data = path.read_bytes().removeprefix(b"\xef\xbb\xbf")
+    parts = data.split(b"\n")
+    if parts[-1] == b"":
+        parts.pop()
+    out = []
+    for part in parts:
+        try:
+            out.append(part.removesuffix(b"\r").decode("utf-8"))
+        except UnicodeDecodeError:
+            out.append(None)
+    return out
 
 
 def _id(text: str) -> int | None:

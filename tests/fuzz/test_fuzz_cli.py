@@ -34,6 +34,12 @@ def test_mteval_stream(case):
 
 @ci(40)
 @given(case=summaries.tac_case())
+@example(case={"models": {"D0001-A.M.100.A.A": _file("The minister said the council met.")},
+               "peers": {"D0001-A.M.100.A.1": _file("said", "\x00", final=False)},
+               "metrics": ["rouge-1"], "format": "json", "stray": None})
+@example(case={"models": {"D0001-A.M.100.A.A": _file("\u2009"), "D1103-C.M.100.A.A": _file("\x01", "", eol="\r")},
+               "peers": {"D1103-C.M.100.A.1": _file("The council met.")},
+               "metrics": ["rouge-1"], "format": "json", "stray": None})
 @example(case={"models": {"D0001-A.M.100.A.A": _file("\x00 \x1c \x1e a")},
                "peers": {"D0001-A.M.100.A.1": _file("The council approved the budget.")},
                "metrics": ["rouge-2"], "format": "json", "stray": None})
@@ -70,5 +76,7 @@ def test_parapeval_score(case):
 @example(case={"texts": [_file("The council approved the budget.\u3000It met on Monday.", enc="utf-16-le", final=False)],
                "format": "json", "stdin": False, "max_chars": None})
 @example(case={"texts": [_file("\x01\x01\x01", "abcd", eol="\r\n")], "format": "json", "stdin": False, "max_chars": None})
+@example(case={"texts": [_file("council report rose vote city was in vote city . people new.", eol="\r\n", final=False)],
+               "format": "json", "stdin": False, "max_chars": 60})
 def test_coherence_score(case):
     run("coherence-score", case)
