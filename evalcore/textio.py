@@ -95,6 +95,8 @@ def detect_encoding(data: bytes) -> Encoding:
     for bom, codec, name in _BOMS:
         if data.startswith(bom) and bom != codecs.BOM_UTF8:
             text = data[len(bom):len(bom) + _SNIFF].decode(codec, errors="replace")
+            if bom == codecs.BOM_UTF32_LE and text and not _reads_as_text(text):
+                continue  # the UTF-16LE mark and a NUL character: UTF-16LE text
             return Encoding(None, "binary") if mostly_controls(text) else Encoding(codec, name, len(bom))
     skip = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
     head = data[skip:skip + _SNIFF]  # a UTF-8 BOM says nothing about the bytes after it
@@ -109,7 +111,7 @@ def detect_encoding(data: bytes) -> Encoding:
         nul_share = _UTF16_NUL_SHARE_OF_UTF8 if utf8 else _UTF16_NUL_SHARE
         if max(nul_even, nul_odd) > nul_share and min(nul_even, nul_odd) < 0.05 and len(head) % 2 == 0:
             text = head.decode(codec, errors="replace")
-            if _utf16_text(text) and not mostly_controls(text):
+            if _reads_as_text(text) and not mostly_controls(text):
                 return Encoding(codec, f"UTF-16{'LE' if nul_odd > nul_even else 'BE'} without BOM")
     if utf8:
         binary = mostly_controls(head.decode("utf-8", errors="ignore"))
@@ -130,14 +132,19 @@ def mostly_controls(text: str) -> bool:
     return length > 0 and len(CONTROL.findall(text)) > _TEXT_BINARY_CONTROL_SHARE * length
 
 
-def _utf16_text(text: str) -> bool:
-    """Whether ``text``, bytes with a NUL pattern decoded as UTF-16, reads as text: it holds a
-    character other than white space, and at most a tenth of its characters are controls (line
-    ends and tabs aside), unassigned code points or surrogates (a pattern that decodes to those,
-    or to line ends only, is not UTF-16 text)."""
-    unreadable = sum(1 for ch in text if unicodedata.category(ch) in ("Cc", "Cn", "Cs") and ch not in "\t\n\r")
-    readable = sum(1 for ch in text if not ch.isspace() and unicodedata.category(ch) not in ("Cc", "Cn", "Cs"))
+def _reads_as_text(text: str) -> bool:
+    """Whether ``text``, bytes decoded by a guess (a NUL pattern as UTF-16, a UTF-32LE mark that
+    may be UTF-16LE's mark and a NUL), reads as text: it holds a character other than white space,
+    and at most a tenth of its characters are controls (line ends and tabs aside), unassigned code
+    points, surrogates or replacement characters (a guess that decodes to those, or to line ends
+    only, is wrong)."""
+    unreadable = sum(1 for ch in text if ch not in "\t\n\r" and _unreadable(ch))
+    readable = sum(1 for ch in text if not ch.isspace() and not _unreadable(ch))
     return unreadable <= 0.1 * len(text) and readable > 0
+
+
+def _unreadable(ch: str) -> bool:
+    return ch == "\ufffd" or unicodedata.category(ch) in ("Cc", "Cn", "Cs")
 
 
 def _mostly_utf8(head: bytes) -> bool:

@@ -59,9 +59,11 @@ def _read(path: str | Path | None) -> tuple[bytes, str, str, bool | None]:
 
 
 def _looks_like_jsonl(lines: Sequence[str | LineError]) -> bool:
-    """Standard input has no file name: JSONL when its first non-blank line opens an object."""
-    first = next((line.strip() for line in lines if isinstance(line, str) and line.strip()), "")
-    return first.startswith("{")
+    """Standard input has no file name: JSONL when more of its lines open a JSON object than hold a
+    tab (a JSON line holds none: ``json.dumps`` escapes it), so one broken first line does not
+    make a JSONL stream TSV, every line of it unreadable."""
+    texts = [line for line in lines if isinstance(line, str)]
+    return sum(text.strip().startswith("{") for text in texts) > sum("\t" in text for text in texts)
 
 
 def _jsonl_record(item: str, text: str, system_field: str | None, default_system: str) -> PairRecord:
@@ -90,7 +92,7 @@ def read_pairs(path: str | Path | None, system_field: str | None = None,
                default_system: str = "all") -> list[PairRecord]:
     """Pairs from a file (.jsonl: objects with original/paraphrase fields; otherwise TSV: columns
     original, paraphrase[, system] with an optional header naming them) or standard input (``-``,
-    JSONL or TSV by its first line), one record per line. The system is the ``system_field``
+    JSONL or TSV by its lines), one record per line. The system is the ``system_field``
     field or column, by default ``system`` where a line has one, else ``default_system``.
 
     A file that cannot hold pairs is an InputError naming it: binary data, nothing but whitespace,

@@ -185,3 +185,11 @@ def test_a_raw_control_character_in_a_json_string_is_read_and_removed_later():
     line = '{"summary": "The \x00cat \x1b[31msat."}'
     ((where, obj),) = jsonl_objects(line + "\n", "s.jsonl")
     assert where == "s.jsonl:1" and clean_text(obj["summary"]) == "The cat [31msat."
+
+
+def test_utf16le_text_opening_with_a_nul_is_not_utf32():
+    """On the old main the UTF-16LE mark and a NUL character read as a UTF-32LE mark: a peer of
+    control characters scored as two characters of the supplementary planes."""
+    assert detect_encoding("\x00\x1b\x01\x01\n".encode("utf-16")).name == "binary"
+    assert decode_text("\x00the cat\n".encode("utf-16"), "f") == "\x00the cat\n"
+    assert decode_text(codecs.BOM_UTF32_LE + "the cat\n".encode("utf-32-le"), "f") == "the cat\n"

@@ -40,6 +40,9 @@ def test_mteval_stream(case):
 @example(case={"models": {"D0001-A.M.100.A.A": _file("\u2009"), "D1103-C.M.100.A.A": _file("\x01", "", eol="\r")},
                "peers": {"D1103-C.M.100.A.1": _file("The council met.")},
                "metrics": ["rouge-1"], "format": "json", "stray": None})
+@example(case={"models": {"D0001-A.M.100.A.A": _file("The council met.")},
+               "peers": {"D0001-A.M.100.A.1": _file("\x00\x1b\x01\x01", enc="utf-16")},
+               "metrics": ["rouge-1"], "format": "json", "stray": None})
 @example(case={"models": {"D0001-A.M.100.A.A": _file("\x00 \x1c \x1e a")},
                "peers": {"D0001-A.M.100.A.1": _file("The council approved the budget.")},
                "metrics": ["rouge-2"], "format": "json", "stray": None})
@@ -67,6 +70,9 @@ def test_summeval_jsonl(case):
                "jsonl": False, "format": "jsonl", "system_field": True, "stdin": False})
 @example(case={"spec": _file("\x01\x01\x01", "a\tb", eol="\r\n"), "jsonl": False, "format": "json",
                "system_field": False, "stdin": False})
+@example(case={"spec": _file('"a string"', '{"original": "the", "paraphrase": "approved \\udcc3"}',
+                             '{"original": "", "paraphrase": "\\u00a0", "system": 3}', final=False),
+               "jsonl": True, "format": "tsv", "system_field": True, "stdin": True})
 def test_parapeval_score(case):
     run("parapeval-score", case)
 

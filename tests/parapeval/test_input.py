@@ -133,3 +133,21 @@ def test_twitter_para_errors_name_the_line(tmp_path):
     path.write_text('{"source": "a", "candidates": []}\n', "utf-8")
     with pytest.raises(InputError, match="no scored pairs"):
         read_twitter_para(path)
+
+
+def test_standard_input_with_a_broken_first_line_is_still_jsonl(monkeypatch):
+    """On the old main the first line alone decided: a JSONL stream opening with a broken line
+    (`"a string"`) was read as TSV, every line unreadable, and the run stopped (exit 2)."""
+    text = '"a string"\n{"original": "the cat", "paraphrase": "a cat"}\n{"original": "x", "paraphrase": "y"}\n'
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    records = read_pairs("-")
+    assert [(r.original, r.paraphrase) for r in records] == [(None, None), ("the cat", "a cat"), ("x", "y")]
+    assert records[0].error.startswith("unreadable line")
+
+
+def test_a_raw_control_character_in_a_json_string_costs_nothing(tmp_path):
+    """On the old main strict JSON refused the line: a pair lost for a character the input rule removes."""
+    path = tmp_path / "pairs.jsonl"
+    path.write_bytes(b'{"original": "the \x01cat", "paraphrase": "a cat"}\n')
+    (rec,) = read_pairs(path)
+    assert (rec.original, rec.paraphrase, rec.error) == ("the \x01cat", "a cat", "")
