@@ -59,10 +59,10 @@ def _read(path: str | Path | None) -> tuple[bytes, str, str, bool | None]:
 
 
 def _looks_like_jsonl(lines: Sequence[str | LineError]) -> bool:
-    """Standard input has no file name: JSONL when more of its lines open a JSON object than hold a
-    tab (a JSON line holds none: ``json.dumps`` escapes it), so one broken first line does not
-    make a JSONL stream TSV, every line of it unreadable."""
-    texts = [line for line in lines if isinstance(line, str)]
+    """Standard input has no file name: JSONL when more of its non-blank lines open a JSON object
+    than hold a tab (a JSON line holds none: ``json.dumps`` escapes it), so one broken first line
+    does not make a JSONL stream TSV, every line of it unreadable."""
+    texts = [line for line in lines if isinstance(line, str) and line.strip()]
     return sum(text.strip().startswith("{") for text in texts) > sum("\t" in text for text in texts)
 
 

@@ -73,6 +73,8 @@ def test_summeval_jsonl(case):
 @example(case={"spec": _file('"a string"', '{"original": "the", "paraphrase": "approved \\udcc3"}',
                              '{"original": "", "paraphrase": "\\u00a0", "system": 3}', final=False),
                "jsonl": True, "format": "tsv", "system_field": True, "stdin": True})
+@example(case={"spec": _file("\t", '{"original": "a cat", "paraphrase": '), "jsonl": True, "format": "json",
+               "system_field": False, "stdin": True})
 def test_parapeval_score(case):
     run("parapeval-score", case)
 
