@@ -60,10 +60,11 @@ def _read(path: str | Path | None) -> tuple[bytes, str, str, bool | None]:
 
 def _looks_like_jsonl(lines: Sequence[str | LineError]) -> bool:
     """Standard input has no file name: JSONL when more of its non-blank lines open a JSON object
-    than hold a tab (a JSON line holds none: ``json.dumps`` escapes it), so one broken first line
-    does not make a JSONL stream TSV, every line of it unreadable."""
+    (after white space) than other lines hold a tab (JSON holds tabs only as white space), so one
+    broken first line does not make a JSONL stream TSV, every line of it unreadable."""
     texts = [line for line in lines if isinstance(line, str) and line.strip()]
-    return sum(text.strip().startswith("{") for text in texts) > sum("\t" in text for text in texts)
+    objects = sum(text.strip().startswith("{") for text in texts)
+    return objects > sum("\t" in text and not text.strip().startswith("{") for text in texts)
 
 
 def _jsonl_record(item: str, text: str, system_field: str | None, default_system: str) -> PairRecord:

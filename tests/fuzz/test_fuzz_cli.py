@@ -75,6 +75,8 @@ def test_summeval_jsonl(case):
                "jsonl": True, "format": "tsv", "system_field": True, "stdin": True})
 @example(case={"spec": _file("\t", '{"original": "a cat", "paraphrase": '), "jsonl": True, "format": "json",
                "system_field": False, "stdin": True})
+@example(case={"spec": {"lines": ["\t", '{"original": "a cat", "paraphrase": "the cat"}'], "enc": "utf-16", "eol": "\r",
+                        "final": False}, "jsonl": True, "format": "jsonl", "system_field": True, "stdin": True})
 def test_parapeval_score(case):
     run("parapeval-score", case)
 

@@ -145,6 +145,8 @@ def test_standard_input_with_a_broken_first_line_is_still_jsonl(monkeypatch):
     assert records[0].error.startswith("unreadable line")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'\t\n{"original": "a", "paraphrase": "b"}\n')))
     assert [(r.original, r.error) for r in read_pairs("-")] == [(None, "blank line: no pair"), ("a", "")]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'\t\r{"original": "a", "paraphrase": "b"}')))
+    assert [(r.original, r.paraphrase) for r in read_pairs("-")] == [("a", "b")]  # CR alone ends no line
 
 
 def test_a_raw_control_character_in_a_json_string_costs_nothing(tmp_path):
