@@ -161,7 +161,7 @@ def test_removing_control_characters_never_makes_text_binary(text):
 
 def test_control_characters_are_counted_as_characters_not_bytes():
     assert _verdict("\x01\x01\x01\n東京東京\n".encode())  # 3 of 7 characters (19% of the bytes)
-    assert not _verdict("\x01\x01\x01\nabcdefg\n".encode())  # 3 of 10 characters: not over 30%
+    assert not _verdict(b"\x01\x01\x01\nabcdefg\n")  # 3 of 10 characters: not over 30%
     assert not _verdict(b"\n\r\n\n")  # line ends alone are no control characters
 
 
