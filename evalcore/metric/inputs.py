@@ -25,11 +25,10 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from evalcore.textio import CONTROL as _CONTROL
+from evalcore.textio import CONTROL_CLASS as _CONTROL_CLASS
 from evalcore.textio import InputError, UnreadableText
 
-# C0/C1 control characters except tab, newline and carriage return (NUL bytes, escape codes).
-_CONTROL_CLASS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
-_CONTROL = re.compile(f"[{_CONTROL_CLASS}]")
 # Format characters (Cf, Unicode 15) and the invisible characters of other categories.
 _INVISIBLE_CLASS = (
     "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e"
