@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from evalcore.cli import positive_int
-from evalcore.workers import jobs_arg
 from evalcore.textio import InputError
+from evalcore.workers import jobs_arg
 
 
 def _log(message: str) -> None:
@@ -110,9 +110,8 @@ def parser(argv: Sequence[str]) -> int:
 
 
 def coherence_speed(argv: Sequence[str]) -> int:
-    from evalcore.resources import shared_data_dir
-
     from benchmarks.coherence.speed import run
+    from evalcore.resources import shared_data_dir
 
     p = _parser("coherence-speed")
     p.add_argument("--data", help="SummEval JSON (default: shared summeval_16sys_mean_expert.json)")

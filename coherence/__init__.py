@@ -4,9 +4,8 @@ readability metric (:mod:`coherence.dicomer`)."""
 
 from __future__ import annotations
 
-from evalcore import __version__
-
 from coherence.relations import Relation, RelationError, level1
+from evalcore import __version__
 
 __all__ = ["Relation", "RelationError", "__version__", "level1", "parse"]
 

@@ -12,11 +12,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
 
-from evalcore.textio import read_text
-
 from coherence.formats import conll_json, pdtb_pipe
 from coherence.parser.document import ParsedText
 from coherence.relations import Relation, RelationError, format_spans
+from evalcore.textio import read_text
 
 FORMATS = ("pipe", "json")
 SUFFIXES = (".pipe", ".json", ".jsonl")

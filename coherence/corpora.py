@@ -7,10 +7,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evalcore.resources import ResourceError
-
 from coherence.formats.pdtb_pipe import read_pipe
 from coherence.relations import Relation
+from evalcore.resources import ResourceError
 
 SPLITS = ("train", "dev", "test", "test2")
 

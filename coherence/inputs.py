@@ -7,11 +7,10 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
+from coherence.adapters import FORMATS, ExternalParser, PrecomputedParses, RelationAdapter
 from evalcore.cli import check_input_path, read_input_text
 from evalcore.metric.inputs import InputLimits
 from evalcore.textio import InputError, read_text
-
-from coherence.adapters import FORMATS, ExternalParser, PrecomputedParses, RelationAdapter
 
 STDIN = "-"
 

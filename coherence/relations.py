@@ -69,7 +69,7 @@ class Relation:
         """DICOMER's E/N flag: only Explicit relations are E."""
         return self.rel_type in EXPLICIT_TYPES
 
-    def with_sentences(self, sentence_of_offset) -> "Relation":
+    def with_sentences(self, sentence_of_offset) -> Relation:
         """A copy with sentence indices computed by ``sentence_of_offset(char) -> int``."""
         def sents(spans: tuple[Span, ...]) -> tuple[int, ...]:
             found = set()

@@ -86,7 +86,7 @@ class Bleu(Sacrebleu):
         self.max_ngram_order = max_ngram_order
 
     def validate(self) -> None:
-        from sacrebleu.metrics.bleu import BLEU, _TOKENIZERS
+        from sacrebleu.metrics.bleu import _TOKENIZERS, BLEU
 
         if self.tokenize not in _TOKENIZERS:
             raise ValueError(f"bleu: unknown tokenizer {self.tokenize!r}; choose from {', '.join(sorted(_TOKENIZERS))}")

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from evalcore.metric import ErrorRecord, InputLimits, Metric, Score
-from evalcore.metric.inputs import EMPTY_NOTE
 from evalcore.metric.base import Result
 from evalcore.metric.batch import score_with
+from evalcore.metric.inputs import EMPTY_NOTE
 from evalcore.metric.statistics import SufficientStatistics
 from mteval.io import Segment
 

@@ -11,13 +11,12 @@ from pathlib import Path
 from sklearn.metrics import accuracy_score, f1_score
 
 from benchmarks.harness import machine, machine_line, peak_rss_mib, write_report
-from evalcore.resources import ResourceError
-
 from coherence.corpora import load_gdtb, load_tedm
 from coherence.gold import explicit_examples, pair_examples, parse_corpus
 from coherence.parser.document import ParsedText, parse_texts
 from coherence.parser.pipeline import DiscourseParser, load_parser_model
 from coherence.relations import Relation
+from evalcore.resources import ResourceError
 
 PUBLISHED_E2E = {"gold parses": 46.80, "automatic": 38.18}
 ANCHORS = {"explicit_mfs_gdtb_test": 0.868, "nonexplicit_majority_gdtb_test": 0.424}

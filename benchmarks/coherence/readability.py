@@ -16,13 +16,12 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.harness import machine, machine_line, peak_rss_mib, write_report
-from evalcore.metaeval import correlations
-from evalcore.text import tokenize
-
 from coherence.dicomer.analysis import AnalysisCache, shared_cache
 from coherence.dicomer.config import variant_config
 from coherence.dicomer.model import DicomerModel
 from coherence.dicomer.train import N_PERMUTATIONS, load_summeval, summeval_file, training_data
+from evalcore.metaeval import correlations
+from evalcore.text import tokenize
 
 VARIANTS = ("LIN", "LIN+C", "LIN+E", "DICOMER", "EGRID", "DICOMER+EGRID")
 MODES = ("listwise", "permutation", "combined")
@@ -93,11 +92,10 @@ def _throughput(se, cached, parser, seed: int) -> dict:
 
 def run(data: Path | None, out: Path, tier: int = 0, n_boot: int = 1000, seed: int = 0) -> dict:
     """Run the benchmark; write ``readability.md`` and ``readability.json`` into ``out``."""
+    from coherence.parser.pipeline import DiscourseParser
     from evalcore.metaeval import correlation_table, matrices, significance_table
     from evalcore.metric.registry import get_metric
     from evalcore.tables import correlation_markdown
-
-    from coherence.parser.pipeline import DiscourseParser
 
     start = time.perf_counter()
     se = load_summeval(data)

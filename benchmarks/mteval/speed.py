@@ -17,10 +17,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from benchmarks.harness import machine, machine_line, write_report
-from evalcore.metric import Item, Metric
-from evalcore.tables import table
 from benchmarks.mteval import tesla as tesla_bench
 from benchmarks.mteval.tesla import PAPER_MS, cpu, wmt12_lines
+from evalcore.metric import Item, Metric
+from evalcore.tables import table
 
 #: segments of the default run: the whole bench takes about 2-3 minutes on a loaded 2-core machine
 DEFAULT_SEGMENTS = 500
@@ -31,9 +31,9 @@ END_TO_END = "end to end, new candidates (references cached), per segment"
 
 def cold_texts() -> None:
     """Forget every prepared text and its bags (WordNet look-ups stay warm, as in a tuning run)."""
-    from mteval.tesla.btng import bags
     from mteval.lexical.preprocess import preparer
     from mteval.lexical.similarity import encode
+    from mteval.tesla.btng import bags
 
     preparer("en").clear(), encode.cache_clear(), bags.cache_clear()
 

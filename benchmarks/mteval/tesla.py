@@ -24,9 +24,9 @@ from evalcore.matching import MatchProblem, bag_overlap, choose, match
 from evalcore.metric import Item
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table
-from mteval.tesla.btng import ORDERS, bags, btng_fmeasures, ms_problem
 from mteval.lexical.preprocess import Preparer, preparer
 from mteval.lexical.similarity import encode, synset_ids
+from mteval.tesla.btng import ORDERS, bags, btng_fmeasures, ms_problem
 
 PAPER_MS = (10.0, 20.0)  # [derived] TESLA-M's extra Z-MERT time per candidate sentence (spec 2.1)
 
@@ -136,7 +136,7 @@ def markdown(report: dict) -> str:
         table(["baseline (same segments)", "CPU ms per segment", "TESLA-M end to end / baseline"], base), "",
         f"s_ms LPs by matcher path: {paths}; mean size {report['lp_mean_rows']:.1f} x "
         f"{report['lp_mean_columns']:.1f} distinct n-grams.", "",
-        machine_line(report["machine"]) + f" Load average during the run: "
+        machine_line(report["machine"]) + " Load average during the run: "
         + ", ".join(f"{x:.1f}" for x in report["load_average"]) + ".", ""])
 
 

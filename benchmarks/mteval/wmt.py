@@ -24,18 +24,28 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.harness import machine, machine_line, source_commit, write_report
+from benchmarks.mteval.plots import kendall_plot
 from evalcore.metaeval import correlate, paired_significance, resample_documents
 from evalcore.metric import Item, Metric, Score
 from evalcore.metric.batch import score_with
 from evalcore.metric.registry import declared_options, get_metric, registered
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table
-from benchmarks.harness import machine, machine_line, source_commit, write_report
-from benchmarks.mteval.plots import kendall_plot
 from mteval.data import mqm, wmt12
 from mteval.data.testset import TestSet
-from mteval.metaeval import (KendallCounts, average_kendall, corpus_statistics, kendall_beats, kendall_counts, orientation,
-                             sample_segments, system_correlations, wmt12_kendall, win_counts)
+from mteval.metaeval import (
+    KendallCounts,
+    average_kendall,
+    corpus_statistics,
+    kendall_beats,
+    kendall_counts,
+    orientation,
+    sample_segments,
+    system_correlations,
+    win_counts,
+    wmt12_kendall,
+)
 from mteval.registry import BASELINES
 
 #: segments per pair the default run scores (seeded sample; --max-segments 0 = all): with every

@@ -83,8 +83,8 @@ def wmt12_xmeant(root: Path, pair: str, max_segments: int, n_boot: int, seed: in
     """XMEANT (f-score and ITG fillers; default table, and the news table when given) on one WMT12
     pair beside BLEU, chrF, METEOR and MEANT (reference-based) on the same segments: segment
     Kendall with CIs and items per second."""
-    from evalcore.metric.registry import declared_options, get_metric
     from benchmarks.mteval.wmt import wmt12_pair
+    from evalcore.metric.registry import declared_options, get_metric
     from mteval.data import wmt12
 
     source, target = pair.split("-")

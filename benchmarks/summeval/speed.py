@@ -32,11 +32,11 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.evalcore.matching import lp_markdown
+from benchmarks.evalcore.matching import lp_speed as lp_tesla_m_speed
 from benchmarks.harness import machine, machine_line, peak_rss_mib, write_report
 from evalcore.data.summeval import read_summeval
 from evalcore.matching import match
-from benchmarks.evalcore.matching import lp_markdown
-from benchmarks.evalcore.matching import lp_speed as lp_tesla_m_speed
 from evalcore.metaeval import correlations
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.harness import machine, machine_line, peak_rss_mib, write_report
 from coherence.corpora import load_gdtb, load_tedm
 from coherence.dicomer.analysis import Analysis, AnalysisCache
 from coherence.dicomer.config import DicomerConfig, variant_config
@@ -31,15 +32,22 @@ from coherence.dicomer.features import judged, text_features
 from coherence.dicomer.model import DicomerModel
 from coherence.dicomer.oof import document_folds
 from coherence.dicomer.synthetic import OPEN_GENRES, WINDOW_SENTENCES, WINDOWS_PER_DOC, Synthetic, gdtb_windows
-from benchmarks.harness import machine, machine_line, peak_rss_mib, write_report
 from evalcore.data.dialsummeval import LICENCE as DSE_LICENCE
 from evalcore.data.dialsummeval import read_dialsummeval
 from evalcore.data.summeval import read_summeval
 from evalcore.metaeval import correlate, correlation_rows, percentile_bounds, resample_documents
 from evalcore.resources import cache_dir, shared_data_dir
 from evalcore.text import tokenize
-from summeval.cremer import (DICOMER_SCALING, feature_matrix, fit_cremer, make_cremer, model_path, scale_dicomer,
-                             standardised, topic_z)
+from summeval.cremer import (
+    DICOMER_SCALING,
+    feature_matrix,
+    fit_cremer,
+    make_cremer,
+    model_path,
+    scale_dicomer,
+    standardised,
+    topic_z,
+)
 
 SUMMEVAL = "summeval"
 DIALSUMMEVAL = "dialsummeval"

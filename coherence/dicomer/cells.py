@@ -44,7 +44,7 @@ class Cells:
     roles: tuple[str, ...]
 
     @classmethod
-    def build(cls, n_sentences, col_text, col_block, col, sent, role, roles: tuple[str, ...]) -> "Cells":
+    def build(cls, n_sentences, col_text, col_block, col, sent, role, roles: tuple[str, ...]) -> Cells:
         """Cells from entries in any order, duplicates allowed (a term twice in one argument)."""
         n_sentences = np.asarray(n_sentences, dtype=np.int64)
         col, sent, role = (np.asarray(a, dtype=np.int64) for a in (col, sent, role))

@@ -19,8 +19,15 @@ from operator import attrgetter
 import numpy as np
 
 from coherence.dicomer.analysis import Analysis
-from coherence.dicomer.cells import (Cells, FeatureRows, FeatureTable, decode, expand_ranges, intra_cell_counts,
-                                     transition_counts)
+from coherence.dicomer.cells import (
+    Cells,
+    FeatureRows,
+    FeatureTable,
+    decode,
+    expand_ranges,
+    intra_cell_counts,
+    transition_counts,
+)
 from coherence.dicomer.config import DicomerConfig
 from coherence.dicomer.entity_grid import ROLE_RANK, add_grid
 from coherence.dicomer.matrix import NIL, RoleMatrix, block_names, possible_roles, role_name, salience_blocks

@@ -48,7 +48,7 @@ class RoleMatrix:
     @classmethod
     def from_triples(cls, n_sentences: int, triples: Iterable[tuple[int, str, str]],
                      terms: Sequence[str] | None = None,
-                     frequency: dict[str, int] | None = None) -> "RoleMatrix":
+                     frequency: dict[str, int] | None = None) -> RoleMatrix:
         """Matrix with the given ``(sentence, term, role)`` entries; ``terms`` defaults to the
         terms of the triples, ``frequency`` to the number of sentences each term has a role in."""
         cells: dict[tuple[str, int], set[str]] = {}
@@ -89,7 +89,7 @@ class RoleMatrix:
         col, sent, role = zip(*entries) if entries else ((), (), ())
         return Cells.build([self.n_sentences], [0] * len(columns), [b for b, _ in columns], col, sent, role, roles)
 
-    def restrict(self, terms: Sequence[str]) -> "RoleMatrix":
+    def restrict(self, terms: Sequence[str]) -> RoleMatrix:
         """The same matrix with only the given columns (e.g. a printed fragment)."""
         keep = set(terms)
         return RoleMatrix(self.n_sentences, tuple(terms),

@@ -21,11 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.resources import shared_data_dir
-
 from coherence.dicomer.analysis import Analysis, parser_id, shared_cache
 from coherence.dicomer.config import variant_config
 from coherence.dicomer.model import DicomerModel, permutation_training_set
+from evalcore.resources import shared_data_dir
 
 SUMMEVAL_MODES = ("listwise", "permutation", "combined")
 MODES = (*SUMMEVAL_MODES, "gdtb-permutation")
@@ -130,11 +129,10 @@ def train_gdtb(variant: str = DEFAULT_VARIANT, genres: str = "open", data: Path 
                C="svmlight", seed: int = 0, out: Path | None = None) -> dict:
     """Train on GDTB windows against seeded permutations (no human scores, no summaries) and
     write the model file; ``genres="all"`` writes the opt-in ``dicomer_gdtb_all``."""
-    from evalcore.models import read_header
-
     from coherence.dicomer.metric import model_path, model_signature
     from coherence.dicomer.synthetic import TRAIN_NEGATIVES, WINDOW_SENTENCES, gdtb_windows
     from coherence.parser.pipeline import DiscourseParser
+    from evalcore.models import read_header
 
     start = time.perf_counter()
     config = variant_config(variant)
@@ -169,10 +167,9 @@ def train(mode: str = DEFAULT_MODE, variant: str = DEFAULT_VARIANT, data: Path |
           genres: str = "open") -> dict:
     """Train the DICOMER model of ``mode`` and write it as a model file (:mod:`evalcore.models`);
     SummEval modes train on all of SummEval; returns its header."""
-    from evalcore.models import read_header
-
     from coherence.dicomer.metric import model_path, model_signature
     from coherence.parser.pipeline import DiscourseParser
+    from evalcore.models import read_header
 
     if mode == "gdtb-permutation":
         return train_gdtb(variant, genres, data, tier, C, seed, out)
@@ -212,11 +209,10 @@ def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], targe
     """Train DICOMER listwise on one's own judged summaries (:class:`~evalcore.data.records.SummaryItem`
     from TAC folders or JSONL, human scores from :func:`evalcore.data.human.read_human`): one group
     per topic, labels = the human ``target``; writes the model file into ``out``."""
-    from evalcore.models import read_header
-    from evalcore.textio import InputError
-
     from coherence.dicomer.metric import model_path, model_signature
     from coherence.parser.pipeline import DiscourseParser
+    from evalcore.models import read_header
+    from evalcore.textio import InputError
 
     if out is None:
         raise InputError("training on your own judged summaries needs --out DIR (the shipped model stays in place)")

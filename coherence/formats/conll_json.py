@@ -7,9 +7,8 @@ import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from evalcore.textio import InputError, decode_text
-
 from coherence.relations import Relation, RelationError, Span
+from evalcore.textio import InputError, decode_text
 
 _CONLL_TYPES = {"Explicit": "Explicit", "Implicit": "Implicit", "AltLex": "AltLex",
                 "AltLexC": "AltLexC", "EntRel": "EntRel", "NoRel": "NoRel", "Hypophora": "Hypophora"}

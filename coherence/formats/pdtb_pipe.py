@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from evalcore.textio import InputError, decode_text
-
 from coherence.relations import Relation, RelationError, format_spans, parse_spans
+from evalcore.textio import InputError, decode_text
 
 PDTB3_FIELDS = 34
 PDTB2_FIELDS = 48

@@ -6,10 +6,9 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable
 
+from coherence.relations import Span
 from evalcore.resources import spacy_pipeline
 from evalcore.text import tokenize
-
-from coherence.relations import Span
 
 # spaCy needs the parser for sentences and dependencies; NER is never used.
 SPACY_DISABLE = ("ner",)

@@ -10,10 +10,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from coherence.relations import LEVEL1
 from evalcore.resources import shipped_file
 from evalcore.text import tokenize
-
-from coherence.relations import LEVEL1
 
 LEXICON_FILE = ("coherence", "parser", "connectives.json")
 _ABBREV = {"Temp": "Temporal", "Cont": "Contingency", "Comp": "Comparison", "Exp": "Expansion"}

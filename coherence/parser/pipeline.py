@@ -6,14 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from evalcore.models import SUFFIX, ModelFileError, load_model
-from evalcore.resources import ResourceError, package_path
-
 from coherence.parser import argpos, args, explicit_sense, nonexplicit, vectors
 from coherence.parser.connectives import Candidate, context_features, find_candidates, tier0_is_discourse
 from coherence.parser.document import ParsedText, parse_texts
 from coherence.parser.lexicon import Lexicon, load_lexicon
 from coherence.relations import Relation, Span
+from evalcore.models import SUFFIX, ModelFileError, load_model
+from evalcore.resources import ResourceError, package_path
 
 #: a connective candidate with the text it occurs in
 Occurrence = tuple[ParsedText, Candidate]

@@ -16,7 +16,6 @@ from evalcore.matching import bag_overlap, f_measure
 from evalcore.ngrams import Bag, total
 from evalcore.text import Doc
 
-
 #: bags a builder keeps (least recently used go first): enough for the originals of a batch
 #: grouped by original; a bag of a tweet holds hundreds of weighted n-grams, so the bound matters
 BAG_CACHE_SIZE = 512

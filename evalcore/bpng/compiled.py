@@ -179,9 +179,9 @@ def compile_table(table, min_arc: float) -> CompiledTable | None:
     if stat is None or stat.st_size < DISK_CACHE_MIN_BYTES:
         return CompiledTable.build(items(), table.total, min_arc)
     path = Path(path).resolve()
-    where = hashlib.sha1(f"{path}|{min_arc!r}".encode("utf-8")).hexdigest()[:12]
+    where = hashlib.sha1(f"{path}|{min_arc!r}".encode()).hexdigest()[:12]
     version = hashlib.sha1(f"{stat.st_size}|{stat.st_mtime_ns}|{table.signature()}|{FORMAT}"
-                           .encode("utf-8")).hexdigest()[:12]
+                           .encode()).hexdigest()[:12]
     cache = cache_folder("bpng")
     folder = cache / f"{where}-{version}" if cache is not None else None
     compiled = (_LOADED.get(folder) or CompiledTable.load(folder)) if folder is not None else None

@@ -16,8 +16,8 @@ import hashlib
 import os
 import sqlite3
 import threading
-from contextlib import contextmanager
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from evalcore.bpng.table import Phrase, PhraseEntry
@@ -92,7 +92,7 @@ def content_hash(rows: Iterable[tuple[str, float, str]]) -> str:
     """SHA-256 of a table's (phrase, N(e), translations) rows in key order: equal tables, equal hash."""
     digest = hashlib.sha256()
     for src, n, tr in rows:
-        digest.update(f"{src}\t{float(n)!r}\t{tr}\n".encode("utf-8"))
+        digest.update(f"{src}\t{float(n)!r}\t{tr}\n".encode())
     return digest.hexdigest()
 
 

@@ -8,9 +8,8 @@ encoding guess); the other summaries are scored.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import sys
+from pathlib import Path
 
 from evalcore.data.records import SummaryItem, check_unique
 from evalcore.textio import InputError, UnreadableText, jsonl_lines, read_bytes

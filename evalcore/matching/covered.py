@@ -79,7 +79,7 @@ class CoveredProblem:
     f: float = 0.25
 
     @classmethod
-    def of(cls, ref_spans, cand_spans, edges, f: float = 0.25) -> "CoveredProblem":
+    def of(cls, ref_spans, cand_spans, edges, f: float = 0.25) -> CoveredProblem:
         """Validate and convert (clear errors instead of a solver failure)."""
         ref = np.asarray(ref_spans, dtype=np.int64).reshape(-1, 2)
         cand = np.asarray(cand_spans, dtype=np.int64).reshape(-1, 2)
@@ -97,7 +97,7 @@ class CoveredProblem:
 
     @classmethod
     def from_links(cls, ref_length: int, cand_length: int, links: Iterable[Link], max_n: int = 4,
-                   f: float = 0.25, phrases: bool = True) -> "CoveredProblem":
+                   f: float = 0.25, phrases: bool = True) -> CoveredProblem:
         """The problem on all n-grams (n = 1..max_n) of two sequences, edges = ``links``
         (identical or synonym spans), closed under phrase matching when ``phrases``; a link with
         a span longer than ``max_n`` has no node and is left out."""

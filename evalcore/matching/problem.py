@@ -19,7 +19,7 @@ class MatchProblem:
     sim: np.ndarray
 
     @classmethod
-    def of(cls, x, y, sim) -> "MatchProblem":
+    def of(cls, x, y, sim) -> MatchProblem:
         """Validate and convert inputs (clear errors instead of a solver failure).
 
         One min/max per array does the checks (NaN fails every comparison), on private copies
@@ -46,7 +46,7 @@ class MatchProblem:
         """No positive weight or no positive similarity: the optimum is 0."""
         return self.x.sum() <= 0 or self.y.sum() <= 0 or not (self.sim > 0).any()
 
-    def core(self) -> "Core | None":
+    def core(self) -> Core | None:
         """The sub-problem on rows and columns with positive weight and at least one positive
         similarity to the other side (the rest cannot carry flow); None when nothing can.
 

@@ -6,8 +6,13 @@ from evalcore.matching.assignment import has_equal_weights, solve_assignment, so
 from evalcore.matching.closed_form import all_unit, disjoint_edges, star, transitive_classes
 from evalcore.matching.problem import Core, MatchProblem
 from evalcore.matching.reference import solve_pulp
-from evalcore.matching.transport import (network_simplex_dense, network_simplex_sparse, solve_highs,
-                                         solve_network_simplex, solve_sparse_network_simplex)
+from evalcore.matching.transport import (
+    network_simplex_dense,
+    network_simplex_sparse,
+    solve_highs,
+    solve_network_simplex,
+    solve_sparse_network_simplex,
+)
 
 BACKENDS = {
     "network-simplex": solve_network_simplex,

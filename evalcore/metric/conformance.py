@@ -280,7 +280,7 @@ def check_default_sets(package: str) -> None:
 
 # ---- running ---------------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _configured(name: str) -> Metric:
     """One configured metric per name and process (its models load once for every check)."""
     from evalcore.metric.registry import get_metric

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from evalcore.bpng.store import write_store
-from evalcore.phrase_table.align import aligner_signature, align_both_ways
+from evalcore.phrase_table.align import align_both_ways, aligner_signature
 from evalcore.phrase_table.bitext import bitext_hash, tokenize_pivot
 from evalcore.phrase_table.extract import count_phrase_pairs
 from evalcore.phrase_table.symmetrize import grow_diag_final_and

@@ -22,10 +22,17 @@ from mteval.beer.features import FEATURES
 from mteval.beer.metric import Beer
 from mteval.beer.train import fit, raw_features
 from mteval.learn.pairwise import cross_validated
-from mteval.learn.report import (baseline_scores, beats, kendall_by_pair, kendall_entries, kendall_markdown,
-                                  ranked_set_header, ranked_set_line)
-from mteval.learn.speed import speed
 from mteval.learn.ranked import RankedSet, load_ranked_set
+from mteval.learn.report import (
+    baseline_scores,
+    beats,
+    kendall_by_pair,
+    kendall_entries,
+    kendall_markdown,
+    ranked_set_header,
+    ranked_set_line,
+)
+from mteval.learn.speed import speed
 from mteval.lexical.preprocess import preparer
 
 

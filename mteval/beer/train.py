@@ -18,12 +18,12 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.resources import shared_data_dir, usable_cache_dir
+from evalcore.runinfo import source_commit
 from mteval.beer.extract import describe, feature_rows
 from mteval.beer.features import FEATURES
-from evalcore.runinfo import source_commit
 from mteval.learn.cache import cached_rows
-from mteval.learn.pairwise import fit_logistic
 from mteval.learn.model import LinearModel, save_linear_model
+from mteval.learn.pairwise import fit_logistic
 from mteval.learn.ranked import INTO_ENGLISH, RankedSet, load_ranked_set
 
 #: bumped when a feature's definition changes, so old cached rows are not read

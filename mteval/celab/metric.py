@@ -33,7 +33,7 @@ class Side:
     groups: dict[int, list[tuple[tuple[int, int], str]]]
 
     @classmethod
-    def of(cls, text: str, groups_of: dict[str, tuple[int, ...]], max_n: int) -> "Side":
+    def of(cls, text: str, groups_of: dict[str, tuple[int, ...]], max_n: int) -> Side:
         seq = tuple(units(text))
         positions: dict[str, list[int]] = {}
         for k, u in enumerate(seq):

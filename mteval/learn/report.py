@@ -8,13 +8,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from evalcore.runinfo import machine
 from evalcore.metric import Item, Metric
+from evalcore.runinfo import machine
 from evalcore.tables import table
-from mteval.metaeval import average_kendall, kendall_beats
 from mteval.data.wmt12 import comparisons
-from mteval.metaeval import KendallCounts, kendall_counts, wmt12_kendall
 from mteval.learn.ranked import RankedSet
+from mteval.metaeval import KendallCounts, average_kendall, kendall_beats, kendall_counts, wmt12_kendall
 
 VARIANTS = {"wmt12": "Kendall's tau, WMT12 variant (metric ties penalised)",
             "no-ties": "Kendall's tau, metric ties excluded"}

@@ -163,7 +163,7 @@ class Preparer:
         return _spacy_model(self.language.model)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _spacy_model(name: str):
     """A non-English spaCy model with tagger and lemmatiser only, loaded once."""
     import spacy
@@ -174,7 +174,7 @@ def _spacy_model(name: str):
         raise ResourceError(f"spaCy model {name} is not installed: pip install 'aesop-eval[mt]' installs it") from exc
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _blank(code: str):
     """spaCy's rule tokeniser (and stop-word list) for one language."""
     import spacy
@@ -182,7 +182,7 @@ def _blank(code: str):
     return spacy.blank(code)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _simplemma(code: str):
     """simplemma's lemmatiser for one language, cached per word."""
     import simplemma
@@ -205,7 +205,7 @@ def _segment(tokens: Sequence[Token]) -> Segment:
     return Segment(words, lemmas, tags, function)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def preparer(language: str = "en") -> Preparer:
     """The process's one :class:`Preparer` per language (its text cache is shared by TESLA-M/B/F)."""
     return Preparer(language)

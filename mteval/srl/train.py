@@ -10,7 +10,7 @@ from evalcore.resources import shared_data_dir
 from evalcore.runinfo import source_commit
 from mteval.srl.features import parse_gold_tokens
 from mteval.srl.labeller import language_of, parser_for, save_labeller
-from mteval.srl.model import SRLModel, Settings, train_model
+from mteval.srl.model import Settings, SRLModel, train_model
 from mteval.srl.up import UPSentence, read_up
 
 #: feature set version (bump when features.py changes what a model sees)

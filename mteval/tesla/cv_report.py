@@ -16,20 +16,34 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.runinfo import machine_line, write_report
 from evalcore.resources import shared_data_dir
+from evalcore.runinfo import machine_line, write_report
 from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf
-from mteval.learn.report import (baseline_scores, beats, kendall_by_pair, kendall_entries, kendall_markdown,
-                                  ranked_set_header, ranked_set_line)
+from mteval.learn.report import (
+    baseline_scores,
+    beats,
+    kendall_by_pair,
+    kendall_entries,
+    kendall_markdown,
+    ranked_set_header,
+    ranked_set_line,
+)
 from mteval.learn.speed import SPEED_SAMPLE
 from mteval.learn.speed import speed as learn_speed
 from mteval.tesla.features import N_BTNG
 from mteval.tesla.tesla_b import TeslaB, mean_defined, two_step
 from mteval.tesla.tesla_f import TeslaF
 from mteval.tesla.tesla_m import TeslaM
-from mteval.tesla.train import (RankedSet, cross_validated, default_extractors, feature_names, load_ranked_set,
-                                model_matrix, raw_features)
+from mteval.tesla.train import (
+    RankedSet,
+    cross_validated,
+    default_extractors,
+    feature_names,
+    load_ranked_set,
+    model_matrix,
+    raw_features,
+)
 from mteval.tesla.train_cli import DEFAULT_SEGMENTS
 
 

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from mteval.lexical.bpng_features import PivotFeatures
+from mteval.lexical.preprocess import prepare
 from mteval.tesla.btng import FEATURES as BTNG_FEATURES
 from mteval.tesla.btng import btng_fmeasures
-from mteval.lexical.preprocess import prepare
 
 #: items whose phrases are looked up together (their entries fit the stores' caches)
 WINDOW = 256

@@ -24,8 +24,8 @@ from evalcore.lazy import lazy_resource
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.resources import ResourceError
 from mteval.lexical.bpng_features import PivotFeatures, default_tables
-from mteval.tesla.features import N_BTNG, TeslaFeatures
 from mteval.lexical.preprocess import preparer
+from mteval.tesla.features import N_BTNG, TeslaFeatures
 from mteval.tesla.tesla_m import MULTI_REF_MODES
 
 

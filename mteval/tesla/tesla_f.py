@@ -22,11 +22,11 @@ from evalcore.lazy import lazy_resource
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.models import ModelFileError
 from evalcore.resources import ResourceError, package_path
+from mteval.learn.model import LinearModel, load_linear_model
 from mteval.lexical.bpng_features import PivotFeatures
+from mteval.lexical.preprocess import preparer
 from mteval.tesla.features import TeslaFeatures
 from mteval.tesla.lm_features import LMFeatures, default_lms
-from mteval.learn.model import LinearModel, load_linear_model
-from mteval.lexical.preprocess import preparer
 from mteval.tesla.tesla_b import check_english, resolve_tables
 from mteval.tesla.train import model_matrix, output_row
 

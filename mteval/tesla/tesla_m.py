@@ -20,8 +20,8 @@ from typing import ClassVar
 import numpy as np
 
 from evalcore.metric import Item, ReferenceMetric, Score
-from mteval.tesla.btng import FEATURES, btng_fmeasures
 from mteval.lexical.preprocess import LANGUAGES, preparer
+from mteval.tesla.btng import FEATURES, btng_fmeasures
 
 MULTI_REF_MODES = ("mean", "max")
 

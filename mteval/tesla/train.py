@@ -28,9 +28,9 @@ from mteval.learn.cache import cached_rows
 from mteval.learn.model import LinearModel, fit_ranker
 from mteval.learn.ranked import INTO_ENGLISH, HypKey, RankedSet, load_ranked_set
 from mteval.lexical.bpng_features import PivotFeatures, default_tables
-from mteval.tesla.features import N_BTNG, TeslaFeatures, fill_undefined
-from mteval.tesla.lm_features import LMFeatures, default_lms
 from mteval.lexical.preprocess import preparer
+from mteval.tesla.features import TeslaFeatures, fill_undefined
+from mteval.tesla.lm_features import LMFeatures, default_lms
 from mteval.tesla.tesla_b import mean_defined
 from mteval.tesla.train_cli import DEFAULT_SEGMENTS
 

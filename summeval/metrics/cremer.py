@@ -18,8 +18,17 @@ import numpy as np
 from evalcore import __version__
 from evalcore.lazy import lazy_resource
 from evalcore.metric import InputLimits, Item, Metric, ReferenceMetric, Score, Signature
-from summeval.cremer import (DEFAULT_KERNEL, DEFAULT_TRAINING, KERNELS, SINGLE_SUMMARY_NOTE, TRAININGS,
-                             cremer_features, dicomer_judged, load_cremer, metric_name)
+from summeval.cremer import (
+    DEFAULT_KERNEL,
+    DEFAULT_TRAINING,
+    KERNELS,
+    SINGLE_SUMMARY_NOTE,
+    TRAININGS,
+    cremer_features,
+    dicomer_judged,
+    load_cremer,
+    metric_name,
+)
 from summeval.metrics.tesla_s import TeslaS
 
 

@@ -28,7 +28,7 @@ from evalcore.text import FUNCTION_WORD_MODES, Preprocessor, tokenize
 from summeval.metrics.multiref import MULTI_REF_MODES, combine
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def preprocessor(stem: bool, function_words: str) -> Preprocessor:
     """The process's one preprocessor per setting (its per-text cache is shared too)."""
     return Preprocessor(lowercase=True, stem=stem, function_words=function_words)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from benchmarks.summeval.transfer import SETTINGS, SHIPPED, partial_spearman, target_rows
 from coherence.dicomer.synthetic import OPEN_GENRES, Synthetic, moved_orders, window_starts
 from evalcore.metaeval import resample_documents
-from benchmarks.summeval.transfer import SETTINGS, SHIPPED, partial_spearman, target_rows
 from summeval.cremer import scale_tesla, topic_z
 
 

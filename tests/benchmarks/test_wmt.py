@@ -3,12 +3,10 @@ sentence chrF agrees with WMT12 human preferences at Kendall about 0.23-0.27."""
 
 import json
 
-import pytest
-
-from evalcore.resources import shared_data_dir
-from mteval.baselines import Bleu, Chrf
 from benchmarks.mteval import wmt as bench
 from benchmarks.mteval.wmt import run, wmt12_pair
+from evalcore.resources import shared_data_dir
+from mteval.baselines import Bleu, Chrf
 from mteval.data import wmt12
 
 

@@ -7,11 +7,18 @@ from dataclasses import replace
 
 import pytest
 
+from coherence.dicomer.analysis import Analysis
 from coherence.dicomer.config import VARIANTS, DicomerConfig, variant_config
 from coherence.dicomer.features import intra_cell_features, text_features, transition_features
-from coherence.dicomer.matrix import (NIL, RoleMatrix, Token, build_matrix, intra_cell_bigrams,
-                                      salience_blocks, transitions)
-from coherence.dicomer.analysis import Analysis
+from coherence.dicomer.matrix import (
+    NIL,
+    RoleMatrix,
+    Token,
+    build_matrix,
+    intra_cell_bigrams,
+    salience_blocks,
+    transitions,
+)
 from coherence.relations import Relation
 
 S1 = ("Japan normally depends heavily on the Highland Valley and Cananea mines as well as the "

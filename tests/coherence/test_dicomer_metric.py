@@ -12,16 +12,15 @@ import joblib
 import numpy as np
 import pytest
 
-from evalcore.metric import InputLimits, Item, Score
-from evalcore.models import save_model
-from evalcore.resources import ResourceError
-
 from coherence.dicomer.analysis import AnalysisCache, parser_id, permuted_parsed
 from coherence.dicomer.metric import Dicomer, load_dicomer_model, model_signature
 from coherence.dicomer.model import DicomerModel
 from coherence.dicomer.train import save_dicomer
 from coherence.parser.document import ParsedText
 from coherence.parser.pipeline import DiscourseParser
+from evalcore.metric import InputLimits, Item, Score
+from evalcore.models import save_model
+from evalcore.resources import ResourceError
 
 TEXTS = [
     "The company reported higher profits. But its shares fell because investors expected more. "

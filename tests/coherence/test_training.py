@@ -46,9 +46,8 @@ def test_train_parser_writes_a_usable_model(gdtb_dir, pdtb2_table, tmp_path, mon
 
 
 def test_a_tampered_parser_model_is_refused(tmp_path, tamper_model_file):
-    from evalcore.resources import ResourceError
-
     from coherence.parser.pipeline import load_parser_model, model_path
+    from evalcore.resources import ResourceError
 
     shipped = model_path()
     copy = tmp_path / shipped.name

@@ -8,8 +8,17 @@ import random
 import numpy as np
 import pytest
 
-from evalcore.bpng import (Arc, BPNGBuilder, MemoryPhraseTable, PhraseTableStore, confusion_network,
-                           pivot_f1, pivot_ngram_bag, segment, write_store)
+from evalcore.bpng import (
+    Arc,
+    BPNGBuilder,
+    MemoryPhraseTable,
+    PhraseTableStore,
+    confusion_network,
+    pivot_f1,
+    pivot_ngram_bag,
+    segment,
+    write_store,
+)
 from evalcore.bpng.builder import BAG_CACHE_SIZE
 from evalcore.bpng.segment import candidate_phrases
 from evalcore.text import Doc

@@ -87,7 +87,7 @@ def test_encodings_are_detected_and_named():
     assert detect_encoding(bytes(range(256)) * 4).name == "binary"
 
 
-@pytest.mark.parametrize("data", [b"c\x00at\tx\n", "original\tparaphrase\nThe c\x00at sat.\tA cat sat.\n".encode() * 20],
+@pytest.mark.parametrize("data", [b"c\x00at\tx\n", b"original\tparaphrase\nThe c\x00at sat.\tA cat sat.\n" * 20],
                          ids=["short", "long"])
 def test_one_nul_byte_is_a_control_character_not_a_binary_file(data):
     assert detect_encoding(data).codec == "utf-8"
@@ -103,7 +103,7 @@ def test_binary_files_are_refused_naming_them():
 
 
 def test_an_undecodable_line_costs_that_line_only_and_names_file_line_and_encoding():
-    lines = decode_lines("ok one\n".encode() + "Le café\n".encode("latin-1") + b"ok three\n", "hyp.txt")
+    lines = decode_lines(b"ok one\n" + "Le café\n".encode("latin-1") + b"ok three\n", "hyp.txt")
     assert lines[0] == "ok one" and lines[2] == "ok three"
     assert isinstance(lines[1], LineError)
     assert lines[1].message.startswith("hyp.txt:2: not valid UTF-8 (byte 0xe9 at byte 6; it looks like latin-1")

@@ -1,6 +1,5 @@
 """Every fast path of the matcher against PuLP on random and degenerate problems."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest

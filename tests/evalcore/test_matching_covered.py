@@ -6,8 +6,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evalcore.matching.covered import (CoveredProblem, coverage, ngram_spans, objective, phrase_closure,
-                                       plain_matching, solve_covered, solve_covered_pulp, span_index)
+from evalcore.matching.covered import (
+    CoveredProblem,
+    coverage,
+    ngram_spans,
+    objective,
+    phrase_closure,
+    plain_matching,
+    solve_covered,
+    solve_covered_pulp,
+    span_index,
+)
 
 settings.register_profile("covered", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -5,8 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from evalcore.significance import (PairedTest, approximate_randomization, compare_to_baseline,
-                                   paired_bootstrap)
+from evalcore.significance import PairedTest, approximate_randomization, compare_to_baseline, paired_bootstrap
 
 TESTS = [paired_bootstrap, approximate_randomization]
 

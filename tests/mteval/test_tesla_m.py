@@ -6,13 +6,12 @@ import math
 import numpy as np
 import pytest
 
-from evalcore.matching import match
+from evalcore.matching import bag_overlap, match
 from evalcore.metric import Item
-from evalcore.matching import bag_overlap
-from mteval.tesla.btng import FEATURES, bags, btng_fmeasures, ms_problem
 from mteval.lexical import german
 from mteval.lexical.preprocess import Segment, function_word, prepare
 from mteval.lexical.similarity import encode, ngram_similarity, unigram_ms
+from mteval.tesla.btng import FEATURES, bags, btng_fmeasures, ms_problem
 from mteval.tesla.tesla_m import TeslaM
 
 

@@ -17,7 +17,7 @@ BOM = codecs.BOM_UTF8
 
 def test_tsv_header_after_bom_is_recognised(tmp_path):
     path = tmp_path / "p.tsv"
-    path.write_bytes(BOM + "original\tparaphrase\tsystem\nthe cat\ta cat\tg1\n".encode())
+    path.write_bytes(BOM + b"original\tparaphrase\tsystem\nthe cat\ta cat\tg1\n")
     recs = read_pairs(path, "system")
     assert [(r.item, r.original, r.paraphrase, r.system) for r in recs] == [("p.tsv:2", "the cat", "a cat", "g1")]
 

@@ -14,7 +14,6 @@ from evalcore.metric.batch import score_with
 from evalcore.metric.inputs import EMPTY_NOTE
 from evalcore.models import ModelFileError, read_header, save_model
 from evalcore.resources import ResourceError
-from evalcore.textio import InputError
 from parapeval import defaults
 from parapeval.data import ScoredPair, source_folds
 from parapeval.model import FEATURES, PEMRegressor, control_pairs, load_pem, neutral_point, save_pem

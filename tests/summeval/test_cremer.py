@@ -3,8 +3,18 @@ import pytest
 
 from evalcore.metric import Item
 from evalcore.models import ModelFileError
-from summeval.cremer import (DICOMER_SCALING, KERNELS, SINGLE_SUMMARY_NOTE, cremer_features, feature_matrix, load_cremer,
-                             make_cremer, monotone_in_tesla, save_cremer, scale_dicomer)
+from summeval.cremer import (
+    DICOMER_SCALING,
+    KERNELS,
+    SINGLE_SUMMARY_NOTE,
+    cremer_features,
+    feature_matrix,
+    load_cremer,
+    make_cremer,
+    monotone_in_tesla,
+    save_cremer,
+    scale_dicomer,
+)
 from summeval.metrics.cremer import Cremer
 
 

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from evalcore.data.records import SummaryItem
-from evalcore.metric import InputLimits, Item, Metric, ReferenceMetric, Score
-from evalcore.metric.statistics import SufficientStatistics
 from evalcore.data.tac import read_tac
+from evalcore.metric import InputLimits, Item, Metric, ReferenceMetric, Score
 from evalcore.metric.registry import build_metrics
+from evalcore.metric.statistics import SufficientStatistics
 from summeval.metrics import Rouge, RougeSU, TeslaS
 from summeval.pipeline import SummaryResult, aggregate_systems, score_items
 from tests.summeval.named import Named

@@ -2,8 +2,8 @@ import pickle
 
 import pytest
 
-from evalcore.metric.registry import get_metric
 from evalcore.metric.inputs import EMPTY_NOTE
+from evalcore.metric.registry import get_metric
 from evalcore.textio import InputError
 from summeval.metrics import TeslaS
 from summeval.metrics.multiref import combine

@@ -17,7 +17,6 @@ results bit-identical.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np

@@ -6,11 +6,18 @@ import json
 import numpy as np
 import pytest
 
-from benchmarks.mteval.aso import unlabelled
-from benchmarks.mteval.aso.nominal import (accuracy, argument_features, document_statistics, gold_parse, instances,
-                                macro_f1, run)
-from benchmarks.mteval.aso.unlabelled import Pair
 from benchmarks.__main__ import main
+from benchmarks.mteval.aso import unlabelled
+from benchmarks.mteval.aso.nominal import (
+    accuracy,
+    argument_features,
+    document_statistics,
+    gold_parse,
+    instances,
+    macro_f1,
+    run,
+)
+from benchmarks.mteval.aso.unlabelled import Pair
 from mteval.srl.up import parse_up
 
 NOUNS = ["decision", "plan", "report", "attack", "sale", "purchase"]

@@ -17,7 +17,6 @@ from pathlib import Path
 
 from evalcore.persist import file_sha256
 
-
 WHOLE_TOPICS = 3   # the first topics with all their summaries (CREMER standardises within a topic)
 SPREAD = 50        # plus one summary every len/SPREAD items of the other topics (alone in their topic)
 METRICS = ("dicomer", "cremer", "cremer-rbf", "cremer-pf")

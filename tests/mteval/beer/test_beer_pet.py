@@ -22,7 +22,7 @@ def brute_force(perm):
     whose pattern is an atomic operator. Returns (number of PETs, set of operator multisets)."""
     perm = tuple(perm)
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def trees(i, j):  # PETs of perm[i:j], an interval block: list of operator-count tuples
         if j - i == 1:
             return [(0, 0, 0, 0)]

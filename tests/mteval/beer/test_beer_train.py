@@ -12,8 +12,8 @@ from mteval.beer.features import FEATURES
 from mteval.beer.metric import Beer, default_model_path
 from mteval.beer.train import fit, raw_features
 from mteval.data.wmt12 import Ranking
-from mteval.learn.pairwise import cross_validated, fit_logistic, preference_pairs, segment_folds
 from mteval.learn.model import LinearModel, save_linear_model
+from mteval.learn.pairwise import cross_validated, fit_logistic, preference_pairs, segment_folds
 from mteval.learn.ranked import RankedSet
 
 REFS = ["The cat sat on the mat.", "The dog sat on the rug.", "The dog barks at night.",

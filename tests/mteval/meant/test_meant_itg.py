@@ -5,8 +5,14 @@ import math
 import numpy as np
 import pytest
 
-from mteval.meant.itg import (IMEANT_WEIGHTS, XMEANT_WEIGHTS, ItgWeights, inside_score,
-                              itg_similarity, itg_viterbi_similarity)
+from mteval.meant.itg import (
+    IMEANT_WEIGHTS,
+    XMEANT_WEIGHTS,
+    ItgWeights,
+    inside_score,
+    itg_similarity,
+    itg_viterbi_similarity,
+)
 from mteval.meant.lexsim import ExactSimilarity
 
 

@@ -6,8 +6,17 @@ import numpy as np
 import pytest
 from scipy import sparse
 
-from mteval.meant.lexsim import (ContextVectorSimilarity, ExactSimilarity, Ibm1Similarity, LexicalTable,
-                                 WordNetSimilarity, cooccurrence_counts, link_probabilities, minmax_rows, similarity)
+from mteval.meant.lexsim import (
+    ContextVectorSimilarity,
+    ExactSimilarity,
+    Ibm1Similarity,
+    LexicalTable,
+    WordNetSimilarity,
+    cooccurrence_counts,
+    link_probabilities,
+    minmax_rows,
+    similarity,
+)
 
 TINY = [["x", "c1"], ["y", "c1"], ["x", "c2"]]
 

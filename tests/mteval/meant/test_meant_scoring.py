@@ -4,7 +4,14 @@ weighted f-score (the 2011 worked example with its arithmetic corrected) and the
 import numpy as np
 import pytest
 
-from mteval.meant.alignment import align_frames, assignment_pairs, meant_pair, phrase_prf, phrase_similarity, side_frames
+from mteval.meant.alignment import (
+    align_frames,
+    assignment_pairs,
+    meant_pair,
+    phrase_prf,
+    phrase_similarity,
+    side_frames,
+)
 from mteval.meant.formula import AlignedFrames, SideFrame, weighted_f
 from mteval.meant.roles import ROLE_CLASSES, RoleWeights, count_roles, equal_weights, role_class, umeant_weights
 from mteval.srl.frames import Argument, Frame, FramedSentence

@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from mteval.red.depngrams import DepTree, dep_ngrams
-from mteval.red.score import (BLOCK, LEN_H, Weights, best_chain_score, distance_score, exact_stats, fmeasures,
-                              values)
+from mteval.red.score import BLOCK, LEN_H, Weights, best_chain_score, distance_score, exact_stats, fmeasures, values
 
 RED = Weights.one(0.5, None, (1.0, 0.0, 0.0), 0.0, (1 / 3, 1 / 3, 1 / 3))
 
