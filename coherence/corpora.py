@@ -4,7 +4,9 @@ folder; used by training and benchmarks only, never at parse time."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from coherence.formats.pdtb_pipe import read_pipe
@@ -84,6 +86,22 @@ def _leading_connective(unit: list[int], conn_tokens: set[int]) -> set[int]:
     return {t for t in ordered if t in conn_tokens}
 
 
+def _run_spans(tokens: list[int], offsets: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Character spans of the runs of consecutive token indices (a connective's words)."""
+    runs: list[list[int]] = []
+    for t in sorted(tokens):
+        if runs and t == runs[-1][1] + 1:
+            runs[-1][1] = t
+        else:
+            runs.append([t, t])
+    return tuple((offsets[a][0], offsets[b][1]) for a, b in runs)
+
+
+def _token_spans(tokens: Iterable[int], offsets: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Character span of each token, in the given order."""
+    return tuple(offsets[a] for a in tokens)
+
+
 def load_tedm(tedm_dir: Path, split: str = "test") -> list[GoldDocument]:
     """TED-MDB English (DISRPT): text = tokens joined by spaces, connectives from ``Seg=*-Conn``,
     relations from ``.rels``; a relation is Explicit when one unit holds a gold connective token
@@ -105,9 +123,12 @@ def load_tedm(tedm_dir: Path, split: str = "test") -> list[GoldDocument]:
             docs[current]["conn"].append("B-Conn" if "B-Conn" in cols[-1] else
                                          "I-Conn" if "I-Conn" in cols[-1] else "")
     out = {}
+    offsets_of: dict[str, list[tuple[int, int]]] = {}
+    conn_tokens_of: dict[str, set[int]] = {}
     for name in order:
         words = docs[name]["words"]
-        offsets, pos = [], 0
+        offsets: list[tuple[int, int]] = []
+        pos = 0
         for w in words:
             offsets.append((pos, pos + len(w)))
             pos += len(w) + 1
@@ -117,20 +138,9 @@ def load_tedm(tedm_dir: Path, split: str = "test") -> list[GoldDocument]:
                 conns.append([i])
             elif tag == "I-Conn":
                 conns[-1].append(i)
-        conn_tokens = {i for c in conns for i in c}
-
-        def spans(tokens: list[int]) -> tuple[tuple[int, int], ...]:
-            runs: list[list[int]] = []
-            for t in sorted(tokens):
-                if runs and t == runs[-1][1] + 1:
-                    runs[-1][1] = t
-                else:
-                    runs.append([t, t])
-            return tuple((offsets[a][0], offsets[b][1]) for a, b in runs)
-
-        out[name] = GoldDocument(name, " ".join(words), [], [spans(c) for c in conns])
-        out[name].conn_offsets = offsets  # type: ignore[attr-defined]
-        out[name].conn_tokens = conn_tokens  # type: ignore[attr-defined]
+        out[name] = GoldDocument(name, " ".join(words), [], [_run_spans(c, offsets) for c in conns])
+        offsets_of[name] = offsets
+        conn_tokens_of[name] = {i for c in conns for i in c}
     rels_path = _require(tedm_dir / f"eng.pdtb.tedm_{split}.rels", "TED-MDB .rels file")
     lines = rels_path.read_text("utf-8").splitlines()
     header = lines[0].split("\t")
@@ -140,10 +150,9 @@ def load_tedm(tedm_dir: Path, split: str = "test") -> list[GoldDocument]:
         doc = out[cols[col["doc"]]]
         u1, u2 = _token_ranges(cols[col["unit1_toks"]]), _token_ranges(cols[col["unit2_toks"]])
         label = cols[col["orig_label"]]
-        conn_tokens = doc.conn_tokens  # type: ignore[attr-defined]
+        conn_tokens = conn_tokens_of[doc.doc_id]
         c1, c2 = _leading_connective(u1, conn_tokens), _leading_connective(u2, conn_tokens)
-        tok_spans = lambda ts: tuple(  # noqa: E731
-            (doc.conn_offsets[a][0], doc.conn_offsets[a][1]) for a in ts)  # type: ignore[attr-defined]
+        tok_spans = partial(_token_spans, offsets=offsets_of[doc.doc_id])
         if label == "Hypophora":
             rel = Relation("Hypophora", None, tok_spans(u1), tok_spans(u2), doc_id=doc.doc_id)
         elif c1 or c2:

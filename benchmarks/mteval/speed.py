@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 from benchmarks.harness import machine, machine_line, write_report
@@ -46,7 +47,7 @@ def end_to_end(metric: Metric, refs: Sequence[str], runs: Sequence[Sequence[str]
     best = float("inf")
     for outputs in runs:
         items = [Item(h, (r,), id=f"segment {k + 1}") for k, (r, h) in enumerate(zip(refs, outputs))]
-        best = min(best, cpu(lambda: metric.score_batch(items), repeats=1))
+        best = min(best, cpu(partial(metric.score_batch, items), repeats=1))
     return best / len(refs)
 
 

@@ -237,7 +237,7 @@ class AnalysisCache:
         time, so every text that can be analysed is kept and the first failure is raised."""
         try:
             analyses = analyse_batch(parse_texts(list(texts)), self.parser)
-        except Exception:  # noqa: BLE001 - one bad text must cost only itself: redo them one by one
+        except Exception as batch_error:  # noqa: BLE001 - one bad text must cost only itself: redo them one by one
             if len(texts) == 1:
                 raise
             failure = None
@@ -247,7 +247,7 @@ class AnalysisCache:
                 except Exception as exc:  # noqa: BLE001 - raised below, once the others are kept
                     failure = failure or exc
             if failure is not None:
-                raise failure
+                raise failure from batch_error
             return
         for key, analysis in zip(keys, analyses):
             self._add(key, analysis)
@@ -269,7 +269,7 @@ class AnalysisCache:
                    if any(text_key(p) not in self.store for p in ptexts)]
         with bar(sum(len(orders) for _, orders in missing), progress, unit="permutation") as pbar, \
                 self._saved_on_interrupt():
-            for (text, orders), pt in zip(missing, parse_texts([t for t, _ in missing])):
+            for (_, orders), pt in zip(missing, parse_texts([t for t, _ in missing])):
                 permuted = [permuted_parsed(pt, order) for order in orders]
                 for ppt, analysis in zip(permuted, analyse_batch(permuted, self.parser)):
                     self._add(text_key(ppt.text), analysis)

@@ -55,17 +55,19 @@ def char_features(hyp: str, ref: str) -> list[float]:
     return out
 
 
+def _keep(kind: str, function_word: bool) -> bool:
+    """Whether a word that is (or is not) a function word counts among words of ``kind``."""
+    return kind == "all" or function_word == (kind == "func")
+
+
 def word_features(hyp: Segment, ref: Segment, links: Sequence[tuple[int, int]]) -> list[float]:
     """P, R, F1 of aligned function, content and all words (9 values): a hypothesis word counts
     for precision in its own kind, a reference word for recall in its own."""
     linked_h, linked_r = {i for i, _ in links}, {j for _, j in links}
     out: list[float] = []
     for kind in WORD_KINDS:
-        def keep(flag: bool) -> bool:
-            return kind == "all" or flag == (kind == "func")
-
-        h = [i for i, f in enumerate(hyp.function) if keep(f)]
-        r = [j for j, f in enumerate(ref.function) if keep(f)]
+        h = [i for i, f in enumerate(hyp.function) if _keep(kind, f)]
+        r = [j for j, f in enumerate(ref.function) if _keep(kind, f)]
         out.extend(prf(sum(i in linked_h for i in h), len(h), sum(j in linked_r for j in r), len(r)))
     return out
 

@@ -73,7 +73,7 @@ def three_systems(tmp_path, capsys):
     """Scores of three systems: the demo's two and system-a with every other line cut short."""
     lines = (DEMO / "system-a.en").read_text("utf-8").splitlines()
     third = tmp_path / "system-c.en"
-    third.write_text("\n".join(l if k % 2 else " ".join(l.split()[:3]) for k, l in enumerate(lines)) + "\n")
+    third.write_text("\n".join(line if k % 2 else " ".join(line.split()[:3]) for k, line in enumerate(lines)) + "\n")
     path = tmp_path / "scores3.json"
     assert main(["score", "-r", str(DEMO / "ref.A.en"), "-i", str(DEMO / "system-a.en"), str(DEMO / "system-b.en"),
                  str(third), "-m", "bleu", "--segments", "--format", "json", "-o", str(path)]) == 0
@@ -128,7 +128,7 @@ def test_an_incomplete_corpus_score_is_left_out_of_system_correlations(tmp_path,
     bad = tmp_path / "system-bad.en"
     bad.write_bytes("\n".join(lines).encode().replace(lines[0].encode(), b"\xff" + lines[0].encode()) + b"\n")
     third = tmp_path / "system-c.en"
-    third.write_text("\n".join(" ".join(l.split()[:4]) for l in lines) + "\n")
+    third.write_text("\n".join(" ".join(line.split()[:4]) for line in lines) + "\n")
     path = tmp_path / "s.json"
     assert main(["score", "-r", str(DEMO / "ref.A.en"), "-i", str(DEMO / "system-a.en"), str(bad), str(third),
                  str(DEMO / "system-b.en"), "-m", "bleu", "--segments", "--format", "json", "-o", str(path)]) == 1

@@ -122,7 +122,7 @@ def test_cremer_score_carries_its_inputs_and_no_precision_recall_f():
                        "The council approved the budget. The money pays for two new schools.")
     assert set(s.components) == {"tesla_s", "tesla_s_z", "dicomer"}
     with pytest.raises(AttributeError):
-        s.precision
+        s.precision  # noqa: B018 - the attribute access is what raises
     with pytest.raises(ValueError, match="kernel"):
         Cremer("sigmoid").score("a b", "a b")
 
