@@ -141,7 +141,7 @@ class KenLM:
         return {"path": self.path}
 
     def __setstate__(self, state):
-        self.__init__(state["path"])
+        KenLM.__init__(self, state["path"])
 
     def _lm(self):
         if self._model is None:

@@ -436,7 +436,8 @@ class BagSet:
         self.keys, self.weights, self.indptr = bag_texts(
             ids, weights, lengths, max_gap, last_unigram, merged, table_bits(int(lengths.max()) * (max_gap + 2)))
         self._width = int(ids.max(initial=0)) + 2
-        self._ngrams, self._canonical = None, None
+        self._ngrams = np.empty(0, dtype=np.int64)  # the numpy engine's alone
+        self._canonical = np.empty(0, dtype=bool)
         return self
 
     @property

@@ -118,14 +118,14 @@ class Preprocessor:
         if self.function_words != "pos":
             known, token = self._tokens, self.token
             pairs = [known[t] if t in known else token(t) for t in tokenize(text)]
-            tokens, function = zip(*pairs) if pairs else ((), ())
-            return Doc(tokens, function)
+            tokens, flags = zip(*pairs) if pairs else ((), ())
+            return Doc(tokens, flags)
         raw, function = self._tag(text)
-        tokens = [t.lower() for t in raw] if self.lowercase else list(raw)
+        words = [t.lower() for t in raw] if self.lowercase else list(raw)
         if self.stem:
             stemmer = _porter()
-            tokens = [stemmer.stem(t) if len(t) > 3 and not f else t for t, f in zip(tokens, function)]
-        return Doc(tuple(tokens), tuple(function))
+            words = [stemmer.stem(t) if len(t) > 3 and not f else t for t, f in zip(words, function)]
+        return Doc(tuple(words), tuple(function))
 
     @staticmethod
     def _tag(text: str) -> tuple[list[str], list[bool]]:

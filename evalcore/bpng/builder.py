@@ -125,7 +125,7 @@ class BPNGBuilder:
         table cannot list its entries)."""
         if self._compiled is _UNCOMPILED:
             self._compiled = compile_table(self.table, self.min_arc)
-        return self._compiled
+        return self._compiled if isinstance(self._compiled, CompiledTable) else None
 
     def _bag(self, tokens: tuple[str, ...], function: tuple[bool, ...]) -> Bag:
         if not tokens:

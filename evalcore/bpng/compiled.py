@@ -77,8 +77,8 @@ class CompiledTable:
             arc_ptr.append(len(arc_prob))
         width = max((len(p) for p in phrases), default=1)
         phrase_ids = np.full((len(phrases), width), -1, np.int32)
-        for row, phrase in zip(phrase_ids, phrases):
-            row[:len(phrase)] = phrase
+        for row, phrase_row in zip(phrase_ids, phrases):
+            row[:len(phrase_row)] = phrase_row
         phrase_len = np.array([len(p) for p in phrases], np.uint8)
         n_slots = 1 << max(4, (2 * len(phrases)).bit_length())
         arrays = {
@@ -145,7 +145,8 @@ class CompiledTable:
     def token_ids(self, docs: Sequence[tuple[str, ...]]) -> tuple[np.ndarray, np.ndarray]:
         """(ids of all tokens of ``docs`` concatenated, offsets per doc); a token the table never
         saw gets a fresh id past the vocabulary, the same for equal tokens within the call."""
-        vocab, fresh = self.vocab, {}
+        vocab = self.vocab
+        fresh: dict[str, int] = {}
         base = len(vocab)
         ids = [vocab.get(t) for doc in docs for t in doc]
         if None in ids:
@@ -176,7 +177,7 @@ def compile_table(table, min_arc: float) -> CompiledTable | None:
         return None
     path = getattr(table, "path", None)
     stat = Path(path).stat() if path is not None else None
-    if stat is None or stat.st_size < DISK_CACHE_MIN_BYTES:
+    if path is None or stat is None or stat.st_size < DISK_CACHE_MIN_BYTES:
         return CompiledTable.build(items(), table.total, min_arc)
     path = Path(path).resolve()
     where = hashlib.sha1(f"{path}|{min_arc!r}".encode()).hexdigest()[:12]
@@ -188,7 +189,7 @@ def compile_table(table, min_arc: float) -> CompiledTable | None:
     if compiled is None:
         compiled = CompiledTable.build(items(), table.total, min_arc)
         if folder is not None:
-            for stale in cache.glob(f"{where}-*"):  # earlier versions of this file (and min_arc), a bad one
+            for stale in folder.parent.glob(f"{where}-*"):  # earlier versions of this file (and min_arc), a bad one
                 if ".tmp-" not in stale.name:
                     shutil.rmtree(stale, ignore_errors=True)
             if not compiled.save(folder):

@@ -89,7 +89,9 @@ def pivot_ngram_bag(network: Sequence[Sequence[Arc]], max_n: int = 4, min_weight
             if start_prob < floor:
                 continue
             for start_offset in range(len(start_tokens)):
-                stack = [((), start_prob, start_tokens, start_factor, start_offset, start_slot)]
+                # (n-gram so far, its weight, the arc's tokens, their factor, next token, slot)
+                stack: list[tuple[Phrase, float, Phrase, float, int, int]] = [
+                    ((), start_prob, start_tokens, start_factor, start_offset, start_slot)]
                 pop, push = stack.pop, stack.append
                 while stack:
                     gram, weight, tokens, factor, offset, slot = pop()

@@ -28,7 +28,8 @@ FORMAT_VERSION = "1"
 _CHUNK = 500
 #: phrases (entries and misses) a store keeps decoded in memory; the oldest half goes when full
 CACHE_PHRASES = 200_000
-_UNKNOWN = object()  # a phrase the cache has not seen (None: seen, not in the table)
+# a phrase the cache has not seen (None: seen, not in the table); compared by identity
+_UNKNOWN = PhraseEntry(-1.0, ())
 
 
 def _encode(translations: Sequence[tuple[Phrase, float]]) -> str:
@@ -110,14 +111,14 @@ class PhraseTableStore:
                 "or the defaults with `aesop-eval setup pem`"
             )
         self._con: sqlite3.Connection | None = None
-        self._meta: dict[str, str] | None = None
+        self._meta: dict[str, str] = {}  # filled with the connection
         self._lock = threading.Lock()
 
     def __getstate__(self):
         return {"path": self.path, "cache_phrases": self.cache_phrases}
 
     def __setstate__(self, state):
-        self.__init__(state["path"], state.get("cache_phrases", CACHE_PHRASES))
+        PhraseTableStore.__init__(self, state["path"], state.get("cache_phrases", CACHE_PHRASES))
 
     def _connection(self) -> sqlite3.Connection:
         if self._con is None:

@@ -17,7 +17,7 @@ class PhraseEntry(NamedTuple):
     """One English phrase: its count N(e) and translations (pivot phrase, N(e, f)), most
     frequent first; t(f | e) = N(e, f) / N(e). A named tuple: stores cache many of them."""
 
-    count: float
+    count: float  # type: ignore[assignment]  # the field N(e) shadows tuple.count, as stores expect
     translations: tuple[tuple[Phrase, float], ...]
 
     def distribution(self) -> list[tuple[Phrase, float]]:

@@ -126,7 +126,7 @@ def align_rows(folder: Path, judged: list[tuple[SummaryItem, str]]) -> dict[tupl
     for item, dialogue in judged:
         if by_dialogue.setdefault(item.topic, normalise(dialogue)) != normalise(dialogue):
             raise InputError(f"{item.origin}: dialogue {item.topic} differs from its other summaries' dialogue")
-    row_of_text = {}
+    row_of_text: dict[str, int] = {}
     for row, text in enumerate(_lines(folder / "dials.txt")):
         row_of_text.setdefault(normalise(text), row)
     rows = {}

@@ -62,7 +62,7 @@ class MatchProblem:
         if m < len(x) or n < len(y):
             rows, cols = row_sum > 0, col_sum > 0
             x, y, sim = x.compress(rows), y.compress(cols), sim.compress(rows, axis=0).compress(cols, axis=1)
-        return Core(x, y, sim, np.count_nonzero(sim))
+        return Core(x, y, sim, int(np.count_nonzero(sim)))
 
 
 class Core:

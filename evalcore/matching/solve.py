@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from evalcore.matching.assignment import has_equal_weights, solve_assignment, solve_equal_weights
 from evalcore.matching.closed_form import all_unit, disjoint_edges, star, transitive_classes
 from evalcore.matching.problem import Core, MatchProblem
@@ -58,7 +60,7 @@ def solve_core(core: Core) -> float:
     """Optimum of one core on the path :func:`choose` picks."""
     value = _SOLVERS[choose(core)](core)
     if value is None:  # "classes" declined: the unit similarities are not transitive
-        value = _SOLVERS[_simplex(core)](core)
+        value = _SIMPLEX[_simplex(core)](core)
     return value
 
 
@@ -98,13 +100,16 @@ def _simplex(core: Core) -> str:
     return "dense-simplex"
 
 
-_SOLVERS = {
+_SIMPLEX: dict[str, Callable[[Core], float]] = {
+    "dense-simplex": lambda core: network_simplex_dense(core.x, core.y, core.sim),
+    "sparse-simplex": network_simplex_sparse,
+}
+_SOLVERS: dict[str, Callable[[Core], float | None]] = {
     "disjoint-edges": disjoint_edges,
     "star": star,
     "classes": transitive_classes,
     "equal-weights": solve_equal_weights,
-    "dense-simplex": lambda core: network_simplex_dense(core.x, core.y, core.sim),
-    "sparse-simplex": network_simplex_sparse,
+    **_SIMPLEX,
 }
 PATHS = tuple(_SOLVERS)
 

@@ -6,7 +6,7 @@ the edges extend the pivot span. Both sides are limited to ``max_len`` words."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 Phrase = tuple[str, ...]
 
@@ -47,7 +47,7 @@ def extract_phrase_pairs(e_tokens: Sequence[str], f_tokens: Sequence[str],
     return pairs
 
 
-def count_phrase_pairs(corpus: Sequence[tuple[Sequence[str], Sequence[str], set[tuple[int, int]]]],
+def count_phrase_pairs(corpus: Iterable[tuple[Sequence[str], Sequence[str], set[tuple[int, int]]]],
                        max_len: int = 4) -> Counter:
     """N(e, f) over an aligned corpus of (English tokens, pivot tokens, alignment)."""
     counts: Counter = Counter()

@@ -88,7 +88,10 @@ def build_seeded_binary(dest: Path) -> Path:
         if got.returncode != 0 or not sdists:
             raise ResourceError(f"could not fetch the eflomal {ver} sdist with pip: {got.stderr.strip()[-400:]}")
         with tarfile.open(sdists[0]) as tar:
-            tar.extractall(work, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
+            if hasattr(tarfile, "data_filter"):
+                tar.extractall(work, filter="data")
+            else:
+                tar.extractall(work)
         src = next(work.glob("eflomal-*/src/eflomal.c"))
         header = src.with_name("aesop_seed.h")
         header.write_text(SEED_HEADER, "utf-8")
