@@ -63,10 +63,10 @@ def check_spans(rel: Relation, text: str, where: str, raw: dict[str, str] | None
             raise RelationError(f"{where}: connective {rel.connective_text!r} does not match the "
                                 f"text at its span ({' '.join(found)!r}): text mismatch")
     spans = {"Connective": rel.connective, "Arg1": rel.arg1, "Arg2": rel.arg2}
-    for part, given in (raw or {}).items():
+    for part, raw_text in (raw or {}).items():
         pieces = [text[s:e] for s, e in spans[part]]
-        if pieces and not _same_text(given, pieces):
-            raise RelationError(f"{where}: {part} text {_clip(given)!r} differs from the text at "
+        if pieces and not _same_text(raw_text, pieces):
+            raise RelationError(f"{where}: {part} text {_clip(raw_text)!r} differs from the text at "
                                 f"{format_spans(spans[part])} ({_clip(' '.join(pieces))!r}): text mismatch")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from typing import Any
 from pathlib import Path
 
 import sklearn
@@ -58,9 +59,9 @@ def _tune(make, X_train, y_train, X_dev, y_dev, score, grid=C_GRID):
     return best
 
 
-def stage_data(docs, parsed, lexicon: Lexicon) -> dict:
+def stage_data(docs, parsed, lexicon: Lexicon) -> dict[str, Any]:
     """Features and labels of every stage for a set of documents."""
-    data = {k: ([], []) for k in ("connective", "argpos", "explicit_sense", "nonexplicit")}
+    data: dict[str, Any] = {k: ([], []) for k in ("connective", "argpos", "explicit_sense", "nonexplicit")}
     norel_filled = 0
     for doc, pt in zip(docs, parsed):
         cands, labels = connective_examples(pt, doc, lexicon.tier1_keys)
@@ -94,14 +95,14 @@ def train(gdtb_dir: Path, pdtb2_table: Path, out_dir: Path, log=print) -> dict:
     for stage in ("connective", "argpos", "explicit_sense"):
         scorer = (lambda y, p: f1_score(y, p)) if stage == "connective" else accuracy_score
         grid = (1.0, 3.0, 10.0, 30.0) if stage == "connective" else C_GRID
-        model, c, s = _tune(_dict_model, *tr[stage], *dv[stage], scorer, grid)
+        model, c, s = _tune(_dict_model, *tr[stage], *dv[stage], score=scorer, grid=grid)
         models[stage], tuning[stage] = model, {"C": c, "dev_score": round(s, 4), "n_train": len(tr[stage][1])}
         log(f"{stage}: C={c} dev={s:.4f} (n={len(tr[stage][1])})")
-    grid = [(c, bal) for c in (0.03, 0.1, 0.3) for bal in (False, True)]
+    settings = [(c, bal) for c in (0.03, 0.1, 0.3) for bal in (False, True)]
     macro = lambda y, p: f1_score(y, p, average="macro")  # noqa: E731
     model, setting, s = _tune(
         lambda cb: make_pipeline(nonexplicit.PairFeaturizer(), _logreg(*cb)),
-        *tr["nonexplicit"], *dv["nonexplicit"], macro, grid)
+        *tr["nonexplicit"], *dv["nonexplicit"], score=macro, grid=settings)
     models["nonexplicit"] = model
     tuning["nonexplicit"] = {"C": setting[0], "class_weight": "balanced" if setting[1] else None,
                              "dev_macro_f1": round(s, 4), "n_train": len(tr["nonexplicit"][1]),

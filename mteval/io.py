@@ -31,6 +31,13 @@ class Segments:
     def __len__(self) -> int:
         return len(self.lines)
 
+    def text(self, k: int) -> str:
+        """Segment k+1's text; a line with an error has none (callers skip those first)."""
+        line = self.lines[k]
+        if line is None:
+            raise ValueError(f"{self.path}: line {k + 1}: {self.errors.get(k, 'no text')}")
+        return line
+
     @property
     def name(self) -> str:
         return "stdin" if self.path == "-" else Path(self.path).name
@@ -92,7 +99,7 @@ def segments_of(hypotheses: Segments, references: Sequence[Segments], source: Se
         if bad:
             out.append(Segment(hypotheses.name, k + 1, None, "; ".join(bad)))
             continue
-        refs = tuple(r.lines[k] for r in references)
-        item = Item(cand, refs, source.lines[k] if source else None, id=f"{hypotheses.path}:{k + 1}")
+        refs = tuple(r.text(k) for r in references)
+        item = Item(hypotheses.text(k), refs, source.text(k) if source else None, id=f"{hypotheses.path}:{k + 1}")
         out.append(Segment(hypotheses.name, k + 1, item))
     return out

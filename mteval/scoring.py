@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from evalcore.metric import ErrorRecord, InputLimits, Metric, Score
+from evalcore.metric import ErrorRecord, InputLimits, Item, Metric, Score
 from evalcore.metric.base import Result
 from evalcore.metric.batch import score_with
 from evalcore.metric.inputs import EMPTY_NOTE
@@ -35,6 +35,16 @@ class SystemResult:
     def scored(self, metric: str) -> list[int]:
         """0-based lines this metric scored."""
         return [k for k, row in enumerate(self.segments) if row[metric].ok]
+
+    def scores(self, metric: str, lines: Sequence[int]) -> list[Score]:
+        """The metric's scores of ``lines`` (0-based), each of which it scored."""
+        out = []
+        for k in lines:
+            result = self.segments[k][metric]
+            if not result.ok:
+                raise ValueError(f"{self.path}: line {k + 1} has no {metric} score: {result.message}")
+            out.append(result)
+        return out
 
     def complete(self, metric: str) -> bool:
         """Whether this metric scored every line (its corpus score covers the whole test set)."""
@@ -59,19 +69,27 @@ def score_systems(systems: dict[tuple[str, str], list[Segment]], metrics: Sequen
     every segment's score (summed statistics for BLEU, chrF, TER), wherever the segments ran."""
     keys = list(systems)
     n_lines = len(next(iter(systems.values())))
-    order = [(s, k) for k in range(n_lines) for s in range(len(keys)) if systems[keys[s]][k].item is not None]
-    items = [systems[keys[s]][k].item for s, k in order]
+    order: list[tuple[int, int]] = []
+    items: list[Item] = []
+    for k in range(n_lines):
+        for s in range(len(keys)):
+            item = systems[keys[s]][k].item
+            if item is not None:
+                order.append((s, k))
+                items.append(item)
     scored = score_with(metrics, items, jobs=jobs, progress=progress, limits=limits, unit="segment",
                         key=lambda item: item.references, scheduler=scheduler)
     rows: list[list[dict[str, Result] | None]] = [[None] * n_lines for _ in keys]
-    for (s, k), result in zip(order, scored):
-        rows[s][k] = result
+    for (s, k), line_results in zip(order, scored):
+        rows[s][k] = line_results
     out = []
     for s, (name, path) in enumerate(keys):
+        segments: list[dict[str, Result]] = []
         for k, seg in enumerate(systems[(name, path)]):
-            if rows[s][k] is None:
-                rows[s][k] = {m.name: ErrorRecord(f"{path}:{k + 1}", m.name, seg.error) for m in metrics}
-        result = SystemResult(name, path, rows[s])  # type: ignore[arg-type]
+            row = rows[s][k]
+            segments.append(row if row is not None else
+                            {m.name: ErrorRecord(f"{path}:{k + 1}", m.name, seg.error) for m in metrics})
+        result = SystemResult(name, path, segments)
         for m in metrics:
             result.corpus[m.name] = m.aggregate([row[m.name] for row in result.segments if row[m.name].ok])
         out.append(result)
@@ -84,7 +102,7 @@ def paired_inputs(metric: Metric, results: Sequence[SystemResult]):
     common = sorted(set.intersection(*(set(r.scored(metric.name)) for r in results)))
     per_system = {}
     for r in results:
-        scores = [r.segments[k][metric.name] for k in common]
+        scores = r.scores(metric.name, common)
         if isinstance(metric, SufficientStatistics):
             per_system[r.name] = metric.statistics(scores)
         else:

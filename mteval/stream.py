@@ -54,7 +54,7 @@ class Streamer:
         self._refs: dict[int, tuple[str, ...] | str] = {}
         for k in range(len(self.references[0])):
             bad = [r.errors[k] for r in self.references if k in r.errors]
-            self._refs[k + 1] = "; ".join(bad) if bad else tuple(r.lines[k] for r in self.references)
+            self._refs[k + 1] = "; ".join(bad) if bad else tuple(r.text(k) for r in self.references)
 
     def prepare(self) -> None:
         """Prepare every readable reference set once (each scored against its first reference)."""
@@ -75,7 +75,8 @@ class Streamer:
             seg_id, tab, candidate = text.partition("\t")
             if not tab:
                 return f"{ERROR}\t{where}: expected SEGMENT_ID<TAB>candidate (no tab; --ids implicit reads candidates alone)"
-        refs = self._refs.get(segment_number(seg_id))
+        seg_number = segment_number(seg_id)
+        refs = self._refs.get(seg_number) if seg_number is not None else None
         if refs is None:
             return f"{ERROR}\t{where}: unknown segment id {seg_id!r} (the references have lines 1-{len(self._refs)})"
         if isinstance(refs, str):

@@ -28,13 +28,14 @@ from mteval.zh_words import FUNCTION_TAGS, Token, tagged_words
 
 def bags(tokens: Sequence[Token], discount: float = 0.1) -> list[Bag]:
     """The n = 1, 2, 3 bags of (word, tag) tokens, function words discounted."""
-    doc = Doc(tuple(tokens), tuple(tag[:1] in FUNCTION_TAGS for _, tag in tokens))
+    # the bags key n-grams of (word, tag) pairs; the n-gram code only hashes and compares tokens
+    doc = Doc(tuple(tokens), tuple(tag[:1] in FUNCTION_TAGS for _, tag in tokens))  # type: ignore[arg-type]
     return [ngram_bag(doc, n, discount) for n in (1, 2, 3)]
 
 
 def first_starts(tokens: Sequence[Token], bag: Bag, n: int) -> list[int]:
     """Start of the first occurrence of every n-gram of ``bag``, in the bag's order."""
-    first: dict[tuple[Token, ...], int] = {}
+    first: dict[tuple[object, ...], int] = {}
     for s in range(len(tokens) - n + 1):
         first.setdefault(tuple(tokens[s:s + n]), s)
     return [first[g] for g in bag]
@@ -73,7 +74,7 @@ def _tag_bag(bag: Bag) -> dict[tuple[str, ...], float]:
     """The bag's weight per tag sequence (s_pos is exact match on tags: a closed form)."""
     out: dict[tuple[str, ...], float] = {}
     for gram, w in bag.items():
-        tags = tuple(t for _, t in gram)
+        tags = tuple(token[1] for token in gram)
         out[tags] = out.get(tags, 0.0) + w
     return out
 
@@ -110,7 +111,8 @@ class WordTeslaM(ReferenceMetric):
                 **signature_facts(self.synonyms)}
 
     def _pair(self, ref_tokens: tuple[Token, ...], cand_tokens: tuple[Token, ...]) -> _Pair:
-        ms, pos = [], []
+        ms: list[float] = []
+        pos: list[float] = []
         unigram = unigram_similarities(ref_tokens, cand_tokens, self.synonyms)
         ref, cand = bags(ref_tokens, self.discount), bags(cand_tokens, self.discount)
         for n, x, y in zip((1, 2, 3), ref, cand):

@@ -134,6 +134,7 @@ def parser_id(parser) -> str:
     ident = f"{parser.provider}-code{code.hexdigest()[:8]}"
     if parser.tier == 0:
         return ident
+    assert parser.model_sha256 is not None, "a tier-1 parser has a model"
     return f"{ident}-model{parser.model_sha256[:8]}"
 
 
@@ -154,6 +155,7 @@ class AnalysisCache:
         self._saved_at = time.monotonic()
 
     def _connect(self) -> sqlite3.Connection:
+        assert self.path is not None, "a cache without a folder never connects"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, timeout=120)
         db.execute("CREATE TABLE IF NOT EXISTS analyses (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
@@ -197,7 +199,7 @@ class AnalysisCache:
                     print(f"warning: DICOMER parse cache {self.path} holds a bad entry ({type(exc).__name__}: "
                           f"{exc}); parsing its text again", file=sys.stderr)
 
-    def _write_rows(self, rows: list[tuple[str, bytes]]) -> None:
+    def _write_rows(self, rows: list[tuple[str, str]]) -> None:
         with closing(self._connect()) as db, db:
             db.executemany("INSERT OR REPLACE INTO analyses (key, value) VALUES (?, ?)", rows)
 
@@ -310,7 +312,7 @@ def sentence_spans(analysis: Analysis) -> list[tuple[int, int]]:
     for tok in analysis.tokens:
         span = spans.setdefault(tok.sentence, [tok.start, tok.end])
         span[0], span[1] = min(span[0], tok.start), max(span[1], tok.end)
-    return [tuple(spans[s]) for s in sorted(spans)]
+    return [(spans[s][0], spans[s][1]) for s in sorted(spans)]
 
 
 def permutations(n: int, k: int, seed: int) -> list[tuple[int, ...]]:
@@ -319,7 +321,7 @@ def permutations(n: int, k: int, seed: int) -> list[tuple[int, ...]]:
     identity = tuple(range(n))
     limit = min(k, math.factorial(n) - 1) if n < 10 else k
     seen: set[tuple[int, ...]] = set()
-    out = []
+    out: list[tuple[int, ...]] = []
     while len(out) < limit:
         order = tuple(int(i) for i in rng.permutation(n))
         if order != identity and order not in seen:

@@ -54,8 +54,11 @@ def add_grid(rows: FeatureRows, cells: Cells, config: DicomerConfig, prefix: str
     included."""
     blocks = block_names(config)
     for n in config.lengths:
-        rows.add_counts(transition_counts(cells, n, len(blocks), nil_only=True), ("grid", prefix, blocks, n, cells.roles),
-                        lambda b, c, n=n: f"{prefix}{blocks[b]}|{n}|{' '.join(decode(c, n, cells.roles, GRID_NIL))}")
+        def key(b: int, c: int, n: int = n) -> str:
+            return f"{prefix}{blocks[b]}|{n}|{' '.join(decode(c, n, cells.roles, GRID_NIL))}"
+
+        rows.add_counts(transition_counts(cells, n, len(blocks), nil_only=True),
+                        ("grid", prefix, blocks, n, cells.roles), key)
 
 
 def grid_features(grid: RoleMatrix, config: DicomerConfig, prefix: str = "eg|") -> dict[str, float]:

@@ -41,8 +41,10 @@ def add_transitions(rows: FeatureRows, cells: Cells, config: DicomerConfig, pref
     """Length-n transition probabilities per salience block (nil-only sequences not emitted)."""
     blocks = block_names(config)
     for n in config.lengths:
-        rows.add_counts(transition_counts(cells, n, len(blocks)), ("transitions", prefix, blocks, n, cells.roles),
-                        lambda b, c, n=n: f"{prefix}{blocks[b]}|{n}|{'>'.join(decode(c, n, cells.roles, NIL))}")
+        def key(b: int, c: int, n: int = n) -> str:
+            return f"{prefix}{blocks[b]}|{n}|{'>'.join(decode(c, n, cells.roles, NIL))}"
+
+        rows.add_counts(transition_counts(cells, n, len(blocks)), ("transitions", prefix, blocks, n, cells.roles), key)
 
 
 def add_intra_cell(rows: FeatureRows, cells: Cells, config: DicomerConfig, prefix: str = "") -> None:

@@ -111,6 +111,7 @@ class _Engine:
         from coherence.parser.pipeline import DiscourseParser
 
         self.model, self.info = load_dicomer_model(params["model"])
+        self.relations: PrecomputedParses | ExternalParser | None
         if params["precomputed"]:
             self.relations = PrecomputedParses(params["precomputed"])
         elif params["external"]:

@@ -43,9 +43,9 @@ def fit_predict(analyses: Sequence[Analysis], coherence: np.ndarray, topics: np.
     from coherence.dicomer.model import DicomerModel
 
     idx_train, idx_test = np.flatnonzero(train), np.flatnonzero(test)
-    model = DicomerModel(VARIANT, seed=seed).fit([analyses[i] for i in idx_train], coherence[idx_train],
+    model = DicomerModel(VARIANT, seed=seed).fit([analyses[int(i)] for i in idx_train], coherence[idx_train],
                                                    topics[idx_train])
-    return model.decision_function([analyses[i] for i in idx_test])
+    return model.decision_function([analyses[int(i)] for i in idx_test])
 
 
 def out_of_fold(analyses: Sequence[Analysis], coherence: np.ndarray, topics: np.ndarray, within: np.ndarray,

@@ -47,7 +47,7 @@ def _merge(offsets: list[Span]) -> tuple[Span, ...]:
     return tuple((s, e) for s, e in spans)
 
 
-def parse_object(obj: dict, where: str = "", provider: str = "gold",
+def parse_object(obj: object, where: str = "", provider: str = "gold",
                  token_offsets: Sequence[Span] | None = None) -> Relation:
     """One CoNLL relation object as a :class:`Relation`."""
     if not isinstance(obj, dict):
@@ -108,8 +108,10 @@ def load_objects(text: str, where: str = "") -> list[tuple[int, object]]:
     return items
 
 
-def raw_texts(obj: dict) -> dict[str, str]:
+def raw_texts(obj: object) -> dict[str, str]:
     """The ``RawText`` a relation object gives for its connective, Arg1 and Arg2 (non-empty ones)."""
+    if not isinstance(obj, dict):
+        return {}
     parts = {name: obj.get(name) for name in ("Connective", "Arg1", "Arg2")}
     return {name: p["RawText"] for name, p in parts.items() if isinstance(p, dict) and p.get("RawText")}
 
@@ -130,7 +132,7 @@ def to_object(rel: Relation, index: int, text: str | None = None,
     conn = _part(rel.connective, text, token_offsets)
     if rel.connective_text and not rel.connective:
         conn["RawText"] = rel.connective_text
-    obj = {"DocID": rel.doc_id, "ID": index, "Type": rel.rel_type,
+    obj: dict[str, object] = {"DocID": rel.doc_id, "ID": index, "Type": rel.rel_type,
            "Sense": [rel.sense or rel.rel_type], "Connective": conn,
            "Arg1": _part(rel.arg1, text, token_offsets), "Arg2": _part(rel.arg2, text, token_offsets)}
     if rel.score is not None:

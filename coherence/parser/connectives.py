@@ -123,7 +123,7 @@ def context_features(pt: ParsedText, cand: Candidate) -> dict[str, float]:
         j = pt.heads[j]
     init = sentence_initial(pt, cand)
     rel_pos = "start" if init else ("end" if last + 2 >= b else "mid")
-    f = {
+    f: dict[str, float] = {
         f"c={k}": 1, f"cs={surface}": 1, f"cpos={cpos}": 1, f"cat={category(k)}": 1,
         f"prev={prev}": 1, f"prev+c={prev}|{k}": 1, f"prevpos={prevpos}": 1,
         f"prevpos+cpos={prevpos}|{cpos}": 1, f"prev2pos={prev2pos}|{prevpos}": 1,

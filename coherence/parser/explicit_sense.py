@@ -32,7 +32,7 @@ def predict(model, occurrences: Sequence[tuple[ParsedText, Candidate]], lexicon:
     most frequent sense."""
     if not occurrences:
         return []
-    contexts = contexts if contexts is not None else [None] * len(occurrences)
-    preds = vectors.predict(model, [features(pt, c, lexicon, f) for (pt, c), f in zip(occurrences, contexts)])
+    given: Sequence[dict[str, float] | None] = contexts if contexts is not None else [None] * len(occurrences)
+    preds = vectors.predict(model, [features(pt, c, lexicon, f) for (pt, c), f in zip(occurrences, given)])
     return [str(p) if c.key in lexicon.gdtb_train else lexicon.mfs_train(c.key)
             for (_, c), p in zip(occurrences, preds)]

@@ -8,6 +8,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import ClassVar, Literal
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,7 @@ class Score:
     components: Mapping[str, float] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
 
-    ok = True
+    ok: ClassVar[Literal[True]] = True  # a literal, so that checking ``ok`` tells a type checker which record it is
 
     def __post_init__(self):
         object.__setattr__(self, "value", float(self.value))  # rouge-score returns int 0 on no overlap
@@ -63,7 +64,7 @@ class ErrorRecord:
     metric: str
     message: str
 
-    ok = False
+    ok: ClassVar[Literal[False]] = False
     value = math.nan
     notes = ()
 

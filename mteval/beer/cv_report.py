@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -56,7 +57,7 @@ def beer_rows(X: np.ndarray, data: RankedSet, folds: int, seed: int,
         cols = [FEATURES.index(n) for n in names]
         Xs = X[:, cols]
         rows[label] = cross_validated(Xs, data.keys, data.rankings,
-                                      lambda train, Xs=Xs, names=names: fit(Xs, data, names, train, seed), folds, seed)
+                                      partial(fit, Xs, data, names, seed=seed), folds, seed)
         log(f"{label}: cross-validated")
     pair_of = np.array([k[0] for k in data.keys])
     per_pair = np.full(len(data.keys), np.nan)

@@ -121,7 +121,7 @@ class Beer2Model:
         products = self.scale_features(values) * self.weights
         return np.cumsum(products, axis=1)[:, -1] if products.size else np.zeros(len(values))
 
-    def score(self, raw: np.ndarray) -> np.ndarray:
+    def score(self, raw: np.ndarray | float) -> np.ndarray:
         """Upstream's output scaling: s = w0 + w1 raw (the human-score scale, 0..100), then 0 below
         0, 1 above 100, s / 100 in between."""
         scaled = self.output[0] + self.output[1] * np.asarray(raw, dtype=float)

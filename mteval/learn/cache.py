@@ -28,7 +28,7 @@ def load_rows(path: Path | None, width: int) -> dict[str, np.ndarray]:
     """The cached rows of ``path``: none when it is absent, or bad (one warning; it is rewritten
     with the next chunk)."""
     z = load_arrays(path, ROWS_KIND) if path is not None else None
-    if z is None:
+    if path is None or z is None:
         return {}
     keys, rows = z.get("keys"), z.get("rows")
     if keys is None or rows is None or rows.shape != (len(keys), width) or rows.dtype != np.float64:

@@ -38,12 +38,13 @@ def load_ranked_set(root: Path, pairs: Sequence[str] = INTO_ENGLISH, max_segment
     kept, unreadable = [], []
     for r in rankings:
         ts = testsets[r.pair]
-        refs = tuple(ref.lines[r.segment - 1] for ref in ts.references)
+        given = tuple(ref.lines[r.segment - 1] for ref in ts.references)
+        refs = tuple(ref for ref in given if ref is not None)
         systems, ranks = [], []
         for system, rank in zip(r.systems, r.ranks):
             out = ts.systems.get(system)
             line = out.lines[r.segment - 1] if out is not None else None
-            if line is None or any(ref is None for ref in refs):
+            if line is None or len(refs) < len(given):
                 unreadable.append(f"{r.pair}:{system}:{r.segment}" + (f" ({out.errors.get(r.segment - 1)})" if out else ""))
                 continue
             keys.setdefault((r.pair, r.segment, system), (refs, line))

@@ -102,7 +102,8 @@ def cooccurrence_counts(sentences: Iterable[Sequence[str]], window: int) -> tupl
     """Vocabulary (sorted), counts count(x, c) of context word c within ``window`` tokens left or
     right of x in the same sentence (a symmetric sparse matrix), and each word's frequency."""
     vocab: dict[str, int] = {}
-    ids, sent = [], []
+    ids: list[int] = []
+    sent: list[int] = []
     for k, tokens in enumerate(sentences):
         ids.extend(vocab.setdefault(t, len(vocab)) for t in tokens)
         sent.extend([k] * len(tokens))
@@ -247,7 +248,7 @@ def _cached_counts(window: int) -> tuple[list[str], sparse.csr_matrix, np.ndarra
     cache = cache_folder(CACHE_NAME)
     path = cache / f"meant-brown-w{window}-v{_MODEL_FORMAT}-{_corpus_fingerprint(root)}.npz" if cache else None
     arrays = load_arrays(path, _BROWN_KIND) if path is not None else None
-    if arrays is not None:
+    if path is not None and arrays is not None:
         try:
             return _counts_from(arrays)
         except (KeyError, ValueError) as exc:
@@ -337,8 +338,8 @@ class LexicalTable:
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The table as the arrays a file holds (both vocabularies, both directions)."""
-        return {"english": strings_array(sorted(self.english, key=self.english.get)),
-                "pivot": strings_array(sorted(self.pivot, key=self.pivot.get)),
+        return {"english": strings_array(sorted(self.english, key=self.english.__getitem__)),
+                "pivot": strings_array(sorted(self.pivot, key=self.pivot.__getitem__)),
                 "signature": np.array(self.signature), **_csr_arrays("fe", self.t_f_given_e),
                 **_csr_arrays("ef", self.t_e_given_f)}
 
@@ -411,7 +412,7 @@ def build_lexical_table(pairs: Sequence[tuple[str, str]], name: str, max_tokens:
     fe = link_probabilities(e_sents, f_sents, e2f, english, pivot, given_english=True)
     ef = link_probabilities(e_sents, f_sents, f2e, english, pivot, given_english=False)
     digest = bitext_hash(zip(map(" ".join, e_sents), map(" ".join, f_sents)))
-    english_words, pivot_words = sorted(english, key=english.get), sorted(pivot, key=pivot.get)
+    english_words, pivot_words = sorted(english, key=english.__getitem__), sorted(pivot, key=pivot.__getitem__)
     content = _content_hash(english_words, pivot_words, fe, ef)
     signature = (f"ibm1:{name}:{digest}|sents:{len(e_sents)}|align:{aligner_signature()}|tok:ptb-lc"
                  f"|content:{content}")
@@ -467,7 +468,7 @@ def cached_lexical_table(name: str, pairs: Sequence[tuple[str, str]]) -> Lexical
     aligned = f"seed{ALIGNMENT_SEED}"  # the aligner's seed is part of the key: another run's table never matches
     path = cache / f"meant-ibm1-{name}-v{_MODEL_FORMAT}-{aligned}-{bitext_hash(pairs)}.npz" if cache else None
     arrays = load_arrays(path, _IBM1_KIND) if path is not None else None
-    if arrays is not None:
+    if path is not None and arrays is not None:
         try:
             return LexicalTable.from_arrays(arrays)
         except (KeyError, ValueError) as exc:

@@ -39,7 +39,7 @@ class DepTree:
 def headword_chains(tree: DepTree, n: int) -> list[tuple[int, ...]]:
     """Every downward path of ``n`` words (head first), as word indices, in a fixed order."""
     children = tree.children()
-    paths = [(i,) for i in range(len(tree))]
+    paths: list[tuple[int, ...]] = [(i,) for i in range(len(tree))]
     for _ in range(n - 1):
         paths = [p + (c,) for p in paths for c in children[p[-1]]]
     return paths

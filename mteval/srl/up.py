@@ -206,7 +206,7 @@ def _sentence(rows, layout: str, sent_id: str, doc_id: str, meta: dict[str, str]
     """One sentence from its token rows."""
     ud_cols = 10 if layout == "ud" else 8
     roleset_col = ud_cols if layout == "ud" else 9
-    tokens = []
+    tokens: list[tuple[int, list[str]]] = []
     for number, row in rows:
         if _SKIPPED_ID.match(row[0]):
             continue

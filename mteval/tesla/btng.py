@@ -44,7 +44,8 @@ class Bags(NamedTuple):
 @functools.lru_cache(maxsize=65536)
 def bags(segment: Segment, discount: float) -> Bags:
     """The BTNGs of ``segment`` (cached: a reference's bags are built once for all candidates)."""
-    types = Doc(tuple(zip(segment.lemmas, segment.tags)), segment.function)
+    # (lemma, tag) pairs as tokens; the n-gram code only hashes and compares tokens
+    types = Doc(tuple(zip(segment.lemmas, segment.tags)), segment.function)  # type: ignore[arg-type]
     tags = Doc(segment.tags, segment.function)
     starts, ms_weights, pos, totals = [], [], [], []
     for n in ORDERS:

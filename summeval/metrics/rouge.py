@@ -119,7 +119,7 @@ class Rouge(_MultiReference):
             raise ValueError(f"unknown ROUGE type {self.kind!r}; choose from {sorted(ROUGE_TYPES)}")
         super().validate()
 
-    def _score_pairs(self, references: list[str], candidates: list[str]) -> list[Score]:
+    def _score_pairs(self, references: list[str], candidates: list[str]) -> np.ndarray:
         key = ROUGE_TYPES[self.kind]
         texts = {t: _pretokenised(t, self.stem) for t in dict.fromkeys(references + candidates)}
         results = _scorer(key).score_batch([texts[r] for r in references], [texts[c] for c in candidates])
@@ -154,7 +154,7 @@ class RougeSU(_MultiReference):
     def _signature_fields(self) -> dict[str, object]:
         return {"skip": self.max_gap, "unigrams": "1.5.5", **super()._signature_fields()}
 
-    def _score_pairs(self, references: list[str], candidates: list[str]) -> list[Score]:
+    def _score_pairs(self, references: list[str], candidates: list[str]) -> np.ndarray:
         texts = dict.fromkeys(candidates + references)
         texts.update(zip(texts, range(len(texts))))
         bags = su_bags(list(texts), self.max_gap, self.stem)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import numbers
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import chain
 from typing import ClassVar
 
@@ -234,7 +234,7 @@ class TeslaS(ReferenceMetric):
             padded = np.where(np.arange(headline.shape[1]) < n_refs[:, None], headline, -np.inf)
             best = (np.arange(len(n_refs)), padded.argmax(axis=1))
             values = headline[best].tolist()
-            picked = zip(*(a[best].tolist() for a in fields))
+            picked: Iterator[Sequence[float]] = zip(*(a[best].tolist() for a in fields))
         else:
             values = [combine(h[:k], self.multi_ref) for h, k in zip(headline, n_refs.tolist())]
             picked = ([combine(a[i, :k], self.multi_ref) for a in fields] for i, k in enumerate(n_refs.tolist()))
