@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 # Per grouping, the correlation whose CI a table shows, and the heading it gets.
 HEADLINE = {"none": "kendall", "item": "spearman", "system": "kendall"}
@@ -31,7 +31,7 @@ def _cell(entry: dict, headline: str) -> str:
     return " · ".join(parts) + f" [{SHORT[headline]} {ci['ci_low']:.2f}, {ci['ci_high']:.2f}]{mark}"
 
 
-def correlation_rows(correlations: dict) -> list[tuple[str, str, list[str], list[list[str]]]]:
+def correlation_rows(correlations: Mapping) -> list[tuple[str, str, list[str], list[list[str]]]]:
     """Per grouping: (title, CI note, header, rows) with rows = metrics, columns = human
     dimensions, cells = r · ρ · τ with the 95% CI of the grouping's headline correlation
     (Spearman per item, Kendall per system or over all pairs); ``!`` marks a flagged interval.

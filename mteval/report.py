@@ -15,8 +15,8 @@ from mteval.scoring import SystemResult
 
 
 def _num(value: float) -> str:
-    value = finite_or_none(value)
-    return "-" if value is None else f"{value:.4f}"
+    shown = finite_or_none(value)
+    return "-" if shown is None else f"{shown:.4f}"
 
 
 def _errors(results: Sequence[SystemResult]) -> list[str]:
@@ -99,7 +99,11 @@ def _segment_rows(names: Sequence[str], results: Sequence[SystemResult]) -> list
         for k, row in enumerate(r.segments):
             entry: dict = {"system": r.name, "line": k + 1,
                            "scores": {n: finite_or_none(row[n].value) for n in names}}
-            comps = {n: dict(row[n].components) for n in names if row[n].ok and row[n].components}
+            comps = {}
+            for n in names:
+                res = row[n]
+                if res.ok and res.components:
+                    comps[n] = dict(res.components)
             if comps:
                 entry["components"] = comps
             notes = {n: list(row[n].notes) for n in names if row[n].ok and row[n].notes}
@@ -151,8 +155,8 @@ def to_jsonl(names: Sequence[str], results: Sequence[SystemResult], segments: bo
 
 def to_tsv(names: Sequence[str], results: Sequence[SystemResult], segments: bool) -> str:
     if segments:
-        head = ["system", "line", *names, "error"]
-        rows = [[r.name, k + 1, *(row[n].value for n in names),
+        head: list[object] = ["system", "line", *names, "error"]
+        rows: list[list[object]] = [[r.name, k + 1, *(row[n].value for n in names),
                  "; ".join(f"{n}: {row[n].message}" for n in names if not row[n].ok)]
                 for r in results for k, row in enumerate(r.segments)]
     else:

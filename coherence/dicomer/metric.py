@@ -148,6 +148,7 @@ class _Engine:
         keys = [text_key(it.candidate) for it in items]
         new = {k: it.candidate for k, it in zip(keys, items) if k not in self.recent}
         if new:
+            assert self.cache is not None, "a metric that parses its texts has a cache"
             analyses = self.cache.analyse(list(new.values()))
             self.cache.save()
             self.recent.update(zip(new, self._scored(analyses)))

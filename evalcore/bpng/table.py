@@ -28,13 +28,22 @@ class PhraseEntry(NamedTuple):
 class PhraseTable(Protocol):
     """Read-only phrase table over (preprocessed) English token tuples."""
 
-    total: float  # sum over phrases of N(e): the denominator of Pr(p)
+    @property
+    def total(self) -> float:
+        """Sum over phrases of N(e): the denominator of Pr(p)."""
 
     def lookup(self, phrases: Iterable[Phrase]) -> dict[Phrase, PhraseEntry]:
         """Entries of the phrases that are in the table (absent ones are left out)."""
 
     def signature(self) -> str:
         """Reproducibility string of the bitext and settings that built the table."""
+
+
+class ListedPhraseTable(PhraseTable, Protocol):
+    """A phrase table that also lists its entries."""
+
+    def items(self) -> Iterator[tuple[Phrase, PhraseEntry]]:
+        """Every (English phrase, entry)."""
 
 
 class MemoryPhraseTable:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -43,7 +43,7 @@ def save_rows(path: Path, rows: dict[str, np.ndarray], width: int) -> bool:
     return save_arrays(path, ROWS_KIND, {"keys": np.array(list(rows), dtype="U24"), "rows": table})
 
 
-def cached_rows(items: Sequence[Texts], path: Path | None, compute: Callable[[list[Texts]], Sequence[np.ndarray]],
+def cached_rows(items: Sequence[Texts], path: Path | None, compute: Callable[[list[Texts]], Iterable[np.ndarray]],
                 width: int, log: Callable[[str], None] = print, chunk: int = 1024) -> np.ndarray:
     """(items x ``width``) feature rows: read from ``path`` where cached, else computed a chunk
     of distinct new items at a time and saved after each chunk."""

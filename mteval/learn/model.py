@@ -74,7 +74,7 @@ class LinearModel:
         return self.rescale(self.raw(X))
 
 
-def fit_ranker(X: np.ndarray, y: Sequence[float], groups: Sequence, names: Sequence[str],
+def fit_ranker(X: np.ndarray, y: Sequence[float] | np.ndarray, groups: Sequence | np.ndarray, names: Sequence[str],
                C: float | str = "svmlight", seed: int = 0) -> LinearModel:
     """Fit RankSVM on standardised features (higher ``y`` = better within a group) and fold the
     standardisation into raw weights and a bias."""

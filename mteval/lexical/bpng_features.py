@@ -116,7 +116,7 @@ class PivotFeatures:
         """Feature names, pivot-major: ``bpng_fr_lem_1`` .. ``bpng_zh_lem_3``."""
         return [f"bpng_{p}_lem_{n}" for p in self.tables for n in ORDERS]
 
-    def signature_fields(self) -> dict[str, object]:
+    def signature_fields(self) -> dict[str, str | tuple[str, ...]]:
         """Pivots with their tables' hashes and lemmatisers, e.g. ``fr=1a2b3c4d/simplemma``."""
         return {"pivots": tuple(f"{p}={table_hash(t)}/{self.lemmatizers[p][1]}" for p, t in self.tables.items()),
                 "psim": "lem"}

@@ -130,7 +130,7 @@ class Meant(ReferenceMetric):
             weights = role_weights(self.role_weights).describe()
         except Exception:  # noqa: BLE001 - validate() refuses the configuration before scoring
             return {}
-        extras = {"lexsim": _fields(sim), "srl": _fields(labeller), "weights": weights,
+        extras: dict[str, object] = {"lexsim": _fields(sim), "srl": _fields(labeller), "weights": weights,
                   "decisions": ";".join(DECISIONS)}
         if self.filler_similarity == "itg":
             from mteval.meant.itg import IMEANT_WEIGHTS

@@ -73,6 +73,13 @@ def _table_file(path: str, mtime: int):
     return LexicalTable.load(Path(path))
 
 
+def _source(item: Item) -> str:
+    """The item's source sentence (checked items of a source metric always have one)."""
+    if item.source is None:
+        raise InputError(f"{item.id or 'item'}: no source given")
+    return item.source
+
+
 class Xmeant(SourceMetric):
     """XMEANT of an MT output against its source sentence (no reference). ``value`` = 2PR / (P + R)
     over aligned frames of the output (precision) and the source (recall); components as MEANT's:
@@ -212,12 +219,13 @@ class Xmeant(SourceMetric):
         return {t: found[text_key(t)] for t in unique}
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
-        sources = self.frames([it.source for it in items], "source")
+        texts = [_source(it) for it in items]
+        sources = self.frames(texts, "source")
         outputs = self.frames([it.candidate for it in items], "output")
         sim, weights, filler = self._similarity(), role_weights(self.role_weights), self._filler()
         out = []
-        for item in items:
-            mt, src = outputs[item.candidate], sources[item.source]
+        for item, text in zip(items, texts):
+            mt, src = outputs[item.candidate], sources[text]
             res = meant_pair(mt, src, sim.matrix(mt.tokens, src.tokens), weights, filler, self.frame_weights,
                              self.denominator)
             components = {"precision": res.prf.precision, "recall": res.prf.recall, "output_frames": res.mt_frames,

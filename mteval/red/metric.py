@@ -10,7 +10,7 @@ from __future__ import annotations
 import numbers
 from abc import abstractmethod
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -23,13 +23,13 @@ from mteval.red.score import Weights, aligned_stats, exact_stats, fmeasures
 
 LANGUAGES = ("en",)
 #: REDp's tuned values, RED Table 1 (tuned on WMT 2010 into English)
-TABLE1 = {"alpha": 0.9, "w_fun": 0.2, "w_exact": 0.9, "w_stem": 0.6, "w_syn": 0.6, "w_par": 0.6,
+TABLE1: dict[str, Any] = {"alpha": 0.9, "w_fun": 0.2, "w_exact": 0.9, "w_stem": 0.6, "w_syn": 0.6, "w_par": 0.6,
           "weights": (0.6, 0.5, 0.1)}
 
 
-def _check_unit(name: str, value, low_open: bool = False) -> None:
+def _check_unit(name: str, value: object, low_open: bool = False) -> None:
     if not isinstance(value, numbers.Real) or isinstance(value, bool) or not (
-            (0 < value if low_open else 0 <= value) and value <= 1):
+            (0 < float(value) if low_open else 0 <= float(value)) and float(value) <= 1):
         raise ValueError(f"{name} must be within {'(0' if low_open else '[0'}, 1], got {value!r}")
 
 
@@ -39,6 +39,10 @@ class _RedBase(ReferenceMetric):
     max_chars = 3_000  # the cost grows faster than linearly with length: docs/bounds.md
     languages: ClassVar[tuple[str, ...]] = LANGUAGES
     cost: ClassVar[str] = "medium"
+    # parameters both constructors set
+    alpha: float
+    weights: tuple[float, ...]
+    language: str
 
     def _validate_common(self) -> None:
         _check_unit("alpha", self.alpha, low_open=True)
@@ -87,7 +91,7 @@ class _RedBase(ReferenceMetric):
         out = []
         for stats in self.statistics(items):
             f = fmeasures(stats, weights)[0]  # (references x MAX_N)
-            value = float((f @ np.asarray(self.weights, float)).mean())
+            value = float((f @ np.asarray(self.weights, dtype=np.float64)).mean())
             out.append(Score(value, {f"f{n}": float(f[:, n - 1].mean()) for n in range(1, MAX_N + 1)}))
         return out
 

@@ -12,13 +12,13 @@ chosen greedily by probability so that no word on either side is in two pairs.
 from __future__ import annotations
 
 import functools
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 from evalcore.bpng import PhraseTableStore
-from evalcore.bpng.table import Phrase, PhraseTable
+from evalcore.bpng.table import ListedPhraseTable, Phrase, PhraseTable
 from evalcore.persist import array_strings, load_arrays, save_arrays, strings_array
 from evalcore.phrase_table.build import english_preprocessor
 from evalcore.resources import cache_folder
@@ -34,7 +34,7 @@ MARGINALS_KIND = f"pivot-marginals/{MARGINALS_FORMAT}"
 Pair = tuple[int, int, int, int, float]  # ref start, ref end, hyp start, hyp end, p(e2 | e1)
 
 
-def pivot_marginals(table: PhraseTable) -> dict[str, float]:
+def pivot_marginals(table: ListedPhraseTable) -> dict[str, float]:
     """N(f) of every pivot phrase (tokens joined by spaces) of a table; an on-disk table's are
     cached by its signature's hash (an .npz of phrases and counts, rebuilt when bad)."""
     cache = cache_folder("mteval") if isinstance(table, PhraseTableStore) else None
@@ -44,7 +44,7 @@ def pivot_marginals(table: PhraseTable) -> dict[str, float]:
         phrases = array_strings(stored["phrases"])
         if len(phrases) == len(stored["counts"]):
             return dict(zip(phrases, stored["counts"].tolist()))
-    counts: Counter = Counter()
+    counts: dict[str, float] = defaultdict(float)
     for _, entry in table.items():
         for f, n in entry.translations:
             counts[" ".join(f)] += n
@@ -62,7 +62,7 @@ def _stemmed(table: PhraseTable) -> bool:
 class PivotParaphrases:
     """Paraphrase pairs between a reference and a hypothesis through pivot phrase tables."""
 
-    def __init__(self, tables: Mapping[str, PhraseTable], min_prob: float = 0.05):
+    def __init__(self, tables: Mapping[str, ListedPhraseTable], min_prob: float = 0.05):
         if not tables:
             raise ValueError("the paraphrase module needs at least one pivot phrase table")
         self.tables = dict(tables)
@@ -89,7 +89,7 @@ class PivotParaphrases:
         total: dict[tuple, float] = {}
         for pivot in self.tables:
             hyp = self._spans(pivot, hypothesis, HYP_MAX)
-            by_pivot: dict[Phrase, list[tuple[tuple[int, int], float]]] = {}
+            by_pivot: dict[Phrase, list[tuple[Phrase, float]]] = {}
             marg = self.marginals[pivot]
             for phrase, entry in self.tables[pivot].lookup(set(hyp.values())).items():
                 for f, n in entry.translations:
@@ -123,7 +123,8 @@ class PivotParaphrases:
         """Paraphrase-ngrams: non-overlapping pairs with p >= min_prob, most probable first."""
         ranked = sorted(((p, k) for k, p in self.probabilities(reference, hypothesis).items() if p >= self.min_prob),
                         key=lambda pk: (-pk[0], pk[1]))
-        used_r, used_h = set(), set()
+        used_r: set[int] = set()
+        used_h: set[int] = set()
         out: list[Pair] = []
         for p, ((rs, re_), (hs, he)) in ranked:
             rr, hh = set(range(rs, re_)), set(range(hs, he))

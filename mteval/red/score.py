@@ -98,7 +98,7 @@ def aligned_stats(tree: DepTree, grams: DepNgrams, hypothesis: Sequence[str],
     stats = np.zeros(N_STATS)
     for n in range(1, MAX_N + 1):
         for chain in grams.chains[n]:
-            links = [alignment[i] for i in chain]
+            links: Sequence[tuple[int, str] | None] = [alignment[i] for i in chain]
             if all(links):
                 p = distance_score(chain, [link[0] for link in links])  # type: ignore[index]
                 if p:

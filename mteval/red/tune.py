@@ -143,7 +143,8 @@ def grid_search(stats: np.ndarray, owner: np.ndarray, n_outputs: int, objective:
 
 def statistics(metric: RedP | Red, data: RankedSet, log: Callable[[str], None], chunk: int = 500):
     """(rows x N_STATS) statistics of every output's references and the output each row belongs to."""
-    rows, owner = [], []
+    rows: list[np.ndarray] = []
+    owner: list[int] = []
     start = time.perf_counter()
     for lo in range(0, len(data.items), chunk):
         part = data.items[lo:lo + chunk]

@@ -39,7 +39,7 @@ class LMFeatures:
     def names(self) -> list[str]:
         return [f"lm_{name}" for name in self.lms]
 
-    def signature_fields(self) -> dict[str, object]:
+    def signature_fields(self) -> dict[str, str | tuple[str, ...]]:
         """Each LM's file name, order and content hash."""
         return {"lms": tuple(lm.signature() for lm in self.lms.values())}
 

@@ -107,6 +107,7 @@ class TeslaB(ReferenceMetric):
     def signature_extras(self) -> dict[str, object]:
         """Pivots with their tables' hashes and lemmatisers (``unresolved`` when a table is
         missing: ``validate`` names it), and what prepares the English text."""
+        fields: Mapping[str, object]
         try:
             fields = self.extractor.pivots.signature_fields()
         except (ResourceError, ValueError, OSError):
