@@ -20,7 +20,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -168,7 +170,8 @@ class DicomerSpec:
 
     @property
     def config(self) -> DicomerConfig:
-        return replace(variant_config(self.variant), **dict(self.overrides))
+        changes: dict[str, Any] = dict(self.overrides)
+        return replace(variant_config(self.variant), **changes)
 
     @property
     def uses_summaries(self) -> bool:
@@ -199,25 +202,25 @@ def dicomer_specs(experiments: bool) -> list[DicomerSpec]:
     specs += [DicomerSpec(v, v) for v in LISTWISE_VARIANTS]
     if not experiments:
         return specs
-    neutral = dict(overrides=_NO_IND, neutral_flagged=True)
-    shipped = dict(variant="DICOMER-N", neutral_flagged=True, objective="perm", genres="open")
+    neutral = partial(DicomerSpec, overrides=_NO_IND, neutral_flagged=True)
+    shipped = partial(DicomerSpec, variant="DICOMER-N", neutral_flagged=True, objective="perm", genres="open")
     return specs + [
         DicomerSpec("DICOMER-noind", overrides=_NO_IND),
-        DicomerSpec("DICOMER-neutral", **neutral),
-        DicomerSpec("DICOMER-neutral-l2", **neutral, normalise="l2"),
+        neutral("DICOMER-neutral"),
+        neutral("DICOMER-neutral-l2", normalise="l2"),
         DicomerSpec("DICOMER-neutral-nosal", overrides=_NO_IND + (("salience", False),), neutral_flagged=True),
         DicomerSpec("DICOMER-neutral-len2", overrides=_NO_IND + (("lengths", (2,)),), neutral_flagged=True),
-        DicomerSpec("LIN-neutral", "LIN", **neutral),
-        DicomerSpec("EGRID-neutral", "EGRID", **neutral),
-        DicomerSpec("DICOMER-neutral/insert", **neutral, objective="insert"),
-        DicomerSpec("DICOMER-neutral/perm+insert", **neutral, objective="perm+insert"),
-        DicomerSpec("DICOMER-neutral/listwise+perm", **neutral, objective="listwise+perm"),
-        DicomerSpec("DICOMER-neutral-l2/perm", **neutral, normalise="l2", objective="perm"),
-        DicomerSpec("DICOMER-neutral-l2/listwise+perm", **neutral, normalise="l2", objective="listwise+perm"),
-        DicomerSpec("EGRID-neutral/perm", "EGRID", **neutral, objective="perm"),
-        DicomerSpec("DICOMER+EGRID-neutral/perm", "DICOMER+EGRID", **neutral, objective="perm"),
-        DicomerSpec("DICOMER-N/listwise+gdtb-open", **{**shipped, "objective": "listwise+perm"}),
-        DicomerSpec("DICOMER-N/gdtb-open-perm+insert", **{**shipped, "objective": "perm+insert"}),
+        neutral("LIN-neutral", "LIN"),
+        neutral("EGRID-neutral", "EGRID"),
+        neutral("DICOMER-neutral/insert", objective="insert"),
+        neutral("DICOMER-neutral/perm+insert", objective="perm+insert"),
+        neutral("DICOMER-neutral/listwise+perm", objective="listwise+perm"),
+        neutral("DICOMER-neutral-l2/perm", normalise="l2", objective="perm"),
+        neutral("DICOMER-neutral-l2/listwise+perm", normalise="l2", objective="listwise+perm"),
+        neutral("EGRID-neutral/perm", "EGRID", objective="perm"),
+        neutral("DICOMER+EGRID-neutral/perm", "DICOMER+EGRID", objective="perm"),
+        shipped("DICOMER-N/listwise+gdtb-open", objective="listwise+perm"),
+        shipped("DICOMER-N/gdtb-open-perm+insert", objective="perm+insert"),
         DicomerSpec("LIN+E-N/gdtb-open", "LIN+E", overrides=_NO_IND + (("neutral", True),), neutral_flagged=True,
                     objective="perm", genres="open"),
     ]
@@ -261,10 +264,13 @@ class Readability:
         """The model of ``spec`` trained on the ``train`` items of ``source`` (plus synthetic data);
         specs that differ only in name and neutral value share one fit."""
         use = spec.uses_summaries
-        key = (replace(spec, name="", neutral="median"), source if use else None, train.tobytes() if use else None)
+        if use and (source is None or train is None):
+            raise ValueError(f"{spec.name} trains on summaries: it needs a source set and its training items")
+        key = (replace(spec, name="", neutral="median"), source if use else None,
+               train.tobytes() if use and train is not None else None)
         if key not in self._models:
             texts, y, groups = self._synthetic_groups(spec)
-            if use:
+            if use and source is not None and train is not None:
                 dom = self.domains[source]
                 idx = np.flatnonzero(train)
                 texts += [dom.analyses[i] for i in idx]
@@ -303,7 +309,8 @@ class Readability:
         dom = self.domains[source]
         out = np.full(dom.n, np.nan)
         if not spec.uses_summaries:
-            out[within] = self.predict(spec, self.model(spec, None, None), [dom.analyses[i] for i in np.flatnonzero(within)])
+            out[within] = self.predict(spec, self.model(spec, None, None),
+                                       [dom.analyses[i] for i in np.flatnonzero(within)])
             return out
         idx = np.flatnonzero(within)
         folds = document_folds(list(dom.topics[idx]), n_folds)
@@ -358,7 +365,8 @@ def cremer_specs(experiments: bool) -> list[CremerSpec]:
     specs += [CremerSpec(f"{names[k]}[raw]-noDICOMER", k, None, "all") for k in ("rbf", "linear")]
     specs += [CremerSpec(f"{names[k]}[one]", k, OLD_SHIPPED, "one", raw) for k in ("rbf", "linear")]
     specs += [CremerSpec("CREMER-LF[one]-noDICOMER", "linear", None, "one")]
-    specs += [CremerSpec(f"{names[k]}[topic-z]+{OLD_SHIPPED}", k, OLD_SHIPPED, dicomer_scaling=raw) for k in ("rbf", "linear")]
+    specs += [CremerSpec(f"{names[k]}[topic-z]+{OLD_SHIPPED}", k, OLD_SHIPPED, dicomer_scaling=raw)
+              for k in ("rbf", "linear")]
     specs += [CremerSpec(f"{names['rbf']}[dicomer-raw]", "rbf", dicomer_scaling=raw),
               CremerSpec("CREMER-NNLS[dicomer-raw]", "nnls", dicomer_scaling=raw)]
     for d in (SHIPPED_ALL, "DICOMER-neutral/listwise+perm", "DICOMER-neutral"):
@@ -442,7 +450,7 @@ def trained_scores(setting, domains: dict[str, Domain], read: Readability, dspec
     by_name = {s.name: s for s in dspecs}
     if source != target:  # a model trained on both sets has no unseen set to transfer to
         cspecs = [c for c in cspecs if not c.both_sets]
-    out = {s.name: np.full(tgt.n, np.nan) for s in [*dspecs, *cspecs]}
+    out = {name: np.full(tgt.n, np.nan) for name in [*(s.name for s in dspecs), *(c.name for c in cspecs)]}
     inner_folds = N_FOLDS if source != target else N_FOLDS - 1
     for train, test in splits(setting, domains):
         test_idx = np.flatnonzero(test)
@@ -451,25 +459,25 @@ def trained_scores(setting, domains: dict[str, Domain], read: Readability, dspec
             t0 = time.perf_counter()
             out[spec.name][test] = read.predict(spec, read.model(spec, source, train), test_analyses)
             log(f"    {spec.name}: {time.perf_counter() - t0:.1f} s")
-        for spec in cspecs:
+        for cspec in cspecs:
             t0 = time.perf_counter()
             y = src.human["mean"][train]
-            tesla_src, tesla_tgt = _tesla(spec, src), _tesla(spec, tgt)
-            if spec.dicomer is None:
+            tesla_src, tesla_tgt = _tesla(cspec, src), _tesla(cspec, tgt)
+            if cspec.dicomer is None:
                 d_train = d_test = j_train = j_test = None
             else:
-                dspec = by_name[spec.dicomer]
+                dspec = by_name[cspec.dicomer]
                 d_train = read.out_of_fold(dspec, source, train, inner_folds)[train]
                 d_test = out[dspec.name][test]
                 j_train = np.array([dspec.judged(src.analyses[i]) for i in np.flatnonzero(train)])
                 j_test = np.array([dspec.judged(a) for a in test_analyses])
-            x_train = _cremer_x(spec, tesla_src[train], d_train, j_train, src.topics[train])
+            x_train = _cremer_x(cspec, tesla_src[train], d_train, j_train, src.topics[train])
             groups = src.topics[train]
-            if spec.both_sets:
-                x_train, y, groups = _with_other_set(spec, domains, source, read, by_name, x_train, y, groups)
-            model = fit_responsiveness(spec.kernel, x_train, y, groups, tuning)
-            out[spec.name][test] = model.predict(_cremer_x(spec, tesla_tgt[test], d_test, j_test, tgt.topics[test]))
-            log(f"    {spec.name}: {time.perf_counter() - t0:.1f} s")
+            if cspec.both_sets:
+                x_train, y, groups = _with_other_set(cspec, domains, source, read, by_name, x_train, y, groups)
+            model = fit_responsiveness(cspec.kernel, x_train, y, groups, tuning)
+            out[cspec.name][test] = model.predict(_cremer_x(cspec, tesla_tgt[test], d_test, j_test, tgt.topics[test]))
+            log(f"    {cspec.name}: {time.perf_counter() - t0:.1f} s")
     return out
 
 
@@ -479,6 +487,8 @@ def _with_other_set(spec: CremerSpec, domains: dict[str, Domain], source: str, r
     z-scored within each set (as `summeval train cremer --with-dialsummeval` fits them)."""
     other = domains[DIALSUMMEVAL if source == SUMMEVAL else SUMMEVAL]
     everything = np.ones(other.n, bool)
+    if spec.dicomer is None:
+        raise ValueError(f"{spec.name} trains on both sets, which needs its DICOMER")
     dspec = by_name[spec.dicomer]
     d = read.out_of_fold(dspec, other.name, everything, N_FOLDS)
     judged_other = np.array([dspec.judged(a) for a in other.analyses])
@@ -537,7 +547,7 @@ def evaluate(dom: Domain, scores: dict[str, np.ndarray], judged: dict[str, np.nd
         mask = judged.get(name, np.ones(dom.n, bool))
         m_all = _matrix(dom, values)
         m_judged = _matrix(dom, np.where(mask, values, np.nan))
-        entry = {"coverage": float(mask.mean()), "dims": {}}
+        entry: dict[str, Any] = {"coverage": float(mask.mean()), "dims": {}}
         for d in DIMS:
             h = human[d]
             res = {"all": {f"{lv}/{k}": _ci(m_all, h, lv, k, resamples) for lv, k in MEASURES},
@@ -582,7 +592,7 @@ def run(out: Path, data: Path | None = None, n_boot: int = 1000, seed: int = 0, 
     start = time.perf_counter()
     root = Path(data) if data else shared_data_dir()
     cache = AnalysisCache(DiscourseParser(tier=PARSER_TIER), cache_dir("dicomer"))
-    timings = {}
+    timings: dict[str, Any] = {}
     t0 = time.perf_counter()
     domains = {n: load_domain(n, root, cache) for n in (SUMMEVAL, DIALSUMMEVAL)}
     timings["load_parse_baselines"] = time.perf_counter() - t0
@@ -620,10 +630,10 @@ def run(out: Path, data: Path | None = None, n_boot: int = 1000, seed: int = 0, 
     t0 = time.perf_counter()
     for spec in dspecs:
         sources = (SUMMEVAL, DIALSUMMEVAL) if spec.uses_summaries else (None,)
-        for source in sources:
-            train = np.ones(domains[source].n, bool) if source else None
-            model = read.model(spec, source, train)
-            key = f"{spec.name}@{source}" if source else f"{spec.name}@gdtb-train"
+        for perm_source in sources:
+            train = np.ones(domains[perm_source].n, bool) if perm_source else None
+            model = read.model(spec, perm_source, train)
+            key = f"{spec.name}@{perm_source}" if perm_source else f"{spec.name}@gdtb-train"
             perm[key] = {s: permutation_accuracy(model, read, spec, o, p) for s, (o, p) in perm_sets.items()}
     timings["permutation_test"] = time.perf_counter() - t0
 
@@ -633,7 +643,8 @@ def run(out: Path, data: Path | None = None, n_boot: int = 1000, seed: int = 0, 
         "protocol": {"folds": "sorted document ids, fold = index mod 5", "n_folds": N_FOLDS,
                      "parser_tier": PARSER_TIER, "dimensions": list(DIMS),
                      "summeval": "16 systems x 100 documents, 11 references",
-                     "dialsummeval": "13 systems x 100 dialogues, SAMSum reference excluded and used as the one reference",
+                     "dialsummeval": "13 systems x 100 dialogues, SAMSum reference excluded and used as the one "
+                                     "reference",
                      "judged": "DICOMER family: >= 2 sentences and >= 1 relation (the scorer's flags); entity grid: "
                                ">= 2 sentences; CREMER: as its DICOMER; other metrics judge everything",
                      "gdtb_windows": {"sentences": WINDOW_SENTENCES, "per_document": WINDOWS_PER_DOC,
@@ -745,7 +756,8 @@ def plot(report: dict, out: Path) -> list[Path]:
                                  sharey=True)
         for ax, name in zip(axes, settings):
             entries = report["settings"][name]["metrics"]
-            vals = [entries.get(m, {}).get("dims", {}).get(dim, {}).get("all", {}).get("summary/spearman") for m in metrics]
+            vals = [entries.get(m, {}).get("dims", {}).get(dim, {}).get("all", {}).get("summary/spearman")
+                    for m in metrics]
             v = np.array([x["value"] if x else np.nan for x in vals])
             lo = np.array([x["ci_low"] if x else np.nan for x in vals])
             hi = np.array([x["ci_high"] if x else np.nan for x in vals])
