@@ -5,11 +5,14 @@ of the shared structure Theta, then learn every target problem as u = w + Theta^
 features [x, Theta x], penalising only w (eq. 5-6).
 
 Loss and penalty are the paper's: the modified Huber loss, lambda |w|^2 with lambda = 1e-4
-(``alpha``; ``"cv"`` chooses it from :data:`ALPHA_GRID` by an inner cross-validation, as h can be). Problems are one-vs-all; the solver is :func:`benchmarks.mteval.aso.solver.fit_problems`
+(``alpha``; ``"cv"`` chooses it from :data:`ALPHA_GRID` by an inner cross-validation, as h can be).
+Problems are one-vs-all; the solver is :func:`benchmarks.mteval.aso.solver.fit_problems`
 (deterministic Newton-CG, so no ``random_state``: see that module for why not ``SGDClassifier``).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -86,11 +89,11 @@ ALPHA_GRID = (1e-4, 1e-3, 1e-2, 1e-1)
 INNER_TOL = 1e-5
 
 
-def _stack(blocks: list) -> tuple:
+def _stack(blocks: list) -> tuple[Any, np.ndarray]:
     """Rows of several (X, Y) problem sets as one set, each set's problems in its own columns
     (0 = not an example elsewhere)."""
     rows = sp.vstack if any(sp.issparse(b[0]) for b in blocks) else np.vstack
-    Xs = rows([b[0] for b in blocks])
+    Xs: Any = rows([b[0] for b in blocks])  # sparse (scipy, untyped) or dense
     Ys = np.zeros((Xs.shape[0], sum(b[1].shape[1] for b in blocks)))
     r = c = 0
     for bx, by in blocks:
@@ -119,7 +122,7 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
     used), ``alpha_cv_scores_`` (lambda -> inner accuracy; empty unless ``alpha="cv"``), ``converged_``,
     ``n_iter_`` (Newton iterations of the target fit), ``n_features_in_``."""
 
-    def __init__(self, n_components: int | str | None = None, alpha: float = 1e-4, n_iter: int = 1,
+    def __init__(self, n_components: int | str | None = None, alpha: float | str = 1e-4, n_iter: int = 1,
                  target_auxiliary: bool = True, fit_intercept: bool = True, max_iter: int = 200,
                  tol: float = 1e-8, h_grid: tuple = H_GRID, cv: int = 3, alpha_grid: tuple = ALPHA_GRID):
         self.n_components = n_components
@@ -167,7 +170,8 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
         one-round Theta needs it (else None: :meth:`_structure` learns them with the targets)."""
         if not structured or external is None or self.n_iter != 1:
             return None
-        return auxiliary_weights(*external, alpha, **solver)
+        external_X, external_Y = external
+        return auxiliary_weights(external_X, external_Y, alpha, **solver)
 
     def _inner_splits(self, X, groups) -> list:
         """The ``cv`` inner (train, held-out) splits of the training data, grouped by ``groups``
@@ -188,7 +192,8 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
             return int((scores.argmax(axis=1) == Y_held.argmax(axis=1)).sum())
         return int(((scores[:, 0] > 0) == (Y_held[:, 0] > 0)).sum())
 
-    def _choose_alpha(self, X, Y: np.ndarray, groups, external, h_limit, limit: int, solver: dict) -> dict[float, float]:
+    def _choose_alpha(self, X, Y: np.ndarray, groups, external, h_limit, limit: int,
+                      solver: dict) -> dict[float, float]:
         """Inner cross-validated accuracy of every lambda of ``alpha_grid`` with the requested h
         (``h_limit``: None = all, clipped to ``limit``): each inner split learns Theta and the target
         problems with that lambda on its training part only (to ``INNER_TOL``), scored on its held-out part."""
@@ -247,7 +252,8 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
         Y = _labels(y_index, len(self.classes_))
         solver = {"fit_intercept": self.fit_intercept, "max_iter": self.max_iter, "tol": self.tol}
         external = self._external(auxiliary_X, auxiliary_Y)
-        self.n_auxiliary_ = (Y.shape[1] if self.target_auxiliary else 0) + (0 if external is None else external[1].shape[1])
+        self.n_auxiliary_ = ((Y.shape[1] if self.target_auxiliary else 0)
+                             + (0 if external is None else external[1].shape[1]))
         limit = min(self.n_auxiliary_, X.shape[1])
         structured = limit > 0 and self.n_components != 0
         self.alpha_cv_scores_ = {}

@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from sklearn.feature_extraction import DictVectorizer
@@ -110,7 +111,7 @@ def argument_features(p: Parsed, pred: int, arg: int) -> dict[str, float]:
 
 def instances(sentences: Sequence[UPSentence], kind: str) -> list[Instance]:
     """Every gold argument head of every predicate of ``kind`` (nominal, verbal...), in file order."""
-    out = []
+    out: list[Instance] = []
     for s in sentences:
         parsed = None
         for predicate in s.predicates:
@@ -133,7 +134,7 @@ def _verbal_sample(verbal: Sequence[Instance], train_docs: set[str], size: int, 
 
 def _models(alpha: float, names: Sequence[str]) -> dict:
     """A fresh, unfitted model per row name."""
-    inner = {"n_components": "cv", "cv": INNER_FOLDS}
+    inner: dict[str, Any] = {"n_components": "cv", "cv": INNER_FOLDS}
     made = {"linear": lambda: ASOClassifier(n_components=0, alpha=alpha),
             "maxent": lambda: LogisticRegression(C=1.0, max_iter=5000),
             "aso": lambda: ASOClassifier(alpha=alpha), "aso-cv": lambda: ASOClassifier(alpha=alpha, **inner),
@@ -148,14 +149,16 @@ def _models(alpha: float, names: Sequence[str]) -> dict:
 def cross_validate(nominal: Sequence[Instance], folds: int, alpha: float = PAPER_LAMBDA,
                    verbal: Sequence[Instance] = (), n_verbal: int = 0, seed: int = 0,
                    brown: tuple[list[dict[str, float]], np.ndarray] | None = None, brown_cv: bool = False,
-                   lambda_cv: bool = False, log: Callable[[str], None] = lambda m: None) -> tuple[dict[str, np.ndarray], dict[str, float], dict]:
+                   lambda_cv: bool = False, log: Callable[[str], None] = lambda m: None
+                   ) -> tuple[dict[str, np.ndarray], dict[str, float], dict]:
     """Predicted roles of every nominal instance by every model, each trained on the other
     documents' folds (GroupKFold by document), each model's CPU seconds, and the h each ``-cv``
     row chose per fold (with its inner accuracies); ``alpha`` is lambda of the linear model and of
     ASO; ``n_verbal`` > 0 adds ``aso+verbal`` with that many verbal instances of the training
     documents (seeded sample) as auxiliary examples; ``brown`` (features, labels of
-    :func:`benchmarks.mteval.aso.unlabelled.auxiliary_problems`) adds ``aso+brown``, and ``aso+brown-cv`` with ``brown_cv``;
-    ``lambda_cv`` adds ``linear-cv-lambda`` and ``aso-cv-lambda`` (their chosen lambda per fold in the third value)."""
+    :func:`benchmarks.mteval.aso.unlabelled.auxiliary_problems`) adds ``aso+brown``, and
+    ``aso+brown-cv`` with ``brown_cv``; ``lambda_cv`` adds ``linear-cv-lambda`` and
+    ``aso-cv-lambda`` (their chosen lambda per fold in the third value)."""
     docs = np.array([x.doc_id for x in nominal])
     gold = np.array([x.label for x in nominal])
     names = [m for m in MODELS if (m != "aso+verbal" or n_verbal > 0) and (not m.startswith("aso+brown") or brown)
@@ -170,7 +173,8 @@ def cross_validate(nominal: Sequence[Instance], folds: int, alpha: float = PAPER
         aux = _verbal_sample(verbal, set(docs[train]), n_verbal, seed + k) if n_verbal > 0 else []
         if aux:  # a fold without verbal examples leaves aso+verbal = aso
             labels = np.array([x.label for x in aux])
-            auxiliary["aso+verbal"] = ([x.features for x in aux], np.where(labels[:, None] == np.unique(labels)[None, :], 1.0, -1.0))
+            auxiliary["aso+verbal"] = ([x.features for x in aux],
+                                       np.where(labels[:, None] == np.unique(labels)[None, :], 1.0, -1.0))
         vectors = DictVectorizer().fit(train_features)
         X_train, X_test = vectors.transform(train_features), vectors.transform(test_features)
         for name, model in _models(alpha, names).items():
@@ -187,15 +191,17 @@ def cross_validate(nominal: Sequence[Instance], folds: int, alpha: float = PAPER
             predicted[name][test] = model.predict(X_apply)
             seconds[name] += time.process_time() - start
             if name.endswith("-cv-lambda"):
-                chosen[name].append({"lambda": model.alpha_, "inner_accuracy": {f"{a:g}": s for a, s in model.alpha_cv_scores_.items()}})
+                chosen[name].append({"lambda": model.alpha_,
+                                     "inner_accuracy": {f"{a:g}": s for a, s in model.alpha_cv_scores_.items()}})
             elif name in chosen:
-                chosen[name].append({"h": model.n_components_, "inner_accuracy": {str(h): a for h, a in model.cv_scores_.items()}})
+                chosen[name].append({"h": model.n_components_,
+                                     "inner_accuracy": {str(h): a for h, a in model.cv_scores_.items()}})
             log(f"fold {k}/{folds}: {name} {time.process_time() - start:.1f} CPU s")
         log(f"fold {k}/{folds}: {len(train)} train, {len(test)} test arguments")
     return predicted, seconds, chosen
 
 
-def document_statistics(docs: Sequence[str], gold: Sequence[str], predicted: Sequence[str],
+def document_statistics(docs: Sequence[str], gold: Sequence[str], predicted: Sequence[str] | np.ndarray,
                         labels: Sequence[str]) -> np.ndarray:
     """Per document (rows in first-seen order): correct, total, then per label tp, fp, fn."""
     order = {d: i for i, d in enumerate(dict.fromkeys(docs))}
@@ -265,8 +271,9 @@ def markdown(result: dict) -> str:
     rows = [[name, _pct(scores[name]["accuracy"]), _pct(scores[name]["macro_f1"]),
              f"{PAPER_F1[name]:.2f}" if name in PAPER_F1 else "-", f"{result['seconds'][name]:.1f}", MODELS[name]]
             for name in MODELS if name in scores]
-    diff_rows = [[pair, *(f"{100 * d[m]['difference']:+.2f} [{100 * d[m]['ci_low']:+.2f}, {100 * d[m]['ci_high']:+.2f}] "
-                          f"p={d[m]['p_value']:.3f}" for m in MEASURES)] for pair, d in diffs.items()]
+    diff_rows = [[pair, *(f"{100 * d[m]['difference']:+.2f} [{100 * d[m]['ci_low']:+.2f}, "
+                          f"{100 * d[m]['ci_high']:+.2f}] p={d[m]['p_value']:.3f}" for m in MEASURES)]
+                 for pair, d in diffs.items()]
     data = result["data"]
     return "\n".join([
         "# ASO on noun-predicate argument classification (Liu & Ng 2007, Table 3 classification row)", "",

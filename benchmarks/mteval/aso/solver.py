@@ -18,6 +18,7 @@ results bit-identical.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -66,8 +67,13 @@ class Objective:
             raise ValueError(f"problem {int(np.flatnonzero(n_examples == 0)[0])} has no examples")
         if alpha < 0:
             raise ValueError(f"alpha must be >= 0, got {alpha}")
-        self.X = X.tocsr() if sp.issparse(X) else np.asarray(X, dtype=float)
-        self.XT = self.X.T.tocsr() if sp.issparse(X) else self.X.T
+        self.X: Any  # a scipy sparse matrix (untyped) or an array
+        if sp.issparse(X):
+            self.X = X.tocsr()
+            self.XT = self.X.T.tocsr()
+        else:
+            self.X = np.asarray(X, dtype=float)
+            self.XT = self.X.T
         self.Y = Y
         self.shape = (X.shape[1] + 1, Y.shape[1])
         self.penalty = alpha * (np.ones(X.shape[1]) if penalised is None else np.asarray(penalised, dtype=float))

@@ -105,11 +105,12 @@ def brown_pairs(limit: int | None = None, log: Callable[[str], None] = lambda m:
 
     sentences = [s.split() for s in _brown_sentences(brown_dir())][:limit]
     meta = spacy_pipeline(("ner",)).meta
-    key = hashlib.sha256(json.dumps([EXTRACTION, meta.get("name"), meta.get("version"), sentences]).encode()).hexdigest()[:16]
+    key = hashlib.sha256(json.dumps([EXTRACTION, meta.get("name"), meta.get("version"), sentences])
+                         .encode()).hexdigest()[:16]
     folder = cache_folder("aso")
     cached = folder / f"brown-pairs-{key}.json" if folder else None
     rows = load_json(cached, PAIRS_KIND) if cached is not None else None
-    if rows is not None:
+    if cached is not None and rows is not None:
         try:
             return [Pair(*map(str, row)) for row in rows]
         except TypeError as exc:
