@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from evalcore.runinfo import machine as _machine
 from evalcore.runinfo import machine_line, peak_rss_mib, source_commit, write_report
@@ -55,9 +56,10 @@ def timed(call: Callable[[], object], warmup: int = 1, repeats: int = 3) -> dict
 
 def record(out: Path, name: str, argv: Sequence[str], seconds: float) -> tuple[Path, Path]:
     """Write ``run-NAME.json`` and ``run-NAME.md`` into ``out``: what ran, where, on which code, how timed."""
-    info = {"benchmark": name, "command": ["python", "-m", "benchmarks", name, *argv], "commit": source_commit(),
-            "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "machine": machine(),
-            "timing": TIMING, "wall_seconds": round(seconds, 3)}
+    info: dict[str, Any] = {
+        "benchmark": name, "command": ["python", "-m", "benchmarks", name, *argv], "commit": source_commit(),
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "machine": machine(),
+        "timing": TIMING, "wall_seconds": round(seconds, 3)}
     versions = ", ".join(f"{k} {v}" for k, v in info["machine"]["packages"].items() if v != "absent")
     md = "\n".join([f"# Run of `{name}`", "", f"Command: `{' '.join(info['command'])}`", "",
                     f"Commit: {info['commit']}; date {info['date']}; {seconds:.1f} s wall.", "",

@@ -23,8 +23,9 @@ import os
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +39,7 @@ RUNS = {"spacy_tokens": "spaCy alone, DICOMER's tokens (floor)", "spacy_raw": "s
         "parser_per_text": "parser stages, one call per text"}
 
 
-def interleaved(runs: dict[str, Callable[[], object]], rounds: int) -> dict[str, dict[str, float]]:
+def interleaved(runs: Mapping[str, Callable[[], object]], rounds: int) -> dict[str, dict[str, Any]]:
     """Median wall and process CPU seconds of each run over ``rounds`` rotated rounds; the garbage
     collector runs (untimed) before each run."""
     names = list(runs)
@@ -116,7 +117,8 @@ def _ratio(report: dict, a: str, b: str, clock: str) -> float:
 def markdown(report: dict, data: Path) -> str:
     s, n = report["seconds"], report["texts"]
     rows = [[RUNS[name], f"{s[name]['wall']:.2f}", f"{s[name]['cpu']:.2f}", f"{n / s[name]['wall']:.1f}",
-             f"{_ratio(report, name, 'spacy_tokens', 'wall'):.2f}x", f"{_ratio(report, name, 'spacy_tokens', 'cpu'):.2f}x"]
+             f"{_ratio(report, name, 'spacy_tokens', 'wall'):.2f}x",
+             f"{_ratio(report, name, 'spacy_tokens', 'cpu'):.2f}x"]
             for name in ("spacy_tokens", "spacy_raw", "dicomer_cold")]
     ratios = {clock: _ratio(report, "dicomer_cold", "spacy_tokens", clock) for clock in ("wall", "cpu")}
     verdict = "met" if max(ratios.values()) <= TARGET_RATIO else "MISSED"

@@ -16,9 +16,10 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -154,7 +155,7 @@ def baseline_matcher(commit: str = BASELINE_COMMIT) -> Callable[..., float]:
 
 # ---- measurements -----------------------------------------------------------------------------
 
-def _interleaved(solvers: dict[str, Callable[[], object]], rounds: int) -> dict[str, float]:
+def _interleaved(solvers: Mapping[str, Callable[[], object]], rounds: int) -> dict[str, float]:
     """Median CPU seconds per solver; each round runs every solver once, starting one further on.
     CPU time (``time.process_time``), not wall time: the solvers are single-threaded, and other
     processes on a shared machine then do not inflate one solver's rounds more than another's."""
@@ -194,7 +195,7 @@ def workload_speed(name: str, segments: list[Segment], baseline: Callable[..., f
     new = np.array(solvers["match(auto)"]())
     old = np.array(solvers[f"{BASELINE_COMMIT} match(auto)"]())
     highs = np.array([match(x, y, sim, method="highs") for x, y, sim in problems])
-    paths = Counter()
+    paths: Counter[str] = Counter()
     for x, y, sim in problems:
         core = MatchProblem.of(x, y, sim).core()
         paths[choose(core) if core is not None else "empty"] += 1
@@ -269,7 +270,7 @@ def components(core: Core) -> list[Core]:
     parts = []
     for rows, cols in zip(_groups(label[:m], count), _groups(label[m:], count)):
         sim = core.sim[np.ix_(rows, cols)]
-        parts.append(Core(core.x[rows], core.y[cols], sim, np.count_nonzero(sim)))
+        parts.append(Core(core.x[rows], core.y[cols], sim, int(np.count_nonzero(sim))))
     return parts
 
 
@@ -354,7 +355,7 @@ def lp_markdown(report: dict) -> str:
 
 def run(out: Path, n_segments: int = 300, seed: int = 0, rounds: int = 7) -> dict:
     """Measure, write ``lp.md`` and ``lp.json`` into ``out``, print the Markdown."""
-    report = {"machine": machine(), "lp": lp_speed(n_segments, seed, rounds)}
+    report: dict[str, Any] = {"machine": machine(), "lp": lp_speed(n_segments, seed, rounds)}
     report["peak_rss_mib"] = peak_rss_mib()
     md = (f"## LP matcher speed\n\n{machine_line(report['machine'])} Peak RSS {report['peak_rss_mib']:.0f} MiB.\n\n"
           + lp_markdown(report["lp"]))

@@ -27,8 +27,9 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -55,8 +56,8 @@ BASELINE = "b9955f2"
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _interleaved(runs: dict[str, Callable[[], object]], rounds: int,
-                 keep: Callable[[object], object] = lambda r: None) -> tuple[dict[str, float], dict[str, object]]:
+def _interleaved(runs: Mapping[str, Callable[[], object]], rounds: int,
+                 keep: Callable[[object], object] = lambda r: None) -> tuple[dict[str, float], dict[str, Any]]:
     """Median wall seconds of each run over ``rounds`` rounds, the order rotated every round so
     load from other processes falls on every run alike; and ``keep`` of each run's last result.
     The garbage collector is run before each timed run (untimed) and results are dropped or
@@ -172,7 +173,7 @@ def startup_speed(rounds: int = 7) -> dict:
                             f"'-i', {str(path)!r}]))",
         }
 
-        def launch(code: str) -> Callable[[], None]:
+        def launch(code: str) -> Callable[[], object]:
             return lambda: subprocess.run([sys.executable, "-c", code], check=True, stdout=subprocess.DEVNULL)
 
         seconds, _ = _interleaved({name: launch(code) for name, code in commands.items()}, rounds)
@@ -193,7 +194,7 @@ def metric_all_speed(data: Path, rounds: int = 3) -> dict:
         subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(worktree), BASELINE],
                        check=True, capture_output=True)
         try:
-            def launch(root: Path) -> Callable[[], None]:
+            def launch(root: Path) -> Callable[[], object]:
                 env = {**os.environ, "PYTHONPATH": str(root)}
                 return lambda: subprocess.run([sys.executable, "-c", code, *argv], check=True, cwd=tmp, env=env,
                                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -237,7 +238,7 @@ def run(data: Path | None, out: Path, n_problems: int = 1000, rounds: int = 3) -
     leaves out the ``--metric all`` comparison (minutes of DICOMER per run)."""
     data = data or shared_data_dir().joinpath(*DEFAULT_FILE)
     full = n_problems >= 300
-    report = {"data": str(data), "machine": machine(), "summaries": summary_speed(data, rounds),
+    report: dict[str, Any] = {"data": str(data), "machine": machine(), "summaries": summary_speed(data, rounds),
               "startup": startup_speed(7 if full else 1), "lp": lp_speed(n_problems)}
     report["lp_tesla_m"] = lp_tesla_m_speed(n_segments=300 if full else n_problems, seed=0, rounds=7 if full else 1,
                                             crossovers=full)
@@ -293,7 +294,8 @@ def _markdown(r: dict) -> str:
     targets = table(
         ["target (issue 17)", "measured", "verdict"],
         [[f"TESLA-S batch >= {TARGET_BATCH_VS_ROUGE:.0f}x rouge-score ROUGE-2+L",
-          f"{s['ratio_tesla_vs_rouge_score']:.1f}x", _verdict(s["ratio_tesla_vs_rouge_score"] >= TARGET_BATCH_VS_ROUGE)],
+          f"{s['ratio_tesla_vs_rouge_score']:.1f}x",
+          _verdict(s["ratio_tesla_vs_rouge_score"] >= TARGET_BATCH_VS_ROUGE)],
          [f"TESLA-S batch within {TARGET_BATCH_VS_RS:.0f}x of rouge-score-rs (per-candidate loop)",
           f"{s['ratio_tesla_vs_rouge_score_rs']:.2f}x its time",
           _verdict(s["ratio_tesla_vs_rouge_score_rs"] <= TARGET_BATCH_VS_RS)],
