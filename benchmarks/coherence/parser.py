@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from sklearn.metrics import accuracy_score, f1_score
 
@@ -109,7 +110,7 @@ def _subset_accuracy(gold: list[str], pred: list[str], keep: list[bool]) -> floa
     return sum(g == p for g, p in pairs) / len(pairs) if pairs else None
 
 
-def majority_baseline(gold: list[str], majority: str) -> dict[str, float]:
+def majority_baseline(gold: list[str], majority: str) -> dict[str, Any]:
     pred = [majority] * len(gold)
     return {"label": majority, "accuracy": accuracy_score(gold, pred) if gold else None,
             "macro_f1": f1_score(gold, pred, average="macro") if gold else None}
@@ -121,7 +122,7 @@ def speed(parsers: dict[int, DiscourseParser], texts: list[str]) -> dict:
     parsed = parse_texts(texts)
     t_pre = time.perf_counter() - t0
     n_tok = sum(len(p) for p in parsed)
-    out = {"tokens": n_tok, "preprocessing_seconds": t_pre}
+    out: dict[str, Any] = {"tokens": n_tok, "preprocessing_seconds": t_pre}
     for tier, parser in parsers.items():
         t1 = time.perf_counter()
         parser.parse_batch(parsed)
@@ -175,7 +176,7 @@ def run(data: Path, out: Path, model_path: str | None = None, limit: int | None 
     signature = load_parser_model(model_path)[1]
     parsers = {0: DiscourseParser(tier=0), 1: DiscourseParser(tier=1, model_path=model_path)}
     train_dist = signature.get("nonexplicit_train_distribution") or {}
-    majority = max(train_dist, key=train_dist.get) if train_dist else "Expansion"
+    majority = max(train_dist, key=train_dist.__getitem__) if train_dist else "Expansion"
     sets = []
     for split in ("test", "test2"):
         docs, skipped = load_gdtb(gdtb, split)
@@ -186,7 +187,7 @@ def run(data: Path, out: Path, model_path: str | None = None, limit: int | None 
                      load_tedm(tedm, "test"), [], False))
     else:
         log(f"TED-MDB not found under {tedm}: skipped")
-    report = {"data": str(data), "model_signature": signature, "machine": machine(), "sets": {},
+    report: dict[str, Any] = {"data": str(data), "model_signature": signature, "machine": machine(), "sets": {},
               "published_end_to_end_f1": PUBLISHED_E2E,
               "settings": {"sense_level": 1, "nonexplicit_majority_label_from_train": majority,
                            "limit": limit}}

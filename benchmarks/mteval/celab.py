@@ -19,6 +19,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -214,7 +215,9 @@ def run(out: Path, data: Path | None = None, n_segments: int = DEFAULT_SEGMENTS,
     rng = np.random.default_rng(seed)
     picks = rng.choice(len(segments) * len(systems), size=min(speed_sample, len(segments) * len(systems)), replace=False)
     sample = [(segments[k // len(systems)], systems[k % len(systems)]) for k in sorted(picks)]
-    report = {
+    celab = chosen["tesla-celab"]
+    assert isinstance(celab, TeslaCelab)
+    report: dict[str, Any] = {
         "pair": PAIR, "data": str(root), "machine": machine(), "seed": seed, "bootstrap": n_boot,
         "n_lines": len(testset), "n_segments": len(segments), "segments": segments, "systems": systems,
         "signatures": {m: str(metric.signature()) for m, metric in chosen.items()},
@@ -226,7 +229,7 @@ def run(out: Path, data: Path | None = None, n_segments: int = DEFAULT_SEGMENTS,
         "speed": {m: {"items": s.items, "seconds": s.seconds, "cpu_seconds": cpu[m],
                       "segments_per_second": s.items / s.seconds, "segments_per_cpu_second": s.items / cpu[m],
                       "errors": len(s.errors), "error_examples": s.errors[:5]} for m, s in scored.items()},
-        "lp": lp_speed(chosen["tesla-celab"], testset, sample),
+        "lp": lp_speed(celab, testset, sample),
         "peak_rss_mib": peak_rss_mib(),
     }
     md = markdown(report)

@@ -36,7 +36,9 @@ def cold_texts() -> None:
     from mteval.lexical.similarity import encode
     from mteval.tesla.btng import bags
 
-    preparer("en").clear(), encode.cache_clear(), bags.cache_clear()
+    preparer("en").clear()
+    encode.cache_clear()
+    bags.cache_clear()
 
 
 def end_to_end(metric: Metric, refs: Sequence[str], runs: Sequence[Sequence[str]]) -> float:

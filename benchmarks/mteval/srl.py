@@ -14,6 +14,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -22,7 +23,7 @@ from evalcore.metaeval import percentile_interval, resample_documents
 from evalcore.tables import table
 from mteval.srl.features import PREDICATE_POS, Parsed, candidate_routes, parse_gold_tokens, parse_texts, path_string
 from mteval.srl.labeller import Labeller, parser_for
-from mteval.srl.model import NONE, Settings, train_model
+from mteval.srl.model import NONE, Settings, SRLModel, train_model
 from mteval.srl.train import training_sentences, up_path
 from mteval.srl.up import UPSentence, kind_of
 
@@ -110,7 +111,7 @@ def _scores(per_doc: np.ndarray, resamples: np.ndarray) -> dict:
     """P/R/F1 of predicates, arguments and arguments per kind, each with a document-bootstrap CI."""
     total = per_doc.sum(axis=0)
     boot = per_doc[resamples].sum(axis=1)  # (n_boot x columns)
-    out = {}
+    out: dict[str, dict[str, Any]] = {}
     for name, base in [("predicates", 0), ("arguments", 3), *[(k, 6 + 3 * j) for j, k in enumerate(KINDS)]]:
         point = _prf(*total[base:base + 3])
         draws = _prf(*(boot[:, base + c] for c in range(3)))
@@ -159,6 +160,13 @@ def _markdown(results: dict, info: dict) -> str:
         machine_line(info), ""])
 
 
+def _trained(model: SRLModel | None) -> SRLModel:
+    """The model of the last fold (there is always one: GroupKFold needs two folds)."""
+    if model is None:
+        raise ValueError("no fold trained a model")
+    return model
+
+
 def run(out: Path, data_root: Path | None = None, language: str = "en", folds: int = 5, n_boot: int = 1000,
         seed: int = 0, settings: Settings = Settings(), log: Callable[[str], None] = print) -> dict:
     """Cross-validate the labeller and the baseline; write ``srl.md`` and ``srl.json`` into ``out``."""
@@ -175,7 +183,7 @@ def run(out: Path, data_root: Path | None = None, language: str = "en", folds: i
                "majority baseline": np.zeros((len(docs), len(_COLUMNS)))}
     groups = [s.doc_id for s in sentences]
     model = None
-    test = []
+    test: Sequence[int] = []
     for k, (train, test) in enumerate(GroupKFold(n_splits=folds).split(sentences, groups=groups), 1):
         log(f"bench srl: fold {k}/{folds}")
         tr_s, tr_p = [sentences[i] for i in train], [parsed[i] for i in train]
@@ -194,7 +202,7 @@ def run(out: Path, data_root: Path | None = None, language: str = "en", folds: i
                "sentences": len(sentences), "documents": len(docs), "bootstrap": n_boot, "seed": seed,
                "settings": settings.describe(),
                "systems": {name: _scores(m, resamples) for name, m in systems.items()},
-               "speed": _speed(Labeller(model, language), [sentences[i].text for i in test])}
+               "speed": _speed(Labeller(_trained(model), language), [sentences[i].text for i in test])}
     info = machine()
     results["machine"] = info
     write_report(out, "srl", _markdown(results, info), results)

@@ -17,6 +17,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 from benchmarks.harness import machine, machine_line, write_report
@@ -76,7 +77,9 @@ def run(pair: str = "fr-en", count: int = 500) -> dict:
         return [(encode(s, 0.1, prep.synonyms), bags(s, 0.1)) for s in segments]
 
     def cold_caches():
-        encode.cache_clear(), bags.cache_clear(), synset_ids.cache_clear()
+        encode.cache_clear()
+        bags.cache_clear()
+        synset_ids.cache_clear()
 
     stages["encode (bags + WordNet synsets), per text"] = cpu(encode_all, cold_caches) / (2 * count)
 
@@ -93,9 +96,12 @@ def run(pair: str = "fr-en", count: int = 500) -> dict:
     tesla = TeslaM(language=language)
 
     def references_only():  # candidates cold; references prepared and encoded; WordNet look-ups warm
-        prep.clear(), encode.cache_clear(), bags.cache_clear()
+        prep.clear()
+        encode.cache_clear()
+        bags.cache_clear()
         for s in prep(refs):
-            encode(s, 0.1, prep.synonyms), bags(s, 0.1)
+            encode(s, 0.1, prep.synonyms)
+            bags(s, 0.1)
 
     stages["end to end, new candidates (references cached), per segment"] = cpu(
         lambda: tesla.score_batch(items), references_only) / count
@@ -103,9 +109,9 @@ def run(pair: str = "fr-en", count: int = 500) -> dict:
     baselines = {}
     for metric in (Bleu(), Chrf(), Meteor()):
         metric.score_batch(items[:5])  # load
-        baselines[metric.name] = cpu(lambda m=metric: m.score_batch(items)) / count
+        baselines[metric.name] = cpu(partial(metric.score_batch, items)) / count
 
-    paths = Counter()
+    paths: Counter[str] = Counter()
     sizes = []
     for x, y, sim in problems:
         core = MatchProblem.of(x, y, sim).core()

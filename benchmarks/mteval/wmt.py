@@ -109,7 +109,6 @@ def score_pair(metrics: Sequence[Metric], testset: TestSet, segments: Sequence[i
     that cannot be read is an error of every metric."""
     items, keys, unreadable = [], [], []
     for s in segments:
-        refs = tuple(r.lines[s - 1] for r in testset.references)
         for system in systems:
             out = testset.systems[system]
             bad = [f.errors[s - 1] for f in (out, *testset.references) if s - 1 in f.errors]
@@ -117,7 +116,8 @@ def score_pair(metrics: Sequence[Metric], testset: TestSet, segments: Sequence[i
                 unreadable.append("; ".join(bad))
                 continue
             keys.append((s, system))
-            items.append(Item(out.lines[s - 1], refs, testset.source.lines[s - 1], id=f"{testset.pair}:{system}:{s}"))
+            items.append(Item(out.text(s - 1), tuple(r.text(s - 1) for r in testset.references),
+                              testset.source.lines[s - 1], id=f"{testset.pair}:{system}:{s}"))
     result = {}
     for metric in metrics:
         start = time.perf_counter()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -58,8 +59,8 @@ def ted_lexical(data: Path, n_boot: int, seed: int) -> dict:
         src = lm_tokens(ted.source[seg])
         line: dict[str, list] = {k: [] for k in rows}
         for system in systems:
-            out = ted.outputs.get((system, seg))
-            toks = tokenize_pivot(out) if out is not None and (system, seg) in ted.scores else None
+            output = ted.outputs.get((system, seg))
+            toks = tokenize_pivot(output) if output is not None and (system, seg) in ted.scores else None
             values = [np.nan] * len(names) if toks is None else [
                 x for sim in sims.values() for prf in [phrase_prf(sim.matrix(toks, src))]
                 for x in (prf.f, prf.precision, prf.recall)]
@@ -70,8 +71,8 @@ def ted_lexical(data: Path, n_boot: int, seed: int) -> dict:
             rows[k].append(line[k])
     human = np.array([[ted.scores.get((s, seg), np.nan) for s in systems] for seg in segments])
     resamples = resample_documents(len(segments), n_boot, seed)
-    out = {"segments": len(segments), "systems": systems, "tables": {k: v.table.signature for k, v in sims.items()},
-           "rows": {}}
+    out: dict[str, Any] = {"segments": len(segments), "systems": systems,
+                           "tables": {k: v.table.signature for k, v in sims.items()}, "rows": {}}
     for name, values in rows.items():
         m = np.array(values)
         out["rows"][name] = {f"{grouping}-{kind}": correlate(m, human, grouping, kind, resamples).as_dict()
@@ -79,7 +80,8 @@ def ted_lexical(data: Path, n_boot: int, seed: int) -> dict:
     return out
 
 
-def wmt12_xmeant(root: Path, pair: str, max_segments: int, n_boot: int, seed: int, news_table: Path | None = None) -> dict:
+def wmt12_xmeant(root: Path, pair: str, max_segments: int, n_boot: int, seed: int,
+                 news_table: Path | None = None) -> dict:
     """XMEANT (f-score and ITG fillers; default table, and the news table when given) on one WMT12
     pair beside BLEU, chrF, METEOR and MEANT (reference-based) on the same segments: segment
     Kendall with CIs and items per second."""
