@@ -149,7 +149,8 @@ def _parapeval_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="PEM model file (default: the shipped one)")
 
 
-def _parapeval_parse(name: str, argv: Sequence[str], extra: Callable[[argparse.ArgumentParser], None] = lambda p: None):
+def _parapeval_parse(name: str, argv: Sequence[str],
+                     extra: Callable[[argparse.ArgumentParser], object] = lambda p: None):
     p = _parser(name)
     _parapeval_args(p)
     extra(p)

@@ -173,7 +173,7 @@ def run_bench(data: Path | None, out: Path, features: PEMFeatures, log: Callable
     build_rows = []
     for name, table in {**{p: t for p, t in features.tables.items()},
                         **{f"{p}-shared": PhraseTableStore(t) for p, t in shared.items()}}.items():
-        meta = table.meta
+        meta = table.meta if isinstance(table, PhraseTableStore) else {}
         if "build_seconds" in meta:
             secs, words = float(meta["build_seconds"]), int(meta["english_words"])
             build_rows.append([name, meta["name"], int(meta["sentences"]), words, secs, secs / words * 1e6])

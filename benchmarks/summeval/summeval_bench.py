@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +33,7 @@ def run(data: Path | None, out: Path, n_boot: int = 1000, seed: int = 0) -> dict
     """Run the benchmark and write ``summeval.md``, ``summeval.json`` and a scatter PNG."""
     data = data or shared_data_dir().joinpath(*DEFAULT_FILE)
     metrics = build_metrics(METRICS)
-    report = {"data": str(data), "machine": machine(), "bootstrap": n_boot, "seed": seed,
+    report: dict[str, Any] = {"data": str(data), "machine": machine(), "bootstrap": n_boot, "seed": seed,
               "signatures": {m.name: str(m.signature()) for m in metrics}, "settings": {}}
     sections, system_means = [], {}
     for refs in ("original", "all"):
