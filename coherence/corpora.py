@@ -105,7 +105,8 @@ def _token_spans(tokens: Iterable[int], offsets: list[tuple[int, int]]) -> tuple
 def load_tedm(tedm_dir: Path, split: str = "test") -> list[GoldDocument]:
     """TED-MDB English (DISRPT): text = tokens joined by spaces, connectives from ``Seg=*-Conn``,
     relations from ``.rels``; a relation is Explicit when one unit holds a gold connective token
-    within its first three tokens (that unit is Arg2), else Implicit (Arg1 = the earlier unit); Hypophora kept as such."""
+    within its first three tokens (that unit is Arg2), else Implicit (Arg1 = the earlier unit); Hypophora kept as
+    such."""
     tok_path = _require(tedm_dir / f"eng.pdtb.tedm_{split}.tok", "TED-MDB .tok file")
     docs: dict[str, dict] = {}
     order: list[str] = []

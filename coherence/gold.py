@@ -81,7 +81,8 @@ def explicit_examples(pt: ParsedText, doc: GoldDocument) -> list[ExplicitExample
 
 def pair_examples(pt: ParsedText, doc: GoldDocument) -> tuple[list[int], list[str], list[bool]]:
     """Adjacent sentence pairs, their gold 6-way label and whether a gold relation gave it
-    (False = labelled NoRel for lack of any gold relation). A pair carries the non-explicit relation whose Arg1 ends in the
+    (False = labelled NoRel for lack of any gold relation). A pair carries the non-explicit relation whose Arg1 ends in
+    the
     first sentence and Arg2 starts in the second; pairs linked only by an explicit are left out."""
     nonexp: dict[int, str] = {}
     explicit_linked: set[int] = set()

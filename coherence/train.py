@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import sklearn
 from sklearn.feature_extraction import DictVectorizer

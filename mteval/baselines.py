@@ -131,7 +131,8 @@ class Chrf(Sacrebleu):
         for key in ("char_order", "word_order", "beta"):
             value = getattr(self, key)
             if not isinstance(value, int) or value < (1 if key == "char_order" else 0):
-                raise ValueError(f"chrf: {key} must be a whole number >= {1 if key == 'char_order' else 0}, got {value!r}")
+                raise ValueError(f"chrf: {key} must be a whole number >= {1 if key == 'char_order' else 0}, got "
+                                 f"{value!r}")
 
     def _build(self, sentence: bool):
         from sacrebleu.metrics.chrf import CHRF

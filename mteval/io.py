@@ -94,7 +94,7 @@ def segments_of(hypotheses: Segments, references: Sequence[Segments], source: Se
     """Every line of one system as a :class:`Segment`; a line is unscorable when its
     hypothesis, any reference or the source line is bad (the message names that file and line)."""
     out = []
-    for k, cand in enumerate(hypotheses.lines):
+    for k in range(len(hypotheses)):
         bad = [f.errors[k] for f in (hypotheses, *references, *([source] if source else [])) if k in f.errors]
         if bad:
             out.append(Segment(hypotheses.name, k + 1, None, "; ".join(bad)))

@@ -35,8 +35,10 @@ METRICS = {
                          "default; source_language/language set the pair)", reads="source"),
     "bleu": MetricSpec(f"{_BASE}:Bleu", "BLEU (sacrebleu): sentence BLEU with exponential smoothing; "
                                         "corpus BLEU from summed statistics"),
-    "chrf": MetricSpec(f"{_BASE}:Chrf", "chrF (sacrebleu): character 6-gram F-beta (beta 2); corpus from summed statistics"),
-    "ter": MetricSpec(f"{_BASE}:Ter", "TER (sacrebleu): edits per reference word, lower is better; corpus from summed edits"),
+    "chrf": MetricSpec(f"{_BASE}:Chrf", "chrF (sacrebleu): character 6-gram F-beta (beta 2); corpus from summed "
+                                        "statistics"),
+    "ter": MetricSpec(f"{_BASE}:Ter", "TER (sacrebleu): edits per reference word, lower is better; corpus from summed "
+                                      "edits"),
     "meteor": MetricSpec(f"{_BASE}:Meteor", "METEOR (nltk 1.0-style): exact, stem and WordNet synonym matches; "
                                             "corpus = mean of segments"),
     "beer2": MetricSpec("mteval.beer2.metric:Beer2",

@@ -26,7 +26,8 @@ METRICS = {
                          kwargs={"kernel": "linear"}, extra="coherence"),
     "cremer-rbf": MetricSpec(_CREMER, "CREMER-RBF responsiveness: RBF SVR over TESLA-S (z within topic) and DICOMER",
                              kwargs={"kernel": "rbf"}, extra="coherence"),
-    "cremer-pf": MetricSpec(_CREMER, "CREMER-PF responsiveness: polynomial SVR over TESLA-S (z within topic) and DICOMER",
+    "cremer-pf": MetricSpec(_CREMER, "CREMER-PF responsiveness: polynomial SVR over TESLA-S (z within topic) and "
+                                     "DICOMER",
                             kwargs={"kernel": "poly"}, extra="coherence"),
     "cremer-news-chat": MetricSpec(_CREMER, "opt-in, NON-COMMERCIAL: CREMER(-LF) fitted on SummEval and DialSummEval "
                                    "(SAMSum, CC BY-NC-ND)", kwargs={"kernel": "linear", "training": "news-chat"}, extra="coherence"),

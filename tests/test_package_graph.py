@@ -1,7 +1,8 @@
 """The package graph stays acyclic: evalcore <- coherence <- summeval, evalcore <- parapeval,
 evalcore <- mteval; inside a package no two modules import each other (directly or round a
 longer loop); a metric family imports its own modules, its package's shared modules (data,
-learn, lexical, ...) and evalcore, never another family; shared modules import no family. Every import statement (top-level or inside a function) is checked."""
+learn, lexical, ...) and evalcore, never another family; shared modules import no family. Every import statement
+(top-level or inside a function) is checked."""
 
 import ast
 from pathlib import Path

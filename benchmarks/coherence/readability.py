@@ -175,7 +175,8 @@ def _markdown(report: dict, corr_md: str) -> str:
     sp = report["throughput"]
     p = report["protocol"]
     headlines = [f"**{dim.capitalize()}: headline** (summary-level Spearman ρ averaged over documents, "
-                 f"system-level Kendall τ over {report['n_systems']} systems, 95% bootstrap CIs; permutation accuracy %)\n\n"
+                 f"system-level Kendall τ over {report['n_systems']} systems, 95% bootstrap CIs; "
+                 "permutation accuracy %)\n\n"
                  + table(["model/training", "summary ρ [95% CI]", "system τ [95% CI]", "permutation accuracy %"],
                          _headline_rows(report, dim)) + "\n" for dim in HUMAN]
     return "\n".join([

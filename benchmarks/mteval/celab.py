@@ -242,7 +242,8 @@ def run(out: Path, data: Path | None = None, n_segments: int = DEFAULT_SEGMENTS,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks celab", description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, required=True, help="folder for celab.md and celab.json")
-    parser.add_argument("--data", type=Path, help="the shared data folder (default: AESOP_SHARED_DATA or ../shared/data)")
+    parser.add_argument("--data", type=Path, help="the shared data folder (default: AESOP_SHARED_DATA or "
+                                                  "../shared/data)")
     parser.add_argument("--segments", type=int, default=DEFAULT_SEGMENTS,
                         help=f"seeded sample of segments (default {DEFAULT_SEGMENTS}; 0 = all)")
     parser.add_argument("--boot", type=int, default=1000, help="bootstrap resamples (default 1000)")

@@ -181,8 +181,8 @@ def markdown(report: dict) -> str:
         for name, why in r["failed"].items():
             lines.append(f"- not scored: {name}: {why}")
         for name, s in r["speed"].items():
-            lines.append(f"- speed: {name} {s['cpu_ms_per_sentence']:.0f} ms CPU ({s['ms_per_sentence']:.0f} ms wall) per "
-                         f"MT sentence; labelling its {s['texts_labelled']} distinct texts takes "
+            lines.append(f"- speed: {name} {s['cpu_ms_per_sentence']:.0f} ms CPU ({s['ms_per_sentence']:.0f} ms wall) "
+                         f"per MT sentence; labelling its {s['texts_labelled']} distinct texts takes "
                          f"{100 * s['srl_share']:.0f}% of the CPU time")
         lines += [f"- signature: `{sig}`" for sig in r["signatures"].values()]
         ag = r["agreement"]
@@ -191,7 +191,8 @@ def markdown(report: dict) -> str:
                       "HMEANT of the first vs the second, by name):", "",
                   table(["agreement", "Pearson", "Spearman", "Kendall"],
                         [["HMEANT, annotator 1 vs 2", *(_cell(ag["hmeant"][k]) for k in CORRELATIONS)]]), "",
-                  f"Frames on the {fa['references']} doubly annotated references: predicate F1 {fa['predicate_f1']:.3f}, "
+                  f"Frames on the {fa['references']} doubly annotated references: predicate F1 "
+                  f"{fa['predicate_f1']:.3f}, "
                   f"role filler F1 (same predicate, span and role type) {fa['role_f1']:.3f}. "
                   f"{ag['annotations_with_frames_but_no_link']} MT annotations have frames on both sides but no "
                   "frame link (HMEANT 0).", "",

@@ -117,7 +117,8 @@ def markdown(r: dict) -> str:
     stage_rows = [[stage, f"{v:.3f}"] for stage, v in r["tesla_m_stages_ms"].items()]
     paths = ", ".join(f"{k} {v}" for k, v in r["lp_paths"].items())
     return "\n".join([
-        f"## TESLA speed (`python -m benchmarks mteval-speed`): WMT12 {r['pair']}, first {r['segments']} segments, one reference",
+        f"## TESLA speed (`python -m benchmarks mteval-speed`): WMT12 {r['pair']}, first {r['segments']} segments, "
+        "one reference",
         "", "CPU ms, least of three runs; end to end = new candidates (another system's outputs each run), "
         "references prepared once beforehand, as in tuning.", "",
         table(["metric", "tagging, per text", "BTNG encode + match (6 F), per segment",

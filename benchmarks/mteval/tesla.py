@@ -4,7 +4,8 @@ figure (TESLA-M added roughly 10-20 ms per candidate in Z-MERT tuning; spec 2.1)
 sacrebleu's sentence BLEU and chrF and nltk's METEOR on the same segments.
 
 ``python -m benchmarks tesla-m-speed --pair fr-en --segments 500 --out DIR`` writes ``tesla_m_speed.md``
-and ``.json``; ``python -m benchmarks mteval-speed`` (:mod:`benchmarks.mteval.speed`) adds TESLA-B/F to these stages. Times are CPU seconds of this process (``time.process_time``), the least of three
+and ``.json``; ``python -m benchmarks mteval-speed`` (:mod:`benchmarks.mteval.speed`) adds TESLA-B/F to these stages.
+Times are CPU seconds of this process (``time.process_time``), the least of three
 runs, so other load on the machine inflates them less than wall time; the load average is
 reported beside them. End to end, the per-word WordNet look-ups are warm (as after the first
 segments of a tuning run); preparation and encoding are timed cold.

@@ -373,7 +373,8 @@ def markdown(report: dict) -> str:
     if report["wmt12"]:
         pairs = list(report["wmt12"])
         avg = report.get("wmt12_average", {})
-        for key, title in (("kendall_wmt12", "WMT12 segment level: Kendall's tau, WMT12 variant (metric ties penalised)"),
+        for key, title in (("kendall_wmt12", "WMT12 segment level: Kendall's tau, WMT12 variant (metric ties "
+                                             "penalised)"),
                            ("kendall_no_ties", "WMT12 segment level: Kendall's tau, metric ties excluded")):
             head = ["metric", *pairs, *(f"avg {g}" for g in avg)]
             rows = [[n, *(_cell(_get(report["wmt12"], p, "metrics", n, key)) for p in pairs),

@@ -102,7 +102,8 @@ def run_bench(data: Path | None, out: Path, features: PEMFeatures, log: Callable
     groups = [p.original for p in pairs]
     texts = [(p.original, p.paraphrase) for p in pairs]
     results: dict = {"signature": features.signature(),
-                     "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}",
+                     "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, Python "
+                                f"{platform.python_version()}",
                      "data": str(tw_path), "pairs": len(pairs)}
 
     configs: dict[str, PEMFeatures] = {"default": features}

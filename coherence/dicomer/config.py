@@ -55,7 +55,8 @@ class DicomerConfig:
         if not (self.discourse or self.entity_grid):
             raise ValueError("a configuration needs the discourse matrix, the entity grid or both")
         if self.neutral and self.one_sentence:
-            raise ValueError("neutral (flagged texts get no features) and the one-sentence indicator exclude each other")
+            raise ValueError("neutral (flagged texts get no features) and the one-sentence indicator exclude each "
+                             "other")
 
     def as_dict(self) -> dict:
         return {**asdict(self), "lengths": list(self.lengths)}

@@ -3,7 +3,8 @@ document of the text it scores.
 
 CREMER (``summeval``) is trained on such values when its DICOMER was trained on the same summaries
 (the listwise SummEval model; the GDTB-trained default never saw them): a ranker scoring its
-own training summaries is over-confident, and a regressor over it would learn to trust it too much. Folds follow the benchmarks' rule: sort the document ids, fold = index mod k.
+own training summaries is over-confident, and a regressor over it would learn to trust it too much. Folds follow the
+benchmarks' rule: sort the document ids, fold = index mod k.
 """
 
 from __future__ import annotations

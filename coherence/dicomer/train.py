@@ -253,7 +253,8 @@ def trained_on(info: dict) -> str:
     data = info["training_data"]
     parts = []
     if data["summaries"]:
-        parts.append(f"{data['summaries']} SummEval summaries ranked by mean expert {data['target']} within each document")
+        parts.append(f"{data['summaries']} SummEval summaries ranked by mean expert {data['target']} "
+                     "within each document")
     if data["source_articles_permuted"]:
         parts.append(f"{data['source_articles_permuted']} SummEval source articles against "
                      f"{data['permutations_per_article']} seeded sentence permutations each")

@@ -12,7 +12,8 @@ can carry flow) and :func:`choose` picks the path by the core's shape and size:
                        variables, a general LP by HiGHS (PuLP as its reference);
 - :mod:`.reference`    PuLP/CBC, the slow reference the tests cross-check the others against;
 - :mod:`.highs`        HiGHS solvers that print nothing on stdout (its banner goes to stderr);
-- the speed benchmark (`python -m benchmarks matching`, a checkout's benchmarks/) against the matcher at b9955f2 and POT's ``ot.emd``.
+- the speed benchmark (`python -m benchmarks matching`, a checkout's benchmarks/) against the matcher at b9955f2 and
+POT's ``ot.emd``.
 
 Importing this package loads numpy only: scipy and POT are imported by the paths that use them.
 """

@@ -1,7 +1,8 @@
 """The metric contract as checks any package runs on its metrics (scikit-learn's
 ``check_estimator`` idea): batch equals one-by-one, order invariance, pickling, determinism across
 processes, the input rule (empty input -> a score with a note; oversized input -> error record;
-unjudgeable text -> flagged score), signatures that follow every parameter, declared facts, orientation, and a registry entry
+unjudgeable text -> flagged score), signatures that follow every parameter, declared facts, orientation, and a registry
+entry
 that agrees with its class.
 
 A package checks one metric with :func:`check_metric`, or every metric it registers from pytest::

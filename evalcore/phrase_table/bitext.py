@@ -16,7 +16,8 @@ from evalcore.text import tokenize
 from evalcore.textio import read_text
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
-_FORMAT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[hlLqjzt]*[diouxXeEfFgGcrsaAp%]|\{[^{}]*\}|\$\{[^}]*\}|<[^<>]*>")
+_FORMAT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[hlLqjzt]*[diouxXeEfFgGcrsaAp%]"
+                     r"|\{[^{}]*\}|\$\{[^}]*\}|<[^<>]*>")
 _MNEMONIC = re.compile(r"(?<=\w)_(?=\w)|(?<![\w&])[_&](?=\w)")
 
 
@@ -43,7 +44,8 @@ def read_parallel_files(src: str | Path, tgt: str | Path) -> list[tuple[str, str
     mismatched line counts are an error naming the file."""
     src_lines, tgt_lines = _aligned_lines(src), _aligned_lines(tgt)
     if len(src_lines) != len(tgt_lines):
-        raise ValueError(f"{src} has {len(src_lines)} lines but {tgt} has {len(tgt_lines)}: not a sentence-aligned bitext")
+        raise ValueError(f"{src} has {len(src_lines)} lines but {tgt} has {len(tgt_lines)}: "
+                         "not a sentence-aligned bitext")
     return list(zip(src_lines, tgt_lines))
 
 

@@ -71,8 +71,9 @@ class Meant(ReferenceMetric):
     languages: ClassVar[tuple[str, ...]] = ("en", "fr")  # the languages of the suite's SRL labellers
     trained_on: ClassVar[str | None] = "Universal Propositions gold frames (its SRL labeller; no human judgments)"
     default: ClassVar[bool] = False
-    default_note: ClassVar[str] = ("semantic frames: SRL and context vectors take ~40 ms CPU a segment (the default WMT12 "
-                                 "sample took ~35 min for meant and umeant on a loaded 2-core machine); ask for it with -m")
+    default_note: ClassVar[str] = ("semantic frames: SRL and context vectors take ~40 ms CPU a segment (the default "
+                                   "WMT12 sample took ~35 min for meant and umeant on a loaded 2-core machine); ask "
+                                   "for it with -m")
     cost: ClassVar[str] = "heavy"
 
     def __init__(self, similarity: str = "minmax-mi", role_weights: str = "equal", filler_similarity: str = "phrase",
@@ -103,11 +104,12 @@ class Meant(ReferenceMetric):
                                ("frame_weights", FRAME_WEIGHTS), ("denominator", DENOMINATORS),
                                ("multi_ref", MULTI_REF)):
             if getattr(self, param) not in allowed:
-                raise ValueError(f"{self.name}: {param} must be one of {', '.join(allowed)}, got {getattr(self, param)!r}")
+                raise ValueError(f"{self.name}: {param} must be one of {', '.join(allowed)}, got "
+                                 f"{getattr(self, param)!r}")
         self._labeller()
         if self.language != "en" and self.similarity in ENGLISH_SIMILARITIES:
-            raise ValueError(f"{self.name}: token similarity {self.similarity!r} is English-only (Brown context vectors, "
-                             f"WordNet); for {self.language!r} output use similarity='exact'")
+            raise ValueError(f"{self.name}: token similarity {self.similarity!r} is English-only (Brown context "
+                             f"vectors, WordNet); for {self.language!r} output use similarity='exact'")
         self._similarity()
 
     # ---- the parts -------------------------------------------------------------------------------

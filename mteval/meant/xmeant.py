@@ -106,8 +106,9 @@ class Xmeant(SourceMetric):
     languages: ClassVar[tuple[str, ...]] = ("en", "fr", "de", "es", "zh")  # English on one side
     trained_on: ClassVar[str | None] = "the suite's eflomal-aligned bitexts (its IBM-1 tables; no human judgments)"
     default: ClassVar[bool] = False
-    default_note: ClassVar[str] = ("reads the source, whose language is a parameter a benchmark does not set (its default, "
-                                 "French, would be wrong on cs/de/es-en): `python -m benchmarks xmeant` runs it where it can")
+    default_note: ClassVar[str] = ("reads the source, whose language is a parameter a benchmark does not set (its "
+                                   "default, French, would be wrong on cs/de/es-en): `python -m benchmarks xmeant` "
+                                   "runs it where it can")
     cost: ClassVar[str] = "heavy"
 
     def __init__(self, source_language: str = "fr", language: str = "en", filler_similarity: str = "phrase",

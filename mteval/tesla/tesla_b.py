@@ -57,7 +57,8 @@ def resolve_tables(pivots: Sequence[str] | str | None, tables: Mapping[str, str 
     given = {p: Path(t) for p, t in (tables or {}).items()}
     unused = set(given) - set(chosen)
     if unused:
-        raise ValueError(f"phrase tables given for {', '.join(sorted(unused))}, not among the pivots {', '.join(chosen)}")
+        raise ValueError(f"phrase tables given for {', '.join(sorted(unused))}, not among the pivots "
+                         f"{', '.join(chosen)}")
     missing = [p for p in chosen if p not in given]
     out = {**default_tables(missing), **given} if missing else given
     for pivot, path in out.items():

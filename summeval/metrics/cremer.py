@@ -43,7 +43,8 @@ def feature_values(items: Sequence[Item], dicomer: Metric) -> tuple[list, list]:
 
 class Cremer(ReferenceMetric):
     """CREMER with the SVR of ``kernel`` (``linear``: CREMER-LF, registered as ``cremer``;
-    ``poly``: CREMER-PF; ``rbf``: CREMER-RBF), shipped or from ``models`` (a folder written by `summeval train cremer --out`).
+    ``poly``: CREMER-PF; ``rbf``: CREMER-RBF), shipped or from ``models`` (a folder written by `summeval train cremer
+    --out`).
     ``training="news-chat"`` is the opt-in model fitted on SummEval and DialSummEval
     (``cremer-news-chat``, non-commercial, ``use:`` in its signature).
     ``value`` is the predicted responsiveness; components are its inputs, ``tesla_s`` and
@@ -52,8 +53,8 @@ class Cremer(ReferenceMetric):
     scope = "topic"  # TESLA-S is standardised over the batch's summaries that share references
     # the kernel shows as the variant's name; the model folder and the training as the model file's hash
     signature_via: ClassVar[dict[str, str]] = {"kernel": "variant", "models": "model", "training": "model"}
-    trained_on: ClassVar[str | None] = ("SummEval expert judgments (1600 CNN/DailyMail summaries); training=\"news-chat\": "
-                                       "SummEval and DialSummEval")
+    trained_on: ClassVar[str | None] = ("SummEval expert judgments (1600 CNN/DailyMail summaries); "
+                                        "training=\"news-chat\": SummEval and DialSummEval")
     opt_in: ClassVar[dict[str, tuple]] = {"training": ("news-chat",)}  # DialSummEval: non-commercial
     cost: ClassVar[str] = "heavy"
 

@@ -86,7 +86,8 @@ def test_newstest_tree_with_other_references_as_systems(tmp_path):
 
 def test_ted_texts_lose_their_error_marks(tmp_path):
     head = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\tcomment"
-    _write(tmp_path / "mqm_ted_ende.tsv", [head, "UEdin\ttalk.1\t1\t1\tr1\tHello .\tHallo <v>Welt</v> .\tStyle\tMinor\t",
+    _write(tmp_path / "mqm_ted_ende.tsv", [head, "UEdin\ttalk.1\t1\t1\tr1\tHello .\tHallo <v>Welt</v> "
+                                                 ".\tStyle\tMinor\t",
                                            "ref\ttalk.1\t1\t1\tr2\tHello .\tHallo .\tNo-error\tNo-error\t"])
     _write(tmp_path / "mqm_ted_ende.avg_seg_scores.tsv", ["system mqm_avg_score seg_id", "UEdin\t-1.0 1",
                                                           "ref-A\t-0.0 1"])

@@ -13,7 +13,8 @@ def test_one_document_tesla_s_imports_no_heavy_module(tmp_path):
     path = tmp_path / "one.jsonl"
     path.write_text(json.dumps(doc) + "\n")
     code = ("import io, sys, contextlib\nfrom summeval.cli import main\n"
-            f"with contextlib.redirect_stdout(io.StringIO()):\n    rc = main(['score', '-m', 'tesla-s', '-i', {str(path)!r}])\n"
+            f"with contextlib.redirect_stdout(io.StringIO()):\n    rc = main(['score', '-m', 'tesla-s', '-i', "
+            f"{str(path)!r}])\n"
             "print(rc, sorted(m for m in sys.modules if m.split('.')[0] in "
             f"{ {h.split('.')[0] for h in HEAVY} !r} and m in {HEAVY!r}))")
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout.split()

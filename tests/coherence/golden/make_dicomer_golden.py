@@ -51,9 +51,8 @@ def shipped_model_hashes() -> dict[str, str]:
     """SHA-256 of the shipped DICOMER and CREMER models (of their content, as each model file's
     header records it; the parser's and DICOMER's recorded here were converted from the joblib files
     1e6608f shipped, whose state the model files hold unchanged)."""
-    from evalcore.models import read_header
-
     from coherence.dicomer.metric import resolve_model
+    from evalcore.models import read_header
     from summeval.cremer import model_path
 
     return {"dicomer": read_header(resolve_model(None))["sha256"],

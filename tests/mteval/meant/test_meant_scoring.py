@@ -97,7 +97,8 @@ def test_backoff_when_a_side_has_no_frame(mt_frames):
     result = meant_pair(mt, ref, exact(mt.tokens, ref.tokens), equal_weights())
     whole = phrase_prf(exact(mt.tokens, ref.tokens))
     assert result.prf == whole and 0 < result.prf.f < 1
-    assert result.backoff == ("no frame in the reference" if mt_frames else "no frame in the candidate and the reference")
+    assert result.backoff == ("no frame in the reference" if mt_frames else "no frame in the candidate and the "
+                                                                            "reference")
 
 
 def test_empty_candidate_backs_off_to_zero():

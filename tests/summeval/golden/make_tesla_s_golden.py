@@ -2,7 +2,8 @@
 b9955f2 (before the integer-id bags), on the first documents of SummEval.
 
     rm -rf /tmp/old && mkdir /tmp/old && git archive b9955f2 | tar -x -C /tmp/old
-    AESOP_SHARED_DATA=$PWD/../shared/data PYTHONPATH=/tmp/old .venv/bin/python tests/summeval/golden/make_tesla_s_golden.py
+    AESOP_SHARED_DATA=$PWD/../shared/data PYTHONPATH=/tmp/old .venv/bin/python
+    tests/summeval/golden/make_tesla_s_golden.py
 
 Only identifiers and numbers are stored (no SummEval text): the test reads the texts from
 ``../shared/data/summeval``.
