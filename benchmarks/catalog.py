@@ -303,5 +303,6 @@ BENCHMARKS: dict[str, tuple[str, Callable[[Sequence[str]], int]]] = {
     "xmeant": ("XMEANT: WMT12 pairs it can run, TED en-de diagnostic", _delegate("benchmarks.mteval.xmeant")),
     "srl": ("the semantic role labeller, cross-validated by document on UP dev", srl),
     "aso": ("ASO vs linear vs maxent on noun-predicate argument classification (UP dev)", aso),
-    "matching": ("LP matcher speed against the reference matcher and POT's ot.emd", _delegate("benchmarks.evalcore.matching")),
+    "matching": ("LP matcher speed against the reference matcher and POT's ot.emd",
+                 _delegate("benchmarks.evalcore.matching")),
 }

@@ -9,5 +9,6 @@ METRICS = {
                           reads="candidate", extra="coherence"),
     "dicomer-gdtb-all": MetricSpec("coherence.dicomer.metric:Dicomer",
                                    "DICOMER trained on every GUM genre of GDTB (opt-in: some texts "
-                                   "CC BY-NC-SA, non-commercial)", reads="candidate", kwargs={"model": "gdtb-all"}, extra="coherence"),
+                                   "CC BY-NC-SA, non-commercial)", reads="candidate", kwargs={"model": "gdtb-all"},
+                                   extra="coherence"),
 }

@@ -89,7 +89,8 @@ class Preprocessor:
 
     def signature(self) -> str:
         """Reproducibility fields for the metric signature."""
-        return f"tok:ptb{'-lc' if self.lowercase else ''}|stem:{'porter' if self.stem else 'no'}|fwd:{self.function_words}"
+        return (f"tok:ptb{'-lc' if self.lowercase else ''}|stem:{'porter' if self.stem else 'no'}"
+                f"|fwd:{self.function_words}")
 
     def __call__(self, text: str) -> Doc:
         return self.process(text)

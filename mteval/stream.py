@@ -74,7 +74,8 @@ class Streamer:
         else:
             seg_id, tab, candidate = text.partition("\t")
             if not tab:
-                return f"{ERROR}\t{where}: expected SEGMENT_ID<TAB>candidate (no tab; --ids implicit reads candidates alone)"
+                return (f"{ERROR}\t{where}: expected SEGMENT_ID<TAB>candidate "
+                        "(no tab; --ids implicit reads candidates alone)")
         seg_number = segment_number(seg_id)
         refs = self._refs.get(seg_number) if seg_number is not None else None
         if refs is None:

@@ -30,7 +30,8 @@ METRICS = {
                                      "DICOMER",
                             kwargs={"kernel": "poly"}, extra="coherence"),
     "cremer-news-chat": MetricSpec(_CREMER, "opt-in, NON-COMMERCIAL: CREMER(-LF) fitted on SummEval and DialSummEval "
-                                   "(SAMSum, CC BY-NC-ND)", kwargs={"kernel": "linear", "training": "news-chat"}, extra="coherence"),
+                                   "(SAMSum, CC BY-NC-ND)", kwargs={"kernel": "linear", "training": "news-chat"},
+                                   extra="coherence"),
 }
 
 #: what `summeval score` computes when no metric is named

@@ -83,7 +83,8 @@ def latin_rank_shift(testset, segments: Sequence[int], systems: Sequence[str], c
         text = "".join(testset.systems[y].lines[s - 1] or "" for s in segments)
         latin = len(_LATIN.findall(text))
         share[y] = latin / max(1, latin + len(_HAN.findall(text)))
-    rank = {m: {y: r for r, y in enumerate(sorted(systems, key=lambda y: -corpus[m][y]))} for m in ("tesla-celab", "chrf")}
+    rank = {m: {y: r for r, y in enumerate(sorted(systems, key=lambda y: -corpus[m][y]))}
+            for m in ("tesla-celab", "chrf")}
     shift = {y: rank["tesla-celab"][y] - rank["chrf"][y] for y in systems}
     rho = correlation_rows([[share[y] for y in systems]], [[shift[y] for y in systems]], "spearman")[0]
     return {"latin_share": share, "ranks_lost_vs_chrf": shift, "spearman": float(rho)}
@@ -213,7 +214,8 @@ def run(out: Path, data: Path | None = None, n_segments: int = DEFAULT_SEGMENTS,
     ranks = {m: sorted(everyone, key=lambda y: -corpus[m][y]) for m in chosen}
     log("[celab bench] agreement and LP timings")
     rng = np.random.default_rng(seed)
-    picks = rng.choice(len(segments) * len(systems), size=min(speed_sample, len(segments) * len(systems)), replace=False)
+    picks = rng.choice(len(segments) * len(systems), size=min(speed_sample, len(segments) * len(systems)),
+                       replace=False)
     sample = [(segments[k // len(systems)], systems[k % len(systems)]) for k in sorted(picks)]
     celab = chosen["tesla-celab"]
     assert isinstance(celab, TeslaCelab)

@@ -117,7 +117,8 @@ class WordTeslaM(ReferenceMetric):
         ref, cand = bags(ref_tokens, self.discount), bags(cand_tokens, self.discount)
         for n, x, y in zip((1, 2, 3), ref, cand):
             xw, yw = list(x.values()), list(y.values())
-            sim = ngram_similarities(unigram, n)[np.ix_(first_starts(ref_tokens, x, n), first_starts(cand_tokens, y, n))]
+            rows, cols = first_starts(ref_tokens, x, n), first_starts(cand_tokens, y, n)
+            sim = ngram_similarities(unigram, n)[np.ix_(rows, cols)]
             for out, s in ((ms, match(xw, yw, sim)), (pos, bag_overlap(_tag_bag(x), _tag_bag(y)))):
                 out.append(f_measure(s, total(x), total(y), self.alpha)[2])
         return _Pair(tuple(ms), tuple(pos))

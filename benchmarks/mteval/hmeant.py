@@ -105,13 +105,15 @@ def automatic(names: Sequence[str], annotated: Sequence[Annotated], language: st
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         signatures[name] = str(metric.signature())
         values[name] = {it.id: r.value for it, r in zip(items, results) if r.ok}
-        failed.update({name: f"{len(items) - len(values[name])} sentences unscored"} if len(values[name]) < len(items) else {})
+        failed.update({name: f"{len(items) - len(values[name])} sentences unscored"}
+                      if len(values[name]) < len(items) else {})
         if isinstance(metric, Meant):
             texts = list(dict.fromkeys(t for it in items for t in (it.candidate, *it.references)))
             srl = time.process_time()
             metric.frames(texts)
             srl = time.process_time() - srl
-            speed[name] = {"ms_per_sentence": 1000 * seconds / len(items), "cpu_ms_per_sentence": 1000 * cpu / len(items),
+            speed[name] = {"ms_per_sentence": 1000 * seconds / len(items),
+                           "cpu_ms_per_sentence": 1000 * cpu / len(items),
                            "srl_share": srl / cpu, "texts_labelled": len(texts)}
         log(f"[bench hmeant] {language}: {name} ({seconds:.0f} s)")
     return values, failed, speed, signatures
@@ -176,7 +178,8 @@ def markdown(report: dict) -> str:
                   "(" + ", ".join(f"{s} {v:.3f}" for s, v in r["hmeant_by_system"].items()) + ").", "",
                   "Segment-level correlation with HMEANT (value [95% CI]):", "",
                   table(["metric", "Pearson", "Spearman", "Kendall"],
-                        [[name, *(_cell(c[k]) for k in CORRELATIONS)] for name, c in r["correlation_with_hmeant"].items()]),
+                        [[name, *(_cell(c[k]) for k in CORRELATIONS)]
+                         for name, c in r["correlation_with_hmeant"].items()]),
                   ""]
         for name, why in r["failed"].items():
             lines.append(f"- not scored: {name}: {why}")

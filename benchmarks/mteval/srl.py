@@ -139,7 +139,8 @@ def _markdown(results: dict, info: dict) -> str:
             k = results["systems"][name][kind]
             if not k["gold"]:
                 continue
-            kinds.append([name, kind, str(k["gold"]), f"{k['p']['value']:.3f}", f"{k['r']['value']:.3f}", _fmt(k["f1"])])
+            kinds.append([name, kind, str(k["gold"]), f"{k['p']['value']:.3f}", f"{k['r']['value']:.3f}",
+                          _fmt(k["f1"])])
     sp = results["speed"]
     speed = [[f"{sp['sentences']}", f"{sp['sentences_per_s']:.1f}", f"{sp['spacy_share']:.0%}",
               f"{sp['tokens_per_s']:.0f}", f"{sp['load_average']:.1f} on {info['cores']} cores"]]
@@ -219,5 +220,6 @@ def _speed(labeller: Labeller, texts: list[str]) -> dict:
     labeller.label_parsed(parsed)
     total = time.perf_counter() - start
     tokens = sum(len(p) for p in parsed)
-    return {"sentences": len(texts), "load_average": os.getloadavg()[0], "seconds": total, "spacy_seconds": parse_s, "spacy_share": parse_s / total,
+    return {"sentences": len(texts), "load_average": os.getloadavg()[0], "seconds": total, "spacy_seconds": parse_s,
+            "spacy_share": parse_s / total,
             "sentences_per_s": len(texts) / total, "tokens_per_s": tokens / total}

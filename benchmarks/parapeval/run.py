@@ -113,8 +113,10 @@ def run_bench(data: Path | None, out: Path, features: PEMFeatures, log: Callable
     for name, spec in (extra_tables or {}).items():
         pivot, _, path = spec.partition(":")
         shared[f"{name}"] = Path(path)
-    configs["shared-parallel (fr,de)"] = PEMFeatures({p: PhraseTableStore(shared[p]) for p in SHARED_BITEXTS}, features.lm)
-    configs["default + shared"] = PEMFeatures({**features.tables, **{f"{p}-shared": PhraseTableStore(t) for p, t in shared.items()}},
+    configs["shared-parallel (fr,de)"] = PEMFeatures({p: PhraseTableStore(shared[p]) for p in SHARED_BITEXTS},
+                                                     features.lm)
+    configs["default + shared"] = PEMFeatures({**features.tables,
+                                               **{f"{p}-shared": PhraseTableStore(t) for p, t in shared.items()}},
                                               features.lm)
 
     rows, corr_json = [], {}
@@ -188,7 +190,8 @@ def run_bench(data: Path | None, out: Path, features: PEMFeatures, log: Callable
                  f"Pearson; good > copy: share of candidates with human score >= {GOOD_PARAPHRASE} that PEM scores "
                  "above the verbatim copy of their original, out of fold)",
                  ["metric", "Pearson", "Spearman", "Kendall", "per-source r", "good > copy %"], rows),
-          _table("STS-B test: adequacy signal (correlation with 0-5 similarity)", ["feature", "Pearson", "Spearman"], sts_rows),
+          _table("STS-B test: adequacy signal (correlation with 0-5 similarity)", ["feature", "Pearson", "Spearman"],
+                 sts_rows),
           speed_markdown(speed),
           _table("Phrase-table build (eflomal both ways + gdfa + extraction + store)",
                  ["table", "bitext", "sentences", "English words", "seconds", "s per million words"], build_rows)]

@@ -68,7 +68,8 @@ def run(data: Path | None, out: Path, n_summaries: int = 100_000, workers: int =
             Client(cluster) as client:
         rows.append(_throughput(f"Dask LocalCluster, {workers} workers", workers,
                                 lambda it: score_items_dask(it, metrics, client=client), items))
-    report: dict[str, Any] = {"data": str(data), "machine": machine(), "n_summaries": n_summaries, "metrics": list(METRICS),
+    report: dict[str, Any] = {"data": str(data), "machine": machine(), "n_summaries": n_summaries,
+                              "metrics": list(METRICS),
               "references_per_summary": 4, "runs": rows, "peak_rss_mib": peak_rss_mib()}
     md = (f"## Scale: {n_summaries:,} synthetic summaries x 4 references, TESLA-S\n\n"
           f"{machine_line(report['machine'])} Peak RSS of the driver {report['peak_rss_mib']:.0f} MiB.\n\n"

@@ -197,7 +197,8 @@ class Dicomer(ReferenceFreeMetric):
     reads = "candidate"
     signature_via = {"model": "model", "precomputed": "parser", "external": "parser", "external_format": "parser"}
     signature_exempt = frozenset({"cache"})
-    trained_on = "GDTB train windows (open GUM genres) against sentence permutations; model=\"gdtb-all\": every GUM genre"
+    trained_on = ("GDTB train windows (open GUM genres) against sentence permutations; "
+                  "model=\"gdtb-all\": every GUM genre")
     opt_in = {"model": ("gdtb-all",)}  # some GUM genres are CC BY-NC-SA: non-commercial
     cost = "heavy"
 

@@ -61,7 +61,8 @@ class DicomerModel(BaseEstimator):
         self.eps_ = float(max(train.max() - train.min(), 1e-12) * LOG_EPS_FRACTION)
         return self
 
-    def decision_function(self, analyses: Sequence[Analysis] = (), features: Sequence[dict] | None = None) -> np.ndarray:
+    def decision_function(self, analyses: Sequence[Analysis] = (),
+                          features: Sequence[dict] | None = None) -> np.ndarray:
         """Ranking score w . x of each text; texts without features get ``neutral_score_``."""
         check_is_fitted(self, "ranker_")
         feats = list(features) if features is not None else self.features(analyses)

@@ -119,7 +119,8 @@ def genre_licence(genres: dict[str, int]) -> str:
     from coherence.dicomer.synthetic import GENRE_LICENCES
 
     texts = ", ".join(f"{g} ({GENRE_LICENCES.get(g, 'licence not stated in gdtb/LICENSE.txt')})" for g in genres)
-    restricted = [g for g in genres if "NC" in GENRE_LICENCES.get(g, "NC") or "non-commercial" in GENRE_LICENCES.get(g, "")]
+    restricted = [g for g in genres if "NC" in GENRE_LICENCES.get(g, "NC")
+                  or "non-commercial" in GENRE_LICENCES.get(g, "")]
     terms = ("OPT-IN, NON-COMMERCIAL: trained on texts under non-commercial or unknown terms "
              f"({', '.join(restricted)})" if restricted else "no non-commercial text")
     return f"{terms}; GUM texts: {texts}; {GDTB_NOTE}"

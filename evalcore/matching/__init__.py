@@ -23,4 +23,5 @@ from evalcore.matching.covered import CoveredProblem, solve_covered
 from evalcore.matching.problem import Core, MatchProblem
 from evalcore.matching.solve import BACKENDS, PATHS, choose, f_measure, match
 
-__all__ = ["BACKENDS", "PATHS", "Core", "CoveredProblem", "MatchProblem", "bag_overlap", "choose", "class_overlap", "f_measure", "match", "solve_covered"]
+__all__ = ["BACKENDS", "PATHS", "Core", "CoveredProblem", "MatchProblem", "bag_overlap", "choose", "class_overlap",
+           "f_measure", "match", "solve_covered"]

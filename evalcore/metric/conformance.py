@@ -163,7 +163,8 @@ def check_signature_follows_every_parameter(metric: Metric) -> None:
             assert str(params[p]) in metric.name, f"{p}={params[p]!r} is not in the name {metric.name!r}"
             continue
         if p in cls.signature_via:
-            assert cls.signature_via[p] in {**sig.params, **sig.extras}, f"{p} should appear as {cls.signature_via[p]!r}"
+            shown = {**sig.params, **sig.extras}
+            assert cls.signature_via[p] in shown, f"{p} should appear as {cls.signature_via[p]!r}"
             continue
         assert cls.signature_keys.get(p, p) in sig.params, f"parameter {p} is missing from the signature"
         probe = cls(**params)
@@ -253,7 +254,8 @@ def check_spec_agrees_with_class(name: str) -> None:
     assert s.reads == metric.reads, f"{name}: the registry says it reads {s.reads!r}, the class reads {metric.reads!r}"
     says_lower = "lower is better" in s.summary
     assert says_lower == metric.lower_is_better, \
-        f"{name}: lower_is_better={metric.lower_is_better} but the summary {'says' if says_lower else 'omits'} 'lower is better'"
+        (f"{name}: lower_is_better={metric.lower_is_better} but the summary "
+         f"{'says' if says_lower else 'omits'} 'lower is better'")
     module = s.target.partition(":")[0]
     assert s.plugin or module.split(".")[0] == s.package, f"{name}: registered by {s.package} but lives in {module}"
     assert not s.extra or s.extra in EXTRAS, f"{name}: extra {s.extra!r} is not declared in evalcore.extras"
@@ -276,7 +278,8 @@ def check_default_sets(package: str) -> None:
             assert name in registered(), f"{package}.{attr}: {name!r} is not registered"
             metric = get_metric(name)
             assert metric.default and not metric.is_opt_in(), \
-                f"{package}.{attr} holds {name!r}, which is {'opt-in' if metric.is_opt_in() else 'not a default metric'}"
+                (f"{package}.{attr} holds {name!r}, which is "
+                 f"{'opt-in' if metric.is_opt_in() else 'not a default metric'}")
 
 
 # ---- running ---------------------------------------------------------------------------------

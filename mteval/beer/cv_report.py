@@ -86,7 +86,8 @@ def run(out: Path, data_root: Path | None = None, max_segments: int = 0, folds: 
         log(f"{metric.name}: scored in {time.perf_counter() - t:.0f} s")
     counts = {label: kendall_by_pair(data, values) for label, values in rows.items()}
     pairs = list(counts["beer"])
-    report: dict = {**ranked_set_header(root, data, folds, n_boot, seed, max_segments), "features": list(FEATURES), "ablations": ablations()}
+    report: dict = {**ranked_set_header(root, data, folds, n_boot, seed, max_segments), "features": list(FEATURES),
+                    "ablations": ablations()}
     report["kendall"], report["beer_beats"] = kendall_entries(counts, n_boot, seed), beats(counts, "beer", n_boot, seed)
     report["signatures"] = {m.name: str(m.signature()) for m in (Beer(), *baselines)}
     preparer("en").clear()  # the baselines above tagged every text: time tagging too, from a cold cache

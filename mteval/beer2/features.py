@@ -152,7 +152,8 @@ class FeatureTemplate:
                 elif kind in PIECE_KINDS:
                     order = int(entry["maxSkipSize" if kind == "skip-bigram" else "order"])
                     families.append(PieceFamily(kind, order, bool(entry["symmetry"]),
-                                                tuple(map(float, entry["fScores"])), tuple(map(float, entry["gScores"]))))
+                                                tuple(map(float, entry["fScores"])),
+                                                tuple(map(float, entry["gScores"]))))
                 else:
                     raise ValueError(f"unknown feature {kind!r}")
             except (KeyError, TypeError, ValueError) as exc:

@@ -131,7 +131,8 @@ class TeslaCelab(ReferenceMetric):
         refs = [sides[r] for r in item.references]
         solutions = [self.solve(ref, cand) for ref in refs]
         notes = [] if cand.chinese else ["non-chinese: the candidate has no Chinese characters"]
-        notes += [f"non-chinese: reference {k + 1} has no Chinese characters" for k, r in enumerate(refs) if not r.chinese]
+        notes += [f"non-chinese: reference {k + 1} has no Chinese characters" for k, r in enumerate(refs)
+                  if not r.chinese]
         n = len(solutions)
         return Score(sum(s.value for s in solutions) / n,
                      {"recall": sum(s.recall for s in solutions) / n,

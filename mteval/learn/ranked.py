@@ -45,7 +45,8 @@ def load_ranked_set(root: Path, pairs: Sequence[str] = INTO_ENGLISH, max_segment
             out = ts.systems.get(system)
             line = out.lines[r.segment - 1] if out is not None else None
             if line is None or len(refs) < len(given):
-                unreadable.append(f"{r.pair}:{system}:{r.segment}" + (f" ({out.errors.get(r.segment - 1)})" if out else ""))
+                why = f" ({out.errors.get(r.segment - 1)})" if out else ""
+                unreadable.append(f"{r.pair}:{system}:{r.segment}{why}")
                 continue
             keys.setdefault((r.pair, r.segment, system), (refs, line))
             systems.append(system)

@@ -126,7 +126,8 @@ def read_hmeant(root: str | Path) -> HmeantData:
     slot_links = {r["hypo_slot_id"]: r for r in t["slot_aligns"]}
     for name, links in (("action_aligns", t["action_aligns"]), ("slot_aligns", t["slot_aligns"])):
         key = "ref_action_id" if name == "action_aligns" else "ref_slot_id"
-        if len({r[key] for r in links}) != len(links) or len({r[key.replace("ref", "hypo")] for r in links}) != len(links):
+        other = key.replace("ref", "hypo")
+        if len({r[key] for r in links}) != len(links) or len({r[other] for r in links}) != len(links):
             raise InputError(f"{root / name}: links are not one-to-one")
     annotated, references = [], {}
     for ann in annotations.values():
@@ -137,7 +138,8 @@ def read_hmeant(root: str | Path) -> HmeantData:
             raise InputError(f"{where}: no reference sentence for segment {sent['segment']}/{sent['number']}")
         ref_tokens = ref_sent["text"].split(" ")
         if sent["version"] == "00":
-            references[(sent["language"], sent["id"], ann["annotator"])] = _frames(ref_tokens, actions_of[ann["id"]], slots_of, where)
+            references[(sent["language"], sent["id"], ann["annotator"])] = _frames(ref_tokens, actions_of[ann["id"]],
+                                                                                   slots_of, where)
             continue
         if ann["ref_id"] == "NULL":  # the annotator's copy of the reference annotation: read through its MT annotation
             continue

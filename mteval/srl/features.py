@@ -184,7 +184,8 @@ def predicate_features(p: Parsed, i: int) -> dict[str, float]:
             f[f"wn={name}"] = 1.0
     for c in p.children[i]:
         f[f"child_dep={p.deps[c]}"] = 1.0
-        f[f"child={p.deps[c]}|{p.lemmas[c].lower()}" if p.pos[c] in ("ADP", "AUX", "PART") else f"child={p.deps[c]}"] = 1.0
+        f[f"child={p.deps[c]}|{p.lemmas[c].lower()}" if p.pos[c] in ("ADP", "AUX", "PART")
+          else f"child={p.deps[c]}"] = 1.0
     return f
 
 
@@ -197,7 +198,8 @@ def noun_classes(lemma: str) -> tuple[str, ...]:
 
     synsets = wordnet().synsets(lemma, "n")
     names = {s.lexname() for s in synsets[:2]}
-    if synsets and any(r.synset().pos() == "v" for lem in synsets[0].lemmas() for r in lem.derivationally_related_forms()):
+    if synsets and any(r.synset().pos() == "v" for lem in synsets[0].lemmas()
+                       for r in lem.derivationally_related_forms()):
         names.add("deverbal")
     return tuple(sorted(names))
 

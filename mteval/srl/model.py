@@ -78,7 +78,8 @@ class SRLModel:
             frames = []
             for i in ps:
                 lemma = p.lemmas[i] if p.pos[i] == "PROPN" else p.lemmas[i].lower()
-                frames.append(Frame(i, lemma, p.kind(i), tuple(Argument(role, h, p.span(h, i)) for h, role in next(found))))
+                frames.append(Frame(i, lemma, p.kind(i),
+                                    tuple(Argument(role, h, p.span(h, i)) for h, role in next(found))))
             out.append(tuple(frames))
         return out
 

@@ -57,7 +57,8 @@ class Predicate:
 
     @property
     def lemma(self) -> str:
-        """The roleset's lemma (``give.01``, ``make.LV`` -> ``give``, ``make``; a sense-free roleset is the lemma itself)."""
+        """The roleset's lemma (``give.01``, ``make.LV`` -> ``give``, ``make``; a sense-free roleset is
+        the lemma itself)."""
         return _SENSE.sub("", self.roleset)
 
 

@@ -1,5 +1,6 @@
-"""TESLA-F's training (`mteval train tesla-f`, options in :mod:`.train_cli`): its weights from WMT12 human rankings into English, and the
-cross-validated benchmark that says how well they rank outputs they were not trained on.
+"""TESLA-F's training (`mteval train tesla-f`, options in :mod:`.train_cli`): its weights from WMT12
+human rankings into English, and the cross-validated benchmark that says how well they rank outputs
+they were not trained on.
 
 Data: every ranked output of cs/de/es/fr-en (``../shared/data/mt/wmt12``, A's readers in
 :mod:`mteval.data.wmt12`). A ranking (one annotator, up to five outputs of one segment) is a

@@ -66,7 +66,8 @@ def relations() -> list[Relation]:
     s3, s4 = SENTENCES[2], SENTENCES[3]
     return [
         Relation("Implicit", "Comparison", span(S1), span(S2)),
-        Relation("Explicit", "Comparison.Contrast", span(S2), span(s3, "But"), connective=((TEXT.index(C31), TEXT.index(C31) + 3),)),
+        Relation("Explicit", "Comparison.Contrast", span(S2), span(s3, "But"),
+                 connective=((TEXT.index(C31), TEXT.index(C31) + 3),)),
         Relation("Explicit", "Temporal.Synchronous", span(C31), span(C32)),
         Relation("Implicit", "Expansion", span(s3), span(s4)),
         Relation("Explicit", "Expansion.Conjunction", span(C42), span(C43, "and")),

@@ -41,6 +41,7 @@ def test_fit_predict_ranks_held_out_texts_with_a_model_of_the_training_items(mon
     topics = np.array(["a", "a", "b", "b"])
     train, test = topics == "a", topics == "b"
     values = oof.fit_predict(analyses, coherence, topics, train, test, seed=0)
-    expected = DicomerModel("DICOMER", seed=0).fit(analyses[:2], coherence[:2], topics[:2]).decision_function(analyses[2:])
+    model = DicomerModel("DICOMER", seed=0).fit(analyses[:2], coherence[:2], topics[:2])
+    expected = model.decision_function(analyses[2:])
     assert values.tolist() == expected.tolist()
     assert list(tmp_path.joinpath("dicomer").glob("analyses-rules-v1-*.sqlite"))  # parses kept for the next run

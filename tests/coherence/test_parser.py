@@ -180,7 +180,8 @@ def test_fast_rows_are_the_dict_vectorizers_matrix():
              "nonexplicit": featurizer._dicts([nonexplicit.pair_item(pt, i) for pt, i in pairs])}
     for stage, dicts in cases.items():
         vectorizer = featurizer.vectorizer_ if stage == "nonexplicit" else parser.models[stage].steps[0][1]
-        fast, slow = vectors.rows(vectorizer, dicts + [{"never seen": 1}]), vectorizer.transform(dicts + [{"never seen": 1}])
+        unseen = dicts + [{"never seen": 1}]
+        fast, slow = vectors.rows(vectorizer, unseen), vectorizer.transform(unseen)
         assert fast.dtype == slow.dtype and fast.shape == slow.shape and fast.nnz == slow.nnz > 0, stage
         for part in ("data", "indices", "indptr"):
             assert np.array_equal(getattr(fast, part), getattr(slow, part)), (stage, part)

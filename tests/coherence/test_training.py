@@ -160,7 +160,8 @@ def test_train_dicomer_on_your_own_judged_summaries(tmp_path, monkeypatch, capsy
                  "--out", str(tmp_path)]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["mode"] == "listwise" and info["training_data"]["summaries"] == 6 and info["n_pairs"] > 0
-    assert info["trained_on"] == "s.jsonl: 6 summaries of 2 topics ranked by human coherence within each topic (listwise)"
+    assert info["trained_on"] == ("s.jsonl: 6 summaries of 2 topics ranked by human coherence within each topic "
+                                  "(listwise)")
     assert "inherits the licence" in info["licence"]
     assert Dicomer(model=str(tmp_path / "dicomer_model.npz")).score("The council met. Then it voted.").ok
     # no --out: the shipped model is never replaced by a user's model

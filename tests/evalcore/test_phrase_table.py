@@ -131,7 +131,8 @@ def test_bitext_bom_separators_and_bad_bytes(tmp_path):
     src, tgt = tmp_path / "b.en", tmp_path / "b.fr"
     src.write_bytes(codecs.BOM_UTF8 + "the cat\u2028sleeps\nthe dog\x0ceats\r\n".encode())
     tgt.write_text("le chat dort\nle chien mange\n", "utf-8")
-    assert read_parallel_files(src, tgt) == [("the cat\u2028sleeps", "le chat dort"), ("the dog\x0ceats", "le chien mange")]
+    assert read_parallel_files(src, tgt) == [("the cat\u2028sleeps", "le chat dort"),
+                                             ("the dog\x0ceats", "le chien mange")]
     src.write_bytes(b"the \xff cat\nthe dog\n")
     with pytest.raises(InputError, match=r"b\.en: not valid UTF-8"):
         read_parallel_files(src, tgt)

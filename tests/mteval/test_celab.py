@@ -178,7 +178,8 @@ def test_link_limit_gives_an_error_record_naming_it(celab):
     from mteval.celab.metric import MAX_LINKS, link_count
 
     demo = Path(__file__).resolve().parents[2] / "data" / "demo" / "mt-zh"
-    lines = [line for f in ("ref.A.zh", "ref.B.zh", "system-a.zh") for line in (demo / f).read_text("utf-8").splitlines()]
+    lines = [line for f in ("ref.A.zh", "ref.B.zh", "system-a.zh")
+             for line in (demo / f).read_text("utf-8").splitlines()]
     for a in lines:
         for b in lines:
             assert link_count(celab.side(a), celab.side(b)) >= len(links(celab.side(a), celab.side(b)))

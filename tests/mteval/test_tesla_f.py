@@ -127,7 +127,8 @@ def features(ranked, extractors, tmp_path_factory):
 
 def test_ranking_arrays_follow_the_rankings(ranked):
     rows, y, groups = ranking_arrays(ranked.rankings[:2], ranked.index())
-    assert rows.tolist() == [0, 1, 2, 1, 2] and y.tolist() == [-1, -2, -3, -1, -2] and groups.tolist() == [0, 0, 0, 1, 1]
+    assert rows.tolist() == [0, 1, 2, 1, 2] and y.tolist() == [-1, -2, -3, -1, -2]
+    assert groups.tolist() == [0, 0, 0, 1, 1]
 
 
 def test_training_is_deterministic_and_ranks_unseen_segments(ranked, extractors, features):

@@ -23,7 +23,8 @@ def test_score_is_length_normalised_log10(toy_lm):
 
 def test_signature_and_pickle(toy_lm):
     assert toy_lm.signature().startswith("toy:4g:")
-    assert pickle.loads(pickle.dumps(toy_lm)).score("a dog eats meat .") == pytest.approx(toy_lm.score("a dog eats meat ."))
+    restored = pickle.loads(pickle.dumps(toy_lm))
+    assert restored.score("a dog eats meat .") == pytest.approx(toy_lm.score("a dog eats meat ."))
 
 
 def test_missing_lm_is_a_resource_error(tmp_path):

@@ -1,7 +1,6 @@
 """The shipped PEM model with the default resources built by `make setup` (skipped when the
 cache is not built, e.g. before setup)."""
 
-import json
 import re
 
 import pytest

@@ -36,8 +36,8 @@ def test_save_and_load_round_trip_with_a_checked_header(tmp_path, tamper_model_f
     path = save_cremer(model, "linear", info, tmp_path)
     loaded, side = load_cremer("linear", tmp_path)
     assert np.allclose(loaded.predict(x), model.predict(x))
-    assert side["signature"] == ("cremer|variant:CREMER-LF|features:tesla-s+dicomer|tesla:topic-z|dicomer:topic-z-judged"
-                                 "|target:t:overall|v:0.2.0")
+    assert side["signature"] == ("cremer|variant:CREMER-LF|features:tesla-s+dicomer|tesla:topic-z"
+                                 "|dicomer:topic-z-judged|target:t:overall|v:0.2.0")
     assert len(side["sha256"]) == 64 and side["trained_on"] == "four toy summaries"
     assert side["metric"] == "cremer" and side["format"] == "aesop-model/1"
     tamper_model_file(path)
@@ -110,7 +110,8 @@ def test_dicomer_is_standardised_within_topic_over_judged_summaries_and_unjudged
 def test_cremer_features_refuse_a_model_trained_with_another_scaling():
     from evalcore.resources import ResourceError
 
-    info = {"tesla_scaling": "topic-z", "dicomer_scaling": DICOMER_SCALING, "tesla_s_training": {"mean": 0.0, "sd": 1.0}}
+    info = {"tesla_scaling": "topic-z", "dicomer_scaling": DICOMER_SCALING,
+            "tesla_s_training": {"mean": 0.0, "sd": 1.0}}
     x, alone = cremer_features([0.1, 0.3], [-1.0, -2.0], [True, True], ["a", "a"], info)
     assert x == pytest.approx(np.array([[-1.0, 1.0], [1.0, -1.0]])) and not alone.any()
     with pytest.raises(ResourceError, match="summeval train cremer"):

@@ -42,8 +42,10 @@ def test_rouge_su4_window_and_multi_reference_max():
 
 
 def test_registered_names_and_signatures_are_those_of_0_1_0():
-    assert str(get_metric("rouge-2").signature()) == "rouge-2|measure:recall|refs:max|tok:rouge-score|stem:porter|v:0.2.0"
-    assert str(get_metric("rouge-l-f").signature()) == "rouge-l-f|measure:f|refs:max|tok:rouge-score|stem:porter|v:0.2.0"
+    assert str(get_metric("rouge-2").signature()) == \
+        "rouge-2|measure:recall|refs:max|tok:rouge-score|stem:porter|v:0.2.0"
+    assert str(get_metric("rouge-l-f").signature()) == \
+        "rouge-l-f|measure:f|refs:max|tok:rouge-score|stem:porter|v:0.2.0"
     assert str(get_metric("rouge-su4").signature()) == \
         "rouge-su4|skip:4|unigrams:1.5.5|measure:recall|refs:max|tok:rouge-score|stem:porter|v:0.2.0"
     assert get_metric("rouge-su4-f").name == "rouge-su4-f" and get_metric("rouge-1-f").name == "rouge-1-f"

@@ -36,7 +36,8 @@ def sentence(doc: int, k: int) -> str:
         (thing, thing, "NOUN", "NN", 3, "nmod", "_", "ARG1"),
     ]
     lines = [f"# sent_id = doc{doc}-{k:04d}", f"# text = {' '.join(r[0] for r in rows)}"]
-    lines += [f"{i}\t{w}\t{lem}\t{u}\t{x}\t_\t{h}\t{d}\t_\t_\t{p}\t{a}" for i, (w, lem, u, x, h, d, p, a) in enumerate(rows, 1)]
+    lines += [f"{i}\t{w}\t{lem}\t{u}\t{x}\t_\t{h}\t{d}\t_\t_\t{p}\t{a}"
+              for i, (w, lem, u, x, h, d, p, a) in enumerate(rows, 1)]
     return "\n".join(lines) + "\n"
 
 
@@ -49,7 +50,8 @@ def verbal_sentence(doc: int) -> str:
 
 
 def up_text(docs: int = 6, per_doc: int = 3) -> str:
-    return "".join(f"# newdoc id = doc{d}\n" + "\n".join([*(sentence(d, k) for k in range(per_doc)), verbal_sentence(d)])
+    return "".join(f"# newdoc id = doc{d}\n" + "\n".join([*(sentence(d, k) for k in range(per_doc)),
+                                                          verbal_sentence(d)])
                    + "\n" for d in range(docs))
 
 

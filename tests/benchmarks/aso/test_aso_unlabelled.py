@@ -37,7 +37,8 @@ def test_pair_features_carry_the_labelled_data_names():
 
 
 def test_auxiliary_problems_are_the_most_frequent_attachments():
-    pairs = [Pair("p", str(i), str(i), a) for i, a in enumerate(["poss"] * 3 + ["amod"] * 2 + ["compound"] * 2 + ["acl"])]
+    pairs = [Pair("p", str(i), str(i), a)
+             for i, a in enumerate(["poss"] * 3 + ["amod"] * 2 + ["compound"] * 2 + ["acl"])]
     features, Y, names = auxiliary_problems(pairs, n_problems=3, min_count=1)
     assert names == ["poss", "amod", "compound"]  # ties by name
     assert Y.shape == (8, 3) and set(np.unique(Y)) == {-1.0, 1.0}

@@ -102,7 +102,8 @@ def test_signature_names_table_and_frames_file(hand_table, german_frames, tmp_pa
     assert sig.extras["source_frames"] == "none" and sig.extras["srl_source"].startswith("lang=en")
     other = tmp_path / "other.jsonl"
     other.write_text(open(german_frames, encoding="utf-8").read().replace("laufen", "rennen"), encoding="utf-8")
-    assert Xmeant("en", "de", output_frames=str(other)).signature().extras["output_frames"] != sig.extras["output_frames"]
+    other_sig = Xmeant("en", "de", output_frames=str(other)).signature()
+    assert other_sig.extras["output_frames"] != sig.extras["output_frames"]
 
 
 def test_text_key_ignores_whitespace_only():

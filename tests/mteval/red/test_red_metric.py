@@ -24,7 +24,8 @@ def test_better_translations_score_higher(metric):
 
 def test_stems_and_synonyms_only_help_redp():
     hyp = "The councils approve the new budgets on Monday."
-    assert RedP(w_par=0.0).score(REF, hyp).components["f1"] > RedP(w_par=0.0, w_stem=0.0).score(REF, hyp).components["f1"]
+    without_stems = RedP(w_par=0.0, w_stem=0.0).score(REF, hyp)
+    assert RedP(w_par=0.0).score(REF, hyp).components["f1"] > without_stems.components["f1"]
     assert Red().score(REF, hyp).value < Red().score(REF, GOOD).value
 
 

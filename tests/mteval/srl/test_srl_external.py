@@ -18,7 +18,8 @@ CONLLU = """\
 5\tbook\tbook\tNOUN\tNN\t_\t2\tobj\t_\t_\t_\tARG1
 """
 GIVE = FramedSentence(("John", "gave", "Mary", "a", "book"), (
-    Frame(1, "give", "verbal", (Argument("ARG0", 0, (0, 1)), Argument("ARG2", 2, (2, 3)), Argument("ARG1", 4, (3, 5)))),))
+    Frame(1, "give", "verbal",
+          (Argument("ARG0", 0, (0, 1)), Argument("ARG2", 2, (2, 3)), Argument("ARG1", 4, (3, 5)))),))
 
 
 def test_conllu_frames():
