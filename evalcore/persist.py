@@ -70,7 +70,7 @@ def arrays_digest(arrays: Mapping[str, np.ndarray]) -> str:
     for name in sorted(arrays):
         a = np.asarray(arrays[name])
         h.update(f"{name}|{a.dtype.str}|{a.shape}|".encode("utf-8"))
-        h.update(np.ascontiguousarray(a).reshape(-1).view(np.uint8))  # the bytes, not a copy
+        h.update(np.ascontiguousarray(a).reshape(-1).view(np.uint8).data)  # the bytes, not a copy
     return h.hexdigest()
 
 
@@ -89,9 +89,11 @@ def _npz_writer(kind: str, arrays: Mapping[str, np.ndarray], compress: bool) -> 
             raise TypeError(f"array {name!r} holds Python objects: not storable without pickle")
     header = np.array(json.dumps({"kind": kind, "sha256": arrays_digest(arrays)}))
 
+    save: Callable[..., None] = np.savez_compressed if compress else np.savez  # arrays by keyword
+
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as fh:
-            (np.savez_compressed if compress else np.savez)(fh, **{HEADER: header}, **arrays)
+            save(fh, **{HEADER: header}, **arrays)
 
     return write
 

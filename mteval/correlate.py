@@ -101,7 +101,7 @@ class SegmentMatch:
 
 def match_segments(scored, human: Judgments) -> SegmentMatch:
     """Split judged and scored segments into matched and unmatched (sorted)."""
-    judged = sorted(k for k in human.values)
+    judged = sorted((s, k) for s, k in human.values if k is not None)  # segment-level rows name a line each
     n_lines = {s: max(lines, default=0) for s, lines in scored.items()}
     out_of_range = [(s, k) for s, k in judged if k not in scored[s]]
     unscored = [(s, k) for s, k in judged if k in scored[s] and not scored[s][k]]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -173,12 +173,12 @@ def system_correlations(metric: CorpusStatistics, human_sum: np.ndarray, human_c
         warnings.simplefilter("ignore", RuntimeWarning)
         for kind in kinds:
             value = float(correlation_rows(system, human, kind)[0])
-            out[kind] = (Correlation(value, math.nan, math.nan) if boot_m is None
+            out[kind] = (Correlation(value, math.nan, math.nan) if boot_m is None or boot_h is None
                          else percentile_interval(value, correlation_rows(boot_m, boot_h, kind)))
     return out, system[0], human[0]
 
 
-def sample_segments(segments: Sequence[int], limit: int, seed: int) -> list[int]:
+def sample_segments(segments: Iterable[int], limit: int, seed: int) -> list[int]:
     """A seeded sample of ``limit`` segments (all when ``limit`` is 0 or larger), sorted."""
     segments = sorted(segments)
     if not limit or limit >= len(segments):

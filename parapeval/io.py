@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +31,9 @@ class PairRecord:
     error: str = ""
 
 
-def _pick(obj: dict, names: Sequence[str]) -> object:
+def _pick(obj: dict, names: Sequence[str]) -> Any:
+    """The value of the first of ``names`` in a decoded JSON object (any JSON value: the metric's
+    input check reports one that is not text)."""
     for name in names:
         if name in obj:
             return obj[name]

@@ -20,8 +20,8 @@ from evalcore import __version__
 from evalcore.bpng import BPNGBuilder, PhraseTableStore
 from evalcore.bpng.compiled import compiled_pays
 from evalcore.bpng.table import PhraseTable
-from evalcore.metric import InputLimits, Item, Score, Signature, SourceMetric
 from evalcore.lazy import lazy_resource
+from evalcore.metric import InputLimits, Item, Score, Signature, SourceMetric
 from evalcore.models import ModelFileError
 from evalcore.phrase_table.build import english_preprocessor
 from evalcore.resources import ResourceError

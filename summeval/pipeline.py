@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from evalcore.data.records import SummaryItem
 from evalcore.metric import InputLimits, Item, Metric, Score
+from evalcore.metric.base import Result
 from evalcore.metric.batch import CHUNK_ITEMS, score_with
 
 #: how systems missing topics are ranked: ``complete`` (not ranked) or ``shared`` (everyone on the shared topics)
@@ -101,7 +102,7 @@ def to_metric_items(items: Sequence[SummaryItem]) -> list[Item]:
     return [Item(it.summary, tuple(it.references), id=item_id(it)) for it in items]
 
 
-def collect(items: Sequence[SummaryItem], per_item: Sequence[Mapping[str, object]]) -> list[SummaryResult]:
+def collect(items: Sequence[SummaryItem], per_item: Sequence[Mapping[str, Result]]) -> list[SummaryResult]:
     """Summary results from the per-item ``{metric name: Score | ErrorRecord}`` of a scoring run."""
     out = []
     for item, results in zip(items, per_item):
@@ -152,7 +153,9 @@ def aggregate_systems(results: Iterable[SummaryResult], metrics: Sequence[Metric
     # system -> metric -> topic -> score
     values = {s: {n: {r.topic: Score(r.scores[n], r.components.get(n, {})) for r in rs if n in r.scores} for n in names}
               for s, rs in by_system.items()}
-    rankings, ranks, rank_scores = {}, {s: {} for s in by_system}, {s: {} for s in by_system}
+    rankings: dict[str, Ranking] = {}
+    ranks: dict[str, dict[str, int | None]] = {s: {} for s in by_system}
+    rank_scores: dict[str, dict[str, float]] = {s: {} for s in by_system}
     for n in names:
         basis, ranked = _rank_basis({s: set(v[n]) for s, v in values.items()}, rule)
         unscored = {t: next(r.errors.get(n, "no summary") for r in results if r.topic == t)
@@ -171,7 +174,7 @@ def aggregate_systems(results: Iterable[SummaryResult], metrics: Sequence[Metric
                             tuple(t for t in all_topics if t not in {r.topic for r in rs}),
                             {n: len(values[s][n]) for n in names})
                for s, rs in by_system.items()]
-    first = names[0] if names else None
+    first = names[0] if names else ""  # no metric: no system has a rank
     systems.sort(key=lambda s: (s.rank.get(first) is None, s.rank.get(first) or 0, s.system))
     return systems, rankings
 

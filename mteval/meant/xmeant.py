@@ -73,12 +73,6 @@ def _table_file(path: str, mtime: int):
     return LexicalTable.load(Path(path))
 
 
-def _source(item: Item) -> str:
-    """The item's source sentence (checked items of a source metric always have one)."""
-    if item.source is None:
-        raise InputError(f"{item.id or 'item'}: no source given")
-    return item.source
-
 
 class Xmeant(SourceMetric):
     """XMEANT of an MT output against its source sentence (no reference). ``value`` = 2PR / (P + R)
@@ -222,7 +216,7 @@ class Xmeant(SourceMetric):
         return {t: found[text_key(t)] for t in unique}
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
-        texts = [_source(it) for it in items]
+        texts = [self.source_text(it) for it in items]
         sources = self.frames(texts, "source")
         outputs = self.frames([it.candidate for it in items], "output")
         sim, weights, filler = self._similarity(), role_weights(self.role_weights), self._filler()
