@@ -13,6 +13,7 @@ def load_test_module(relative: str):
     """A module of tests/ by its path relative to tests/ (its fixtures and constants)."""
     path = TESTS / relative
     spec = importlib.util.spec_from_file_location(f"_tests_{path.parent.name}_{path.stem}", path)
+    assert spec is not None and spec.loader is not None, f"{path} is not a module"
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

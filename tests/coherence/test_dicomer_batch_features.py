@@ -23,6 +23,7 @@ from coherence.dicomer.matrix import RoleMatrix, Token, transitions
 from coherence.relations import Relation
 
 _spec = importlib.util.spec_from_file_location("dicomer_reference", Path(__file__).parent / "dicomer_reference.py")
+assert _spec is not None and _spec.loader is not None
 reference = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(reference)
 

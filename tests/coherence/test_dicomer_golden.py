@@ -17,6 +17,7 @@ GOLDEN_DIR = Path(__file__).parent / "golden"
 GOLDEN = json.loads((GOLDEN_DIR / "dicomer_golden.json").read_text())
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "summeval" / "summeval_16sys_mean_expert.json"
 _spec = importlib.util.spec_from_file_location("make_dicomer_golden", GOLDEN_DIR / "make_dicomer_golden.py")
+assert _spec is not None and _spec.loader is not None
 make = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(make)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import pickle
 import sqlite3
+from typing import Any
 
 import joblib
 import numpy as np
@@ -42,7 +43,7 @@ def write_model(folder, variant: str = "DICOMER+EGRID") -> str:
     parser = DiscourseParser(tier=0)
     analyses = AnalysisCache(parser).analyse(TEXTS)
     model = DicomerModel(variant, C=1.0).fit(analyses, [3.0, 1.0, 2.0], [0, 0, 0])
-    info = {"variant": variant, "mode": "listwise", "parser_tier": 0, "C": 1.0,
+    info: dict[str, Any] = {"variant": variant, "mode": "listwise", "parser_tier": 0, "C": 1.0,
             "features": variant_config(variant).signature(), "parser": parser_id(parser)}
     info["signature"] = str(model_signature(info, info["parser"]))
     path = folder / "dicomer_model.npz"

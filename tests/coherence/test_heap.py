@@ -7,7 +7,7 @@ from coherence.heap import collect_new_objects_only, keep_new_objects
 
 
 class _Node:
-    pass
+    other: "_Node"
 
 
 def _cycle() -> weakref.ref:

@@ -131,7 +131,7 @@ def test_pdtb2_most_frequent_sense_accuracy(pdtb2_table):
     assert round(hits / sum(sum(c.values()) for c in counts.values()), 4) == 0.9319
 
 
-def test_api_rejects_non_text():
+def test_api_rejects_non_text() -> None:
     import coherence
 
     with pytest.raises(TypeError, match="expected str"):

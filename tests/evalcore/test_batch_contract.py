@@ -30,7 +30,8 @@ class Same(SourceMetric):
 MALFORMED_REFERENCE_ITEMS = [
     None, 5, 2.5, b"a b", "a b", ["a b", "a b"], (["a b"],), (["a b"], "a b", "x"), (None, "x"), (5, "x"),
     (["a b"], None), (["a b"], b"a b"), ([["a b"]], "a b"), ([1], "a b"), ([None], "a b"), ((), "a b"),
-    ("a b", ["a b"]), ({"a b"}, "a b"), Item(None, ("a b",)), Item("a b", None), Item("a b", (b"a b",)),
+    ("a b", ["a b"]), ({"a b"}, "a b"),
+    Item(None, ("a b",)), Item("a b", None), Item("a b", (b"a b",)),  # type: ignore[arg-type]  # malformed on purpose
 ]
 
 

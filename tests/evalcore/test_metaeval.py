@@ -2,9 +2,19 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from evalcore.metaeval import (CORRELATIONS, correlate, correlation_rows, correlations, grouped_correlation,
-                               paired_significance, percentile_bounds, percentile_interval, resample_counts,
-                               resample_documents, share_better)
+from evalcore.metaeval import (
+    CORRELATIONS,
+    correlate,
+    correlation_rows,
+    correlations,
+    grouped_correlation,
+    paired_significance,
+    percentile_bounds,
+    percentile_interval,
+    resample_counts,
+    resample_documents,
+    share_better,
+)
 
 
 def test_flat_correlations_match_scipy_with_ties():

@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 
 from tests.fuzz.compare import compare_runs
 from tests.fuzz.harness import Checker, binary_by_rule, expect_exit_like_plain, parse_output, write
-from tests.fuzz.hostile import (CONTROL, ODD, UTF8, VOCAB, canonical, encode_file, file_spec, hostile_line,
-                                is_foreign)
+from tests.fuzz.hostile import CONTROL, ODD, UTF8, VOCAB, canonical, encode_file, file_spec, hostile_line, is_foreign
 
 CHEAP = ("bleu", "chrf", "ter")
 #: a slower metric drawn now and then

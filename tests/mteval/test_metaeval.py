@@ -8,8 +8,14 @@ import sacrebleu
 from evalcore.metric import Score
 from mteval.baselines import Bleu, Meteor, Ter
 from mteval.data.wmt12 import Comparison
-from mteval.metaeval import (corpus_statistics, kendall_counts, orientation, system_correlations, win_counts,
-                             wmt12_kendall)
+from mteval.metaeval import (
+    corpus_statistics,
+    kendall_counts,
+    orientation,
+    system_correlations,
+    win_counts,
+    wmt12_kendall,
+)
 
 # segment 1: A > B, A > C, B = C (human tie); segment 2: B > A, A > C
 COMPARISONS = [Comparison(1, "A", "B", 1), Comparison(1, "A", "C", 1), Comparison(1, "B", "C", 0),

@@ -7,6 +7,7 @@ import math
 import subprocess
 import sys
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -35,16 +36,22 @@ class Tuner:
         self.proc = subprocess.Popen([sys.executable, "-m", "mteval.cli", "stream", "-r", REFS[0], "-r", REFS[1],
                                       *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
+    @staticmethod
+    def _pipe(stream: IO[bytes] | None) -> IO[bytes]:
+        assert stream is not None, "every stream is opened as a pipe"
+        return stream
+
     def ask(self, line: bytes) -> str:
-        self.proc.stdin.write(line + b"\n")
-        self.proc.stdin.flush()
-        return self.proc.stdout.readline().decode("utf-8").rstrip("\n")
+        stdin, stdout = self._pipe(self.proc.stdin), self._pipe(self.proc.stdout)
+        stdin.write(line + b"\n")
+        stdin.flush()
+        return stdout.readline().decode("utf-8").rstrip("\n")
 
     def close(self) -> tuple[int, str]:
-        self.proc.stdin.close()
-        rest = self.proc.stdout.read()
+        self._pipe(self.proc.stdin).close()
+        rest = self._pipe(self.proc.stdout).read()
         assert rest == b""  # every answer was already read, one per line
-        err = self.proc.stderr.read().decode("utf-8")
+        err = self._pipe(self.proc.stderr).read().decode("utf-8")
         return self.proc.wait(timeout=60), err
 
 

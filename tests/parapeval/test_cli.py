@@ -200,7 +200,7 @@ def test_build_phrase_table_cli_on_tiny_and_bad_bitexts(tmp_path, capsys):
 
 def test_build_lm_cli_reads_utf8_with_bom_and_names_bad_files(tmp_path, capsys):
     text = tmp_path / "t.txt"
-    text.write_bytes(codecs.BOM_UTF8 + "Zebra runs .\nzebra sleeps .\n".encode())
+    text.write_bytes(codecs.BOM_UTF8 + b"Zebra runs .\nzebra sleeps .\n")
     assert main(["build-lm", "--text", str(text), "--out", str(tmp_path / "t.arpa")]) == 0
     assert f"{tmp_path / 't.arpa'}\tlm:t:4g:" in capsys.readouterr().out
     arpa = (tmp_path / "t.arpa").read_text("utf-8")

@@ -140,7 +140,8 @@ def table_rows(page: str):
     """Each table's (header, rows) with rows as lists of (tag, text)."""
     parser = _Tags()
     parser.feed(page)
-    tables, current = [], None
+    tables: list[tuple[list, list[list]]] = []
+    current: tuple[list, list[list]] | None = None
     for tag, text in parser.seq:
         if tag == "table":
             current = ([], [])

@@ -14,6 +14,7 @@ import hashlib
 import json
 from dataclasses import astuple
 from pathlib import Path
+from typing import Any
 
 from evalcore.persist import file_sha256
 
@@ -76,7 +77,7 @@ def main() -> None:
 
     items = golden_items(read_summeval(shared_data_dir() / "summeval" / "summeval_16sys_mean_expert.json"))
     texts = [it.summary for it in items]
-    out = {"commit": "1e6608f", "items": [[it.topic, it.system] for it in items], "relations": {}}
+    out: dict[str, Any] = {"commit": "1e6608f", "items": [[it.topic, it.system] for it in items], "relations": {}}
     for tier in (0, 1):
         out["relations"][str(tier)] = [relation_rows(rels) for rels in DiscourseParser(tier=tier).parse_many(texts)]
     model, info = load_dicomer_model()

@@ -18,7 +18,7 @@ TEMPLATE = FeatureTemplate.from_yaml(default_model_dir() / "feature_template.yam
 
 def literal_pieces(kind: str, order: int, x: list[str]) -> Counter:
     """NGram.scala / SkipBigram.scala / CharNGram.scala getPieces, statement by statement."""
-    pieces = Counter()
+    pieces: Counter[str] = Counter()
     if kind == "ngram":
         for i in range(len(x) - order + 1):
             pieces["".join(SEP + x[j] for j in range(i, i + order))] += 1

@@ -11,6 +11,7 @@ Only identifiers and numbers are stored (no SummEval text): the test reads the t
 
 import json
 from pathlib import Path
+from typing import Any
 
 import summeval.metrics.tesla_s as old
 
@@ -19,8 +20,9 @@ from evalcore.data.summeval import read_summeval  # noqa: E402 - b9955f2's reade
 from evalcore.resources import shared_data_dir  # noqa: E402
 
 N_TOPICS = 5
-CONFIGS = {"default": {}, "stem": {"stem": True}, "no-fw": {"function_words": "none"},
-           "mean": {"multi_ref": "mean"}, "jackknife": {"multi_ref": "jackknife", "max_gap": 2, "alpha": 0.5}}
+CONFIGS: dict[str, dict[str, Any]] = {
+    "default": {}, "stem": {"stem": True}, "no-fw": {"function_words": "none"},
+    "mean": {"multi_ref": "mean"}, "jackknife": {"multi_ref": "jackknife", "max_gap": 2, "alpha": 0.5}}
 FIELDS = ("value", "precision", "recall", "f", "unigram_f", "skip_bigram_f")
 
 
@@ -29,8 +31,8 @@ def main() -> None:
     topics = sorted({it.topic for it in items})[:N_TOPICS]
     items = [it for it in items if it.topic in topics]
     pairs = [(list(it.references), it.summary) for it in items]
-    out = {"commit": "b9955f2", "topics": topics, "items": [[it.topic, it.system] for it in items], "batch": {},
-           "single": {}}
+    out: dict[str, Any] = {"commit": "b9955f2", "topics": topics, "items": [[it.topic, it.system] for it in items],
+                           "batch": {}, "single": {}}
     for name, kwargs in CONFIGS.items():
         metric = old.TeslaS(**kwargs)
         out["batch"][name] = [[getattr(s, f) for f in FIELDS] for s in metric.score_batch(pairs)]
