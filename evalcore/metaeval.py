@@ -419,7 +419,8 @@ def _as_matrix(x) -> np.ndarray:
 # --- tables over many metrics and human dimensions ---------------------------------------------
 
 
-def matrices(records: Records, names: Sequence[str], topics: Sequence[str], systems: Sequence[str]) -> dict[str, np.ndarray]:
+def matrices(records: Records, names: Sequence[str], topics: Sequence[str],
+             systems: Sequence[str]) -> dict[str, np.ndarray]:
     """One (topics x systems) matrix per name; NaN where a summary or a score is missing."""
     t_index = {t: i for i, t in enumerate(topics)}
     s_index = {s: j for j, s in enumerate(systems)}

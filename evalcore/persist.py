@@ -69,7 +69,7 @@ def arrays_digest(arrays: Mapping[str, np.ndarray]) -> str:
     h = hashlib.sha256()
     for name in sorted(arrays):
         a = np.asarray(arrays[name])
-        h.update(f"{name}|{a.dtype.str}|{a.shape}|".encode("utf-8"))
+        h.update(f"{name}|{a.dtype.str}|{a.shape}|".encode())
         h.update(np.ascontiguousarray(a).reshape(-1).view(np.uint8).data)  # the bytes, not a copy
     return h.hexdigest()
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from evalcore.textio import InputError, LineError, decode_lines, read_bytes
 

@@ -38,13 +38,14 @@ class PEMRegressor(BaseEstimator, RegressorMixin):
         self.cv = cv
         self.random_state = random_state
 
-    def fit(self, X, y, groups=None) -> "PEMRegressor":
+    def fit(self, X, y, groups=None) -> PEMRegressor:
         X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
         pipeline = Pipeline([("scale", StandardScaler()), ("svr", SVR(kernel=self.kernel))])
         grid = {"svr__C": list(self.C_grid), "svr__epsilon": list(self.epsilon_grid)}
         if self.kernel != "linear":
             grid["svr__gamma"] = list(self.gamma_grid)
-        splitter = GroupKFold(self.cv) if groups is not None else KFold(self.cv, shuffle=True, random_state=self.random_state)
+        splitter = (GroupKFold(self.cv) if groups is not None
+                    else KFold(self.cv, shuffle=True, random_state=self.random_state))
         search = GridSearchCV(pipeline, grid, cv=splitter, scoring="neg_mean_squared_error")
         search.fit(X, y, groups=groups)
         self.pipeline_ = search.best_estimator_

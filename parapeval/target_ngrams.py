@@ -20,7 +20,8 @@ def target_bag(doc: Doc, max_n: int = 4) -> Bag:
 
 def target_f1(bag_original: Bag, bag_paraphrase: Bag) -> float:
     """F1 (alpha 0.5) of two n-gram bags under exact match; 0 when either side is empty."""
-    return f_measure(bag_overlap(bag_original, bag_paraphrase), total(bag_original), total(bag_paraphrase), alpha=0.5)[2]
+    return f_measure(bag_overlap(bag_original, bag_paraphrase), total(bag_original), total(bag_paraphrase),
+                     alpha=0.5)[2]
 
 
 def target_f1_batch(pairs: Sequence[tuple[Doc, Doc]], max_n: int = 4) -> np.ndarray:

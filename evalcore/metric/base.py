@@ -179,7 +179,7 @@ class Metric(ABC):
         return Signature(self.name, params, self.signature_extras(), __version__)
 
     # ---- scoring -----------------------------------------------------------------------------
-    def validate(self) -> None:
+    def validate(self) -> None:  # noqa: B027 - a hook: metrics with parameters to check override it
         """Check parameter values (called once before scoring, not in ``__init__``)."""
 
     def _ensure_valid(self) -> None:

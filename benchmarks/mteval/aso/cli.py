@@ -21,11 +21,13 @@ def add_bench_arguments(parser) -> None:
                              "as auxiliary examples (not in the paper; default 0 = no such row)")
     parser.add_argument("--brown", type=int, default=30000, metavar="N",
                         help="aso+brown rows: at most N (noun, argument) pairs of unlabelled Brown text as observable "
-                             "auxiliary examples (Ando & Zhang 2005; parsed once and cached; default 30000, 0 = no such rows)")
+                             "auxiliary examples (Ando & Zhang 2005; parsed once and cached; default 30000, 0 = no "
+                             "such rows)")
     parser.add_argument("--brown-cv", action="store_true",
                         help="add aso+brown-cv (Brown problems, h by inner CV; ~2.5 min CPU per fold)")
     parser.add_argument("--lambda-cv", action="store_true",
-                        help="add linear-cv-lambda and aso-cv-lambda: lambda of each by inner CV on the training documents")
+                        help="add linear-cv-lambda and aso-cv-lambda: lambda of each by inner CV on the training "
+                             "documents")
 
 
 def run_bench(args, log: Callable[[str], None] = lambda m: None) -> int:
