@@ -13,12 +13,23 @@ import argparse
 import sys
 from pathlib import Path
 
-from evalcore.cli import (EXIT_ITEM_ERRORS, EXIT_OK, add_limit_args, add_output_args, check_output_dir, check_output_path, command,
-                          dispatch, guarded, limits_of, new_parser, write_output)
-from evalcore.textio import InputError
-
 from coherence.inputs import STDIN, Source, add_relation_source_args, add_text_inputs, relation_source, text_sources
 from coherence.relations import Relation, RelationError
+from evalcore.cli import (
+    EXIT_ITEM_ERRORS,
+    EXIT_OK,
+    add_limit_args,
+    add_output_args,
+    check_output_dir,
+    check_output_path,
+    command,
+    dispatch,
+    guarded,
+    limits_of,
+    new_parser,
+    write_output,
+)
+from evalcore.textio import InputError
 
 _WORKER = {}
 
@@ -126,9 +137,8 @@ def _default_data() -> Path:
 
 
 def cmd_train_parser(args) -> int:
-    from evalcore.resources import package_path
-
     from coherence.train import train
+    from evalcore.resources import package_path
 
     data = Path(args.data) if args.data else _default_data()
     out = check_output_dir(Path(args.out) if args.out else package_path("coherence", "models"), "--out")

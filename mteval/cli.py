@@ -15,9 +15,25 @@ import argparse
 import sys
 from pathlib import Path
 
-from evalcore.cli import (EXIT_OK, add_io_args, add_limit_args, add_metric_args, add_output_args, check_input_path,
-                          check_output_path, command, dispatch, emit, exit_code, guarded, limits_of, metric_names,
-                          new_parser, positive_int, select_metrics)
+from evalcore.cli import (
+    EXIT_OK,
+    add_io_args,
+    add_limit_args,
+    add_metric_args,
+    add_output_args,
+    check_input_path,
+    check_output_path,
+    command,
+    dispatch,
+    emit,
+    exit_code,
+    guarded,
+    limits_of,
+    metric_names,
+    new_parser,
+    positive_int,
+    select_metrics,
+)
 from evalcore.textio import InputError
 from mteval.registry import DEFAULT_METRICS
 

@@ -13,9 +13,23 @@ import argparse
 import sys
 from pathlib import Path
 
-from evalcore.cli import (EXIT_OK, add_io_args, add_output_args, check_input_path, check_output_dir, check_output_path,
-                          command, dispatch, emit, exit_code, guarded, limits_of, new_parser,
-                          select_metrics, strict_json)
+from evalcore.cli import (
+    EXIT_OK,
+    add_io_args,
+    add_output_args,
+    check_input_path,
+    check_output_dir,
+    check_output_path,
+    command,
+    dispatch,
+    emit,
+    exit_code,
+    guarded,
+    limits_of,
+    new_parser,
+    select_metrics,
+    strict_json,
+)
 from evalcore.textio import InputError
 from summeval.metrics.multiref import MULTI_REF_MODES
 from summeval.pipeline import RANK_RULES

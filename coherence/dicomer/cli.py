@@ -8,15 +8,28 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from evalcore.cli import (EXIT_OK, add_limit_args, add_metric_args, add_output_args, check_output_dir, check_output_path, command,
-                          emit, exit_code, jsonl_line, limits_of, select_metrics, strict_json, tsv_cell)
-from evalcore.metric import ErrorRecord, Item, Score
-from evalcore.textio import InputError
-
-from coherence.inputs import add_relation_source_args, add_text_inputs, text_sources
 from coherence.dicomer.config import VARIANTS
 from coherence.dicomer.synthetic import GENRE_SETS
 from coherence.dicomer.train import DEFAULT_MODE, DEFAULT_VARIANT, MODES
+from coherence.inputs import add_relation_source_args, add_text_inputs, text_sources
+from evalcore.cli import (
+    EXIT_OK,
+    add_limit_args,
+    add_metric_args,
+    add_output_args,
+    check_output_dir,
+    check_output_path,
+    command,
+    emit,
+    exit_code,
+    jsonl_line,
+    limits_of,
+    select_metrics,
+    strict_json,
+    tsv_cell,
+)
+from evalcore.metric import ErrorRecord, Item, Score
+from evalcore.textio import InputError
 
 Result = Score | ErrorRecord
 
@@ -125,10 +138,9 @@ def cmd_train_dicomer(args) -> int:
 
 def _train_on_judged(args, out: Path | None) -> int:
     """`coherence train dicomer --input FILE.jsonl | --models DIR --peers DIR --human FILE`."""
+    from coherence.dicomer.train import train_on_judged
     from evalcore.cli import check_input_path
     from evalcore.data.human import read_human
-
-    from coherence.dicomer.train import train_on_judged
 
     if not args.human:
         raise InputError("--human FILE (JSONL or TSV with topic, system and the --target dimension) is needed "
