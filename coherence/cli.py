@@ -163,7 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     t = sub.add_parser("train", help="train a model")
     tsub = t.add_subparsers(dest="what", required=True)
-    tp = command(tsub, "parser", cmd_train_parser, help="retrain the Tier 1 parser from GDTB train into coherence/models")
+    tp = command(tsub, "parser", cmd_train_parser, help="retrain the Tier 1 parser from GDTB train into "
+                                                        "coherence/models")
     tp.add_argument("--data", help="discourse data folder (default: shared data/discourse)")
     tp.add_argument("--out", help="output folder (default: coherence/models)")
 

@@ -80,8 +80,8 @@ def _add_score(sub) -> None:
 def _add_correlate(sub) -> None:
     p = command(sub, "correlate", _correlate, help="correlate metric scores with your own human judgments",
                 description="Correlate the segment or system scores of `mteval score --format json --segments` "
-                            "with human judgments in a TSV/CSV file with a header row (columns system, line or seg_id, then "
-                            "one column per judgment: segment level; or system and judgments only: system level) "
+                            "with human judgments in a TSV/CSV file with a header row (columns system, line or seg_id, "
+                            "then one column per judgment: segment level; or system and judgments only: system level) "
                             "or a JSONL file with the same fields.")
     p.add_argument("--scores", type=Path, required=True, help="JSON written by `mteval score --format json --segments`")
     p.add_argument("--human", type=Path, required=True, help="human judgments: TSV/CSV with a header row, or JSONL")
@@ -141,7 +141,8 @@ def _add_tune(sub) -> None:
 
     p = sub.add_parser("tune", help="tune a grid-searched metric's parameters on human judgments")
     metrics = p.add_subparsers(dest="tuned", required=True)
-    add_red_tune(command(metrics, "red", run_tune, help="REDp's parameters by grid search on WMT12 rankings into English",
+    add_red_tune(command(metrics, "red", run_tune,
+                         help="REDp's parameters by grid search on WMT12 rankings into English",
                          description="The paper's alternating grid search (system Spearman + segment Kendall), "
                                      "cross-validated by segment: writes red_tune.md/.json and the values tuned on "
                                      "all rankings."))

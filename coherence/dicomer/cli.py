@@ -189,8 +189,8 @@ def add_commands(subparsers, train_subparsers) -> None:
     s.add_argument("--no-cache", action="store_true", help="neither read nor write the on-disk parse cache")
     add_relation_source_args(s)
 
-    t = command(train_subparsers, "dicomer", cmd_train_dicomer, help="retrain the shipped DICOMER model (default: GDTB windows "
-                                                    "vs permutations, licence-clean genres)")
+    t = command(train_subparsers, "dicomer", cmd_train_dicomer,
+                help="retrain the shipped DICOMER model (default: GDTB windows vs permutations, licence-clean genres)")
     t.add_argument("--mode", choices=MODES, default=None,
                    help="gdtb-permutation (default): GDTB windows vs seeded permutations; listwise/permutation/"
                         "combined: SummEval summaries and/or articles (listwise models)")
@@ -202,7 +202,8 @@ def add_commands(subparsers, train_subparsers) -> None:
                                   "(default ../shared/data)")
     t.add_argument("--tier", type=int, choices=(0, 1), default=1, help="discourse parser tier")
     own = t.add_argument_group("your own judged summaries (listwise; needs --human and --out)")
-    own.add_argument("-i", "--input", help="JSONL with topic, system, summary, references (the format of `summeval`; references unused)")
+    own.add_argument("-i", "--input", help="JSONL with topic, system, summary, references (the format of `summeval`; "
+                                           "references unused)")
     own.add_argument("--models", type=Path, help="TAC folder of model (reference) summaries")
     own.add_argument("--peers", type=Path, help="TAC folder of peer summaries")
     own.add_argument("--human", type=Path, help="human scores: JSONL or TSV/CSV with topic, system, dimensions")

@@ -24,9 +24,9 @@ class ScoredRow:
 def read_score_json(path: str | Path, command: str, rows: str, row: str, keys: Mapping[str, type],
                     hint: str = "") -> tuple[dict[tuple, ScoredRow], dict]:
     """Rows keyed by ``keys`` (field -> str or int) of the ``rows`` list (each one ``row``, for
-    messages) of the JSON ``command`` wrote, and its signatures. A file of another shape, a row without its keys, a value that is
-    not a finite number or a second row with the same key is an :class:`InputError` naming the
-    row; ``hint`` says how to write a file with the ``rows`` list."""
+    messages) of the JSON ``command`` wrote, and its signatures. A file of another shape, a row
+    without its keys, a value that is not a finite number or a second row with the same key is an
+    :class:`InputError` naming the row; ``hint`` says how to write a file with the ``rows`` list."""
     from evalcore.cli import read_input_text
 
     what = f"{path}: not a `{command}` file"

@@ -151,7 +151,8 @@ def test_a_second_score_row_for_a_segment_is_refused_not_overwritten(tmp_path, s
     doubled.write_text(json.dumps(doc))
     (tmp_path / "h.tsv").write_text("system\tq\nsystem-a.en\t1\nsystem-b.en\t2\n")
     assert main(["correlate", "--scores", str(doubled), "--human", str(tmp_path / "h.tsv")]) == 2
-    assert f"segment {len(doc['segments'])}: duplicate scores for system 'system-a.en', line 1" in capsys.readouterr().err
+    expected = f"segment {len(doc['segments'])}: duplicate scores for system 'system-a.en', line 1"
+    assert expected in capsys.readouterr().err
 
 
 def test_judgments_in_json_lines(tmp_path, three_systems, capsys):

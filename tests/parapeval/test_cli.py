@@ -70,7 +70,8 @@ def test_json_is_strict_with_a_top_level_signature_and_summaries(pairs_file, res
     assert doc["signature"]["pem"]["short"].startswith("pem|pivots:fr=") and doc["failed_items"] == 4
     assert len(doc["items"]) == 6
     systems = {s["system"]: s for s in doc["systems"]["pem"]}
-    assert systems["A"]["rank"] == 1 and systems["B"]["rank"] == 2 and (systems["B"]["n"], systems["B"]["errors"]) == (1, 1)
+    assert systems["A"]["rank"] == 1 and systems["B"]["rank"] == 2
+    assert (systems["B"]["n"], systems["B"]["errors"]) == (1, 1)
     assert systems["all"]["errors"] == 3 and systems["all"]["value"] is None and "rank" not in systems["all"]
 
 
@@ -175,7 +176,8 @@ def test_train_writes_the_model_file(resource_args, tmp_path, capsys, toy_pairs)
     assert info["controls"] and info["pivots"] == ["fr"] and info["pairs"] == len(toy_pairs) + 3 * 4
     assert info["trained_on"].startswith("Twitter-Para (tp.jsonl): 12 human-scored pairs + 12 controls")
     assert info["signature"].startswith("pem|pivots:fr|fw:none|lm:toy:4g:") and info["licence"]
-    assert info["neutral"]["value"] == pytest.approx(model.predict(np.array([list(info["neutral"]["features"].values())]))[0])
+    neutral = np.array([list(info["neutral"]["features"].values())])
+    assert info["neutral"]["value"] == pytest.approx(model.predict(neutral)[0])
     assert np.isfinite(model.predict(np.array([[0.5, -2.0, 0.3]]))).all()
     one = _twitter_para(tmp_path / "one.jsonl", [p for p in toy_pairs if p.original == "the cat sleeps ."])
     assert main(["train", "--data", str(one), "--out", str(out), *resource_args[:4]]) == 2

@@ -15,7 +15,8 @@ scheduler = pytest.fixture(scope="module")(local_scheduler)
 
 def test_pem_scores_equal_one_process(scheduler, toy_pairs, resource_args, tmp_path, capsys):
     path = tmp_path / "pairs.jsonl"
-    rows = [{"original": p.original, "paraphrase": p.paraphrase, "system": f"g{k % 3}"} for k, p in enumerate(toy_pairs)]
+    rows = [{"original": p.original, "paraphrase": p.paraphrase, "system": f"g{k % 3}"}
+            for k, p in enumerate(toy_pairs)]
     rows.insert(3, {"original": "the cat sleeps .", "paraphrase": "", "system": "g0"})
     path.write_text("".join(json.dumps(r) + "\n" for r in rows) + '{"original": "no paraphrase"}\n', "utf-8")
     for fmt in ("json", "jsonl"):

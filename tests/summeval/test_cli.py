@@ -60,7 +60,8 @@ def test_score_table_shows_summaries_systems_and_signatures_after_it(capsys):
 
 def test_score_json_is_strict_with_a_signature_object(capsys, tmp_path):
     out_file = tmp_path / "scores.json"
-    code, out, err = run(capsys, "score", *TAC, "-m", "tesla-s", "-m", "rouge-2", "--format", "json", "-o", str(out_file))
+    code, out, err = run(capsys, "score", *TAC, "-m", "tesla-s", "-m", "rouge-2", "--format", "json", "-o",
+                         str(out_file))
     assert code == 0 and out == "" and err == ""
     doc = strict(out_file.read_text())
     assert set(doc) == {"signature", "summaries", "systems", "ranking"}
@@ -203,7 +204,8 @@ def test_report_with_human_scores(capsys, tmp_path):
     assert page.count("data:image/png;base64,") == 2 and "D0003-A" in page
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "## Correlation with human scores" in md and "tesla-s|" in md
-    assert "![system-level scatter plots](scatter.png)" in md and (tmp_path / "rep" / "scatter.png").stat().st_size > 1000
+    assert "![system-level scatter plots](scatter.png)" in md
+    assert (tmp_path / "rep" / "scatter.png").stat().st_size > 1000
     assert "[τ " in page  # correlation cells carry their bootstrap CI
 
 
@@ -246,10 +248,12 @@ def test_metric_all_runs_the_aesop_workflow_with_report(capsys, tmp_path):
     names = {"tesla-s", "dicomer", "cremer", "cremer-rbf", "cremer-pf", "rouge-1", "rouge-2", "rouge-l", "rouge-su4"}
     assert set(doc["signature"]) == names
     assert all(set(s["scores"]) == names for s in doc["summaries"]) and len(doc["summaries"]) == 12
-    assert "|model:" in doc["signature"]["cremer"]["short"] and "|parser:gdtb-clf" in doc["signature"]["dicomer"]["short"]
+    assert "|model:" in doc["signature"]["cremer"]["short"]
+    assert "|parser:gdtb-clf" in doc["signature"]["dicomer"]["short"]
     # DICOMER and CREMER carry what they define, never precision/recall/F
     components = doc["summaries"][0]["components"]
-    assert set(components["dicomer"]) == {"log_score"} and set(components["cremer"]) == {"tesla_s", "tesla_s_z", "dicomer"}
+    assert set(components["dicomer"]) == {"log_score"}
+    assert set(components["cremer"]) == {"tesla_s", "tesla_s_z", "dicomer"}
     ranks = {s["system"]: s["rank"] for s in doc["systems"]}
     assert ranks["1"]["cremer"] == 1  # the close paraphrase is the most responsive peer
     html = (report / "report.html").read_text()

@@ -23,7 +23,8 @@ def test_dask_on_a_local_cluster():
     from summeval.distributed import score_items_dask
 
     items = read_tac(DEMO / "models", DEMO / "peers")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster, \
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         assert score_items_dask(items, [TeslaS()], client=client, chunk_size=4) == score_items(items, [TeslaS()])
 
