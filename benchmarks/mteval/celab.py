@@ -86,7 +86,8 @@ def latin_rank_shift(testset, segments: Sequence[int], systems: Sequence[str], c
     rank = {m: {y: r for r, y in enumerate(sorted(systems, key=lambda y: -corpus[m][y]))}
             for m in ("tesla-celab", "chrf")}
     shift = {y: rank["tesla-celab"][y] - rank["chrf"][y] for y in systems}
-    rho = correlation_rows([[share[y] for y in systems]], [[shift[y] for y in systems]], "spearman")[0]
+    rho = correlation_rows(np.array([[share[y] for y in systems]]), np.array([[shift[y] for y in systems]]),
+                           "spearman")[0]
     return {"latin_share": share, "ranks_lost_vs_chrf": shift, "spearman": float(rho)}
 
 

@@ -93,8 +93,8 @@ def _key(row: dict, keys: Sequence[str], index: str | None, where: str) -> tuple
     if index is None:
         return key
     try:
-        return (*key, int(row.get(index)))
-    except (TypeError, ValueError):
+        return (*key, int(row[index]))
+    except (KeyError, TypeError, ValueError):
         raise InputError(f"{where}: {index} {row.get(index)!r} is not a line number") from None
 
 

@@ -57,8 +57,8 @@ def read_score_json(path: str | Path, command: str, rows: str, row: str, keys: M
             raise InputError(f"{where}: duplicate scores for " + ", ".join(
                 f"{name} {value!r}" for name, value in zip(keys, key)))
         out[key] = ScoredRow(clean, {name: components[name] for name in clean if name in components})
-    signatures = doc.get("signature") if isinstance(doc.get("signature"), dict) else {}
-    return out, signatures
+    signatures = doc.get("signature")
+    return out, signatures if isinstance(signatures, dict) else {}
 
 
 def _key(row: object, keys: Mapping[str, type], where: str) -> tuple:
@@ -66,7 +66,7 @@ def _key(row: object, keys: Mapping[str, type], where: str) -> tuple:
     names = " and ".join(f'"{k}"' for k in keys)
     if not isinstance(row, dict):
         raise InputError(f"{where}: needs {names}")
-    key = []
+    key: list[str | int] = []
     for name, kind in keys.items():
         value = row.get(name)
         if kind is int:

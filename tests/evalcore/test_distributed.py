@@ -75,7 +75,7 @@ def _items(n: int = 23) -> list[Item]:
         out.append(Item(cand, (ref,), id=f"line {k + 1}"))
     if n > 12:
         out[7] = Item("a cat", ("",), id="line 8")
-        out[12] = Item(b"bytes", ("a",), id="line 13")
+        out[12] = Item(b"bytes", ("a",), id="line 13")  # type: ignore[arg-type]  # malformed on purpose
     return out
 
 
