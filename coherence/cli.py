@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from coherence.inputs import STDIN, Source, add_relation_source_args, add_text_inputs, relation_source, text_sources
 from coherence.relations import Relation, RelationError
@@ -31,7 +32,7 @@ from evalcore.cli import (
 )
 from evalcore.textio import InputError
 
-_WORKER = {}
+_WORKER: dict[str, Any] = {}  # the parser and limits of this process
 
 
 def _init_worker(args) -> None:
@@ -112,7 +113,7 @@ def cmd_parse(args) -> int:
                 pbar.update(1)
     failed, rendered = 0, []
     for k, (source, text, rels, err) in enumerate(results):
-        if err is not None:
+        if err is not None or rels is None:
             failed += 1
             print(f"error: {err}", file=sys.stderr)
             continue

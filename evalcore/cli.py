@@ -29,7 +29,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from evalcore import __version__
 from evalcore.distributed import add_scheduler_arg
@@ -193,6 +193,14 @@ def check_output_path(path: str | Path | None, what: str = "--output") -> Path |
     if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise InputError(f"{what} {path}: not writable")
     return path
+
+
+@overload
+def check_output_dir(path: str | Path, what: str) -> Path: ...
+@overload
+def check_output_dir(path: None, what: str) -> None: ...
+@overload
+def check_output_dir(path: str | Path | None, what: str) -> Path | None: ...
 
 
 def check_output_dir(path: str | Path | None, what: str) -> Path | None:

@@ -13,6 +13,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalcore.cli import (
     EXIT_OK,
@@ -31,6 +32,9 @@ from evalcore.cli import (
 )
 from evalcore.textio import InputError
 from parapeval import defaults
+
+if TYPE_CHECKING:
+    from evalcore.metric.base import Result
 
 PROG = "parapeval"
 MAX_ERRORS_SHOWN = 20
@@ -86,11 +90,13 @@ def cmd_score(args: argparse.Namespace) -> int:
     signatures = {m.name: m.signature() for m in metrics}
     records = read_pairs(args.input, args.system_field)
     todo = [r for r in records if not r.error]
-    items = [Item(r.paraphrase, source=r.original, id=r.item) for r in todo]
+    # a JSON value that is not text is kept as read: the metric's input check names it
+    items = [Item(r.paraphrase, source=r.original, id=r.item) for r in todo]  # type: ignore[arg-type]
     scored = iter(score_with(metrics, items, jobs=args.jobs, progress=True, limits=limits,
                              key=lambda item: item.source, unit="pair", scheduler=args.scheduler))
     rows = []
     for rec in records:
+        results: dict[str, Result]
         if rec.error:
             results = {m.name: ErrorRecord(rec.item, m.name, rec.error) for m in metrics}
         else:  # parapeval's rows show the item already: drop the repeated id from the message

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from evalcore.cli import (
     EXIT_OK,
@@ -235,7 +236,7 @@ def _correlate(args) -> int:
     metric_m = matrices({k: scored[k] for k in keys}, names, topics, systems)
     human_m = matrices({k: human[k] for k in keys}, dims, topics, systems)
     short = {n: s["short"] if isinstance(s, dict) else str(s) for n, s in signatures.items()}
-    result = {"signature": signatures, "n_topics": len(topics), "n_systems": len(systems),
+    result: dict[str, Any] = {"signature": signatures, "n_topics": len(topics), "n_systems": len(systems),
               "pairs": match.counts(), "correlations": correlation_table(metric_m, human_m, args.bootstrap, args.seed)}
     if pairs:
         result["significance"] = significance_table(metric_m, human_m, pairs, args.bootstrap, args.seed)

@@ -67,7 +67,7 @@ def _tsv(names: Sequence[str], rows: Sequence[tuple[str, Mapping[str, Result]]])
     head = ["file", *(c for n in names for c in (n, f"{n}.log_score")), "notes", "errors"]
     lines = ["\t".join(head)]
     for file, results in rows:
-        cells = [file]
+        cells: list[object] = [file]
         for n in names:
             r = results[n]
             cells += [r.value if r.ok else None, r.components.get("log_score") if r.ok else None]
@@ -77,12 +77,18 @@ def _tsv(names: Sequence[str], rows: Sequence[tuple[str, Mapping[str, Result]]])
     return "\n".join(lines) + "\n"
 
 
+def _table_cells(result: Result) -> tuple[str, str]:
+    """A text's value and log score as the table shows them."""
+    if not result.ok:
+        return "error", "-"
+    return f"{result.value:.6f}", f"{result.log_score:.4f}"
+
+
 def _table(names: Sequence[str], rows: Sequence[tuple[str, Mapping[str, Result]]]) -> str:
     from evalcore.tables import table
 
     body = table(["file", *(c for n in names for c in (n, "log score")), "notes"],
-                 [[file, *(c for n in names for c in ((f"{results[n].value:.6f}", f"{results[n].log_score:.4f}")
-                                                        if results[n].ok else ("error", "-"))),
+                 [[file, *(c for n in names for c in _table_cells(results[n])),
                    "; ".join(note for r in results.values() for note in r.notes) or "-"]
                   for file, results in rows])
     errors = [f"error: {file}: {n}: {r.message}" for file, results in rows for n, r in results.items() if not r.ok]
@@ -107,7 +113,7 @@ def cmd_score(args) -> int:
             unreadable[k] = str(exc).removeprefix(f"{source.name}: ")
     scored = iter(score_with(metrics, items, args.jobs, progress=True, limits=limits, unit="text",
                              scheduler=args.scheduler))
-    rows = []
+    rows: list[tuple[str, Mapping[str, Result]]] = []
     for k, source in enumerate(sources):
         if k in unreadable:
             rows.append((source.name, {n: ErrorRecord(source.name, n, unreadable[k]) for n in names}))

@@ -39,7 +39,7 @@ def run_label(args: argparse.Namespace) -> int:
     segments = read_segments(args.file)
     labeller = load_labeller(args.model, args.language) if args.model else default_labeller(args.language)
     ok = [k for k, line in enumerate(segments.lines) if line is not None]
-    texts = [segments.lines[k] for k in ok]
+    texts = [segments.text(k) for k in ok]
     parsed = parse_texts(parser_for(args.language), texts)
     framed = dict(zip(ok, labeller.label_parsed(parsed)))
     if args.format == "json":
