@@ -78,7 +78,8 @@ def check_api(case: dict, workdir: Path) -> None:
         if result.ok:
             check.expect(math.isfinite(result.value), "finite-score", f"item {k + 1}: value {result.value!r}")
         else:
-            check.expect(isinstance(result.item, str) and result.item and result.message, "error-names-item",
+            check.expect(isinstance(result.item, str) and bool(result.item) and bool(result.message),
+                         "error-names-item",
                          f"item {k + 1}: error record {result!r}")
     again = metric.score_batch(items, limits)
     for k, (first, second) in enumerate(zip(results, again)):

@@ -11,6 +11,7 @@ UTF-8 file that means the same text, and the two runs' per-item results are comp
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
 from tests.fuzz.harness import Checker, same_number
 
@@ -31,10 +32,12 @@ def compare_runs(check: Checker, actual: Results, meant: Results, lossless: bool
             other = meant[key].get(metric)
             if lossless:
                 check.expect((value is None) == (other is None), "lossless-same-items",
-                             lambda: f"{what}: {key} {metric} is {value!r} here but {other!r} in the plain UTF-8 file")
+                             partial("{}: {} {} is {!r} here but {!r} in the plain UTF-8 file".format,
+                                     what, key, metric, value, other))
             if value is not None and other is not None:
                 check.expect(same_number(value, other), "right-number",
-                             lambda: f"{what}: {key} {metric} = {value!r}, but the text it stands for scores {other!r}")
+                             partial("{}: {} {} = {!r}, but the text it stands for scores {!r}".format,
+                                     what, key, metric, value, other))
             elif value is not None:
                 check.expect(False, "right-number",
-                             lambda: f"{what}: {key} {metric} = {value!r}, but the text it stands for cannot be scored")
+                             f"{what}: {key} {metric} = {value!r}, but the text it stands for cannot be scored")

@@ -13,6 +13,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 TRACEBACK = "Traceback (most recent call last)"
 EXIT_CODES = (0, 1, 2)
@@ -58,7 +59,7 @@ class Checker:
     workdir: Path
     commands: list[str] = field(default_factory=list)
 
-    def fail(self, prop: str, detail: str) -> None:
+    def fail(self, prop: str, detail: str) -> NoReturn:
         raise PropertyFailure(prop, detail, self.commands[-3:])
 
     def expect(self, condition: bool, prop: str, detail: str | Callable[[], str]) -> None:

@@ -35,7 +35,7 @@ SPACES = (" ", "  ", "\t", "\u00a0", "\u3000", " \u200b ")
 ENCODINGS = ("utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "latin-1")
 UTF8 = ("utf-8", "utf-8-sig")
 
-any_char = st.characters(exclude_categories=("Cs",), exclude_characters="\n\r")
+any_char = st.characters(exclude_categories=["Cs"], exclude_characters="\n\r")
 
 
 def plain_words(min_size: int = 1, max_size: int = 12) -> st.SearchStrategy[list[str]]:

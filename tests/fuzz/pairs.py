@@ -14,7 +14,8 @@ from tests.fuzz.harness import Checker, expect_exit_like_plain, parse_output, wr
 from tests.fuzz.hostile import canonical, encode_file, hostile_line, is_foreign
 
 FORMATS = ("json", "jsonl", "tsv", "table")
-BROKEN_JSON = ('{"original": "a cat", "paraphrase": ', "[1, 2]", "null", '"a string"', '{"original": 1, "paraphrase": 2}',
+BROKEN_JSON = ('{"original": "a cat", "paraphrase": ', "[1, 2]", "null", '"a string"', '{"original": 1, "paraphrase": '
+                                                                                       '2}',
                '{"original": "the cat sat"}', '{"paraphrase": "x", "original": null}', "{'original': 'a'}",
                '{"original": "a", "paraphrase": "b", "original": "c"}', '{"original": NaN, "paraphrase": "b"}',
                '{"original": "\\ud800 lone", "paraphrase": "the cat \\udcff"}', "{}", "}", "\ufeff{}")
@@ -23,7 +24,8 @@ BROKEN_JSON = ('{"original": "a cat", "paraphrase": ', "[1, 2]", "null", '"a str
 @st.composite
 def tsv_row(draw) -> str:
     kind = draw(st.sampled_from(("pair",) * 6 + ("one", "four", "quoted", "empty-cols")))
-    original, paraphrase, system = draw(hostile_line()), draw(hostile_line()), draw(st.sampled_from(("A", "B", "sys C", "")))
+    original, paraphrase, system = draw(hostile_line()), draw(hostile_line()), draw(st.sampled_from(("A", "B", "sys C",
+                                                                                                     "")))
     if kind == "one":
         return original
     if kind == "four":
@@ -55,7 +57,8 @@ def pairs_case(draw) -> dict:
         rows.insert(0, "original\tparaphrase\tsystem")
     if rows and draw(st.integers(0, 4)) == 0:
         rows.insert(draw(st.integers(0, len(rows))), draw(st.sampled_from(("", "   ", "\t"))))
-    spec = {"lines": rows, "enc": draw(st.sampled_from(("utf-8",) * 6 + ("utf-8-sig", "utf-16", "utf-16-le", "latin-1"))),
+    spec = {"lines": rows,
+            "enc": draw(st.sampled_from(("utf-8",) * 6 + ("utf-8-sig", "utf-16", "utf-16-le", "latin-1"))),
             "eol": draw(st.sampled_from(("\n", "\n", "\r\n", "\r"))), "final": draw(st.booleans())}
     if draw(st.integers(0, 19)) == 0:
         spec = {"raw": draw(st.binary(max_size=120)).decode("latin-1")}
@@ -64,7 +67,8 @@ def pairs_case(draw) -> dict:
 
 
 def _argv(path: str, case: dict, fmt: str, resources: list[str]) -> list[str]:
-    return ["score", "-i", path, "--format", fmt, *(["--system-field", "system"] if case["system_field"] else []), *resources]
+    return ["score", "-i", path, "--format", fmt, *(["--system-field", "system"] if case["system_field"] else []),
+            *resources]
 
 
 def item_results(check: Checker, doc: dict, spec: dict | None, data: bytes | None) -> dict:
@@ -73,7 +77,8 @@ def item_results(check: Checker, doc: dict, spec: dict | None, data: bytes | Non
     rows: dict = {}
     for row in doc["items"]:
         match = re.search(r":(\d+)", row["item"])
-        check.expect(match is not None, "error-names-item", f"row item {row['item']!r} names no line")
+        if match is None:
+            check.fail("error-names-item", f"row item {row['item']!r} names no line")
         line = int(match.group(1))
         check.expect(line not in rows, "every-item-reported", f"two rows for line {line}")
         for name, result in row.items():
@@ -86,10 +91,10 @@ def item_results(check: Checker, doc: dict, spec: dict | None, data: bytes | Non
                  f"{failed} rows with errors, failed_items says {doc.get('failed_items')}")
     if data is not None and spec is not None and not is_foreign(spec) and spec.get("eol") != "\r":
         lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
-        for number, line in enumerate(lines, 1):
-            header = number == 1 and {b"original", b"paraphrase"} <= set(line.rstrip(b"\r").split(b"\t"))
-            if line.strip() and not header:
-                check.expect(number in rows, "every-item-reported", f"input line {number} {line[:60]!r} has no row")
+        for number, raw in enumerate(lines, 1):
+            header = number == 1 and {b"original", b"paraphrase"} <= set(raw.rstrip(b"\r").split(b"\t"))
+            if raw.strip() and not header:
+                check.expect(number in rows, "every-item-reported", f"input line {number} {raw[:60]!r} has no row")
     return rows
 
 
@@ -105,12 +110,14 @@ def check_pairs(case: dict, workdir: Path, resources: list[str]) -> None:
     out = check.run("parapeval", _argv("-" if stdin else path, case, case["format"], resources), stdin)
     meant = None
     if plain is not None:
-        meant = check.run("parapeval", _argv(write(workdir, f"plain/{name}", encode_file(plain)), case, "json", resources))
+        meant = check.run("parapeval",
+                          _argv(write(workdir, f"plain/{name}", encode_file(plain)), case, "json", resources))
         expect_exit_like_plain(check, out, meant, [data], lossless, "file")
     if out.code == 2:
         return
     parse_output(check, out, case["format"])
-    full = out if case["format"] == "json" and not stdin else check.run("parapeval", _argv(path, case, "json", resources))
+    full = out if case["format"] == "json" and not stdin else check.run("parapeval",
+                                                                        _argv(path, case, "json", resources))
     check.expect(full.code == out.code, "same-exit-code-every-format",
                  f"--format {case['format']}{' from stdin' if stdin else ''} exits {out.code}, json {full.code}")
     if full.code == 2:

@@ -10,7 +10,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-TABLE = {("the",): (40, {("le",): 30, ("la",): 10}), ("cat",): (10, {("chat",): 10}), ("dog",): (10, {("chien",): 10}),
+TABLE: dict[tuple[str, ...], tuple[int, dict[tuple[str, ...], int]]] = {
+         ("the",): (40, {("le",): 30, ("la",): 10}), ("cat",): (10, {("chat",): 10}), ("dog",): (10, {("chien",): 10}),
          ("sat",): (5, {("assis",): 5}), ("council",): (6, {("conseil",): 6}), ("budget",): (4, {("budget",): 4}),
          ("approved",): (3, {("approuvé",): 3}), ("the", "cat"): (8, {("le", "chat"): 8}), (".",): (50, {(".",): 50})}
 
@@ -30,8 +31,9 @@ def resource_args() -> tuple[str, ...]:
 
     folder = Path(tempfile.mkdtemp(prefix="fuzz-pem-"))
     atexit.register(shutil.rmtree, folder, True)
-    store = write_store(folder / "fr.sqlite", [(e, float(n), sorted(((f, float(c)) for f, c in tr.items()),
-                                                                    key=lambda fc: -fc[1])) for e, (n, tr) in TABLE.items()],
+    rows = [(e, float(n), sorted(((f, float(c)) for f, c in tr.items()), key=lambda fc: -fc[1]))
+            for e, (n, tr) in TABLE.items()]
+    store = write_store(folder / "fr.sqlite", rows,
                         {"signature": "pt:fuzz-toy", "stem": "False"})
     lm = FluencyScorer(train_lm(LM_TEXT, folder / "toy.klm"))
     features = PEMFeatures({"fr": PhraseTableStore(store)}, lm)

@@ -43,9 +43,9 @@ class Campaign:
     def __init__(self, out: Path, deadline: float):
         self.out = out
         self.deadline = deadline
-        self.tried = Counter()
-        self.failed = Counter()
-        self.saved = Counter()
+        self.tried: Counter[str] = Counter()
+        self.failed: Counter[tuple[str, str]] = Counter()
+        self.saved: Counter[tuple[str, str]] = Counter()
 
     def try_case(self, target: str, case: dict) -> None:
         if time.monotonic() > self.deadline:

@@ -54,7 +54,8 @@ def _write_tac(workdir: Path, folder: str, case: dict, models: dict, peers: dict
 
 
 def _tac_argv(models: str, peers: str, case: dict, fmt: str) -> list[str]:
-    return ["score", "--models", models, "--peers", peers, *(a for m in case["metrics"] for a in ("-m", m)), "--format", fmt]
+    return ["score", "--models", models, "--peers", peers, *(a for m in case["metrics"] for a in ("-m", m)),
+            "--format", fmt]
 
 
 def summary_results(check: Checker, doc: dict, metrics: list[str], peers: dict | None) -> dict:
@@ -67,13 +68,15 @@ def summary_results(check: Checker, doc: dict, metrics: list[str], peers: dict |
         values = {}
         for m in metrics:
             value, error = row.get("scores", {}).get(m), row.get("errors", {}).get(m)
-            check.expect((value is None) != (error is None), "score-or-error", f"{key} {m}: value {value!r}, error {error!r}")
+            check.expect((value is None) != (error is None), "score-or-error", f"{key} {m}: value {value!r}, error "
+                                                                               f"{error!r}")
             values[m] = value
         out[key] = values
     if peers is not None:
         expected = {(name.split(".")[0], name.split(".")[-1]) for name in peers}
         check.expect(set(out) == expected, "every-item-reported",
-                     f"peer files {sorted(expected - set(out))} have no row; rows {sorted(set(out) - expected)} have no file")
+                     f"peer files {sorted(expected - set(out))} have no row; rows {sorted(set(out) - expected)} have "
+                     f"no file")
     return out
 
 
@@ -134,7 +137,8 @@ def jsonl_case(draw) -> dict:
             lines.append(draw(st.sampled_from(BROKEN_JSONL)))
             broken = True
             continue
-        obj = {"topic": draw(st.sampled_from(TOPICS)), "system": str(k + 1), "summary": "\n".join(draw(_summary_lines())),
+        obj = {"topic": draw(st.sampled_from(TOPICS)), "system": str(k + 1),
+               "summary": "\n".join(draw(_summary_lines())),
                "references": draw(st.lists(st.one_of(sentence, sentence, hostile_line()), min_size=1, max_size=2))}
         lines.append(json.dumps(obj, ensure_ascii=draw(st.booleans())))
     spec = draw(file_spec(st.just(lines), raw=False))
@@ -211,7 +215,8 @@ def text_results(check: Checker, doc: dict, names: list[str]) -> dict:
     out = {}
     for k, text in enumerate(doc["texts"]):
         value, error = text.get("scores", {}).get("dicomer"), text.get("errors", {}).get("dicomer")
-        check.expect((value is None) != (error is None), "score-or-error", f"{text['file']}: value {value!r}, error {error!r}")
+        check.expect((value is None) != (error is None), "score-or-error", f"{text['file']}: value {value!r}, error "
+                                                                           f"{error!r}")
         out[k] = {"dicomer": value}
     return out
 
@@ -227,7 +232,8 @@ def check_coherence(case: dict, workdir: Path) -> None:
         first[0], stdin = "-", data[0]
     out = check.run("coherence", _coherence_argv(first, case, case["format"]), stdin)
     check.expect(out.code in (0, 1), "bad-item-costs-only-itself",
-                 f"exit {out.code}: texts are items, one bad text must not stop the run ({out.stderr.strip()[-200:]!r})")
+                 f"exit {out.code}: texts are items, one bad text must not stop the run "
+                 f"({out.stderr.strip()[-200:]!r})")
     if out.code == 2:
         return
     parse_output(check, out, case["format"])
@@ -241,7 +247,8 @@ def check_coherence(case: dict, workdir: Path) -> None:
     plain = [canonical(s) for s in case["texts"]]
     if None in plain or plain == case["texts"]:
         return
-    plain_paths = [write(workdir, f"plain/text{k + 1}.txt", encode_file(s)) for k, s in enumerate(plain)]
+    plain_paths = [write(workdir, f"plain/text{k + 1}.txt", encode_file(s)) for k, s in enumerate(plain)
+                   if s is not None]
     meant = check.run("coherence", _coherence_argv(plain_paths, case, "json"))
     meant_results = text_results(check, parse_output(check, meant, "json"), plain_paths)
     if case.get("max_chars"):  # the cap counts a final newline, which the twin adds: no oracle over the cap

@@ -31,7 +31,8 @@ def _check_pairs(case: dict, workdir: Path) -> None:
 
 TARGETS = {t.name: t for t in (
     Target("mteval-score", mt.score_case, mt.check_score, "mteval score on hostile -r/-i files"),
-    Target("mteval-monotone", mt.monotone_case, mt.check_monotone, "mteval corpus scores when lines of a system are lost"),
+    Target("mteval-monotone", mt.monotone_case, mt.check_monotone, "mteval corpus scores when lines of a system are "
+                                                                   "lost"),
     Target("mteval-stream", mt.stream_case, mt.check_stream, "mteval stream on hostile standard input"),
     Target("summeval-tac", summaries.tac_case, summaries.check_tac, "summeval score on hostile TAC folders"),
     Target("summeval-jsonl", summaries.jsonl_case, summaries.check_jsonl, "summeval score -i on hostile JSON lines"),

@@ -26,7 +26,8 @@ def test_mteval_score(case):
 
 @ci(40)
 @given(case=mt.stream_case())
-@example(case={"refs": [_file("the council approved the budget .")], "ids": "explicit", "stats": False, "metric": "bleu",
+@example(case={"refs": [_file("the council approved the budget .")], "ids": "explicit", "stats": False,
+               "metric": "bleu",
                "stdin": "9" * 5000 + "\tthe council\n1\tthe council approved\n"})
 def test_mteval_stream(case):
     run("mteval-stream", case)
@@ -56,7 +57,8 @@ def test_summeval_tac(case):
 
 @ci(30)
 @given(case=summaries.jsonl_case())
-@example(case={"spec": _file(json.dumps({"topic": "D1", "system": "1", "summary": "The council approved\u2028the budget.",
+@example(case={"spec": _file(json.dumps({"topic": "D1", "system": "1", "summary": "The council approved\u2028the "
+                                                                                  "budget.",
                                          "references": ["The council approved the budget."]}, ensure_ascii=False)),
                "broken": False, "metrics": ["rouge-2"], "format": "jsonl", "stdin": False})
 def test_summeval_jsonl(case):
@@ -83,7 +85,8 @@ def test_parapeval_score(case):
 
 @ci(30)
 @given(case=summaries.coherence_case())
-@example(case={"texts": [_file("The council approved the budget.\u3000It met on Monday.", enc="utf-16-le", final=False)],
+@example(case={"texts": [_file("The council approved the budget.\u3000It met on Monday.", enc="utf-16-le",
+                               final=False)],
                "format": "json", "stdin": False, "max_chars": None})
 @example(case={"texts": [_file("\x01\x01\x01", "abcd", eol="\r\n")], "format": "json", "stdin": False, "max_chars": None})
 @example(case={"texts": [_file("council report rose vote city was in vote city . people new.", eol="\r\n", final=False)],
