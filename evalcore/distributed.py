@@ -18,6 +18,7 @@ import contextlib
 import logging
 import os
 from collections.abc import Iterator
+from typing import Any
 
 from evalcore.extras import MissingExtraError, require
 from evalcore.resources import ResourceError
@@ -53,7 +54,7 @@ def add_scheduler_arg(parser: argparse.ArgumentParser) -> None:
 
 
 @contextlib.contextmanager
-def open_client(scheduler: object, jobs: int = 1) -> Iterator[object | None]:
+def open_client(scheduler: object, jobs: int = 1) -> Iterator[Any]:  # a distributed.Client (imported late) or None
     """A ``distributed.Client`` for ``scheduler`` (closed, with any cluster it started, on exit);
     None for :data:`CONTEXT` without a default client (Dask's local threads then)."""
     require("dask", "Dask scoring")

@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 
 from evalcore import __version__
-from evalcore.persist import HEADER as _CACHE_HEADER, ModelFileError, arrays_digest, atomic_write
+from evalcore.persist import HEADER as _CACHE_HEADER
+from evalcore.persist import ModelFileError, arrays_digest, atomic_write
 from evalcore.resources import package_path
 
 __all__ = ["FORMAT", "SUFFIX", "ModelFileError", "load_model", "model_digest", "model_file", "read_header", "resolve",
@@ -172,7 +173,7 @@ class _Decoder:
             if tag == "$scalar":
                 return np.dtype(node["$scalar"]).type(node["value"])
             if tag == "$object":
-                cls = self.cls(node["$object"])
+                cls: Any = self.cls(node["$object"])  # a class the reader allows, built without __init__
                 obj = cls.__new__(cls)
                 state = self.decode(node["state"])
                 if hasattr(obj, "__setstate__"):

@@ -297,7 +297,7 @@ class PEM(SourceMetric):
     def _check(self, item: Item, limits: InputLimits) -> tuple[Item, tuple[str, ...]]:
         """The contract's input rule, then PEM's word cap on both sides."""
         checked, notes = super()._check(item, limits)
-        for role, text in (("source", checked.source), ("candidate", checked.candidate)):
+        for role, text in (("source", self.source_text(checked)), ("candidate", checked.candidate)):
             n = len(text.split())
             if n > MAX_WORDS:
                 raise InputError(f"{checked.id}: {role} is too long ({n:,} words > {MAX_WORDS:,}: PEM's bags "
@@ -311,9 +311,10 @@ class PEM(SourceMetric):
         verbatim copy of its original, so dropping the final period or changing case never lifts
         a copy above the copy penalty the model learned."""
         features, regressor = self.resources
-        copies = [is_copy(item.source, item.candidate) for item in items]
-        X, per_pivot = features.compute_many([(item.source, item.source if copy else item.candidate)
-                                              for item, copy in zip(items, copies)])
+        sources = [self.source_text(item) for item in items]
+        copies = [is_copy(source, item.candidate) for source, item in zip(sources, items)]
+        X, per_pivot = features.compute_many([(source, source if copy else item.candidate)
+                                              for source, item, copy in zip(sources, items, copies)])
         predictions = regressor.predict(X)
         out = []
         for x, pivots, value, copy in zip(X, per_pivot, predictions, copies):

@@ -12,9 +12,26 @@ import numpy as np
 from evalcore.metric import Item
 from evalcore.resources import ResourceError
 from evalcore.textio import InputError
-from summeval.cremer import (DEFAULT_KERNEL, DEFAULT_TRAINING, DICOMER_SCALING, FEATURES, KERNELS, N_FOLDS,
-                             PARAM_GRIDS, TESLA_SCALING, VALID_FOR, dicomer_judged, feature_matrix, fit_cremer,
-                             monotone_in_tesla, save_cremer, scale_dicomer, standardised, svr_params, topic_z)
+from summeval.cremer import (
+    DEFAULT_KERNEL,
+    DEFAULT_TRAINING,
+    DICOMER_SCALING,
+    FEATURES,
+    KERNELS,
+    N_FOLDS,
+    PARAM_GRIDS,
+    TESLA_SCALING,
+    VALID_FOR,
+    dicomer_judged,
+    feature_matrix,
+    fit_cremer,
+    monotone_in_tesla,
+    save_cremer,
+    scale_dicomer,
+    standardised,
+    svr_params,
+    topic_z,
+)
 
 
 def tesla_training(values) -> dict:
@@ -83,7 +100,6 @@ def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), tar
         from coherence.dicomer.config import variant_config
         from coherence.dicomer.features import judged as judges
         from coherence.dicomer.metric import Dicomer
-
         from summeval.metrics.tesla_s import TeslaS
 
         tesla = TeslaS()
@@ -119,7 +135,6 @@ def shipped_features(items) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
     """(raw TESLA-S, raw DICOMER, DICOMER's judged flags, the two signatures) of judged summaries,
     from TESLA-S against their references and the shipped DICOMER (which never saw a summary)."""
     from coherence.dicomer.metric import Dicomer
-
     from summeval.metrics.tesla_s import TeslaS
 
     tesla, dicomer = TeslaS(), Dicomer()
@@ -142,7 +157,8 @@ def train_on_news_and_chat(summeval_file: Path, dialsummeval_dir: Path, kernels:
         raise ResourceError("the DICOMER model in use was trained on summaries: its values on SummEval would be "
                             "in-sample; fit cremer-news-chat with the shipped DICOMER (trained on GDTB)")
     sets = {"summeval": read_summeval(summeval_file), "dialsummeval": list(read_dialsummeval(dialsummeval_dir).items)}
-    parts, signatures = [], {}
+    parts: list[tuple[np.ndarray, ...]] = []
+    signatures: dict = {}
     for name, items in sets.items():
         tesla, dicomer, judged, signatures = shipped_features(items)
         y = np.array([it.human["mean"] for it in items])

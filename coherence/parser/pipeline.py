@@ -66,7 +66,7 @@ class DiscourseParser:
         self.tier = tier
         self.provider = PROVIDERS[tier]
         self.lexicon = lexicon or load_lexicon(lexicon_path)
-        self.models, info = load_parser_model(model_path) if tier == 1 else (None, {})
+        self.models, info = load_parser_model(model_path) if tier == 1 else ({}, {})
         #: SHA-256 of the Tier 1 model file (None for the rules): part of the parser's identity
         self.model_sha256: str | None = info.get("sha256")
         self.keys = self.lexicon.tier0_keys if tier == 0 else self.lexicon.tier1_keys
@@ -88,8 +88,8 @@ class DiscourseParser:
         """Discourse vs non-discourse use of each candidate."""
         if self.tier == 0 or not occurrences:
             return [tier0_is_discourse(pt, c) for pt, c in occurrences]
-        contexts = contexts if contexts is not None else self.contexts(occurrences)
-        preds = vectors.predict(self.models["connective"], contexts)
+        rows = contexts if contexts is not None else [context_features(pt, c) for pt, c in occurrences]
+        preds = vectors.predict(self.models["connective"], rows)
         return [bool(p) for p in preds]
 
     def positions(self, occurrences: Sequence[Occurrence],
@@ -97,9 +97,9 @@ class DiscourseParser:
         """SS or PS for each discourse connective (PS impossible in the first sentence)."""
         if self.tier == 0 or not occurrences:
             return [argpos.tier0_position(pt, c) for pt, c in occurrences]
-        contexts = contexts if contexts is not None else self.contexts(occurrences)
+        rows = contexts if contexts is not None else [context_features(pt, c) for pt, c in occurrences]
         preds = vectors.predict(self.models["argpos"],
-                                [argpos.features(pt, c, f) for (pt, c), f in zip(occurrences, contexts)])
+                                [argpos.features(pt, c, f) for (pt, c), f in zip(occurrences, rows)])
         return [str(p) if c.sentence > 0 else argpos.SS for (_, c), p in zip(occurrences, preds)]
 
     def explicit_senses(self, occurrences: Sequence[Occurrence],

@@ -18,7 +18,7 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 import numpy as np
 
@@ -40,15 +40,16 @@ def _checked_references(references, name: str, limits: InputLimits, english: boo
     """The cleaned references of item ``name`` (:func:`check_text` on each, InputError naming the
     first bad one); tuples that passed are remembered, so each is checked once per process."""
     references = tuple(references)
-    key: tuple | None = (references, limits.max_chars, english)
+    key = (references, limits.max_chars, english)
+    hashable = True
     try:
         refs = _checked_refs.get(key)
     except TypeError:  # an unhashable entry: check_text names it below
-        key = refs = None
+        hashable, refs = False, None
     if refs is None:
         refs = tuple(check_text(r, f"{name}: reference {k + 1}", limits, english).text
                      for k, r in enumerate(references))
-        if key is not None:
+        if hashable:
             if len(_checked_refs) >= _CHECKED_REFS_SIZE:
                 _checked_refs.clear()
             _checked_refs[key] = refs
@@ -70,6 +71,9 @@ Result = Score | ErrorRecord
 
 #: the scale of :attr:`Metric.cost`
 COSTS = ("light", "medium", "heavy")
+
+
+MetricT = TypeVar("MetricT", bound="Metric")
 
 
 class Metric(ABC):
@@ -146,7 +150,7 @@ class Metric(ABC):
         """Every constructor parameter and its value: ``type(m)(**m.get_params())`` equals ``m``."""
         return {name: getattr(self, name) for name in self._param_names()}
 
-    def set_params(self, **params) -> Metric:
+    def set_params(self: MetricT, **params) -> MetricT:
         """Change parameters; the lazy resources they select (:mod:`evalcore.lazy`) are rebuilt on next use."""
         valid = set(self._param_names())
         for key, value in params.items():
@@ -165,7 +169,7 @@ class Metric(ABC):
         return self.get_params()
 
     def __setstate__(self, state):
-        self.__init__(**state)
+        type(self).__init__(self, **state)
 
     # ---- signature ---------------------------------------------------------------------------
     def signature_extras(self) -> dict[str, object]:
@@ -406,6 +410,13 @@ class SourceMetric(Metric):
 
     def score(self, source: str, candidate: str) -> Score:
         return self._one(Item(candidate, source=source))
+
+    @staticmethod
+    def source_text(item: Item) -> str:
+        """The source of an item the input check passed (it gives every item here a source)."""
+        if item.source is None:
+            raise InputError(f"{item.id or 'item'}: no source given")
+        return item.source
 
     def _to_item(self, raw, position: int) -> Item:
         if isinstance(raw, Item):

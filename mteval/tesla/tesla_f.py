@@ -82,7 +82,8 @@ class TeslaF(ReferenceMetric):
         given = {name: Path(path) for name, path in (self.lms or {}).items()}
         unused = set(given) - set(info["lms"])
         if unused:
-            raise ValueError(f"LMs given for {', '.join(sorted(unused))}, not among the model's {', '.join(info['lms'])}")
+            raise ValueError(f"LMs given for {', '.join(sorted(unused))}, not among the model's "
+                             f"{', '.join(info['lms'])}")
         lm_paths = {**(default_lms() if set(info["lms"]) - set(given) else {}), **given}
         lms = LMFeatures({name: lm_paths[name] for name in info["lms"]})
         tesla = TeslaFeatures(pivots)

@@ -10,9 +10,9 @@ import pytest
 
 from evalcore import extras
 from evalcore.distributed import add_scheduler_arg
-from evalcore.metric.cluster import run_chunk
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.metric.batch import score_chunk, score_with
+from evalcore.metric.cluster import run_chunk
 from tests.dask_cluster import local_scheduler
 
 scheduler = pytest.fixture(scope="module")(local_scheduler)

@@ -1,7 +1,6 @@
 """PEM on the metric contract (toy resources): the regressor and controls, scores and their
 components, the input rule, the neutral value for text it cannot judge, signatures, persistence."""
 
-import json
 import pickle
 
 import numpy as np

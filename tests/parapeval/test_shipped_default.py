@@ -23,7 +23,8 @@ def test_shipped_model_prefers_rewording_over_copy_and_noise():
     assert rewording.value > copy.value > noise.value
     assert copy.adequacy == pytest.approx(1.0) and copy.target_ngram_f1 == pytest.approx(1.0)
     assert {f"pivot_f1_{p}" for p in defaults.DEFAULT_PIVOTS} <= set(rewording.components)
-    assert re.match(r"pem\|pivots:fr=[0-9a-f]{8}\+de=[0-9a-f]{8}\+es=[0-9a-f]{8}\+zh=[0-9a-f]{8}\|fw:none\|lm:default:4g:",
+    assert re.match(r"pem\|pivots:fr=[0-9a-f]{8}\+de=[0-9a-f]{8}\+es=[0-9a-f]{8}\+zh=[0-9a-f]{8}"
+                    r"\|fw:none\|lm:default:4g:",
                     str(pem.signature()))  # each table named by its content hash
     assert str(pem.signature()).endswith("|model:pem-default|v:0.2.0")
 
@@ -43,7 +44,8 @@ def test_shipped_model_file_and_header():
     assert path.is_file(), "parapeval/models/pem-default.npz missing: run `parapeval train --controls`"
     info = read_header(path)
     assert info["metric"] == "pem" and load_model(path, classes=(PEMRegressor,))[1] == info  # hash checked
-    assert info["feature_names"] == ["adequacy", "fluency", "target_ngram_f1"] and info["pivots"] == ["fr", "de", "es", "zh"]
+    assert info["feature_names"] == ["adequacy", "fluency", "target_ngram_f1"]
+    assert info["pivots"] == ["fr", "de", "es", "zh"]
     assert info["trained_on"].startswith("Twitter-Para") and info["licence"]
     assert 0 < info["neutral"]["value"] < 1
 

@@ -75,7 +75,8 @@ def test_compiled_svr_prediction_equals_libsvm_within_the_stated_tolerance(toy_m
 
     rng = np.random.default_rng(5)
     X = rng.normal(size=(400, 3))
-    fitted = Pipeline([("scale", StandardScaler()), ("svr", SVR(C=3.0))]).fit(X, X @ [0.5, -1.0, 2.0] + rng.normal(size=400))
+    y = X @ [0.5, -1.0, 2.0] + rng.normal(size=400)
+    fitted = Pipeline([("scale", StandardScaler()), ("svr", SVR(C=3.0))]).fit(X, y)
     regressor, _ = load_pem(toy_model)
     for pipeline in (fitted, regressor.pipeline_):
         assert rbf_svr.supports(pipeline)

@@ -7,7 +7,8 @@ batched parser and shared DICOMER analysis), on a fixed set of SummEval summarie
         .venv/bin/python tests/coherence/golden/make_dicomer_golden.py
 
 Only identifiers, offsets and numbers are stored (no SummEval text): the test reads the texts from
-``../shared/data/summeval``; token layouts and feature vectors as digests. The SHA-256 of each model used is stored beside its values.
+``../shared/data/summeval``; token layouts and feature vectors as digests. The SHA-256 of each model used is
+stored beside its values.
 """
 
 import hashlib
@@ -86,7 +87,8 @@ def main() -> None:
     out["features"] = [digest(text_features(a, variant_config(model.variant))) for a in analyses]
     results = score_items(items, build_metrics(METRICS))
     out["values"] = value_rows(results, METRICS)
-    out["models"] = {"parser": file_sha256(old.model_paths()[0]), **shipped_model_hashes()}
+    # ``old`` is the 1e6608f checkout's module (PYTHONPATH above), whose reader lists its files
+    out["models"] = {"parser": file_sha256(old.model_paths()[0]), **shipped_model_hashes()}  # type: ignore[attr-defined]
     Path(__file__).with_name("dicomer_golden.json").write_text(json.dumps(out))
 
 

@@ -2,7 +2,6 @@
 segment-grouped cross-validation, the feature cache, the model file, the metric end to end and
 bad input; the shipped model's header."""
 
-import json
 
 import numpy as np
 import pytest
