@@ -46,9 +46,12 @@ def _needs_only_base(code: str) -> bool:
                    else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
         if any(m.split(".")[0] not in PACKAGES or "distributed" in m for m in modules):
             return False
-        if (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "get_metric"
-                and node.args and spec(node.args[0].value).extra):
-            return False
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "get_metric" \
+                and node.args:
+            name = node.args[0]
+            # a metric named other than by a literal may need an extra: the snippet is not base-only
+            if not (isinstance(name, ast.Constant) and isinstance(name.value, str)) or spec(name.value).extra:
+                return False
     return True
 
 
