@@ -11,11 +11,11 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 import warnings
 from pathlib import Path
 
 import pytest
-import tomllib
 
 from evalcore.metric import ReferenceMetric, Score, conformance
 from evalcore.metric.registry import (

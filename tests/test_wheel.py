@@ -24,7 +24,8 @@ PACKAGES = ("evalcore", "summeval", "coherence", "parapeval", "mteval")
 #: files a metric reads at run time, which the wheel must carry: every file below a package's
 #: models/ folder (a new model ships without being listed here), the word lists, the connectives
 SHIPPED = ("evalcore/wordlists/function_words_en.txt", "coherence/parser/connectives.json",
-           *sorted(p.relative_to(ROOT).as_posix() for package in PACKAGES for p in (ROOT / package / "models").rglob("*")
+           *sorted(p.relative_to(ROOT).as_posix()
+                   for package in PACKAGES for p in (ROOT / package / "models").rglob("*")
                    if p.is_file() and "__pycache__" not in p.parts))
 
 

@@ -165,7 +165,8 @@ def test_control_characters_are_counted_as_characters_not_bytes():
     assert not _verdict(b"\n\r\n\n")  # line ends alone are no control characters
 
 
-@pytest.mark.parametrize("data,lines", [(b"\x00\n\x00\n", None), (b"\x00\na\n", None), (b"said\n\x00", ["said", "\x00"])],
+@pytest.mark.parametrize("data,lines",
+                         [(b"\x00\n\x00\n", None), (b"\x00\na\n", None), (b"said\n\x00", ["said", "\x00"])],
                          ids=["nul-lines", "nul-line-and-word", "word-and-nul-line"])
 def test_a_utf8_file_with_nul_lines_is_not_read_as_utf16(data, lines):
     """On the old main these UTF-8 files read as UTF-16: two empty lines, "\\n愊", "慳摩\\n" (a

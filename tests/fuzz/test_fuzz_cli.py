@@ -88,8 +88,10 @@ def test_parapeval_score(case):
 @example(case={"texts": [_file("The council approved the budget.\u3000It met on Monday.", enc="utf-16-le",
                                final=False)],
                "format": "json", "stdin": False, "max_chars": None})
-@example(case={"texts": [_file("\x01\x01\x01", "abcd", eol="\r\n")], "format": "json", "stdin": False, "max_chars": None})
-@example(case={"texts": [_file("council report rose vote city was in vote city . people new.", eol="\r\n", final=False)],
+@example(case={"texts": [_file("\x01\x01\x01", "abcd", eol="\r\n")], "format": "json", "stdin": False,
+               "max_chars": None})
+@example(case={"texts": [_file("council report rose vote city was in vote city . people new.", eol="\r\n",
+                               final=False)],
                "format": "json", "stdin": False, "max_chars": 60})
 def test_coherence_score(case):
     run("coherence-score", case)
