@@ -75,9 +75,11 @@ class UnreadableText(str):
 
 @dataclass(frozen=True)
 class LineError:
-    """A line that cannot be read as text: ``message`` names file, line and the encoding guess."""
+    """A line that cannot be read as text: ``message`` names file, line and the encoding guess;
+    ``shape`` is the line with its bad bytes replaced (U+FFFD), for telling formats apart only."""
 
     message: str
+    shape: str = ""
 
 
 @dataclass(frozen=True)
@@ -95,8 +97,8 @@ def detect_encoding(data: bytes) -> Encoding:
     for bom, codec, name in _BOMS:
         if data.startswith(bom) and bom != codecs.BOM_UTF8:
             text = data[len(bom):len(bom) + _SNIFF].decode(codec, errors="replace")
-            if bom == codecs.BOM_UTF32_LE and text and not _reads_as_text(text):
-                continue  # the UTF-16LE mark and a NUL character: UTF-16LE text
+            if bom == codecs.BOM_UTF32_LE and not (text and _reads_as_text(text)):
+                continue  # the UTF-16LE mark and a NUL character (and nothing or no text after)
             return Encoding(None, "binary") if mostly_controls(text) else Encoding(codec, name, len(bom))
     skip = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
     head = data[skip:skip + _SNIFF]  # a UTF-8 BOM says nothing about the bytes after it
@@ -204,7 +206,7 @@ def decode_lines(data: bytes, name: str | Path) -> list[str | LineError]:
         try:
             lines.append(raw.decode("utf-8"))
         except UnicodeDecodeError as exc:
-            lines.append(LineError(undecodable(f"{name}:{number}", raw, exc)))
+            lines.append(LineError(undecodable(f"{name}:{number}", raw, exc), raw.decode("utf-8", "replace")))
     return lines
 
 

@@ -64,8 +64,9 @@ def _read(path: str | Path | None) -> tuple[bytes, str, str, bool | None]:
 def _looks_like_jsonl(lines: Sequence[str | LineError]) -> bool:
     """Standard input has no file name: JSONL when more of its non-blank lines open a JSON object
     (after white space) than other lines hold a tab (JSON holds tabs only as white space), so one
-    broken first line does not make a JSONL stream TSV, every line of it unreadable."""
-    texts = [line for line in lines if isinstance(line, str) and line.strip()]
+    broken first line does not make a JSONL stream TSV, every line of it unreadable. A line whose
+    bytes do not decode counts by its shape, as it counts when the file is named."""
+    texts = [text for text in (line if isinstance(line, str) else line.shape for line in lines) if text.strip()]
     objects = sum(text.strip().startswith("{") for text in texts)
     return objects > sum("\t" in text and not text.strip().startswith("{") for text in texts)
 

@@ -194,3 +194,10 @@ def test_utf16le_text_opening_with_a_nul_is_not_utf32():
     assert detect_encoding("\x00\x1b\x01\x01\n".encode("utf-16")).name == "binary"
     assert decode_text("\x00the cat\n".encode("utf-16"), "f") == "\x00the cat\n"
     assert decode_text(codecs.BOM_UTF32_LE + "the cat\n".encode("utf-32-le"), "f") == "the cat\n"
+
+
+def test_the_four_bytes_of_the_utf32le_mark_alone_are_a_utf16_nul():
+    """FF FE 00 00 and nothing else is "\\x00" in UTF-16 (a NUL file, binary, as its UTF-8 twin)
+    rather than an empty UTF-32 text scored as empty (fuzzer, coherence right-number)."""
+    assert detect_encoding("\x00".encode("utf-16")).name == "binary"
+    assert detect_encoding(b"\x00\n").name == "binary"

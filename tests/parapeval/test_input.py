@@ -149,6 +149,20 @@ def test_standard_input_with_a_broken_first_line_is_still_jsonl(monkeypatch):
     assert [(r.original, r.paraphrase) for r in read_pairs("-")] == [("a", "b")]  # CR alone ends no line
 
 
+def test_standard_input_reads_as_the_same_file_named_jsonl(monkeypatch, tmp_path):
+    """JSONL lines that do not decode still count as JSONL: standard input is read as the same
+    bytes named ``pairs.jsonl`` are (every line unreadable: no pair, exit 2), not as TSV in which
+    a tab-only line is a pair of empty texts (fuzzer, parapeval lossless-same-exit-code)."""
+    data = b'{"original": "in \xff rose", "paraphrase": "b"}\n\t\n{"original": "\xff", "paraphrase": "c"}\n'
+    (tmp_path / "pairs.jsonl").write_bytes(data)
+    with pytest.raises(InputError, match="no line holds a pair") as named:
+        read_pairs(tmp_path / "pairs.jsonl")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    with pytest.raises(InputError, match="no line holds a pair") as piped:
+        read_pairs("-")
+    assert str(named.value).split(": ", 1)[1] == str(piped.value).split(": ", 1)[1].replace("stdin", "pairs.jsonl")
+
+
 def test_a_raw_control_character_in_a_json_string_costs_nothing(tmp_path):
     """On the old main strict JSON refused the line: a pair lost for a character the input rule removes."""
     path = tmp_path / "pairs.jsonl"
