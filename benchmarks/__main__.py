@@ -1,5 +1,6 @@
 """``python -m benchmarks NAME --out DIR [options]`` runs one benchmark and records the run
-(:func:`benchmarks.harness.record`); ``--list`` names them all."""
+(:func:`benchmarks.harness.record`); ``--list`` names them all; ``render`` regenerates the docs'
+result tables from the committed runs (:mod:`benchmarks.render`)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,15 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] in ("--list", "-h", "--help"):
         width = max(map(len, BENCHMARKS))
-        print("python -m benchmarks NAME --out DIR [options]   (NAME --help for its options)\n")
+        print("python -m benchmarks NAME --out DIR [options]   (NAME --help for its options)")
+        print("python -m benchmarks render [--collect DIR] [--check]   (the docs' tables from docs/results/data)\n")
         print("\n".join(f"{name:<{width}}  {what}" for name, (what, _) in BENCHMARKS.items()))
         return 0
     name, rest = argv[0], argv[1:]
+    if name == "render":
+        from benchmarks.render import main as render
+
+        return run("python -m benchmarks render", {name: lambda _: render(rest)}, argparse.Namespace(), name)
     if name not in BENCHMARKS:
         print(f"unknown benchmark {name!r}; `python -m benchmarks --list` names them", file=sys.stderr)
         return 2

@@ -150,45 +150,57 @@ def _ci(entry: dict) -> str:
     return f"{entry['value']:.3f} [{entry['ci_low']:.3f}, {entry['ci_high']:.3f}]{mark}"
 
 
-def markdown(report: dict) -> str:
+def sections(report: dict) -> dict[str, tuple[str, str]]:
+    """The report's parts as {key: (heading, Markdown body)}, in order: what ``celab.md`` prints
+    and what the docs' generated regions (``benchmarks.render``) show, from the JSON alone."""
     labels = list(report["corpus"])
-    lines = [f"## TESLA-CELAB on newstest2021 {PAIR}", "",
-             f"{report['n_segments']} of {report['n_lines']} segments (seeded sample, seed {report['seed']}); "
-             f"{len(report['systems'])} systems plus reference B as `{REFERENCE_B}`, all against reference A; "
-             f"bootstrap {report['bootstrap']} resamples of segments. {machine_line(report['machine'])}", "",
-             "### System scores and ranks (rank in brackets; corpus BLEU/chrF from summed statistics, "
-             "the others = mean of segments)", "",
-             table(["system", *labels], report["ranking_rows"]), "",
-             f"Ranks a system loses under TESLA-CELAB against chrF vs the share of Latin letters in its output "
-             f"(29 systems): Spearman {report['latin']['spearman']:.2f}.", "",
-             "### Agreement of the LP metrics with the baselines and with each other", "",
-             "Segment level = all (segment, system) cells of the 29 systems (no grouping); system level = "
-             "the 29 system means of segment scores (sentence BLEU for BLEU). 95% percentile bootstrap CIs; "
-             "\"!\": the point estimate lies outside its interval (skewed resamples; flags in the JSON).", ""]
-    rows = [[pair.replace("~", " vs "), *(_ci(e[g][k]) for g in ("none", "system") for k in ("pearson", "kendall"))]
-            for pair, e in report["agreement"].items()]
-    lines += [table(["pair", "segment r", "segment τ", "system r", "system τ"], rows), ""]
-    lines += ["### Reference B scored against reference A", "",
-              table(["metric", "ref-B score", "rank among 30", "best system", "best score"],
-                    [[m, f"{report['corpus'][m][REFERENCE_B]:.4f}", str(report["reference_b_rank"][m]),
-                      report["best"][m], f"{report['corpus'][m][report['best'][m]]:.4f}"] for m in labels]), ""]
-    lines += ["### Speed (each metric timed alone over every item, one process; wall time depends on the "
-              "machine's load, CPU time less so; the first LP metric includes loading Cilin, the word-level "
-              "one loading jieba)", "",
-              table(["metric", "items", "wall s", "CPU s", "segments/s (wall)", "segments/CPU-s"],
-                    [[m, str(s["items"]), f"{s['seconds']:.1f}", f"{s['cpu_seconds']:.1f}",
-                      f"{s['segments_per_second']:.1f}", f"{s['segments_per_cpu_second']:.1f}"]
-                     for m, s in report["speed"].items()]), ""]
+    agreement = [[pair.replace("~", " vs "), *(_ci(e[g][k]) for g in ("none", "system") for k in ("pearson", "kendall"))]
+                 for pair, e in report["agreement"].items()]
     lp = report["lp"]
     rows = lp["rows"]
-    lines += [f"### LP size and time per (segment, system), reference A ({lp['pairs']} seeded pairs, "
-              f"CPU time, median of {lp['rounds']} runs each)", "",
-              table(["quantity", "mean", "median", "p90", "max"],
-                    [[k, *_stats([r[k] for r in rows], digits=0)]
-                     for k in ("nodes", "edges", "variables", "constraints", "nonzeros", "transport_cells")]
-                    + [[f"{k} (ms)", *_stats([r[k] for r in rows], 1000, 2)]
-                       for k in ("covered LP, HiGHS", "plain matching, match(auto)", "plain matching, match(highs)")]),
-              ""]
+    return {
+        "setup": ("", f"{report['n_segments']} of {report['n_lines']} segments (seeded sample, seed {report['seed']}); "
+                      f"{len(report['systems'])} systems plus reference B as `{REFERENCE_B}`, all against reference A; "
+                      f"bootstrap {report['bootstrap']} resamples of segments. {machine_line(report['machine'])}"),
+        "ranking": ("System scores and ranks (rank in brackets; corpus BLEU/chrF from summed statistics, "
+                    "the others = mean of segments)",
+                    table(["system", *labels], report["ranking_rows"]) + "\n\n"
+                    f"Ranks a system loses under TESLA-CELAB against chrF vs the share of Latin letters in its output "
+                    f"(29 systems): Spearman {report['latin']['spearman']:.2f}."),
+        "agreement": ("Agreement of the LP metrics with the baselines and with each other",
+                      "Segment level = all (segment, system) cells of the 29 systems (no grouping); system level = "
+                      "the 29 system means of segment scores (sentence BLEU for BLEU). 95% percentile bootstrap CIs; "
+                      "\"!\": the point estimate lies outside its interval (skewed resamples; flags in the JSON).\n\n"
+                      + table(["pair", "segment r", "segment τ", "system r", "system τ"], agreement)),
+        "reference-b": ("Reference B scored against reference A",
+                        table(["metric", "ref-B score", "rank among 30", "best system", "best score"],
+                              [[m, f"{report['corpus'][m][REFERENCE_B]:.4f}", str(report["reference_b_rank"][m]),
+                                report["best"][m], f"{report['corpus'][m][report['best'][m]]:.4f}"] for m in labels])),
+        "speed": ("Speed (each metric timed alone over every item, one process; wall time depends on the "
+                  "machine's load, CPU time less so; the first LP metric includes loading Cilin, the word-level "
+                  "one loading jieba)",
+                  table(["metric", "items", "wall s", "CPU s", "segments/s (wall)", "segments/CPU-s"],
+                        [[m, str(s["items"]), f"{s['seconds']:.1f}", f"{s['cpu_seconds']:.1f}",
+                          f"{s['segments_per_second']:.1f}", f"{s['segments_per_cpu_second']:.1f}"]
+                         for m, s in report["speed"].items()])),
+        "lp": (f"LP size and time per (segment, system), reference A ({lp['pairs']} seeded pairs, "
+               f"CPU time, median of {lp['rounds']} runs each)",
+               table(["quantity", "mean", "median", "p90", "max"],
+                     [[k, *_stats([r[k] for r in rows], digits=0)]
+                      for k in ("nodes", "edges", "variables", "constraints", "nonzeros", "transport_cells")]
+                     + [[f"{k} (ms)", *_stats([r[k] for r in rows], 1000, 2)]
+                        for k in ("covered LP, HiGHS", "plain matching, match(auto)", "plain matching, match(highs)")])),
+        "signatures": ("", "\n".join(f"- `{s}`" for s in report["signatures"].values())),
+    }
+
+
+def markdown(report: dict) -> str:
+    """The whole report: the title, the run's setup and one section per table."""
+    parts = sections(report)
+    lines = [f"## TESLA-CELAB on newstest2021 {PAIR}", "", parts["setup"][1], ""]
+    for key in ("ranking", "agreement", "reference-b", "speed", "lp"):
+        heading, body = parts[key]
+        lines += [f"### {heading}", "", body, ""]
     return "\n".join(lines)
 
 
@@ -236,8 +248,7 @@ def run(out: Path, data: Path | None = None, n_segments: int = DEFAULT_SEGMENTS,
         "peak_rss_mib": peak_rss_mib(),
     }
     md = markdown(report)
-    write_report(out, "celab", md + "\n\nSignatures:\n" + "\n".join(f"- `{s}`" for s in report["signatures"].values())
-                 + "\n", report)
+    write_report(out, "celab", md + "\n\nSignatures:\n" + sections(report)["signatures"][1] + "\n", report)
     log(md)
     return report
 

@@ -131,11 +131,14 @@ def run_speed(pairs: Sequence[tuple[str, str]], params: dict | None = None, repe
 
 
 def speed_markdown(res: dict) -> str:
-    """The speed table, the stage profile and the memory line as Markdown."""
+    """The speed section: its heading, then :func:`speed_tables`."""
+    return "### Speed: PEM vs sacrebleu sentence BLEU\n\n" + speed_tables(res)
+
+
+def speed_tables(res: dict) -> str:
+    """The setup line, the speed table, the stage profile and the memory line as Markdown."""
     total = sum(res["stage_seconds"].values())
     lines = [
-        "### Speed: PEM vs sacrebleu sentence BLEU",
-        "",
         f"{machine_line(res['machine'])} {res['pairs']} Twitter-Para pairs ({res['distinct_originals']} "
         f"originals), {res['repeats']} interleaved repeats, medians; cold caches on both sides.  ",
         f"PEM: `{res['signature']}`",

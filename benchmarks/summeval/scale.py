@@ -71,11 +71,15 @@ def run(data: Path | None, out: Path, n_summaries: int = 100_000, workers: int =
     report: dict[str, Any] = {"data": str(data), "machine": machine(), "n_summaries": n_summaries,
                               "metrics": list(METRICS),
               "references_per_summary": 4, "runs": rows, "peak_rss_mib": peak_rss_mib()}
-    md = (f"## Scale: {n_summaries:,} synthetic summaries x 4 references, TESLA-S\n\n"
-          f"{machine_line(report['machine'])} Peak RSS of the driver {report['peak_rss_mib']:.0f} MiB.\n\n"
-          + table(["setting", "workers", "seconds", "summaries/s", "summaries/s per worker"],
-                  [[r["setting"], str(r["workers"]), f"{r['seconds']:.1f}", f"{r['summaries_per_s']:.0f}",
-                    f"{r['per_worker']:.0f}"] for r in rows]) + "\n")
+    md = f"## Scale: {n_summaries:,} synthetic summaries x 4 references, TESLA-S\n\n{runs_markdown(report)}\n"
     write_report(out, "scale", md, report)
     print(md)
     return report
+
+
+def runs_markdown(report: dict) -> str:
+    """The machine line and the throughput table of a ``scale`` report (its JSON alone)."""
+    return (f"{machine_line(report['machine'])} Peak RSS of the driver {report['peak_rss_mib']:.0f} MiB.\n\n"
+            + table(["setting", "workers", "seconds", "summaries/s", "summaries/s per worker"],
+                    [[r["setting"], str(r["workers"]), f"{r['seconds']:.1f}", f"{r['summaries_per_s']:.0f}",
+                      f"{r['per_worker']:.0f}"] for r in report["runs"]]))

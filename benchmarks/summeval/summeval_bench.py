@@ -54,7 +54,7 @@ def run(data: Path | None, out: Path, n_boot: int = 1000, seed: int = 0) -> dict
                                     "seconds": time.perf_counter() - start,
                                     "n_documents": len(topics), "n_systems": len(systems)}
         label = "original reference only" if refs == "original" else "all 11 references"
-        sections.append(f"### {label}\n\n" + correlation_markdown(corr, sig))
+        sections.append(f"### {label}\n\n" + setting_markdown(report, refs))
         system_means[refs] = (systems, {n: np.nanmean(m, axis=0) for n, m in {**metric_m, **human_m}.items()})
     _scatter(system_means["all"], out)
     md = _markdown(report, sections)
@@ -63,7 +63,14 @@ def run(data: Path | None, out: Path, n_boot: int = 1000, seed: int = 0) -> dict
     return report
 
 
-def _targets(report: dict) -> str:
+def setting_markdown(report: dict, refs: str) -> str:
+    """The correlation and significance tables of one reference setting (``original`` or ``all``)."""
+    setting = report["settings"][refs]
+    return correlation_markdown(setting["correlations"], setting["significance"])
+
+
+def targets_table(report: dict) -> str:
+    """The target table: system-level Kendall with relevance, TESLA-S vs ROUGE-2 and ROUGE-SU4."""
     rows = []
     for refs, setting in report["settings"].items():
         rel = setting["correlations"]["system"]["relevance"]
@@ -83,7 +90,7 @@ def _markdown(report: dict, sections: list[str]) -> str:
         "system level = correlation of per-system means. `length` = summary length in tokens. "
         "ROUGE rows are recall unless marked `-f`.\n\n"
         "Target: system-level Kendall with relevance, TESLA-S vs ROUGE-2 and ROUGE-SU4 (same references):\n\n"
-        f"{_targets(report)}\n\n" + "\n".join(sections) + f"\nSignatures:\n{sigs}\n"
+        f"{targets_table(report)}\n\n" + "\n".join(sections) + f"\nSignatures:\n{sigs}\n"
     )
 
 

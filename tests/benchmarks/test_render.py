@@ -1,0 +1,95 @@
+"""The docs' result tables are generated from the committed benchmark runs: every marked region of
+every page equals what the renderer gives from docs/results/data, a stale or unknown region is
+found, and a benchmark's run folder becomes one data file."""
+
+import json
+import shutil
+
+import pytest
+
+from benchmarks import render
+from benchmarks.__main__ import main
+from evalcore.textio import InputError
+
+
+def test_committed_pages_equal_their_generated_tables():
+    assert render.render_pages(check=True) == []
+
+
+def test_every_committed_run_is_shown_somewhere():
+    pages = "".join(p.read_text("utf-8") for p in render.DOCS.rglob("*.md"))
+    used = {m.group(1) for m in render.REGION.finditer(pages)}
+    assert {p.stem for p in render.DATA.glob("*.json")} == used
+
+
+def _site(tmp_path, name="parapeval-speed"):
+    """A copy of one committed run and a page with a region of it whose table is hand-edited."""
+    data, docs = tmp_path / "data", tmp_path / "docs"
+    data.mkdir()
+    docs.mkdir()
+    shutil.copy(render.DATA / f"{name}.json", data)
+    page = docs / "page.md"
+    good = render.render_region(name, "speed", data)
+    page.write_text(f"# Page\n\n{good.replace('| 1.0x |', '| 1.1x |')}\n\nProse stays.\n", "utf-8")
+    return data, docs, page, good
+
+
+def test_a_hand_edited_table_is_stale_and_rewritten(tmp_path):
+    data, docs, page, good = _site(tmp_path)
+    assert render.render_pages(docs, data, check=True) == [page]
+    assert "| 1.1x |" in page.read_text("utf-8")  # --check changes nothing
+    assert render.render_pages(docs, data) == [page]
+    assert page.read_text("utf-8") == f"# Page\n\n{good}\n\nProse stays.\n"
+    assert render.render_pages(docs, data, check=True) == []
+
+
+def test_a_changed_run_changes_the_page(tmp_path):
+    data, docs, page, _ = _site(tmp_path)
+    render.render_pages(docs, data)
+    stored = json.loads((data / "parapeval-speed.json").read_text("utf-8"))
+    stored["result"]["bleu_pairs_per_s"] = 123.4
+    (data / "parapeval-speed.json").write_text(json.dumps(stored), "utf-8")
+    assert render.render_pages(docs, data) == [page]
+    assert "| sentence BLEU (sacrebleu, effective order) | 123 |" in page.read_text("utf-8")
+
+
+def test_an_unknown_region_or_a_missing_run_is_an_error_naming_it(tmp_path):
+    data, docs, page, _ = _site(tmp_path)
+    page.write_text("<!-- bench:parapeval-speed:nope -->\n<!-- /bench -->\n", "utf-8")
+    with pytest.raises(InputError, match="bench:parapeval-speed:nope"):
+        render.render_pages(docs, data, check=True)
+    page.write_text("<!-- bench:scale:runs -->\n<!-- /bench -->\n", "utf-8")
+    with pytest.raises(InputError, match="scale.json"):
+        render.render_pages(docs, data, check=True)
+
+
+def test_collect_stores_run_record_and_result_together(tmp_path):
+    stored = json.loads((render.DATA / "parapeval-speed.json").read_text("utf-8"))
+    bench = tmp_path / "bench"
+    run_dir = bench / "parapeval-speed"
+    run_dir.mkdir(parents=True)
+    (run_dir / "run-parapeval-speed.json").write_text(json.dumps(stored["run"]), "utf-8")
+    (run_dir / "speed.json").write_text(json.dumps(stored["result"]), "utf-8")
+    other = bench / "parapeval-speed-small"  # a run with other options is not collected
+    shutil.copytree(run_dir, other)
+    data = tmp_path / "data"
+    assert render.collect(bench, data) == ["parapeval-speed"]
+    assert json.loads((data / "parapeval-speed.json").read_text("utf-8")) == stored
+    (run_dir / "speed.json").unlink()
+    with pytest.raises(InputError, match="speed.json"):
+        render.collect(bench, data)
+
+
+def test_the_runner_checks_the_committed_pages(capsys):
+    assert main(["render", "--check"]) == 0
+    assert main(["render", "--collect", "/nonexistent-folder"]) == 2
+    assert "not a folder" in capsys.readouterr().err
+
+
+def test_the_run_line_drops_the_output_folder():
+    run = {"benchmark": "scale", "command": ["python", "-m", "benchmarks", "scale", "--out", "bench/scale",
+                                            "--workers", "2"],
+           "commit": "abc1234", "date": "2026-01-01T00:00:00Z", "wall_seconds": 61.2,
+           "machine": {"cpu": "CPU", "cores": 2, "memory_gib": 8, "python": "3.11.7"}}
+    line = render.run_line(run)
+    assert "`python -m benchmarks scale --workers 2` at commit abc1234" in line and "bench/scale" not in line
