@@ -69,6 +69,12 @@ def _pem_speed(result: dict) -> str:
     return speed_tables(result)
 
 
+def _tesla_speed(result: dict) -> str:
+    from benchmarks.mteval.speed import tables
+
+    return tables(result)
+
+
 def _signatures(result: dict) -> str:
     return "\n".join(f"- `{s}`" for s in result["signatures"].values())
 
@@ -79,6 +85,7 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
                               "all": _summeval_setting("all"), "signatures": _signatures}),
     "scale": ("scale", {"runs": _scale_runs}),
     "parapeval-speed": ("speed", {"speed": _pem_speed}),
+    "mteval-speed": ("speed", {"speed": _tesla_speed}),
     "celab": ("celab", {key: _celab(key) for key in
                         ("setup", "ranking", "agreement", "reference-b", "speed", "lp", "signatures")}),
 }

@@ -104,7 +104,13 @@ def run(out: Path, pair: str = "fr-en", count: int = DEFAULT_SEGMENTS, log: Call
 
 
 def markdown(r: dict) -> str:
-    """The report as Markdown tables."""
+    """The report as Markdown: its heading, then :func:`tables`."""
+    return (f"## TESLA speed (`python -m benchmarks mteval-speed`): WMT12 {r['pair']}, first {r['segments']} "
+            f"segments, one reference\n\n{tables(r)}")
+
+
+def tables(r: dict) -> str:
+    """The report's tables, the matcher paths and the machine line (its JSON alone)."""
     low, high = r["paper_ms_per_candidate"]
     tag, btng, bpng, lm = r["tagging_ms_per_text"], r["btng_ms_per_segment"], r["bpng_ms_per_segment"], \
         r["lm_ms_per_segment"]
@@ -117,9 +123,7 @@ def markdown(r: dict) -> str:
     stage_rows = [[stage, f"{v:.3f}"] for stage, v in r["tesla_m_stages_ms"].items()]
     paths = ", ".join(f"{k} {v}" for k, v in r["lp_paths"].items())
     return "\n".join([
-        f"## TESLA speed (`python -m benchmarks mteval-speed`): WMT12 {r['pair']}, first {r['segments']} segments, "
-        "one reference",
-        "", "CPU ms, least of three runs; end to end = new candidates (another system's outputs each run), "
+        "CPU ms, least of three runs; end to end = new candidates (another system's outputs each run), "
         "references prepared once beforehand, as in tuning.", "",
         table(["metric", "tagging, per text", "BTNG encode + match (6 F), per segment",
                f"BPNG ({r['pivots']} pivots), both sides cold, per segment", "LM (2), per segment",
