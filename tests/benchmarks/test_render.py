@@ -93,3 +93,18 @@ def test_the_run_line_drops_the_output_folder():
            "machine": {"cpu": "CPU", "cores": 2, "memory_gib": 8, "python": "3.11.7"}}
     line = render.run_line(run)
     assert "`python -m benchmarks scale --workers 2` at commit abc1234" in line and "bench/scale" not in line
+
+
+def test_make_bench_runs_every_benchmark_the_docs_cite():
+    import re
+
+    from benchmarks.catalog import BENCHMARKS
+
+    makefile = (render.ROOT / "Makefile").read_text("utf-8")
+    definitions = re.findall(r"^BENCHMARKS :=((?:.*\\\n)*.*)$", makefile, flags=re.M)
+    assert len(definitions) == 1, "BENCHMARKS is defined more than once"
+    made = set(definitions[0].replace("\\\n", " ").split())
+    pages = "".join(p.read_text("utf-8") for p in render.DOCS.rglob("*.md"))
+    cited = set(re.findall(r"python -m benchmarks ([a-z0-9][a-z0-9-]*)", pages)) - {"render"}
+    assert cited <= set(BENCHMARKS) and cited - made == set()
+    assert "benchmarks render --collect bench" in makefile
