@@ -75,6 +75,15 @@ def _tesla_speed(result: dict) -> str:
     return tables(result)
 
 
+def _tesla_m(part: str) -> Table:
+    def render(result: dict) -> str:
+        from benchmarks.mteval import tesla
+
+        return {"stages": tesla.stage_table, "baselines": tesla.baseline_table, "paths": tesla.paths_line}[part](result)
+
+    return render
+
+
 def _signatures(result: dict) -> str:
     return "\n".join(f"- `{s}`" for s in result["signatures"].values())
 
@@ -86,6 +95,7 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
     "scale": ("scale", {"runs": _scale_runs}),
     "parapeval-speed": ("speed", {"speed": _pem_speed}),
     "mteval-speed": ("speed", {"speed": _tesla_speed}),
+    "tesla-m-speed": ("tesla_m_speed", {part: _tesla_m(part) for part in ("stages", "baselines", "paths")}),
     "celab": ("celab", {key: _celab(key) for key in
                         ("setup", "ranking", "agreement", "reference-b", "speed", "lp", "signatures")}),
 }

@@ -126,23 +126,37 @@ def run(pair: str = "fr-en", count: int = 500) -> dict:
             "load_average": os.getloadavg(), "machine": machine(), "paper_ms_per_candidate": PAPER_MS}
 
 
+def stage_table(report: dict) -> str:
+    """CPU ms per stage of TESLA-M."""
+    return table(["stage", "CPU ms"], [[stage, f"{v:.3f}"] for stage, v in report["ms_per_segment"].items()])
+
+
+def baseline_table(report: dict) -> str:
+    """CPU ms per segment of each baseline on the same segments, and TESLA-M's end to end over it."""
+    end = report["ms_per_segment"]["end to end, new candidates (references cached), per segment"]
+    return table(["baseline (same segments)", "CPU ms per segment", "TESLA-M end to end / baseline"],
+                 [[name, f"{v:.3f}", f"{end / v:.1f}x"] for name, v in report["baselines_ms_per_segment"].items()])
+
+
+def paths_line(report: dict) -> str:
+    """How many s_ms LPs took each matcher path, and their mean size."""
+    paths = ", ".join(f"{k} {v}" for k, v in report["lp_paths"].items())
+    return (f"s_ms LPs by matcher path: {paths}; mean size {report['lp_mean_rows']:.1f} x "
+            f"{report['lp_mean_columns']:.1f} distinct n-grams.")
+
+
 def markdown(report: dict) -> str:
     """The report as Markdown tables."""
-    ms = report["ms_per_segment"]
-    end = ms["end to end, new candidates (references cached), per segment"]
-    rows = [[stage, f"{v:.3f}"] for stage, v in ms.items()]
-    base = [[name, f"{v:.3f}", f"{end / v:.1f}x"] for name, v in report["baselines_ms_per_segment"].items()]
-    paths = ", ".join(f"{k} {v}" for k, v in report["lp_paths"].items())
+    end = report["ms_per_segment"]["end to end, new candidates (references cached), per segment"]
     low, high = report["paper_ms_per_candidate"]
     return "\n".join([
         f"# TESLA-M speed: WMT12 {report['pair']}, first {report['segments']} segments, one reference", "",
         f"`{report['signature']}`", "",
-        table(["stage", "CPU ms"], rows), "",
+        stage_table(report), "",
         f"Published figure: TESLA-M added about {low:g}-{high:g} ms per candidate to Z-MERT "
         f"(derived, spec 2.1); here end to end {end:.2f} ms, {low / end:.1f}-{high / end:.1f}x less.", "",
-        table(["baseline (same segments)", "CPU ms per segment", "TESLA-M end to end / baseline"], base), "",
-        f"s_ms LPs by matcher path: {paths}; mean size {report['lp_mean_rows']:.1f} x "
-        f"{report['lp_mean_columns']:.1f} distinct n-grams.", "",
+        baseline_table(report), "",
+        paths_line(report), "",
         machine_line(report["machine"]) + " Load average during the run: "
         + ", ".join(f"{x:.1f}" for x in report["load_average"]) + ".", ""])
 
