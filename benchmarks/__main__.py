@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from benchmarks.catalog import BENCHMARKS
-from benchmarks.harness import record
+from benchmarks.harness import record, started
 from evalcore.cli import check_output_dir, guarded, run
 
 
@@ -35,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     pre = argparse.ArgumentParser(add_help=False)
     pre.add_argument("--out", type=Path)
     out = pre.parse_known_args(rest)[0].out
+    run_start = started()
     start = time.perf_counter()
 
     def bench(_: argparse.Namespace) -> int:
@@ -43,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
 
     code = run(f"python -m benchmarks {name}", argparse.Namespace(func=bench))
     if code == 0 and out is not None:
-        record(out, name, rest, time.perf_counter() - start)
+        record(out, name, rest, time.perf_counter() - start, run_start)
     return code
 
 

@@ -14,8 +14,8 @@ from typing import Any
 from evalcore.runinfo import machine as _machine
 from evalcore.runinfo import machine_line, peak_rss_mib, source_commit, write_report
 
-__all__ = ["KEY_PACKAGES", "TIMING", "machine", "machine_line", "peak_rss_mib", "record", "source_commit", "timed",
-           "write_report"]
+__all__ = ["KEY_PACKAGES", "TIMING", "machine", "machine_line", "peak_rss_mib", "record", "source_commit", "started",
+           "timed", "write_report"]
 
 #: distributions whose versions change the figures (speed or scores); missing ones read "absent"
 KEY_PACKAGES = ("aesop-eval", "numpy", "scipy", "scikit-learn", "POT", "highspy", "PuLP", "sacrebleu", "nltk",
@@ -54,12 +54,17 @@ def timed(call: Callable[[], object], warmup: int = 1, repeats: int = 3) -> dict
     return {"warmup": warmup, "repeats": repeats, "seconds": seconds, "best": min(seconds)}
 
 
-def record(out: Path, name: str, argv: Sequence[str], seconds: float) -> tuple[Path, Path]:
-    """Write ``run-NAME.json`` and ``run-NAME.md`` into ``out``: what ran, where, on which code, how timed."""
-    info: dict[str, Any] = {
-        "benchmark": name, "command": ["python", "-m", "benchmarks", name, *argv], "commit": source_commit(),
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "machine": machine(),
-        "timing": TIMING, "wall_seconds": round(seconds, 3)}
+def started() -> dict[str, str]:
+    """The commit and UTC date at a run's start: the code a run imports is the code checked out
+    when it starts, whatever is committed while it runs."""
+    return {"commit": source_commit(), "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+
+
+def record(out: Path, name: str, argv: Sequence[str], seconds: float, start: dict[str, str]) -> tuple[Path, Path]:
+    """Write ``run-NAME.json`` and ``run-NAME.md`` into ``out``: what ran, where, on which code
+    (``start``: :func:`started`), how timed."""
+    info: dict[str, Any] = {"benchmark": name, "command": ["python", "-m", "benchmarks", name, *argv], **start,
+                            "machine": machine(), "timing": TIMING, "wall_seconds": round(seconds, 3)}
     versions = ", ".join(f"{k} {v}" for k, v in info["machine"]["packages"].items() if v != "absent")
     md = "\n".join([f"# Run of `{name}`", "", f"Command: `{' '.join(info['command'])}`", "",
                     f"Commit: {info['commit']}; date {info['date']}; {seconds:.1f} s wall.", "",

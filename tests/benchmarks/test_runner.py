@@ -5,7 +5,7 @@ import json
 
 from benchmarks.__main__ import main
 from benchmarks.catalog import BENCHMARKS
-from benchmarks.harness import TIMING, machine, record, timed
+from benchmarks.harness import TIMING, machine, record, started, timed
 
 
 def test_list_names_every_benchmark(capsys):
@@ -47,7 +47,7 @@ def test_each_benchmark_states_its_options(capsys):
 
 
 def test_a_run_record_names_machine_commit_arguments_and_timing(tmp_path):
-    md, js = record(tmp_path, "demo", ["--out", str(tmp_path), "--seed", "3"], 1.25)
+    md, js = record(tmp_path, "demo", ["--out", str(tmp_path), "--seed", "3"], 1.25, started())
     info = json.loads(js.read_text())
     assert info["command"][:4] == ["python", "-m", "benchmarks", "demo"] and info["command"][-1] == "3"
     assert info["timing"] == TIMING and info["wall_seconds"] == 1.25 and info["commit"]
@@ -61,3 +61,15 @@ def test_timed_warms_up_then_repeats():
     result = timed(lambda: calls.append(1), warmup=2, repeats=3)
     assert len(calls) == 5 and len(result["seconds"]) == 3 and result["best"] == min(result["seconds"])
     assert machine()["cores"] >= 1
+
+
+def test_a_run_records_the_commit_it_started_on(tmp_path, monkeypatch):
+    import benchmarks.__main__ as runner
+    from benchmarks import harness
+
+    commits = iter(["abc1234", "def5678"])  # a commit lands while the benchmark runs
+    monkeypatch.setattr(harness, "source_commit", lambda: next(commits))
+    monkeypatch.setitem(BENCHMARKS, "scale", ("a stand-in", lambda argv: harness.source_commit() and 0))
+    assert runner.main(["scale", "--out", str(tmp_path)]) == 0
+    info = json.loads((tmp_path / "run-scale.json").read_text())
+    assert info["commit"] == "abc1234" and info["date"].endswith("Z")
