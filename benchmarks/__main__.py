@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     if name == "render":
         from benchmarks.render import main as render
 
-        return run("python -m benchmarks render", {name: lambda _: render(rest)}, argparse.Namespace(), name)
+        return run("python -m benchmarks render", argparse.Namespace(func=lambda _: render(rest)))
     if name not in BENCHMARKS:
         print(f"unknown benchmark {name!r}; `python -m benchmarks --list` names them", file=sys.stderr)
         return 2
