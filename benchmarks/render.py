@@ -118,7 +118,8 @@ def load(name: str, data: Path = DATA) -> dict:
     """The committed run of benchmark ``name``; an error naming the file when it is missing."""
     path = data / f"{name}.json"
     if not path.is_file():
-        raise InputError(f"{path}: no committed run of {name!r} (make bench, then python -m benchmarks render --collect bench)")
+        raise InputError(f"{path}: no committed run of {name!r} "
+                         "(make bench, then python -m benchmarks render --collect bench)")
     return json.loads(path.read_text("utf-8"))
 
 
