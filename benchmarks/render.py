@@ -84,6 +84,50 @@ def _tesla_m(part: str) -> Table:
     return render
 
 
+def _cremer(part: str) -> Table:
+    def render(result: dict) -> str:
+        from benchmarks.summeval import responsiveness
+
+        return {"setup": responsiveness.setup_markdown, "targets": responsiveness.target_table,
+                "full": responsiveness.full_tables}[part](result)
+
+    return render
+
+
+def _parser(part: str) -> Table:
+    def render(result: dict) -> str:
+        from benchmarks.coherence import parser
+
+        if part in PARSER_SETS:
+            return parser.set_markdown(result, PARSER_SETS[part])
+        return {"setup": parser.header_markdown, "speed": parser.speed_markdown}[part](result)
+
+    return render
+
+
+PARSER_SETS = {"gdtb-test": "GDTB test", "gdtb-test2": "GDTB test2 (GENTLE, out of genre)",
+               "tedm-test": "TED-MDB test (out of domain)"}
+
+
+def _readability(part: str) -> Table:
+    def render(result: dict) -> str:
+        from benchmarks.coherence import readability
+
+        return readability.throughput_line(result) if part == "throughput" else readability.headline_table(result, part)
+
+    return render
+
+
+def _pem(part: str) -> Table:
+    def render(result: dict) -> str:
+        from benchmarks.parapeval import run
+
+        return {"twitter-para": run.twitter_para_table, "sts-b": lambda r: run.sts_table(r, per_pivot=False),
+                "build": run.build_table}[part](result)
+
+    return render
+
+
 def _signatures(result: dict) -> str:
     return "\n".join(f"- `{s}`" for s in result["signatures"].values())
 
@@ -96,6 +140,10 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
     "parapeval-speed": ("speed", {"speed": _pem_speed}),
     "mteval-speed": ("speed", {"speed": _tesla_speed}),
     "tesla-m-speed": ("tesla_m_speed", {part: _tesla_m(part) for part in ("stages", "baselines", "paths")}),
+    "responsiveness": ("responsiveness", {part: _cremer(part) for part in ("setup", "targets", "full")}),
+    "parser": ("parser", {part: _parser(part) for part in ("setup", *PARSER_SETS, "speed")}),
+    "readability": ("readability", {part: _readability(part) for part in ("coherence", "fluency", "throughput")}),
+    "parapeval": ("bench", {part: _pem(part) for part in ("twitter-para", "sts-b", "build")}),
     "celab": ("celab", {key: _celab(key) for key in
                         ("setup", "ranking", "agreement", "reference-b", "speed", "lp", "signatures")}),
 }

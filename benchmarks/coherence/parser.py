@@ -138,21 +138,55 @@ def _fmt(x, pct: bool = True) -> str:
     return f"{100 * x:.1f}" if pct else f"{x:.2f}"
 
 
-def _table(name: str, info: str, res: dict, baselines: dict, targets: dict) -> str:
-    t0, t1 = res[0], res[1]
+def _targets(name: str) -> dict[str, str]:
+    """The targets and published anchors a set's table quotes (GDTB test only)."""
+    if name != "GDTB test":
+        return {}
+    return {"conn": ">= 90.0", "sense": f"> baseline (spec: {100 * ANCHORS['explicit_mfs_gdtb_test']:.1f})",
+            "ne": "> majority baseline", "ne_ann": "spec Expansion baseline 42.4 (gold relations)",
+            "e2e": f"published {PUBLISHED_E2E['automatic']} (PDTB, level 2, automatic parses)"}
+
+
+def header_markdown(report: dict) -> str:
+    """The data and model the tables come from, with the machine."""
+    signature = report["model_signature"]
+    return (f"Data: `{report['data']}`. Model: `{signature.get('model', 'n/a')}` (sklearn "
+            f"{signature.get('sklearn_version', '?')}, seed {signature.get('seed', '?')}, trained on "
+            f"{signature.get('training_split', '?')}). Senses are level 1 throughout.\n"
+            + machine_line(report["machine"]))
+
+
+def set_markdown(report: dict, name: str) -> str:
+    """One data set's paragraph and table (without its heading), from the JSON alone."""
+    entry = report["sets"][name]
+    t0, t1, base = entry["tier0"], entry["tier1"], entry["nonexplicit_majority_baseline"]
+    majority = report["settings"]["nonexplicit_majority_label_from_train"]
+    skipped = entry["skipped"]
+    info = (f"{entry['documents']} documents, {entry['tokens']} tokens" +
+            (f"; skipped (blanked text): {', '.join(skipped)}" if skipped else "") +
+            f". Explicit sense/position on {t1['explicit_sense_n']} gold explicit relations "
+            f"with a connective span; non-explicit on {t1['nonexplicit_n']} adjacent sentence "
+            "pairs without a gold inter-sentence explicit" +
+            (" (pairs without a gold relation = NoRel)" if entry["nonexplicit_norel"] else
+             " that carry a gold relation (this copy has no EntRel/NoRel rows)") +
+            f"; non-explicit baseline = train majority class `{majority}`; explicit baseline = "
+            "connective's most frequent sense in GDTB train, back-off PDTB-2, then Expansion."
+            " End-to-end: NoRel left out on both sides; a match needs the same E/N type, level-1"
+            " sense and Arg1/Arg2 each sharing a token (partial) or equal without punctuation (exact).")
+    targets = _targets(name)
     rows = [
         ("Connective precision", None, t0["connective"]["precision"], t1["connective"]["precision"], ""),
         ("Connective recall", None, t0["connective"]["recall"], t1["connective"]["recall"], ""),
         ("Connective F1", None, t0["connective"]["f1"], t1["connective"]["f1"], targets.get("conn", "")),
         ("Arg1 position (SS/PS) accuracy", None, t0["arg1_position_accuracy"], t1["arg1_position_accuracy"], ""),
-        ("Explicit level-1 sense accuracy (gold connectives)", baselines["mfs"],
+        ("Explicit level-1 sense accuracy (gold connectives)", t1["explicit_mfs_baseline_accuracy"],
          t0["explicit_sense_accuracy"], t1["explicit_sense_accuracy"], targets.get("sense", "")),
-        ("Non-explicit level-1 accuracy", baselines["ne_acc"], t0["nonexplicit_accuracy"],
+        ("Non-explicit level-1 accuracy", base["accuracy"], t0["nonexplicit_accuracy"],
          t1["nonexplicit_accuracy"], ""),
         ("Non-explicit level-1 accuracy, pairs with a gold relation (baseline Expansion)",
-         baselines["ne_ann"], t0["nonexplicit_annotated_accuracy"], t1["nonexplicit_annotated_accuracy"],
-         targets.get("ne_ann", "")),
-        ("Non-explicit macro-F1", baselines["ne_f1"], t0["nonexplicit_macro_f1"],
+         base["annotated_expansion_accuracy"], t0["nonexplicit_annotated_accuracy"],
+         t1["nonexplicit_annotated_accuracy"], targets.get("ne_ann", "")),
+        ("Non-explicit macro-F1", base["macro_f1"], t0["nonexplicit_macro_f1"],
          t1["nonexplicit_macro_f1"], targets.get("ne", "")),
         ("End-to-end F1, partial argument match", None, t0["e2e_partial"]["f1"], t1["e2e_partial"]["f1"],
          targets.get("e2e", "")),
@@ -160,11 +194,32 @@ def _table(name: str, info: str, res: dict, baselines: dict, targets: dict) -> s
         ("End-to-end recall, partial", None, t0["e2e_partial"]["recall"], t1["e2e_partial"]["recall"], ""),
         ("End-to-end F1, exact argument match", None, t0["e2e_exact"]["f1"], t1["e2e_exact"]["f1"], ""),
     ]
-    lines = [f"### {name}", "", info, "",
-             "| metric (%) | baseline | tier 0 | tier 1 | target / anchor |", "|---|---|---|---|---|"]
-    for label, base, a, b, tgt in rows:
-        lines.append(f"| {label} | {_fmt(base) if base is not None else '-'} | {_fmt(a)} | {_fmt(b)} | {tgt} |")
-    return "\n".join(lines) + "\n"
+    lines = [info, "", "| metric (%) | baseline | tier 0 | tier 1 | target / anchor |", "|---|---|---|---|---|"]
+    for label, b, a, c, tgt in rows:
+        lines.append(f"| {label} | {_fmt(b) if b is not None else '-'} | {_fmt(a)} | {_fmt(c)} | {tgt} |")
+    return "\n".join(lines)
+
+
+def speed_markdown(report: dict) -> str:
+    """The speed paragraph, table and peak memory (without the heading)."""
+    sp = report["speed"]
+    md = [f"{sp['tokens']} tokens; spaCy preprocessing {sp['preprocessing_seconds']:.1f}s "
+          f"({sp['tokens'] / sp['preprocessing_seconds']:.0f} tokens/s).", "",
+          "| tier | parser stages (s) | end-to-end tokens/s |", "|---|---|---|"]
+    for t in (0, 1):
+        s = sp[f"tier{t}"]
+        md.append(f"| tier {t} | {s['stage_seconds']:.2f} | {s['tokens_per_second']:.0f} |")
+    md += ["", f"Peak memory: {report['peak_rss_mib']:.0f} MiB."]
+    return "\n".join(md)
+
+
+def markdown(report: dict) -> str:
+    """``parser.md``: the header, every set's table and the speed, from the JSON alone."""
+    md = ["# Discourse parser benchmark", "", header_markdown(report), ""]
+    for name in report["sets"]:
+        md += [f"### {name}", "", set_markdown(report, name) + "\n"]
+    md += ["### Speed (GDTB test, one process, spaCy included)", "", speed_markdown(report), ""]
+    return "\n".join(md)
 
 
 def run(data: Path, out: Path, model_path: str | None = None, limit: int | None = None, log=print):
@@ -191,11 +246,6 @@ def run(data: Path, out: Path, model_path: str | None = None, limit: int | None 
               "published_end_to_end_f1": PUBLISHED_E2E,
               "settings": {"sense_level": 1, "nonexplicit_majority_label_from_train": majority,
                            "limit": limit}}
-    md = ["# Discourse parser benchmark", "",
-          f"Data: `{data}`. Model: `{signature.get('model', 'n/a')}` (sklearn "
-          f"{signature.get('sklearn_version', '?')}, seed {signature.get('seed', '?')}, trained on "
-          f"{signature.get('training_split', '?')}). Senses are level 1 throughout.",
-          machine_line(report["machine"]), ""]
     for name, docs, skipped, with_norel in sets:
         log(f"{name}: {len(docs)} documents")
         parsed = parse_corpus(docs)
@@ -204,38 +254,12 @@ def run(data: Path, out: Path, model_path: str | None = None, limit: int | None 
         res[0].pop("_ne_gold"), res[0].pop("_ne_annotated")
         base = majority_baseline(ne_gold, majority)
         base["annotated_expansion_accuracy"] = _subset_accuracy(ne_gold, ["Expansion"] * len(ne_gold), ne_ann)
-        baselines = {"mfs": res[1]["explicit_mfs_baseline_accuracy"], "ne_acc": base["accuracy"],
-                     "ne_f1": base["macro_f1"], "ne_ann": base["annotated_expansion_accuracy"]}
         n_tok = sum(len(p) for p in parsed)
-        info = (f"{len(docs)} documents, {n_tok} tokens" +
-                (f"; skipped (blanked text): {', '.join(skipped)}" if skipped else "") +
-                f". Explicit sense/position on {res[1]['explicit_sense_n']} gold explicit relations "
-                f"with a connective span; non-explicit on {res[1]['nonexplicit_n']} adjacent sentence "
-                "pairs without a gold inter-sentence explicit" +
-                (" (pairs without a gold relation = NoRel)" if with_norel else
-                 " that carry a gold relation (this copy has no EntRel/NoRel rows)") +
-                f"; non-explicit baseline = train majority class `{majority}`; explicit baseline = "
-                "connective's most frequent sense in GDTB train, back-off PDTB-2, then Expansion."
-                " End-to-end: NoRel left out on both sides; a match needs the same E/N type, level-1"
-                " sense and Arg1/Arg2 each sharing a token (partial) or equal without punctuation (exact).")
-        targets = {}
-        if name == "GDTB test":
-            targets = {"conn": ">= 90.0", "sense": f"> baseline (spec: {100 * ANCHORS['explicit_mfs_gdtb_test']:.1f})",
-                       "ne": "> majority baseline", "ne_ann": "spec Expansion baseline 42.4 (gold relations)",
-                       "e2e": f"published {PUBLISHED_E2E['automatic']} (PDTB, level 2, automatic parses)"}
-        md.append(_table(name, info, res, baselines, targets))
         report["sets"][name] = {"documents": len(docs), "tokens": n_tok, "skipped": skipped,
-                                "tier0": res[0], "tier1": res[1], "nonexplicit_majority_baseline": base}
+                                "nonexplicit_norel": with_norel, "tier0": res[0], "tier1": res[1],
+                                "nonexplicit_majority_baseline": base}
     test_docs = sets[0][1]
     sp = speed(parsers, [d.text for d in test_docs])
     report["speed"] = sp
-    md += ["### Speed (GDTB test, one process, spaCy included)", "",
-           f"{sp['tokens']} tokens; spaCy preprocessing {sp['preprocessing_seconds']:.1f}s "
-           f"({sp['tokens'] / sp['preprocessing_seconds']:.0f} tokens/s).", "",
-           "| tier | parser stages (s) | end-to-end tokens/s |", "|---|---|---|"]
-    for t in (0, 1):
-        s = sp[f"tier{t}"]
-        md.append(f"| tier {t} | {s['stage_seconds']:.2f} | {s['tokens_per_second']:.0f} |")
     report["peak_rss_mib"] = peak_rss_mib()
-    md += ["", f"Peak memory: {report['peak_rss_mib']:.0f} MiB.", ""]
-    return write_report(out, "parser", "\n".join(md), report)
+    return write_report(out, "parser", markdown(report), report)

@@ -172,13 +172,10 @@ def _markdown(report: dict, corr_md: str) -> str:
     pp = report["pooled_pearson"]
     log_rows = [[n, *(f"{pp[n][d]['raw']:.3f} / {pp[n][d]['shifted_log']:.3f}" for d in HUMAN)]
                 for n in pp if n.endswith("/listwise")]
-    sp = report["throughput"]
     p = report["protocol"]
     headlines = [f"**{dim.capitalize()}: headline** (summary-level Spearman ρ averaged over documents, "
                  f"system-level Kendall τ over {report['n_systems']} systems, 95% bootstrap CIs; "
-                 "permutation accuracy %)\n\n"
-                 + table(["model/training", "summary ρ [95% CI]", "system τ [95% CI]", "permutation accuracy %"],
-                         _headline_rows(report, dim)) + "\n" for dim in HUMAN]
+                 "permutation accuracy %)\n\n" + headline_table(report, dim) + "\n" for dim in HUMAN]
     return "\n".join([
         "# DICOMER readability benchmark (SummEval, out-of-fold)\n",
         f"Data: `{report['data']}`; {report['n_documents']} documents x {report['n_systems']} systems; "
@@ -195,12 +192,26 @@ def _markdown(report: dict, corr_md: str) -> str:
         "**Permutation test** (held-out source articles vs 20 seeded permutations; accuracy % of "
         "pairs where the original scores strictly higher)\n",
         table(["variant", *MODES, "pairs"], perm_rows), "",
-        f"Throughput: {sp['per_second']:.1f} summaries/s ({sp['summaries']} fresh SummEval summaries, "
-        f"spaCy + discourse parser + DICOMER features + score, one process). "
-        f"Peak RSS {report['peak_rss_mib']:.0f} MiB; total {report['seconds']:.0f} s.",
+        throughput_line(report),
         machine_line(report["machine"]),
         "", "Signatures: " + "; ".join(f"`{k}`: `{v}`" for k, v in report["signatures"].items()),
     ]) + "\n"
+
+
+def headline_table(report: dict, dim: str) -> str:
+    """One human dimension's headline table: ρ and τ with CIs and permutation accuracy per model."""
+    from evalcore.tables import table
+
+    return table(["model/training", "summary ρ [95% CI]", "system τ [95% CI]", "permutation accuracy %"],
+                 _headline_rows(report, dim))
+
+
+def throughput_line(report: dict) -> str:
+    """Summaries per second of fresh texts, peak memory and the run's total time."""
+    sp = report["throughput"]
+    return (f"Throughput: {sp['per_second']:.1f} summaries/s ({sp['summaries']} fresh SummEval summaries, "
+            f"spaCy + discourse parser + DICOMER features + score, one process). "
+            f"Peak RSS {report['peak_rss_mib']:.0f} MiB; total {report['seconds']:.0f} s.")
 
 
 def _headline_rows(report: dict, dim: str) -> list[list[str]]:

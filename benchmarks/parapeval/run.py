@@ -76,13 +76,39 @@ def _good_above_copy(pred: np.ndarray, copy_pred: np.ndarray, y: np.ndarray) -> 
     return float(np.mean(pred[good] > copy_pred[good]))
 
 
-def _table(title: str, header: list[str], rows: list[list]) -> str:
+def _grid(header: list[str], rows: list[list]) -> str:
     def fmt(v):
         return f"{v:.4f}" if isinstance(v, float) else str(v)
 
-    lines = [f"### {title}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(fmt(v) for v in row) + " |" for row in rows]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines)
+
+
+def _table(title: str, body: str) -> str:
+    return f"### {title}\n\n{body}\n"
+
+
+def twitter_para_table(results: dict) -> str:
+    """Every PEM configuration, component and baseline against Twitter-Para's human scores."""
+    rows = [[name, c["pearson"], c["spearman"], c["kendall"], c["mean_per_source_pearson"],
+             f"{100 * c['good_above_copy']:.1f}" if "good_above_copy" in c else "-"]
+            for name, c in results["twitter_para"].items()]
+    return _grid(["metric", "Pearson", "Spearman", "Kendall", "per-source r", "good > copy %"], rows)
+
+
+def sts_table(results: dict, per_pivot: bool = True) -> str:
+    """Pivot F1 per table set (each pivot's too unless ``per_pivot`` is false), target n-gram F1 and
+    BLEU against STS-B test similarity."""
+    rows = [[name, c["pearson"], c["spearman"]] for name, c in results["sts_b_test"].items()
+            if per_pivot or not name.startswith("pivot F1 ") or name.startswith("pivot F1 mean ")]
+    return _grid(["feature", "Pearson", "Spearman"], rows)
+
+
+def build_table(results: dict) -> str:
+    """Each phrase table's bitext size and build time, as its store records them."""
+    return _grid(["table", "bitext", "sentences", "English words", "seconds", "s per million words"],
+                 results["phrase_table_build"])
 
 
 def run_bench(data: Path | None, out: Path, features: PEMFeatures, log: Callable[[str], None],
@@ -188,13 +214,10 @@ def run_bench(data: Path | None, out: Path, features: PEMFeatures, log: Callable
           "(fold = index of sorted source mod 5), out-of-fold predictions\n",
           _table("Twitter-Para: correlation with human scores (all candidates; per-source r: mean per-source "
                  f"Pearson; good > copy: share of candidates with human score >= {GOOD_PARAPHRASE} that PEM scores "
-                 "above the verbatim copy of their original, out of fold)",
-                 ["metric", "Pearson", "Spearman", "Kendall", "per-source r", "good > copy %"], rows),
-          _table("STS-B test: adequacy signal (correlation with 0-5 similarity)", ["feature", "Pearson", "Spearman"],
-                 sts_rows),
+                 "above the verbatim copy of their original, out of fold)", twitter_para_table(results)),
+          _table("STS-B test: adequacy signal (correlation with 0-5 similarity)", sts_table(results)),
           speed_markdown(speed),
-          _table("Phrase-table build (eflomal both ways + gdfa + extraction + store)",
-                 ["table", "bitext", "sentences", "English words", "seconds", "s per million words"], build_rows)]
+          _table("Phrase-table build (eflomal both ways + gdfa + extraction + store)", build_table(results))]
     (out / "bench.md").write_text("\n".join(md), "utf-8")
     (out / "bench.json").write_text(json.dumps(results, indent=2), "utf-8")
     print("\n".join(md))

@@ -88,7 +88,20 @@ def run(data: Path | None, out: Path, n_boot: int = 1000, seed: int = 0) -> dict
     return report
 
 
-def _markdown(r: dict) -> str:
+def setup_markdown(r: dict) -> str:
+    """What the tables measure: data, folds, training, bootstrap and machine."""
+    return (
+        f"Data: `{r['data']}`; overall = mean of the four expert dimensions. Folds: {r['folds']}; CREMER is "
+        f"trained only on training folds over TESLA-S and the shipped DICOMER (trained on GDTB, never on SummEval), "
+        f"both standardised within each document (DICOMER over the summaries it judged), its SVR hyper-parameters by "
+        f"grouped inner CV; dicomer-0.1.0 is "
+        f"0.1.0's listwise model, out of fold. Bootstrap {r['bootstrap']} resamples of documents. "
+        f"{machine_line(r['machine'])}"
+    )
+
+
+def target_table(r: dict) -> str:
+    """Each CREMER variant against the best of TESLA-S, DICOMER and ROUGE on overall, both levels."""
     rows = []
     for level, kind in (("system", "kendall"), ("item", "spearman")):
         by = r["correlations"][level]["mean"]
@@ -97,17 +110,21 @@ def _markdown(r: dict) -> str:
             v = by[f"cremer-{kernel}"][kind]
             rows.append([level, kind, variant, f"{v['value']:.3f} [{v['ci_low']:.2f}, {v['ci_high']:.2f}]",
                          f"{best_other:.3f}", "above" if v["value"] > best_other else "not above"])
+    return table(["level", "correlation", "variant", "value [95% CI]", "best other", "vs best other"], rows)
+
+
+def full_tables(r: dict) -> str:
+    """Every metric against every human dimension at both levels, with the significance tables."""
+    return correlation_markdown(r["correlations"], r["significance"])
+
+
+def _markdown(r: dict) -> str:
     return (
         "## SummEval overall responsiveness: CREMER (5-fold CV grouped by document)\n\n"
-        f"Data: `{r['data']}`; overall = mean of the four expert dimensions. Folds: {r['folds']}; CREMER is "
-        f"trained only on training folds over TESLA-S and the shipped DICOMER (trained on GDTB, never on SummEval), "
-        f"both standardised within each document (DICOMER over the summaries it judged), its SVR hyper-parameters by "
-        f"grouped inner CV; dicomer-0.1.0 is "
-        f"0.1.0's listwise model, out of fold. Bootstrap {r['bootstrap']} resamples of documents. "
-        f"{machine_line(r['machine'])}\n\n"
+        + setup_markdown(r) + "\n\n"
         "Target: CREMER (CREMER-LF, the default) above TESLA-S, DICOMER, ROUGE-2 and ROUGE-SU4 (best of them = "
         "\"best other\") "
         "on overall:\n\n"
-        + table(["level", "correlation", "variant", "value [95% CI]", "best other", "vs best other"], rows) + "\n\n"
-        + correlation_markdown(r["correlations"], r["significance"])
+        + target_table(r) + "\n\n"
+        + full_tables(r)
     )
