@@ -123,7 +123,7 @@ def _pem(part: str) -> Table:
         from benchmarks.parapeval import run
 
         return {"signature": lambda r: f"Signature `{r['signature']}`.", "twitter-para": run.twitter_para_table,
-                "sts-b": lambda r: run.sts_table(r, per_pivot=False), "build": run.build_table}[part](result)
+                "sts-b": lambda r: run.sts_table(r, per_pivot=False)}[part](result)
 
     return render
 
@@ -143,7 +143,7 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
     "responsiveness": ("responsiveness", {part: _cremer(part) for part in ("setup", "targets", "full")}),
     "parser": ("parser", {part: _parser(part) for part in ("setup", *PARSER_SETS, "speed")}),
     "readability": ("readability", {part: _readability(part) for part in ("coherence", "fluency", "throughput")}),
-    "parapeval": ("bench", {part: _pem(part) for part in ("signature", "twitter-para", "sts-b", "build")}),
+    "parapeval": ("bench", {part: _pem(part) for part in ("signature", "twitter-para", "sts-b")}),
     "celab": ("celab", {key: _celab(key) for key in
                         ("setup", "ranking", "agreement", "reference-b", "speed", "lp", "signatures")}),
 }

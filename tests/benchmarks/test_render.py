@@ -108,3 +108,14 @@ def test_make_bench_runs_every_benchmark_the_docs_cite():
     cited = set(re.findall(r"python -m benchmarks ([a-z0-9][a-z0-9-]*)", pages)) - {"render"}
     assert cited <= set(BENCHMARKS) and cited - made == set()
     assert "benchmarks render --collect bench" in makefile
+
+
+def test_pem_sts_table_without_pivots_keeps_means_and_baselines():
+    from benchmarks.parapeval.run import sts_table
+
+    result = {"sts_b_test": {name: {"pearson": 0.5, "spearman": 0.25} for name in
+                             ("pivot F1 fr [default]", "pivot F1 mean [default]", "target n-gram F1", "BLEU")}}
+    short = sts_table(result, per_pivot=False)
+    assert "pivot F1 fr" not in short and "| pivot F1 mean [default] | 0.5000 | 0.2500 |" in short
+    assert "| BLEU |" in short and "| target n-gram F1 |" in short
+    assert "| pivot F1 fr [default] |" in sts_table(result)
