@@ -105,8 +105,18 @@ def meant_lines(spec: dict) -> list[str]:
     enc = spec.get("enc", "utf-8")
     lines = spec["lines"]
     if enc == "latin-1":
-        lines = [line.encode(enc, "replace").decode(enc) for line in lines]
+        lines = [_latin1_as_read(line.encode(enc, "replace")) for line in lines]
     return [CONTROL.sub("", line) if CONTROL.sub("", line) else line for line in lines]
+
+
+def _latin1_as_read(raw: bytes) -> str:
+    """What a latin-1 line stands for under the input rule: bytes that are valid UTF-8 as well
+    (``Ôª`` is D4 AA, the UTF-8 of U+052A) are UTF-8 text, as every UTF-8 reader takes them; the
+    others mean their latin-1 characters (and the suite may refuse the line)."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
 
 
 def canonical(spec: dict) -> dict | None:

@@ -20,6 +20,9 @@ def _file(*lines: str, enc: str = "utf-8", final: bool = True, eol: str = "\n") 
                "metrics": ["bleu"], "format": "json", "segments": True, "max_chars": None, "stdin": False})
 @example(case={"refs": [_file("the council met", "the budget")], "hyps": [_file("\x01\x01\x01", "abcd", eol="\r\n")],
                "metrics": ["bleu"], "format": "json", "segments": True, "max_chars": None, "stdin": False})
+@example(case={"refs": [_file("minister cat the", "on the yesterday")],  # latin-1 "Ôª" is the UTF-8 of U+052A
+               "hyps": [_file("a\xd4\xaaX", "year\xa0water was", enc="latin-1")],
+               "metrics": ["chrf"], "format": "json", "segments": True, "max_chars": None, "stdin": False})
 def test_mteval_score(case):
     run("mteval-score", case)
 
