@@ -64,6 +64,10 @@ def test_output_to_dev_full_is_a_clear_error_exit_2():
     assert proc.stderr == "mteval: error: cannot write standard output: No space left on device\n"
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _sleep_ticks(pid: int) -> int | None:
     """The process's CPU ticks while it sleeps (state S: blocked, e.g. reading a pipe); None while
     it runs or waits for a core (state R), so a starved start-up on a loaded machine is not idle."""
@@ -73,8 +77,11 @@ def _sleep_ticks(pid: int) -> int | None:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see the command wait for input")
 def test_a_real_ctrl_c_while_reading_input_is_one_line():
+    # a shell starts background jobs with SIGINT ignored, and Python keeps an ignored SIGINT ignored:
+    # the command gets the disposition a terminal's foreground job has
     proc = subprocess.Popen([sys.executable, "-m", "mteval.cli", "score", "-r", str(DEMO / "ref.A.en"), "-i", "-"],
-                            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_default_sigint)
     try:
         deadline, last, idle = time.monotonic() + 60, -1, 0
         while time.monotonic() < deadline and idle < 5:  # idle for 0.5 s: blocked reading standard input
