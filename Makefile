@@ -46,14 +46,26 @@ fuzz: setup
 
 # Every benchmark the docs cite (docs/results/index.md), each from this checkout's benchmarks/ folder
 # writing JSON and Markdown into bench/NAME, plus the cross-validated reports of the two trained MT
-# metrics; then the runs the docs generate tables from are copied into docs/results/data and the
-# pages' marked regions rewritten (`python -m benchmarks render`), so a rerun is a data commit.
+# metrics, and the variant runs (other options) whose tables the pages quote, into bench/variants/;
+# then the runs the docs generate tables from are copied into docs/results/data and the pages'
+# marked regions rewritten (`python -m benchmarks render`), so a rerun is a data commit.
 BENCHMARKS := summeval summeval-speed responsiveness transfer scale parser readability coherence-speed \
 	parapeval parapeval-speed wmt12 mqm wmt mteval-speed tesla-m-speed matching celab srl hmeant xmeant aso
 bench: setup
 	for name in $(BENCHMARKS); do $(BIN)/python -m benchmarks $$name --out bench/$$name || exit 1; done
 	$(BIN)/mteval train beer --cv-report bench/beer
 	$(BIN)/mteval train tesla-f --cv-report bench/tesla-f
+	$(BIN)/python -m benchmarks readability --tier 0 --out bench/variants/readability-tier0
+	$(BIN)/python -m benchmarks aso --lambda-cv --out bench/variants/aso-lambda-cv
+	$(BIN)/python -m benchmarks tesla-m-speed --pair en-de --out bench/variants/tesla-m-speed-en-de
+	$(BIN)/python -m benchmarks wmt --max-segments 0 --out bench/variants/wmt-all-segments
+	$(BIN)/python -m benchmarks wmt --pairs mqm-en-de en-de -m tesla-m -m bleu -m chrf -m meteor --out bench/variants/wmt-de
+	$(BIN)/python -m benchmarks wmt --pairs en-de --max-segments 0 --out bench/variants/wmt-de-all-segments
+	$(BIN)/python -m benchmarks wmt --pairs mqm-zh-en -m tesla-m -m tesla-b -m tesla-f --max-segments 100 \
+		--out bench/variants/wmt-tesla-f-held-out
+	$(BIN)/python -m benchmarks wmt12 -m meant -m umeant --pairs cs-en de-en es-en fr-en --out bench/variants/wmt12-meant
+	$(BIN)/python -m benchmarks mqm -m beer --pairs mqm-zh-en --out bench/variants/mqm-beer-held-out
+	$(BIN)/python -m benchmarks transfer --experiments --cremer-tuning shipped --out bench/variants/transfer-experiments
 	$(BIN)/python -m benchmarks render --collect bench
 
 clean:
