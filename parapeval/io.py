@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,8 +68,17 @@ def _looks_like_jsonl(lines: Sequence[str | LineError]) -> bool:
     broken first line does not make a JSONL stream TSV, every line of it unreadable. A line whose
     bytes do not decode counts by its shape, as it counts when the file is named."""
     texts = [text for text in (line if isinstance(line, str) else line.shape for line in lines) if text.strip()]
-    objects = sum(text.strip().startswith("{") for text in texts)
-    return objects > sum("\t" in text and not text.strip().startswith("{") for text in texts)
+    objects = sum(_opening(text).startswith("{") for text in texts)
+    return objects > sum("\t" in text and not _opening(text).startswith("{") for text in texts)
+
+
+def _opening(text: str) -> str:
+    """``text`` from its first visible character: white space and invisible (Cf) characters such
+    as a byte-order mark skipped, as the input rule removes them from texts."""
+    start = 0
+    while start < len(text) and (text[start].isspace() or unicodedata.category(text[start]) == "Cf"):
+        start += 1
+    return text[start:]
 
 
 def _jsonl_record(item: str, text: str, system_field: str | None, default_system: str) -> PairRecord:

@@ -163,6 +163,19 @@ def test_standard_input_reads_as_the_same_file_named_jsonl(monkeypatch, tmp_path
     assert str(named.value).split(": ", 1)[1] == str(piped.value).split(": ", 1)[1].replace("stdin", "pairs.jsonl")
 
 
+def test_a_json_object_after_a_byte_order_mark_counts_as_jsonl_on_standard_input(monkeypatch, tmp_path):
+    """A tab, CR and a BOM before ``{}`` (one line: CR alone ends none): named ``.jsonl`` it is an
+    unreadable JSON line; standard input reads it the same way, not as a TSV pair of empty texts
+    (fuzzer, parapeval same-exit-code-every-format)."""
+    data = "\t\r\ufeff{}".encode()
+    (tmp_path / "pairs.jsonl").write_bytes(data)
+    with pytest.raises(InputError, match="no line holds a pair"):
+        read_pairs(tmp_path / "pairs.jsonl")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    with pytest.raises(InputError, match="no line holds a pair"):
+        read_pairs("-")
+
+
 def test_a_raw_control_character_in_a_json_string_costs_nothing(tmp_path):
     """On the old main strict JSON refused the line: a pair lost for a character the input rule removes."""
     path = tmp_path / "pairs.jsonl"
