@@ -137,8 +137,8 @@ def mostly_controls(text: str) -> bool:
 def _reads_as_text(text: str) -> bool:
     """Whether ``text``, bytes decoded by a guess (a NUL pattern as UTF-16, a UTF-32LE mark that
     may be UTF-16LE's mark and a NUL), reads as text: it holds a character other than white space,
-    and at most a tenth of its characters are controls (line ends and tabs aside), unassigned code
-    points, surrogates or replacement characters (a guess that decodes to those, or to line ends
+    and at most a tenth of its characters are controls (line ends and tabs aside), unassigned or
+    private-use code points, surrogates or replacement characters (a guess that decodes to those, or to line ends
     only, is wrong)."""
     unreadable = sum(1 for ch in text if ch not in "\t\n\r" and _unreadable(ch))
     readable = sum(1 for ch in text if not ch.isspace() and not _unreadable(ch))
@@ -146,7 +146,9 @@ def _reads_as_text(text: str) -> bool:
 
 
 def _unreadable(ch: str) -> bool:
-    return ch == "\ufffd" or unicodedata.category(ch) in ("Cc", "Cn", "Cs")
+    """A character no guessed decoding should produce: a control, an unassigned or private-use
+    code point, a surrogate, a replacement character."""
+    return ch == "\ufffd" or unicodedata.category(ch) in ("Cc", "Cn", "Co", "Cs")
 
 
 def _mostly_utf8(head: bytes) -> bool:

@@ -201,3 +201,11 @@ def test_the_four_bytes_of_the_utf32le_mark_alone_are_a_utf16_nul():
     rather than an empty UTF-32 text scored as empty (fuzzer, coherence right-number)."""
     assert detect_encoding("\x00".encode("utf-16")).name == "binary"
     assert detect_encoding(b"\x00\n").name == "binary"
+
+
+def test_a_nul_pattern_decoding_to_private_use_characters_is_not_utf16():
+    """``00 0A E9 20 69 73`` (a NUL line, then latin-1 "\xe9 is") has a NUL in every other byte,
+    but as UTF-16BE it is a private-use character and a CJK one: binary data, as the same bytes
+    with a final newline are (fuzzer, summeval-tac right-number)."""
+    assert detect_encoding(b"\x00\n\xe9 is").name == "binary"
+    assert detect_encoding(b"\x00\n\xe9 is\n").name == "binary"
