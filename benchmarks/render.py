@@ -16,10 +16,12 @@ exit 1 naming the stale pages); ``--collect DIR`` first copies the runs in DIR (
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import re
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 from evalcore.runinfo import machine_line
@@ -33,162 +35,31 @@ REGION = re.compile(r"<!-- bench:([\w-]+):([\w-]+) -->\n.*?<!-- /bench -->", re.
 Table = Callable[[dict], str]
 
 
-def _celab(key: str) -> Table:
-    def render(result: dict) -> str:
-        from benchmarks.mteval.celab import sections
+def _table(module: str, function: str, *args: object, **kwargs: object) -> Table:
+    """``benchmarks.MODULE.FUNCTION(result, *args, **kwargs)``, imported only when a page asks for
+    it (a benchmark module may import a whole metric family)."""
 
-        return sections(result)[key][1]
+    def render(result: dict) -> str:
+        return getattr(importlib.import_module(f"benchmarks.{module}"), function)(result, *args, **kwargs)
 
     return render
 
 
-def _summeval_setting(refs: str) -> Table:
-    def render(result: dict) -> str:
-        from benchmarks.summeval.summeval_bench import setting_markdown
+def _celab_section(result: dict, key: str) -> str:
+    from benchmarks.mteval.celab import sections
 
-        return setting_markdown(result, refs)
+    return sections(result)[key][1]
 
-    return render
 
+def _srl_speed(result: dict) -> str:
+    from benchmarks.mteval.srl import speed_table
 
-def _summeval_targets(result: dict) -> str:
-    from benchmarks.summeval.summeval_bench import targets_table
+    return speed_table(result, result["machine"]["cores"])
 
-    return targets_table(result)
 
+def _lp_table(part: str) -> Table:
+    """A table of the matching benchmark, drawn from its ``lp`` report."""
 
-def _scale_runs(result: dict) -> str:
-    from benchmarks.summeval.scale import runs_markdown
-
-    return runs_markdown(result)
-
-
-def _pem_speed(result: dict) -> str:
-    from benchmarks.parapeval.speed import speed_tables
-
-    return speed_tables(result)
-
-
-def _tesla_speed(result: dict) -> str:
-    from benchmarks.mteval.speed import tables
-
-    return tables(result)
-
-
-def _tesla_m(part: str) -> Table:
-    def render(result: dict) -> str:
-        from benchmarks.mteval import tesla
-
-        return {"stages": tesla.stage_table, "baselines": tesla.baseline_table, "paths": tesla.paths_line}[part](result)
-
-    return render
-
-
-def _cremer(part: str) -> Table:
-    def render(result: dict) -> str:
-        from benchmarks.summeval import responsiveness
-
-        return {"setup": responsiveness.setup_markdown, "targets": responsiveness.target_table,
-                "full": responsiveness.full_tables}[part](result)
-
-    return render
-
-
-def _wmt(key: str) -> Table:
-    def render(result: dict) -> str:
-        from benchmarks.mteval.wmt import block
-
-        return block(result, key)
-
-    return render
-
-
-def _parser(part: str) -> Table:
-    def render(result: dict) -> str:
-        from benchmarks.coherence import parser
-
-        if part in PARSER_SETS:
-            return parser.set_markdown(result, PARSER_SETS[part])
-        return {"setup": parser.header_markdown, "speed": parser.speed_markdown}[part](result)
-
-    return render
-
-
-def _wmt_kendall(key: str, metrics: tuple[str, ...]) -> Table:
-    def render(result: dict) -> str:
-        from benchmarks.mteval.wmt import INTO_ENGLISH, kendall_table
-
-        return kendall_table(result, key, metrics, INTO_ENGLISH, ("into-English",))
-
-    return render
-
-
-PARSER_SETS = {"gdtb-test": "GDTB test", "gdtb-test2": "GDTB test2 (GENTLE, out of genre)",
-               "tedm-test": "TED-MDB test (out of domain)"}
-
-
-def _readability(part: str) -> Table:
-    def render(result: dict) -> str:
-        from benchmarks.coherence import readability
-
-        return readability.throughput_line(result) if part == "throughput" else readability.headline_table(result, part)
-
-    return render
-
-
-def _wmt_summary(metric: str) -> Table:
-    def render(result: dict) -> str:
-        from benchmarks.mteval.wmt import summary_table
-
-        return summary_table(result, metric)
-
-    return render
-
-
-def _pem(part: str) -> Table:
-    def render(result: dict) -> str:
-        from benchmarks.parapeval import run
-
-        return {"signature": lambda r: f"Signature `{r['signature']}`.", "twitter-para": run.twitter_para_table,
-                "sts-b": lambda r: run.sts_table(r, per_pivot=False)}[part](result)
-
-    return render
-
-
-WMT_BLOCKS = ("kendall-wmt12", "kendall-no-ties", "comparisons", "spearman", "pearson", "significance", "mqm-en-de",
-              "mqm-en-de-refs", "mqm-zh-en", "mqm-significance", "flag", "speed", "left-out", "signatures")
-RED_ROWS = ("red", "redp", "bleu", "chrf", "meteor")
-
-
-def _srl(part: str) -> Table:
-    def render(result: dict) -> str:
-        from benchmarks.mteval import srl
-
-        return {"systems": srl.systems_table, "kinds": srl.kinds_table,
-                "speed": lambda r: srl.speed_table(r, r["machine"]["cores"])}[part](result)
-
-    return render
-
-
-def _hmeant(part: str, language: str) -> Table:
-    def render(result: dict) -> str:
-        from benchmarks.mteval import hmeant
-
-        return {"correlations": hmeant.correlation_table, "agreement": hmeant.agreement_table}[part](result, language)
-
-    return render
-
-
-def _aso(part: str) -> Table:
-    def render(result: dict) -> str:
-        from benchmarks.mteval.aso import nominal
-
-        return {"scores": nominal.scores_table, "differences": nominal.differences_table}[part](result)
-
-    return render
-
-
-def _matching(part: str) -> Table:
     def render(result: dict) -> str:
         from benchmarks.evalcore import matching
 
@@ -200,33 +71,57 @@ def _matching(part: str) -> Table:
     return render
 
 
+def _signature_line(result: dict) -> str:
+    return f"Signature `{result['signature']}`."
+
+
 def _signatures(result: dict) -> str:
     return "\n".join(f"- `{s}`" for s in result["signatures"].values())
 
 
+PARSER_SETS = {"gdtb-test": "GDTB test", "gdtb-test2": "GDTB test2 (GENTLE, out of genre)",
+               "tedm-test": "TED-MDB test (out of domain)"}
+WMT_BLOCKS = ("kendall-wmt12", "kendall-no-ties", "comparisons", "spearman", "pearson", "significance", "mqm-en-de",
+              "mqm-en-de-refs", "mqm-zh-en", "mqm-significance", "flag", "speed", "left-out", "signatures")
+RED_ROWS = ("red", "redp", "bleu", "chrf", "meteor")
+
 #: benchmark -> (the stem of the JSON it writes into --out, {table: render(result)})
 TABLES: dict[str, tuple[str, dict[str, Table]]] = {
-    "summeval": ("summeval", {"targets": _summeval_targets, "original": _summeval_setting("original"),
-                              "all": _summeval_setting("all"), "signatures": _signatures}),
-    "scale": ("scale", {"runs": _scale_runs}),
-    "parapeval-speed": ("speed", {"speed": _pem_speed}),
-    "mteval-speed": ("speed", {"speed": _tesla_speed}),
-    "tesla-m-speed": ("tesla_m_speed", {part: _tesla_m(part) for part in ("stages", "baselines", "paths")}),
-    "responsiveness": ("responsiveness", {part: _cremer(part) for part in ("setup", "targets", "full")}),
-    "parser": ("parser", {part: _parser(part) for part in ("setup", *PARSER_SETS, "speed")}),
-    "readability": ("readability", {part: _readability(part) for part in ("coherence", "fluency", "throughput")}),
-    "parapeval": ("bench", {part: _pem(part) for part in ("signature", "twitter-para", "sts-b")}),
-    "celab": ("celab", {key: _celab(key) for key in
+    "summeval": ("summeval", {"targets": _table("summeval.summeval_bench", "targets_table"),
+                              "original": _table("summeval.summeval_bench", "setting_markdown", "original"),
+                              "all": _table("summeval.summeval_bench", "setting_markdown", "all"),
+                              "signatures": _signatures}),
+    "scale": ("scale", {"runs": _table("summeval.scale", "runs_markdown")}),
+    "parapeval-speed": ("speed", {"speed": _table("parapeval.speed", "speed_tables")}),
+    "mteval-speed": ("speed", {"speed": _table("mteval.speed", "tables")}),
+    "tesla-m-speed": ("tesla_m_speed", {"stages": _table("mteval.tesla", "stage_table"),
+                                        "baselines": _table("mteval.tesla", "baseline_table"),
+                                        "paths": _table("mteval.tesla", "paths_line")}),
+    "responsiveness": ("responsiveness", {"setup": _table("summeval.responsiveness", "setup_markdown"),
+                                          "targets": _table("summeval.responsiveness", "target_table"),
+                                          "full": _table("summeval.responsiveness", "full_tables")}),
+    "parser": ("parser", {"setup": _table("coherence.parser", "header_markdown"),
+                          **{key: _table("coherence.parser", "set_markdown", t) for key, t in PARSER_SETS.items()},
+                          "speed": _table("coherence.parser", "speed_markdown")}),
+    "readability": ("readability", {"coherence": _table("coherence.readability", "headline_table", "coherence"),
+                                    "fluency": _table("coherence.readability", "headline_table", "fluency"),
+                                    "throughput": _table("coherence.readability", "throughput_line")}),
+    "parapeval": ("bench", {"signature": _signature_line, "twitter-para": _table("parapeval.run", "twitter_para_table"),
+                            "sts-b": _table("parapeval.run", "sts_table", per_pivot=False)}),
+    "celab": ("celab", {key: partial(_celab_section, key=key) for key in
                         ("setup", "ranking", "agreement", "reference-b", "speed", "lp", "signatures")}),
-    "wmt": ("wmt", {**{key: _wmt(key) for key in WMT_BLOCKS},
-                    "red-kendall-wmt12": _wmt_kendall("kendall_wmt12", RED_ROWS),
-                    "red-kendall-no-ties": _wmt_kendall("kendall_no_ties", RED_ROWS),
-                    "beer2-summary": _wmt_summary("beer2")}),
-    "srl": ("srl", {part: _srl(part) for part in ("systems", "kinds", "speed")}),
-    "hmeant": ("hmeant", {f"{part}-{lang}": _hmeant(part, lang) for part in ("correlations", "agreement")
-                          for lang in ("en", "de")}),
-    "aso": ("aso", {part: _aso(part) for part in ("scores", "differences")}),
-    "matching": ("lp", {part: _matching(part) for part in ("workload-1", "workload-2", "dense-sparse", "split-whole")}),
+    "wmt": ("wmt", {**{key: _table("mteval.wmt", "block", key) for key in WMT_BLOCKS},
+                    "red-kendall-wmt12": _table("mteval.wmt", "kendall_table", "kendall_wmt12", RED_ROWS),
+                    "red-kendall-no-ties": _table("mteval.wmt", "kendall_table", "kendall_no_ties", RED_ROWS),
+                    "beer2-summary": _table("mteval.wmt", "summary_table", "beer2")}),
+    "srl": ("srl", {"systems": _table("mteval.srl", "systems_table"), "kinds": _table("mteval.srl", "kinds_table"),
+                    "speed": _srl_speed}),
+    "hmeant": ("hmeant", {f"{part}-{lang}": _table("mteval.hmeant", function, lang) for lang in ("en", "de")
+                          for part, function in (("correlations", "correlation_table"),
+                                                 ("agreement", "agreement_table"))}),
+    "aso": ("aso", {"scores": _table("mteval.aso.nominal", "scores_table"),
+                    "differences": _table("mteval.aso.nominal", "differences_table")}),
+    "matching": ("lp", {part: _lp_table(part) for part in ("workload-1", "workload-2", "dense-sparse", "split-whole")}),
 }
 
 
