@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -57,7 +57,7 @@ def timed(call: Callable[[], object], warmup: int = 1, repeats: int = 3) -> dict
 def started() -> dict[str, str]:
     """The commit and UTC date at a run's start: the code a run imports is the code checked out
     when it starts, whatever is committed while it runs."""
-    return {"commit": source_commit(), "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    return {"commit": source_commit(), "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
 def record(out: Path, name: str, argv: Sequence[str], seconds: float, start: dict[str, str]) -> tuple[Path, Path]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -61,7 +61,7 @@ def train_default(out: Path, data_root: Path | None = None, max_segments: int = 
     info = {"signature": signature(seed), "decisions": describe(),
             "trained_on": f"WMT12 human rankings into English ({', '.join(INTO_ENGLISH)}): {len(data.rankings)} "
                           f"rankings of {len(data.keys)} outputs, {len({k[1] for k in data.keys})} segments",
-            "licence": LICENCE, "commit": source_commit(), "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
+            "licence": LICENCE, "commit": source_commit(), "date": datetime.now(UTC).strftime("%Y-%m-%d"),
             "seed": seed, "max_segments": max_segments, "unreadable_outputs": len(data.unreadable)}
     path = save_linear_model(model, out, info, "beer")
     log(f"BEER trained on {len(data.rankings)} rankings; weights: "

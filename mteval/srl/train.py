@@ -67,7 +67,7 @@ def train_and_save(language: str, out: Path, data_root: Path | None = None, sett
         "n_features": {"predicate": len(model.predicate_vec.feature_names_),
                        "argument": len(model.argument_vec.feature_names_)},
         "commit": source_commit(),
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "evaluation": "`python -m benchmarks srl` (cross-validated by document on the same dev file)",
     }
     save_labeller(model, out, info)
