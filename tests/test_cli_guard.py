@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,36 @@ def test_a_real_ctrl_c_while_reading_input_is_one_line():
     finally:
         proc.kill()
     assert (proc.returncode, out, err) == (130, "", "mteval: interrupted\n")
+
+
+COMMANDS = {"summeval": "summeval.cli", "coherence": "coherence.cli", "parapeval": "parapeval.cli",
+            "mteval": "mteval.cli", "aesop-eval": "evalcore.setup_cli"}
+# runs a console script's code, sending SIGINT to itself as the command's module starts importing:
+# a Ctrl-C in the first tenths of a second, without a race
+_INTERRUPTED_IMPORT = """
+import builtins, os, signal, sys
+real_import = builtins.__import__
+def importing(name, *args, **kwargs):
+    if name == sys.argv[2]:
+        os.kill(os.getpid(), signal.SIGINT)
+    return real_import(name, *args, **kwargs)
+builtins.__import__ = importing
+from importlib import import_module
+sys.exit(import_module(sys.argv[1]).main())
+"""
+
+
+@pytest.mark.parametrize("prog", COMMANDS)
+def test_a_ctrl_c_during_the_imports_is_one_line(prog):
+    entry = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["scripts"][prog]
+    proc = subprocess.run([sys.executable, "-c", _INTERRUPTED_IMPORT, entry.removesuffix(":main"), COMMANDS[prog]],
+                          cwd=ROOT, capture_output=True, text=True, preexec_fn=_default_sigint, timeout=120)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", f"{prog}: interrupted\n")
+
+
+@pytest.mark.parametrize("prog", COMMANDS)
+def test_python_m_runs_the_command(prog):
+    package = COMMANDS[prog].split(".")[0]
+    proc = subprocess.run([sys.executable, "-m", package, "--version"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0 and proc.stdout.startswith(prog), proc.stderr
