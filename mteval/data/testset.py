@@ -12,7 +12,8 @@ from mteval.io import Segments, check_aligned, read_segments
 @dataclass(frozen=True)
 class TestSet:
     """One language pair's files: ``systems`` maps a system name to its output (a
-    :class:`~mteval.io.Segments`, whose bad lines carry messages naming file and line)."""
+    :class:`~mteval.io.Segments`, whose bad lines carry messages naming file and line; an empty
+    output line is a segment to score, an empty source or reference line an error)."""
 
     pair: str
     source: Segments
@@ -36,6 +37,6 @@ def load_testset(pair: str, source: Path, references: list[Path], systems: dict[
         raise InputError(f"{pair}: no system outputs found")
     src = read_segments(source)
     refs = tuple(read_segments(r) for r in references)
-    outputs = {name: read_segments(p) for name, p in sorted(systems.items())}
+    outputs = {name: read_segments(p, output=True) for name, p in sorted(systems.items())}
     check_aligned([src, *refs, *outputs.values()])
     return TestSet(pair, src, refs, outputs)

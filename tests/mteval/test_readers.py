@@ -42,6 +42,17 @@ def test_wmt12_tree(wmt12_root):
         wmt12.read_testset(wmt12_root, "de-fr")
 
 
+def test_an_empty_system_output_line_is_a_segment_an_empty_reference_an_error(wmt12_root):
+    """An empty output is a translation (the worst kind) that every metric scores; an empty
+    reference or source line leaves nothing to score against."""
+    _write(wmt12_root / "system-outputs" / "newstest2012" / "de-en" / "newstest2012.de-en.sysA", ["Hello world .", ""])
+    ts = wmt12.read_testset(wmt12_root, "de-en")
+    assert ts.systems["sysA"].lines == ("Hello world .", "") and not ts.systems["sysA"].errors
+    _write(wmt12_root / "references" / "newstest2012-ref.en", ["Hello world .", " "])
+    ts = wmt12.read_testset(wmt12_root, "de-en")
+    assert ts.references[0].errors == {1: f"{wmt12_root / 'references' / 'newstest2012-ref.en'}:2: empty line"}
+
+
 def test_rankings_to_pairwise_comparisons(wmt12_root):
     rankings = wmt12.read_rankings(wmt12_root / "wmt12.RNK_results.csv", ["de-en"])
     assert len(rankings) == 1
