@@ -20,7 +20,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from benchmarks.mteval.aso.solver import LinearFit, fit_problems
+from benchmarks.mteval.aso.solver import LinearFit, fit_problems, one_blas_thread
 
 
 def _augment(X, theta: np.ndarray):
@@ -49,6 +49,7 @@ def auxiliary_weights(X, Y: np.ndarray, alpha: float = 1e-4, **solver) -> np.nda
     return fit_problems(X, Y, alpha, **solver).coef
 
 
+@one_blas_thread
 def structure_from(U: np.ndarray, n_components: int) -> tuple[np.ndarray, np.ndarray]:
     """Step 3: Theta = the first ``n_components`` left singular vectors of U as rows (orthonormal),
     and U's singular values."""
@@ -234,6 +235,7 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
                 correct[j] += self._correct(X[held], Y[held], fit)
         return {h: float(c / X.shape[0]) for h, c in zip(candidates, correct)}
 
+    @one_blas_thread
     def fit(self, X, y, groups=None, auxiliary_X=None, auxiliary_Y=None):
         """Learn Theta from the auxiliary problems, then the target problems on [x, Theta x]."""
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
@@ -283,6 +285,7 @@ class ASOClassifier(ClassifierMixin, BaseEstimator):
         self.converged_, self.n_iter_ = fit.converged, fit.n_iter
         return self
 
+    @one_blas_thread
     def decision_function(self, X) -> np.ndarray:
         """u . x + b per problem: a vector for a binary target, (samples x classes) otherwise."""
         check_is_fitted(self)

@@ -10,20 +10,36 @@ problems are solved together, vectorised over problems (sparse products of X wit
 features x problems matrix), by scipy's Newton-CG with Hessian-vector products from zero, as
 liblinear solves the squared hinge: deterministic, no seed needed. On the noun-predicate data
 (830 x 3,400 sparse, 24 problems) it took a third of the CPU time of L-BFGS-B, whose own
-bookkeeping dominated at 80,000 variables. BLAS runs single-threaded inside: the many small dense
-steps were ~20x slower with OpenBLAS threads on a loaded 2-core machine, and one thread keeps
-results bit-identical.
+bookkeeping dominated at 80,000 variables. BLAS runs single-threaded (:func:`one_blas_thread`):
+the many small dense steps were ~20x slower with OpenBLAS threads on a loaded 2-core machine, and
+a threaded BLAS sums in an order that follows the machine's core count, which flips near-tied
+arguments between machines.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import minimize
 from threadpoolctl import threadpool_limits
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def one_blas_thread(func: F) -> F:
+    """Run ``func`` with BLAS limited to one thread, so its floats are the same on every core count."""
+
+    @functools.wraps(func)
+    def single_threaded(*args: Any, **kwargs: Any) -> Any:
+        with threadpool_limits(limits=1, user_api="blas"):
+            return func(*args, **kwargs)
+
+    return single_threaded  # type: ignore[return-value]  # same signature, by functools.wraps
 
 
 def modified_huber(margin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -110,14 +126,14 @@ class Objective:
         return self._gradient(direction, second * self._outputs(direction), 2.0).ravel()
 
 
+@one_blas_thread
 def fit_problems(X, Y: np.ndarray, alpha: float, penalised: np.ndarray | None = None,
                  fit_intercept: bool = True, max_iter: int = 200, tol: float = 1e-8) -> LinearFit:
     """Minimise :class:`Objective` for every problem of ``Y`` on ``X`` (dense or scipy-sparse,
     n x p) from zero by Newton-CG; returns a :class:`LinearFit`."""
     function = Objective(X, Y, alpha, penalised, fit_intercept)
     start = np.zeros(function.shape[0] * function.shape[1])
-    with threadpool_limits(limits=1, user_api="blas"):  # see the module docstring
-        result = minimize(function, start, jac=True, hessp=function.hessp, method="Newton-CG",
-                          options={"maxiter": max_iter, "xtol": tol})
+    result = minimize(function, start, jac=True, hessp=function.hessp, method="Newton-CG",
+                      options={"maxiter": max_iter, "xtol": tol})
     params = result.x.reshape(function.shape)
     return LinearFit(params[:-1].copy(), params[-1].copy(), bool(result.success), int(result.nit), float(result.fun))

@@ -213,3 +213,25 @@ def test_lambda_selection_edge_cases():
         ASOClassifier(alpha=0.0).fit(X, y)
     with pytest.raises(ValueError, match="alpha_grid must hold positive numbers"):
         ASOClassifier(alpha="cv", alpha_grid=(1e-2, 0.0)).fit(X, y)
+
+
+def test_fit_and_predict_run_blas_on_one_thread(monkeypatch):
+    """A threaded BLAS sums in an order that follows the core count, which flipped near-tied
+    arguments between machines: the SVD and every product of ASO run on one BLAS thread."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    import benchmarks.mteval.aso.estimator as estimator
+
+    seen = []
+    real_svd = np.linalg.svd
+
+    def svd(*args, **kwargs):
+        seen.append({pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"})
+        return real_svd(*args, **kwargs)
+
+    monkeypatch.setattr(estimator.np.linalg, "svd", svd)
+    _, X_aux, Y_aux, (X, y), (X_test, _) = multitask(0, shared=True, n_test=10)
+    with threadpool_limits(limits=2, user_api="blas"):
+        model = ASOClassifier(n_components=3, alpha=ALPHA).fit(X, y, auxiliary_X=X_aux, auxiliary_Y=Y_aux)
+        model.predict(X_test)
+    assert seen and all(threads == {1} for threads in seen)
