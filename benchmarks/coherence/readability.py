@@ -26,8 +26,8 @@ from evalcore.text import tokenize
 VARIANTS = ("LIN", "LIN+C", "LIN+E", "DICOMER", "EGRID", "DICOMER+EGRID")
 MODES = ("listwise", "permutation", "combined")
 HUMAN = ("coherence", "fluency")
-# Listwise models are also trained on fluency (rows ``VARIANT/listwise:fluency``): the issue asks
-# for both dimensions, and a coherence-trained ranker is not the fair fluency model.
+# Listwise models are also trained on fluency (rows ``VARIANT/listwise:fluency``): both dimensions
+# are reported, and a coherence-trained ranker is not the fair fluency model.
 FLUENCY_SUFFIX = ":fluency"
 PAIRS = (("DICOMER/listwise", "LIN/listwise"), ("DICOMER/listwise", "rouge-2"),
          ("DICOMER/listwise", "length"), ("DICOMER/listwise", "EGRID/listwise"),

@@ -1,4 +1,4 @@
-"""`python -m benchmarks coherence-speed`: DICOMER against its floor, spaCy alone (issue 17: within 1.2x).
+"""`python -m benchmarks coherence-speed`: DICOMER against its floor, spaCy alone (target: within 1.2x).
 
 On SummEval's summaries, in one process with every model loaded, timed in interleaved rounds (the
 order rotates every round, so load from other processes falls on every run alike; medians):
@@ -9,7 +9,7 @@ order rotates every round, so load from other processes falls on every run alike
 - DICOMER end to end with a cold analysis cache (a fresh cache folder and engine each round):
   tokens, spaCy, the Tier 1 discourse parser, token layout, features, ranker, cache write;
 - the discourse parser's stages alone on preprocessed texts: one batch for all texts (each
-  classifier called once per stage) against one call per text (the parser before issue 17).
+  classifier called once per stage) against one call per text.
 
 Wall time is shared with other jobs on the reference machine's two cores; process CPU time is
 reported beside it. Peak memory: Python and numpy heaps traced (tracemalloc) over one untimed run
@@ -33,7 +33,7 @@ from benchmarks.harness import machine, machine_line, peak_rss_mib, write_report
 from evalcore.data.summeval import read_summeval
 from evalcore.tables import table
 
-TARGET_RATIO = 1.2  # issue 17: DICOMER (cold cache) within 1.2x of spaCy alone
+TARGET_RATIO = 1.2  # DICOMER (cold cache) within 1.2x of spaCy alone
 RUNS = {"spacy_tokens": "spaCy alone, DICOMER's tokens (floor)", "spacy_raw": "spaCy alone, raw texts",
         "dicomer_cold": "DICOMER, cold analysis cache", "parser_batched": "parser stages, one batch",
         "parser_per_text": "parser stages, one call per text"}
@@ -128,7 +128,7 @@ def markdown(report: dict, data: Path) -> str:
         f"Data: `{data}`, {n} summaries, {report['tokens']} tokens. {machine_line(report['machine'])} "
         f"Medians of {report['rounds']} interleaved rounds; one process, models loaded.", "",
         table(["run", "wall s", "CPU s", "summaries/s (wall)", "vs floor (wall)", "vs floor (CPU)"], rows), "",
-        table(["target (issue 17)", "measured (wall / CPU)", "verdict"],
+        table(["target", "measured (wall / CPU)", "verdict"],
               [[f"DICOMER (cold cache) within {TARGET_RATIO}x of spaCy alone",
                 f"{ratios['wall']:.2f}x / {ratios['cpu']:.2f}x", verdict]]), "",
         table(["parser stages (spaCy excluded)", "wall s", "CPU s", "summaries/s (wall)"],

@@ -24,7 +24,7 @@ import numpy as np
 from benchmarks.harness import machine, machine_line, peak_rss_mib
 from parapeval.pem import PEM, WINDOW_PAIRS
 
-#: the issue's target: PEM at most this many times slower than sentence BLEU
+#: the target: PEM at most this many times slower than sentence BLEU
 TARGET_RATIO = 7.0
 STAGES = ("preprocessing", "BPNG + pivot F1", "target F1", "LM", "SVR")
 

@@ -3,10 +3,9 @@ responsiveness (mean of the four expert dimensions), 5-fold cross-validation gro
 
 Folds are fixed (sort document ids, fold = index mod 5). CREMER is configured as shipped (TESLA-S
 and the shipped DICOMER standardised within each document, DICOMER over the summaries it judged)
-and trained on the training folds only. The
-shipped DICOMER (issue 12) never saw SummEval, so its values are used as they are; 0.1.0's listwise
-DICOMER (``dicomer-0.1.0``) is trained on the training documents' coherence scores and predicts the
-held-out documents. No score in the table saw its document.
+and trained on the training folds only. The shipped DICOMER never saw SummEval, so its values are
+used as they are; 0.1.0's listwise DICOMER (``dicomer-0.1.0``) is trained on the training
+documents' coherence scores and predicts the held-out documents. No score in the table saw its document.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Four settings: trained on SummEval and tested on DialSummEval, the reverse, and 5-fold
 cross-validation grouped by document inside each set (benchmarks.md: sort document ids, fold =
 index mod 5). Every DICOMER variant, the entity grid and CREMER-RBF/PF/LF (and the experimental
-variants of issue 12 with ``experiments=True``) stand beside TESLA-S, ROUGE-1/2/L/SU4, length in
+variants with ``experiments=True``) stand beside TESLA-S, ROUGE-1/2/L/SU4, length in
 tokens and, on DialSummEval, upstream's BARTScore/BERTScore/MoverScore. Reported per setting and
 human dimension (coherence, fluency, the mean of the four): summary-level Spearman and Kendall,
 system-level Kendall and Pearson with bootstrap CIs over documents, on all summaries (a flagged
@@ -183,7 +183,7 @@ class DicomerSpec:
 
 
 LISTWISE_VARIANTS = ("LIN", "LIN+C", "LIN+E", "DICOMER", "EGRID", "DICOMER+EGRID")
-#: the shipped default since issue 12: DICOMER-N on GDTB windows vs permutations, licence-clean genres
+#: the shipped default: DICOMER-N on GDTB windows vs permutations, licence-clean genres
 SHIPPED = "DICOMER-N/gdtb-open"
 SHIPPED_ALL = "DICOMER-N/gdtb-all"  # the opt-in all-genre model (dicomer-gdtb-all)
 OLD_SHIPPED = "DICOMER"  # 0.1.0's model: DICOMER preset, listwise on coherence, one-sentence indicator
@@ -193,7 +193,7 @@ _NO_IND = (("one_sentence", False),)
 def dicomer_specs(experiments: bool) -> list[DicomerSpec]:
     """The shipped models (the default, the opt-in all-genre model), the listwise variants of
     0.1.0 (as `python -m benchmarks readability` trains them) and, with ``experiments``, every other
-    issue-12 candidate."""
+    candidate variant."""
     specs = [DicomerSpec(SHIPPED, "DICOMER-N", neutral_flagged=True, objective="perm", genres="open"),
              DicomerSpec(SHIPPED_ALL, "DICOMER-N", neutral_flagged=True, objective="perm", genres="all")]
     # other neutral values for the shipped model, computed on GDTB (the model is fitted once)
@@ -351,11 +351,11 @@ NEWS_CHAT = "CREMER-LF news+chat (opt-in)"  # the opt-in cremer-news-chat, refit
 def cremer_specs(experiments: bool) -> list[CremerSpec]:
     """The shipped configuration of each kernel (TESLA-S z within topic + the shipped DICOMER; LF
     is the default ``cremer``), the ablation without DICOMER, 0.1.0's configuration (raw TESLA-S,
-    listwise DICOMER) and, with ``experiments``, the other issue-12 candidates."""
+    listwise DICOMER) and, with ``experiments``, the other candidate variants."""
     names = _CREMER_NAMES
     specs = [CremerSpec(names[k], k) for k in ("linear", "rbf", "poly")]
     specs += [CremerSpec(f"{names[k]}-noDICOMER", k, None) for k in ("linear", "rbf")]
-    specs += [CremerSpec(f"{names['linear']}[dicomer-raw]", "linear", dicomer_scaling="raw"),  # issue 12's first cut
+    specs += [CremerSpec(f"{names['linear']}[dicomer-raw]", "linear", dicomer_scaling="raw"),  # DICOMER unstandardised
               CremerSpec("CREMER-NNLS", "nnls")]
     specs += [CremerSpec(f"{names[k]} (0.1.0)", k, OLD_SHIPPED, "all", "raw") for k in ("linear", "rbf")]
     specs += [CremerSpec(NEWS_CHAT, "linear", both_sets=True)]
@@ -704,7 +704,7 @@ def render_markdown(report: dict) -> str:
             lines += [f"## {name}: {dim}\n",
                       _table(["metric", "coverage", "summary ρ (all)", "summary τ (all)", "system τ (all)",
                               "system r (all)", "summary ρ (judged)", "system τ (judged)", "partial ρ|len"], rows), ""]
-    lines += ["## Issue-12 targets (cross-domain, all summaries)\n", _table(
+    lines += ["## Targets (cross-domain, all summaries)\n", _table(
         ["setting", "check", "metric", "reference", "met"], target_rows(report)), ""]
     lines += ["## Permutation test (original vs 20 seeded permutations; accuracy %, ties count as wrong)\n"]
     perm = report["permutation_test"]
@@ -719,7 +719,7 @@ def _value(report: dict, setting: str, metric: str, dim: str, measure: str) -> d
 
 
 def target_rows(report: dict) -> list[list[str]]:
-    """The checks of issue 12 in both cross-domain settings: the default DICOMER above zero (CI
+    """The targets in both cross-domain settings: the default DICOMER above zero (CI
     excluding it), ROUGE-2 and length on coherence; the default CREMER above TESLA-S and ROUGE-2 on
     the mean of the four dimensions at both levels, and above its ablation without DICOMER."""
     rows = []

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 
-def test_tesla_m_like_workload_is_seeded_and_shaped_as_issue_17_says():
+def test_tesla_m_like_workload_is_seeded_and_shaped_as_specified():
     from benchmarks.evalcore.matching import tesla_m_like_workload
 
     a, b = tesla_m_like_workload(40, seed=7), tesla_m_like_workload(40, seed=7)

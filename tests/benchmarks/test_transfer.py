@@ -1,6 +1,6 @@
 """Helpers of `python -m benchmarks transfer` and the synthetic DICOMER training data, on small
 synthetic inputs: within-topic standardisation, sentence-move orders, GDTB windows and their
-genre filter, the length-controlled partial correlation and the issue-12 target checks."""
+genre filter, the length-controlled partial correlation and the cross-domain target checks."""
 
 from __future__ import annotations
 

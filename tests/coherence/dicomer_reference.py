@@ -1,6 +1,6 @@
-"""DICOMER's features as computed before issue 17's batched counting (commit 98272a2): one text
-at a time, each window's Cartesian product enumerated in Python. The tests compare the batched
-features of :mod:`coherence.dicomer.features` with these, key for key and bit for bit."""
+"""DICOMER's features computed without batched counting: one text at a time, each window's
+Cartesian product enumerated in Python. The tests compare the batched features of
+:mod:`coherence.dicomer.features` with these, key for key and bit for bit."""
 
 from __future__ import annotations
 

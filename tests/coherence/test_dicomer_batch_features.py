@@ -1,5 +1,5 @@
-"""Issue 17's batched DICOMER features equal the features computed one text at a time before it
-(``dicomer_reference``, the code of 98272a2), bit for bit, for every variant and option: on
+"""The batched DICOMER features equal the features computed one text at a time
+(``dicomer_reference``), bit for bit, for every variant and option: on
 SummEval summaries through the shipped parser and on random layouts with edge cases (empty,
 one sentence, no relation, multi-span arguments, terms in both arguments). The model scores a
 batch from the feature table's matrix, which must be the DictVectorizer's matrix of the dicts."""

@@ -1,4 +1,4 @@
-"""Issue 17's batched parser and shared DICOMER analysis change no number: relations (both tiers,
+"""The batched parser and the shared DICOMER analysis change no number: relations (both tiers,
 batched and one text at a time), token layouts, DICOMER features and the values of DICOMER and
 the three CREMERs equal those of commit 1e6608f on a fixed set of SummEval summaries
 (``golden/dicomer_golden.json``; ``golden/make_dicomer_golden.py`` regenerates it and holds the

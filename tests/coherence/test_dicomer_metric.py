@@ -102,8 +102,8 @@ def test_opt_in_all_genre_model_is_named_as_such():
 
 
 def test_shipped_model_gives_unjudged_texts_its_neutral_value():
-    """Issue 12: a one-sentence text got the learned one-sentence indicator (SummEval's preference
-    for short summaries); it now gets the neutral value and says it was not judged."""
+    """A one-sentence text gets the model's neutral value and says it was not judged, not a learned
+    one-sentence indicator (which would carry SummEval's preference for short summaries)."""
     model = load_dicomer_model()[0]
     one, two = Dicomer().score_batch(["Just one sentence here.", TEXTS[0]])
     assert one.value == model.neutral_score_
@@ -198,7 +198,7 @@ def test_model_files_are_checked(model_file, tmp_path, tamper_model_file):
 
 
 def test_shipped_model_scores_as_trained():
-    """The shipped model (issue 12: DICOMER-N on licence-clean GDTB windows vs permutations) scores
+    """The shipped model (DICOMER-N on licence-clean GDTB windows vs permutations) scores
     two SummEval summaries of the first document (systems M0 and M1) as when it was trained."""
     m0 = ("( cnn ) donald sterling 's racist remarks cost him an nba team last year . But now it 's his former "
           "female companion who has lost big . A los angeles judge has ordered v. stiviano to pay back more than "

@@ -145,7 +145,7 @@ def test_parse_many_keeps_order_and_empties():
 
 
 def test_a_batch_calls_each_classifier_once_and_parses_as_text_by_text(monkeypatch):
-    """Tier 1's four classifiers run once per batch of texts, not once per text (issue 17), and
+    """Tier 1's four classifiers run once per batch of texts, not once per text, and
     each text gets the relations it gets parsed alone."""
     from coherence.parser.document import parse_texts
 

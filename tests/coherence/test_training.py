@@ -111,8 +111,8 @@ def test_train_dicomer_on_gdtb_windows_writes_a_named_usable_model(gdtb_dir, tmp
 
 
 def test_neutral_variant_leaves_unjudged_texts_out_of_training():
-    """Issue 12: texts without structure used to train as zero vectors, pulling the ranker; the
-    neutral variant drops them, so adding one changes nothing."""
+    """Texts without structure are not trained on as zero vectors, which would pull the ranker:
+    the neutral variant drops them, so adding one changes nothing."""
     import numpy as np
 
     from coherence.dicomer.analysis import AnalysisCache

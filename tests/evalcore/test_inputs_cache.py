@@ -1,4 +1,4 @@
-"""The input rule's cache (issue 17) changes its cost, not its verdicts."""
+"""The input rule's cache changes its cost, not its verdicts."""
 
 import pytest
 

@@ -103,7 +103,7 @@ def test_f_measure():
     assert f_measure(0.0, 1.0, 1.0) == (0.0, 0.0, 0.0)
 
 
-# ---- the dispatcher's paths (issue 17) -------------------------------------------------------
+# ---- the dispatcher's paths ------------------------------------------------------------------
 
 def _path(x, y, sim):
     return choose(MatchProblem.of(x, y, sim).core())

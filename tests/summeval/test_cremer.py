@@ -62,7 +62,7 @@ def test_cremer_signatures_name_the_variant_scaling_and_model_file():
         assert info["tesla_scaling"] == "topic-z" and info["dicomer_scaling"] == DICOMER_SCALING
         assert "valid_for" in info and "SummEval" in info["trained_on"]
         assert "non-commercial" in info["licence"]  # says that none was used
-    assert Cremer().kernel == "linear"  # CREMER-LF is the default since issue 12
+    assert Cremer().kernel == "linear"  # CREMER-LF is the default
 
 
 def test_shipped_default_is_monotone_in_tesla_s_at_fixed_dicomer():

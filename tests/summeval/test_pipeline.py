@@ -123,7 +123,7 @@ def test_build_metrics_keeps_what_a_name_stands_for():
 
 def test_dicomer_and_every_cremer_share_one_analysis_and_score_per_summary(tmp_path, monkeypatch):
     """``--metric all``'s DICOMER metric and the DICOMER inside each CREMER parse, featurise and
-    score each summary once (issue 17), not four times."""
+    score each summary once, not four times."""
     from coherence.dicomer import metric as dicomer_metric
     from coherence.dicomer.analysis import AnalysisCache
     from coherence.dicomer.model import DicomerModel

@@ -1,5 +1,5 @@
-"""A one-document TESLA-S run imports only what it uses (issue 17: start-up within 2.5x of a bare
-``import numpy, scipy.sparse``): no scipy, scikit-learn, spaCy, rouge-score, numba or process pools."""
+"""A one-document TESLA-S run imports only what it uses (its start-up target: within 2.5x of a
+bare ``import numpy, scipy.sparse``): no scipy, scikit-learn, spaCy, rouge-score, numba or process pools."""
 
 import json
 import subprocess

@@ -1,4 +1,4 @@
-"""TESLA-S on integer-id bags (issue 17) gives the very floats of the dict-bag implementation at
+"""TESLA-S on integer-id bags gives the very floats of the dict-bag implementation at
 b9955f2, in batch and one call per candidate, on the first SummEval documents
 (``golden/tesla_s_golden.json``; ``golden/make_tesla_s_golden.py`` regenerates it)."""
 
