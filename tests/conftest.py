@@ -24,3 +24,24 @@ def _tamper(path):
 def tamper_model_file():
     """A function that alters a model file's content but not its header (a swapped model)."""
     return _tamper
+
+
+@pytest.fixture(scope="session")
+def shared_data():
+    """The public data folder (``../shared/data`` beside the checkout, or ``AESOP_SHARED_DATA``);
+    a test that reads it is skipped, with the reason, where it is absent."""
+    from evalcore.resources import ResourceError, shared_data_dir
+
+    try:
+        return shared_data_dir()
+    except ResourceError as exc:
+        pytest.skip(f"public data absent: {exc}")
+
+
+@pytest.fixture(scope="session")
+def summeval_expert(shared_data):
+    """SummEval's 16-system release with mean expert judgments."""
+    path = shared_data / "summeval" / "summeval_16sys_mean_expert.json"
+    if not path.exists():
+        pytest.skip(f"{path} not present")
+    return path

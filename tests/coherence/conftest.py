@@ -7,27 +7,18 @@ from pathlib import Path
 import pytest
 
 
-def _shared_discourse() -> Path:
-    from evalcore.resources import ResourceError, shared_data_dir
-
-    try:
-        return shared_data_dir() / "discourse"
-    except ResourceError as exc:
-        pytest.skip(f"public data absent: {exc}")
-
-
 @pytest.fixture(scope="session")
-def discourse_dir() -> Path:
-    path = _shared_discourse()
+def discourse_dir(shared_data: Path) -> Path:
+    path = shared_data / "discourse"
     if not (path / "gdtb" / "splits.md").exists():
         pytest.skip(f"GDTB not found under {path}")
     return path
 
 
 @pytest.fixture(scope="session")
-def pdtb2_table() -> Path:
+def pdtb2_table(shared_data: Path) -> Path:
     """The PDTB-2 connective sense table (counts only)."""
-    path = _shared_discourse() / "pdtb2_connective_senses.md"
+    path = shared_data / "discourse" / "pdtb2_connective_senses.md"
     if not path.exists():
         pytest.skip(f"PDTB-2 connective sense table not found: {path}")
     return path

@@ -15,7 +15,6 @@ import pytest
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 GOLDEN = json.loads((GOLDEN_DIR / "dicomer_golden.json").read_text())
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "summeval" / "summeval_16sys_mean_expert.json"
 _spec = importlib.util.spec_from_file_location("make_dicomer_golden", GOLDEN_DIR / "make_dicomer_golden.py")
 assert _spec is not None and _spec.loader is not None
 make = importlib.util.module_from_spec(_spec)
@@ -23,14 +22,12 @@ _spec.loader.exec_module(make)
 
 
 @pytest.fixture(scope="module")
-def items():
-    if not SHARED.exists():
-        pytest.skip("../shared/data/summeval not present")
+def items(summeval_expert):
     from evalcore.data.summeval import read_summeval
 
-    by_key = {(it.topic, it.system): it for it in read_summeval(SHARED)}
+    by_key = {(it.topic, it.system): it for it in read_summeval(summeval_expert)}
     selected = [by_key[t, s] for t, s in GOLDEN["items"]]
-    assert selected == make.golden_items(read_summeval(SHARED))
+    assert selected == make.golden_items(read_summeval(summeval_expert))
     return selected
 
 

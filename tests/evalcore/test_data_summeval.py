@@ -1,23 +1,19 @@
 """SummEval's release files (the 16-system mean-expert JSON and the 12-system JSONL folder)."""
 
 import json
-from pathlib import Path
 
 import pytest
 
 from evalcore.data.summeval import DIMENSIONS, read_summeval
 from evalcore.textio import InputError
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "summeval"
 
-
-@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data/summeval not present")
-def test_summeval_reader_both_releases():
-    items = read_summeval(SHARED / "summeval_16sys_mean_expert.json", references="original")
+def test_summeval_reader_both_releases(summeval_expert):
+    items = read_summeval(summeval_expert, references="original")
     assert len(items) == 1600 and all(len(i.references) == 1 for i in items)
     assert set(items[0].human) == {*DIMENSIONS, "mean"}
     assert items[0].human["mean"] == pytest.approx(sum(items[0].human[d] for d in DIMENSIONS) / 4)
-    twelve = read_summeval(SHARED / "expert_turker_12sys")
+    twelve = read_summeval(summeval_expert.parent / "expert_turker_12sys")
     assert len(twelve) == 1200 and len(twelve[0].references) == 11
 
 

@@ -60,14 +60,9 @@ def test_bad_measure_and_type():
 
 
 # ---- value for value against rouge-score (the reference implementation) on SummEval ------------
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "summeval" / "summeval_16sys_mean_expert.json"
-
-
 @pytest.fixture(scope="module")
-def summeval_pairs():
-    if not SHARED.exists():
-        pytest.skip("../shared/data/summeval not present")
-    items = read_summeval(SHARED)
+def summeval_pairs(summeval_expert):
+    items = read_summeval(summeval_expert)
     topics = sorted({it.topic for it in items})[:4]
     return [(list(it.references), it.summary) for it in items if it.topic in topics]
 

@@ -158,7 +158,7 @@ def test_ids_follow_the_preprocessor_and_the_vocabulary_can_be_forgotten():
 
 
 @pytest.mark.parametrize("config", ["default", "no-fw", "jackknife"])
-def test_compiled_batch_path_gives_the_golden_floats(monkeypatch, config):
+def test_compiled_batch_path_gives_the_golden_floats(monkeypatch, config, summeval_expert):
     # the golden batch is small enough for the numpy path; force the compiled one
     import json
     from pathlib import Path
@@ -168,10 +168,7 @@ def test_compiled_batch_path_gives_the_golden_floats(monkeypatch, config):
     from summeval.metrics.tesla_s import clear_caches
 
     golden = json.loads((Path(__file__).parent / "golden" / "tesla_s_golden.json").read_text())
-    shared = Path(__file__).resolve().parents[3] / "shared" / "data" / "summeval" / "summeval_16sys_mean_expert.json"
-    if not shared.exists():
-        pytest.skip("../shared/data/summeval not present")
-    by_key = {(it.topic, it.system): it for it in read_summeval(shared)}
+    by_key = {(it.topic, it.system): it for it in read_summeval(summeval_expert)}
     pairs = [(list(by_key[t, s].references), by_key[t, s].summary) for t, s in golden["items"]]
     monkeypatch.setattr(ngrams, "COMPILED_FROM", 0)
     clear_caches()

@@ -11,14 +11,11 @@ from evalcore.data.summeval import read_summeval
 from summeval.metrics import TeslaS
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "tesla_s_golden.json").read_text())
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "summeval" / "summeval_16sys_mean_expert.json"
 
 
 @pytest.fixture(scope="module")
-def pairs():
-    if not SHARED.exists():
-        pytest.skip("../shared/data/summeval not present")
-    by_key = {(it.topic, it.system): it for it in read_summeval(SHARED)}
+def pairs(summeval_expert):
+    by_key = {(it.topic, it.system): it for it in read_summeval(summeval_expert)}
     return [(list(by_key[t, s].references), by_key[t, s].summary) for t, s in GOLDEN["items"]]
 
 
