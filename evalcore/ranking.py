@@ -34,8 +34,15 @@ def preference_pairs(y, groups) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(better).astype(int), np.concatenate(worse).astype(int)
 
 
-def _squared_norms(d) -> np.ndarray:
+def _squared_norms(d: np.ndarray | sp.csr_matrix) -> np.ndarray:
     return np.asarray(d.multiply(d).sum(axis=1)).ravel() if sp.issparse(d) else (d * d).sum(axis=1)
+
+
+def _rows(X) -> np.ndarray | sp.csr_matrix:
+    """``X`` as a float array, or as CSR when it is sparse, for taking rows by index."""
+    if sp.issparse(X):
+        return sp.csr_matrix(X)  # type: ignore[call-overload]  # stubs: issparse gives SparseABC, no methods
+    return np.asarray(X, dtype=float)
 
 
 class RankSVM(BaseEstimator):
@@ -49,13 +56,13 @@ class RankSVM(BaseEstimator):
 
     def fit(self, X, y, groups):
         """Learn w from the preference pairs of (X, y) within ``groups``; returns self."""
-        X = sp.csr_matrix(X) if sp.issparse(X) else np.asarray(X, dtype=float)
-        if X.shape[0] != len(y) or len(y) != len(groups):
-            raise ValueError(f"X has {X.shape[0]} rows, y {len(y)}, groups {len(groups)}")
+        A = _rows(X)
+        if A.shape[0] != len(y) or len(y) != len(groups):
+            raise ValueError(f"X has {A.shape[0]} rows, y {len(y)}, groups {len(groups)}")
         better, worse = preference_pairs(y, groups)
         if len(better) == 0:
             raise ValueError("no training pairs: every group has a single label value")
-        d = X[better] - X[worse]
+        d: np.ndarray | sp.csr_matrix = A[better] - A[worse]
         norms = _squared_norms(d)
         if self.C == "svmlight":
             mean = float(norms.mean())
@@ -64,7 +71,7 @@ class RankSVM(BaseEstimator):
             self.C_ = float(self.C)
         rng = np.random.default_rng(self.seed)
         sign = np.where(rng.random(len(better)) < 0.5, -1.0, 1.0)
-        d = sp.diags(sign) @ d if sp.issparse(d) else d * sign[:, None]
+        d = (sp.diags(sign) @ d).tocsr() if sp.issparse(d) else d * sign[:, None]
         if np.all(sign == sign[0]):
             # one class only (e.g. a single pair): add the mirrored pair, an identical hinge term
             d = sp.vstack([d, -d[:1]]).tocsr() if sp.issparse(d) else np.vstack([d, -d[:1]])
@@ -74,7 +81,7 @@ class RankSVM(BaseEstimator):
         svm.fit(d, sign)
         self.coef_ = svm.coef_.ravel().copy()
         self.n_pairs_ = int(len(better))
-        self.n_features_in_ = int(X.shape[1])
+        self.n_features_in_ = int(A.shape[1])
         self.converged_ = bool(svm.n_iter_ < self.max_iter)
         return self
 

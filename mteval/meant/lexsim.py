@@ -386,7 +386,8 @@ def link_probabilities(e_sents: Sequence[Sequence[str]], f_sents: Sequence[Seque
         vocab = english if given_english else pivot
         for k, w in enumerate(side):
             denom[vocab[w]] += 1 if k not in seen else 0
-    counts = sparse.coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(english), len(pivot))).tocsr()
+    coords = (np.array(rows, dtype=np.intp), np.array(cols, dtype=np.intp))
+    counts = sparse.coo_matrix((np.ones(len(rows)), coords), shape=(len(english), len(pivot))).tocsr()
     counts.sum_duplicates()
     denom += np.asarray(counts.sum(axis=1 if given_english else 0)).ravel()
     scale = 1.0 / np.maximum(denom, 1.0)

@@ -20,13 +20,18 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from benchmarks.mteval.aso.solver import LinearFit, fit_problems, one_blas_thread
+from benchmarks.mteval.aso.solver import Design, LinearFit, fit_problems, one_blas_thread
 
 
 def _augment(X, theta: np.ndarray):
     """[X, X Theta^T] (sparse stays sparse) and the penalty mask that frees the Theta columns."""
     projected = np.asarray(X @ theta.T)
-    Z = sp.hstack([X, sp.csr_matrix(projected)]).tocsr() if sp.issparse(X) else np.hstack([X, projected])
+    Z: Design
+    if sp.issparse(X):
+        blocks = [X, sp.csr_matrix(projected)]
+        Z = sp.hstack(blocks).tocsr()  # type: ignore[arg-type]  # stubs: issparse gives SparseABC, no methods
+    else:
+        Z = np.hstack([X, projected])
     mask = np.concatenate([np.ones(X.shape[1], dtype=bool), np.zeros(theta.shape[0], dtype=bool)])
     return Z, mask
 
@@ -93,14 +98,16 @@ INNER_TOL = 1e-5
 def _stack(blocks: list) -> tuple[Any, np.ndarray]:
     """Rows of several (X, Y) problem sets as one set, each set's problems in its own columns
     (0 = not an example elsewhere)."""
-    rows = sp.vstack if any(sp.issparse(b[0]) for b in blocks) else np.vstack
-    Xs: Any = rows([b[0] for b in blocks])  # sparse (scipy, untyped) or dense
+    if any(sp.issparse(b[0]) for b in blocks):
+        Xs = sp.vstack([b[0] for b in blocks]).tocsr()
+    else:
+        Xs = np.vstack([b[0] for b in blocks])
     Ys = np.zeros((Xs.shape[0], sum(b[1].shape[1] for b in blocks)))
     r = c = 0
     for bx, by in blocks:
         Ys[r:r + bx.shape[0], c:c + by.shape[1]] = by
         r, c = r + bx.shape[0], c + by.shape[1]
-    return (Xs.tocsr() if sp.issparse(Xs) else Xs), Ys
+    return Xs, Ys
 
 
 class ASOClassifier(ClassifierMixin, BaseEstimator):

@@ -21,12 +21,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import minimize
 from threadpoolctl import threadpool_limits
+
+#: the X the solver works on: an array, or CSR (the format ``validate_data(accept_sparse="csr")`` gives)
+Design: TypeAlias = np.ndarray | sp.csr_matrix | sp.csr_array
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -83,10 +86,11 @@ class Objective:
             raise ValueError(f"problem {int(np.flatnonzero(n_examples == 0)[0])} has no examples")
         if alpha < 0:
             raise ValueError(f"alpha must be >= 0, got {alpha}")
-        self.X: Any  # a scipy sparse matrix (untyped) or an array
+        self.X: Design
+        self.XT: Design
         if sp.issparse(X):
-            self.X = X.tocsr()
-            self.XT = self.X.T.tocsr()
+            rows = X.tocsr()  # type: ignore[attr-defined]  # stubs: issparse gives SparseABC, no methods
+            self.X, self.XT = rows, rows.T.tocsr()
         else:
             self.X = np.asarray(X, dtype=float)
             self.XT = self.X.T
