@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 
-def bar(total: int, enabled: bool = True, unit: str = "item", min_total: int = 200):
+def bar(total: int, enabled: bool = True, unit: str = "item", min_total: int = 200) -> tqdm[NoReturn]:
     """A tqdm bar on stderr when ``enabled``, stderr is a terminal and the run is long enough."""
     from tqdm import tqdm
 

@@ -127,7 +127,7 @@ class PEMFeatures:
         return X[0], per_pivot[0]
 
     def compute_many(self, pairs: Sequence[tuple[str, str]],
-                     on_window: Callable[[int], None] | None = None) -> tuple[np.ndarray, list[dict[str, float]]]:
+                     on_window: Callable[[int], object] | None = None) -> tuple[np.ndarray, list[dict[str, float]]]:
         """Feature rows and per-pivot F1 of many pairs, a window of :data:`WINDOW_PAIRS` pairs at a
         time (a window's bags are what is held in memory), by the compiled kernels when
         :func:`~evalcore.bpng.compiled.compiled_pays` for all the pairs. ``on_window(n)`` follows
