@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evalcore.metric.inputs import clean_text, is_blank
 from evalcore.textio import InputError, LineError, decode_lines, read_bytes
 
 ORIGINAL_FIELDS = ("original", "source", "reference")
@@ -44,11 +45,13 @@ def _pick(obj: dict, names: Sequence[str]) -> Any:
 def _lines(data: bytes, name: str) -> list[str | LineError]:
     """Lines of a pair file by the input rule (:func:`evalcore.textio.decode_lines`: UTF-16 decoded,
     binary data an InputError naming the file, an undecodable line a :class:`LineError`), without
-    the blank lines that close the file; a file of whitespace only is an InputError naming it."""
+    the empty lines that close the file; a file of whitespace only is an InputError naming it.
+    Control and invisible characters count as the nothing the input rule makes of them, so a
+    file reads as its twin without them."""
     lines = decode_lines(data, name)
-    if lines and all(isinstance(line, str) and not line.strip() for line in lines):
+    if lines and all(is_blank(line) for line in lines):
         raise InputError(f"{name}: no pairs to score (the file holds only whitespace)")
-    while lines and isinstance(lines[-1], str) and not lines[-1]:
+    while lines and isinstance(lines[-1], str) and not clean_text(lines[-1]):
         lines.pop()
     return lines
 
@@ -125,7 +128,7 @@ def read_pairs(path: str | Path | None, system_field: str | None = None,
             records.append(PairRecord(item, None, None, default_system, message))
             continue
         text = line
-        if not text.strip() and (is_jsonl or "\t" not in text):
+        if is_blank(text) and (is_jsonl or "\t" not in text):
             records.append(PairRecord(item, None, None, default_system, BLANK_LINE))
             continue
         cols = text.split("\t")

@@ -10,7 +10,7 @@ import pytest
 
 from evalcore.textio import InputError
 from parapeval.data import read_twitter_para
-from parapeval.io import read_pairs
+from parapeval.io import BLANK_LINE, read_pairs
 
 BOM = codecs.BOM_UTF8
 
@@ -105,6 +105,24 @@ def test_whitespace_only_file_is_one_clear_error(tmp_path, content):
     path.write_bytes(content)
     with pytest.raises(InputError, match=r"blank\.tsv: no pairs to score \(the file holds only whitespace\)"):
         read_pairs(path)
+
+
+@pytest.mark.parametrize("content", [b"\t\t\n\t\x00\t\n", b"  \x00   \n \xe2\x80\x8b \n"])
+def test_control_and_invisible_characters_do_not_make_a_whitespace_file_hold_pairs(tmp_path, content):
+    """A file reads as its twin without the characters the input rule removes: tabs and a NUL are
+    whitespace only, as the same tabs without the NUL are (a fuzz run found the two exiting 1 and 2)."""
+    path = tmp_path / "blank.tsv"
+    path.write_bytes(content)
+    with pytest.raises(InputError, match=r"blank\.tsv: no pairs to score \(the file holds only whitespace\)"):
+        read_pairs(path)
+
+
+def test_a_closing_line_of_removed_characters_is_no_pair(tmp_path):
+    path = tmp_path / "pairs.tsv"
+    path.write_bytes(b"a b\ta c\n\x00\n")
+    assert [r.item for r in read_pairs(path)] == ["pairs.tsv:1"]
+    path.write_bytes(b"a b\ta c\n\xe2\x80\x8b\n\na b\ta b\n")
+    assert [r.error for r in read_pairs(path)] == ["", BLANK_LINE, BLANK_LINE, ""]
 
 
 def test_a_file_without_a_single_pair_is_an_error(tmp_path):
