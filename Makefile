@@ -47,8 +47,9 @@ fuzz: setup
 # Every benchmark the docs cite (docs/results/index.md), each from this checkout's benchmarks/ folder
 # writing JSON and Markdown into bench/NAME, plus the cross-validated reports of the two trained MT
 # metrics, and the variant runs (other options) whose tables the pages quote, into bench/variants/;
-# then the runs the docs generate tables from are copied into docs/results/data and the pages'
-# marked regions rewritten (`python -m benchmarks render`), so a rerun is a data commit.
+# then the runs the docs generate tables from (bench/NAME, and bench/variants/VARIANT for the variants
+# benchmarks/render.py's VARIANTS names) are copied into docs/results/data and the pages' marked
+# regions rewritten (`python -m benchmarks render`), so a rerun is a data commit.
 BENCHMARKS := summeval summeval-speed responsiveness transfer scale parser readability coherence-speed \
 	parapeval parapeval-speed wmt12 mqm wmt mteval-speed tesla-m-speed matching celab srl hmeant xmeant aso
 bench: setup

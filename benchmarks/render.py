@@ -8,9 +8,14 @@ page marks each generated region::
     (generated)
     <!-- /bench -->
 
+A variant run (the benchmark with other options, ``make bench``'s ``bench/variants/VARIANT``) is a
+committed run too: ``docs/results/data/VARIANT.json``, shown as ``<!-- bench:VARIANT:TABLE -->`` with
+the tables of the benchmark it runs (``VARIANTS``).
+
 ``python -m benchmarks render`` rewrites every region from the data (``--check``: change nothing,
 exit 1 naming the stale pages); ``--collect DIR`` first copies the runs in DIR (``DIR/NAME/``, as
-``make bench`` leaves them, or DIR itself) into the data.
+``make bench`` leaves them, or DIR itself; variants in ``DIR/variants/VARIANT/`` or ``DIR/VARIANT/``)
+into the data.
 """
 
 from __future__ import annotations
@@ -113,6 +118,8 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
     "wmt": ("wmt", {**{key: _table("mteval.wmt", "block", key) for key in WMT_BLOCKS},
                     "red-kendall-wmt12": _table("mteval.wmt", "kendall_table", "kendall_wmt12", RED_ROWS),
                     "red-kendall-no-ties": _table("mteval.wmt", "kendall_table", "kendall_no_ties", RED_ROWS),
+                    **{f"en-de-{key}": _table("mteval.wmt", "kendall_table", key.replace("-", "_"), None,
+                                              ("en-de",), ()) for key in ("kendall-wmt12", "kendall-no-ties")},
                     "beer2-summary": _table("mteval.wmt", "summary_table", "beer2")}),
     "srl": ("srl", {"systems": _table("mteval.srl", "systems_table"), "kinds": _table("mteval.srl", "kinds_table"),
                     "speed": _srl_speed}),
@@ -124,6 +131,24 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
     "matching": ("lp", {part: _lp_table(part) for part in ("workload-1", "workload-2", "dense-sparse", "split-whole")}),
 }
 
+#: variant run -> the benchmark command it runs; a page shows it with that benchmark's tables
+VARIANTS = {"mqm-beer-held-out": "mqm", "tesla-m-speed-en-de": "tesla-m-speed", "wmt-de": "wmt",
+            "wmt-tesla-f-held-out": "wmt"}
+#: commands that write a benchmark's report, for part of its pairs, as ``COMMAND.json``
+PART_OF = {"mqm": "wmt", "wmt12": "wmt"}
+
+
+def _benchmark(name: str) -> tuple[str, str, dict[str, Table]]:
+    """(command, stem of its JSON, tables) of the run ``name``, a benchmark or a variant; an error naming it
+    when it is neither."""
+    if name not in TABLES and name not in VARIANTS:
+        raise InputError(f"unknown run {name!r}: neither a benchmark ({', '.join(TABLES)}) nor a variant run "
+                         f"({', '.join(VARIANTS)}); a variant needs its entry in benchmarks/render.py's VARIANTS")
+    command = VARIANTS.get(name, name)
+    if command in PART_OF:
+        return command, command, TABLES[PART_OF[command]][1]
+    return command, *TABLES[command]
+
 
 def _command(run: dict) -> str:
     """The run's command without its ``--out DIR`` (where the tables went, not what they hold)."""
@@ -132,14 +157,15 @@ def _command(run: dict) -> str:
                     if w != "--out" and not w.startswith("--out=") and (i == 0 or words[i - 1] != "--out"))
 
 
-def run_line(run: dict) -> str:
-    """Where a generated table comes from: command, commit, date, machine and wall time."""
-    return (f"Generated from `docs/results/data/{run['benchmark']}.json`: `{_command(run)}` at commit "
+def run_line(run: dict, name: str | None = None) -> str:
+    """Where a generated table comes from (the committed run ``name``, by default the benchmark's own):
+    command, commit, date, machine and wall time."""
+    return (f"Generated from `docs/results/data/{name or run['benchmark']}.json`: `{_command(run)}` at commit "
             f"{run['commit']}, {run['date']}, {run['wall_seconds']:.0f} s wall. {machine_line(run['machine'])}")
 
 
 def load(name: str, data: Path = DATA) -> dict:
-    """The committed run of benchmark ``name``; an error naming the file when it is missing."""
+    """The committed run ``name`` (a benchmark's or a variant's); an error naming the file when it is missing."""
     path = data / f"{name}.json"
     if not path.is_file():
         raise InputError(f"{path}: no committed run of {name!r} "
@@ -149,11 +175,14 @@ def load(name: str, data: Path = DATA) -> dict:
 
 def render_region(name: str, table: str, data: Path = DATA) -> str:
     """One region's generated Markdown, markers included."""
-    if name not in TABLES or (table != "run" and table not in TABLES[name][1]):
-        known = ", ".join(f"{n}:{t}" for n, (_, tables) in TABLES.items() for t in ("run", *tables))
-        raise InputError(f"unknown region bench:{name}:{table}; known: {known}")
+    try:
+        tables = _benchmark(name)[2]
+    except InputError as exc:
+        raise InputError(f"bench:{name}:{table}: {exc}") from None
+    if table != "run" and table not in tables:
+        raise InputError(f"unknown region bench:{name}:{table}; {name}'s tables: {', '.join(('run', *tables))}")
     stored = load(name, data)
-    body = run_line(stored["run"]) if table == "run" else TABLES[name][1][table](stored["result"])
+    body = run_line(stored["run"], name) if table == "run" else tables[table](stored["result"])
     return f"<!-- bench:{name}:{table} -->\n\n{body.strip()}\n\n<!-- /bench -->"
 
 
@@ -179,18 +208,23 @@ def render_pages(docs: Path = DOCS, data: Path = DATA, check: bool = False) -> l
 
 
 def collect(folder: Path, data: Path = DATA) -> list[str]:
-    """Copy the runs in ``folder`` into ``data``: a run of NAME is ``folder/NAME/run-NAME.json`` (as
-    ``make bench`` writes them) or ``folder/run-NAME.json``, beside the benchmark's own JSON. Other
-    folders (a run with other options) are not collected."""
+    """Copy the runs in ``folder`` into ``data``: a run of benchmark NAME is ``folder/NAME/run-NAME.json``
+    (as ``make bench`` writes them) or ``folder/run-NAME.json``, beside the benchmark's own JSON; a variant
+    run is in ``folder/variants/VARIANT/``, ``folder/VARIANT/`` or ``folder`` itself when so named (never
+    taken for the benchmark's own run then). Variants not in ``VARIANTS`` (tables still pasted) are not
+    collected."""
     names = []
-    for name, (stem, _) in TABLES.items():
-        place = next((d for d in (folder / name, folder) if (d / f"run-{name}.json").is_file()), None)
+    for name in [*TABLES, *VARIANTS]:
+        command, stem, _ = _benchmark(name)
+        itself = folder.name == name if folder.name in VARIANTS else name in TABLES
+        places = (folder / "variants" / name, folder / name, *((folder,) if itself else ()))
+        place = next((d for d in places if (d / f"run-{command}.json").is_file()), None)
         if place is None:
             continue
         result = place / f"{stem}.json"
         if not result.is_file():
-            raise InputError(f"{result}: missing beside the run record {place / f'run-{name}.json'}")
-        run = json.loads((place / f"run-{name}.json").read_text("utf-8"))
+            raise InputError(f"{result}: missing beside the run record {place / f'run-{command}.json'}")
+        run = json.loads((place / f"run-{command}.json").read_text("utf-8"))
         stored = {"run": run, "result": json.loads(result.read_text("utf-8"))}
         data.mkdir(parents=True, exist_ok=True)
         (data / f"{name}.json").write_text(json.dumps(stored, indent=1, ensure_ascii=False) + "\n", "utf-8")
@@ -209,7 +243,9 @@ def main(argv: Sequence[str]) -> int:
         if not a.collect.is_dir():
             raise InputError(f"{a.collect}: not a folder")
         names = collect(a.collect)
-        print(f"collected: {', '.join(names) or 'nothing'}", file=sys.stderr)
+        pasted = sorted(d.name for d in (a.collect / "variants").glob("*") if d.is_dir() and d.name not in VARIANTS)
+        print(f"collected: {', '.join(names) or 'nothing'}" + (f"; variants not collected (tables pasted): "
+              f"{', '.join(pasted)}" if pasted else ""), file=sys.stderr)
     stale = render_pages(check=a.check)
     for page in stale:
         print(f"{page.relative_to(ROOT)}: {'stale' if a.check else 'rewritten'}", file=sys.stderr)

@@ -489,9 +489,9 @@ def block(report: dict, name: str) -> str:
     return "\n".join(tables[name])
 
 
-def kendall_table(report: dict, key: str, metrics: Sequence[str], pairs: Sequence[str] = INTO_ENGLISH,
+def kendall_table(report: dict, key: str, metrics: Sequence[str] | None, pairs: Sequence[str] = INTO_ENGLISH,
                   groups: Sequence[str] = ("into-English",)) -> str:
-    """A segment-level Kendall table cut to some metrics, pairs and averages (a metric page's view)."""
+    """A segment-level Kendall table cut to some metrics (None: all), pairs and averages (a metric page's view)."""
     return "\n".join(_kendall_block(report, key, metrics, pairs, groups))
 
 

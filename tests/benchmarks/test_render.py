@@ -80,6 +80,75 @@ def test_collect_stores_run_record_and_result_together(tmp_path):
         render.collect(bench, data)
 
 
+def _variant_site(tmp_path):
+    """make bench's layout with the committed tesla-m-speed run as the benchmark's own run, as the variant
+    tesla-m-speed-en-de (its command with --pair en-de) and as a variant render does not know."""
+    stored = json.loads((render.DATA / "tesla-m-speed.json").read_text("utf-8"))
+    variant = {**stored, "run": {**stored["run"], "command": [*stored["run"]["command"], "--pair", "en-de"]}}
+    bench = tmp_path / "bench"
+    for folder, run in ((bench / "tesla-m-speed", stored), (bench / "variants" / "tesla-m-speed-en-de", variant),
+                        (bench / "variants" / "tesla-m-speed-unknown", variant)):
+        folder.mkdir(parents=True)
+        (folder / "run-tesla-m-speed.json").write_text(json.dumps(run["run"]), "utf-8")
+        (folder / "tesla_m_speed.json").write_text(json.dumps(run["result"]), "utf-8")
+    return bench, stored, variant
+
+
+def test_collect_takes_the_variant_runs_render_knows(tmp_path):
+    bench, stored, variant = _variant_site(tmp_path)
+    data = tmp_path / "data"
+    assert render.collect(bench, data) == ["tesla-m-speed", "tesla-m-speed-en-de"]
+    assert json.loads((data / "tesla-m-speed-en-de.json").read_text("utf-8")) == variant
+    assert json.loads((data / "tesla-m-speed.json").read_text("utf-8")) == stored
+    assert not (data / "tesla-m-speed-unknown.json").exists()
+    # a variant's own folder, or the variants folder, never stands for the benchmark's run
+    (data / "tesla-m-speed.json").unlink()
+    assert render.collect(bench / "variants" / "tesla-m-speed-en-de", data) == ["tesla-m-speed-en-de"]
+    assert render.collect(bench / "variants", data) == ["tesla-m-speed-en-de"]
+    assert not (data / "tesla-m-speed.json").exists()
+
+
+def test_collect_finds_a_variant_of_a_command_writing_another_benchmarks_report(tmp_path):
+    stored = render.load("mqm-beer-held-out")
+    folder = tmp_path / "bench" / "variants" / "mqm-beer-held-out"
+    folder.mkdir(parents=True)
+    (folder / "run-mqm.json").write_text(json.dumps(stored["run"]), "utf-8")
+    (folder / "mqm.json").write_text(json.dumps(stored["result"]), "utf-8")
+    assert render.collect(tmp_path / "bench", tmp_path / "data") == ["mqm-beer-held-out"]
+    assert render.load("mqm-beer-held-out", tmp_path / "data") == stored
+
+
+def test_a_variant_region_shows_its_command_and_its_benchmarks_tables(tmp_path):
+    bench, stored, variant = _variant_site(tmp_path)
+    data = tmp_path / "data"
+    render.collect(bench, data)
+    run = render.render_region("tesla-m-speed-en-de", "run", data)
+    assert "`docs/results/data/tesla-m-speed-en-de.json`: `python -m benchmarks tesla-m-speed --pair en-de`" in run
+    paths = render.render_region("tesla-m-speed-en-de", "paths", data)
+    assert paths.startswith("<!-- bench:tesla-m-speed-en-de:paths -->\n")
+    assert paths.split("\n", 1)[1] == render.render_region("tesla-m-speed", "paths", data).split("\n", 1)[1]
+    with pytest.raises(InputError, match="bench:tesla-m-speed-en-de:nope; .*stages, baselines, paths"):
+        render.render_region("tesla-m-speed-en-de", "nope", data)
+
+
+def test_an_unknown_variant_is_an_error_naming_it(tmp_path):
+    data, docs, page, _ = _site(tmp_path)
+    page.write_text("<!-- bench:tesla-m-speed-unknown:stages -->\n<!-- /bench -->\n", "utf-8")
+    with pytest.raises(InputError, match=r"page.md: bench:tesla-m-speed-unknown:stages: unknown run .*VARIANTS"):
+        render.render_pages(docs, data, check=True)
+
+
+def test_every_variant_is_a_make_bench_variant_run_of_a_benchmark_with_tables():
+    import re
+
+    makefile = (render.ROOT / "Makefile").read_text("utf-8")
+    runs = re.findall(r"-m benchmarks ([a-z0-9-]+) [^\n]*?(?:\\\n[^\n]*?)*--out bench/variants/([a-z0-9-]+)", makefile)
+    made = {variant: command for command, variant in runs}
+    for variant, command in render.VARIANTS.items():
+        assert made.get(variant) == command, variant
+        assert command in render.TABLES or render.PART_OF[command] in render.TABLES
+
+
 def test_the_runner_checks_the_committed_pages(capsys):
     assert main(["render", "--check"]) == 0
     assert main(["render", "--collect", "/nonexistent-folder"]) == 2
