@@ -290,7 +290,7 @@ class Metric(ABC):
     def _score_one_isolated(self, item: Item) -> Result:
         try:
             return self._score_items([item])[0]
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - any failure is this item's error record
             return self._error(item, exc)
 
     def _error(self, item: Item, exc: Exception) -> ErrorRecord:
