@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -100,11 +101,10 @@ def train(gdtb_dir: Path, pdtb2_table: Path, out_dir: Path, log=print) -> dict:
         models[stage], tuning[stage] = model, {"C": c, "dev_score": round(s, 4), "n_train": len(tr[stage][1])}
         log(f"{stage}: C={c} dev={s:.4f} (n={len(tr[stage][1])})")
     settings = [(c, bal) for c in (0.03, 0.1, 0.3) for bal in (False, True)]
-    macro = lambda y, p: f1_score(y, p, average="macro")  # noqa: E731
     (x_train, y_train), (x_dev, y_dev) = tr["nonexplicit"], dv["nonexplicit"]
     model, setting, s = _tune(
         lambda cb: make_pipeline(nonexplicit.PairFeaturizer(), _logreg(*cb)), x_train, y_train, x_dev, y_dev,
-        macro, settings)
+        partial(f1_score, average="macro"), settings)
     models["nonexplicit"] = model
     tuning["nonexplicit"] = {"C": setting[0], "class_weight": "balanced" if setting[1] else None,
                              "dev_macro_f1": round(s, 4), "n_train": len(tr["nonexplicit"][1]),

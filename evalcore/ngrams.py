@@ -9,14 +9,16 @@ exact-match overlaps of many (candidate, reference) pairs from them (TESLA-S, RO
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Hashable, Mapping, Sequence
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 
 from evalcore.text import Doc
 
 Bag = dict[tuple[str, ...], float]
+#: a token of :func:`weighted_ngrams`: a word, or any hashable unit (a (lemma, tag) pair)
+T = TypeVar("T", bound=Hashable)
 
 
 def token_weights(doc: Doc, discount: float | None) -> list[float]:
@@ -28,15 +30,19 @@ def token_weights(doc: Doc, discount: float | None) -> list[float]:
 
 def ngram_bag(doc: Doc, n: int, discount: float | None = None) -> Bag:
     """Contiguous n-grams of ``doc``; weight = product of the token weights (count if no discount)."""
+    return weighted_ngrams(doc.tokens, token_weights(doc, discount), n)
+
+
+def weighted_ngrams(tokens: tuple[T, ...], weights: Sequence[float], n: int) -> dict[tuple[T, ...], float]:
+    """Contiguous n-grams of any hashable tokens; weight = product of the tokens' ``weights``."""
     if n < 1:
         raise ValueError(f"n must be >= 1, got {n}")
-    toks, w = doc.tokens, token_weights(doc, discount)
-    bag: Bag = {}
-    for i in range(len(toks) - n + 1):
+    bag: dict[tuple[T, ...], float] = {}
+    for i in range(len(tokens) - n + 1):
         weight = 1.0
         for k in range(i, i + n):
-            weight *= w[k]
-        gram = toks[i:i + n]
+            weight *= weights[k]
+        gram = tokens[i:i + n]
         bag[gram] = bag.get(gram, 0.0) + weight
     return bag
 
@@ -66,7 +72,7 @@ def merge(bags: Sequence[Bag]) -> Bag:
     return out
 
 
-def total(bag: Bag) -> float:
+def total(bag: Mapping[tuple, float]) -> float:
     """Total weight of a bag."""
     return float(sum(bag.values()))
 

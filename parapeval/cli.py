@@ -91,7 +91,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     records = read_pairs(args.input, args.system_field)
     todo = [r for r in records if not r.error]
     # a JSON value that is not text is kept as read: the metric's input check names it
-    items = [Item(r.paraphrase, source=r.original, id=r.item) for r in todo]  # type: ignore[arg-type]
+    items = [Item(r.paraphrase, source=r.original, id=r.item) for r in todo]
     scored = iter(score_with(metrics, items, jobs=args.jobs, progress=True, limits=limits,
                              key=lambda item: item.source, unit="pair", scheduler=args.scheduler))
     rows = []

@@ -24,11 +24,13 @@ BLANK_LINE = "blank line: no pair"
 
 @dataclass(frozen=True)
 class PairRecord:
-    """One input item: its id (file:line or the given id), texts and system, or a read error."""
+    """One input item: its id (file:line or the given id), texts and system, or a read error. The
+    texts are the values as read (from JSONL any JSON value: the metric's input check names one that
+    is not text); None with an error."""
 
     item: str
-    original: str | None
-    paraphrase: str | None
+    original: Any
+    paraphrase: Any
     system: str
     error: str = ""
 

@@ -20,20 +20,21 @@ import numpy as np
 
 from evalcore.matching import bag_overlap, f_measure, match
 from evalcore.metric import Item, ReferenceMetric, Score
-from evalcore.ngrams import Bag, ngram_bag, total
-from evalcore.text import Doc
+from evalcore.ngrams import total, weighted_ngrams
 from mteval.celab.cilin import check_synonyms, signature_facts, word_groups
 from mteval.zh_words import FUNCTION_TAGS, Token, tagged_words
 
+#: a bag of n-grams of (word, tag) tokens
+TokenBag = dict[tuple[Token, ...], float]
 
-def bags(tokens: Sequence[Token], discount: float = 0.1) -> list[Bag]:
+
+def bags(tokens: Sequence[Token], discount: float = 0.1) -> list[TokenBag]:
     """The n = 1, 2, 3 bags of (word, tag) tokens, function words discounted."""
-    # the bags key n-grams of (word, tag) pairs; the n-gram code only hashes and compares tokens
-    doc = Doc(tuple(tokens), tuple(tag[:1] in FUNCTION_TAGS for _, tag in tokens))  # type: ignore[arg-type]
-    return [ngram_bag(doc, n, discount) for n in (1, 2, 3)]
+    weights = [discount if tag[:1] in FUNCTION_TAGS else 1.0 for _, tag in tokens]
+    return [weighted_ngrams(tuple(tokens), weights, n) for n in (1, 2, 3)]
 
 
-def first_starts(tokens: Sequence[Token], bag: Bag, n: int) -> list[int]:
+def first_starts(tokens: Sequence[Token], bag: TokenBag, n: int) -> list[int]:
     """Start of the first occurrence of every n-gram of ``bag``, in the bag's order."""
     first: dict[tuple[object, ...], int] = {}
     for s in range(len(tokens) - n + 1):
@@ -70,7 +71,7 @@ def ngram_similarities(unigram: np.ndarray, n: int) -> np.ndarray:
     return np.where(stack.min(axis=0) > 0, stack.mean(axis=0), 0.0)
 
 
-def _tag_bag(bag: Bag) -> dict[tuple[str, ...], float]:
+def _tag_bag(bag: TokenBag) -> dict[tuple[str, ...], float]:
     """The bag's weight per tag sequence (s_pos is exact match on tags: a closed form)."""
     out: dict[tuple[str, ...], float] = {}
     for gram, w in bag.items():

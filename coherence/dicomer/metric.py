@@ -211,7 +211,7 @@ class Dicomer(ReferenceFreeMetric):
         self.cache = cache
 
     @property
-    def name(self) -> str:  # type: ignore[override]
+    def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
         """``dicomer``, or ``dicomer-<name>`` for an opt-in shipped model named by ``model``."""
         return f"dicomer-{self.model}" if isinstance(self.model, str) and self.model in SHIPPED_MODELS else "dicomer"
 

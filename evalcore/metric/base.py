@@ -242,7 +242,7 @@ class Metric(ABC):
         self._ensure_valid()
         limits = self.input_limits(limits or InputLimits.from_env())
         items = list(items)
-        out: list[Result | None] = [None] * len(items)
+        out: dict[int, Result] = {}
         todo: list[tuple[int, Item, tuple[str, ...]]] = []
         neutral = self.neutral_score()
         for k, raw in enumerate(items):
@@ -265,7 +265,7 @@ class Metric(ABC):
                 todo.append((k, checked, notes))
         for k, result in self._score_isolated([t[1] for t in todo]):
             out[todo[k][0]] = result.with_notes(*todo[k][2]) if result.ok and todo[k][2] else result
-        return out  # type: ignore[return-value]
+        return [out[k] for k in range(len(items))]
 
     def input_limits(self, limits: InputLimits) -> InputLimits:
         """``limits`` narrowed to this metric's own :attr:`max_chars`."""
@@ -290,7 +290,7 @@ class Metric(ABC):
     def _score_one_isolated(self, item: Item) -> Result:
         try:
             return self._score_items([item])[0]
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - any failure is this item's error record
             return self._error(item, exc)
 
     def _error(self, item: Item, exc: Exception) -> ErrorRecord:

@@ -81,7 +81,7 @@ def score_with(metrics: Sequence[Metric], items: Sequence[Item], jobs: int = 1, 
     limits = limits or InputLimits.from_env()
     chunks = chunked(items, chunk_size, key)
     batches = [[items[k] for k in chunk] for chunk in chunks]
-    out: list[dict[str, Result] | None] = [None] * len(items)
+    out: dict[int, dict[str, Result]] = {}
     with bar(len(items), progress, unit) as pbar:
         if scheduler is not None:
             from evalcore.metric.cluster import map_chunks
@@ -111,4 +111,4 @@ def score_with(metrics: Sequence[Metric], items: Sequence[Item], jobs: int = 1, 
                 for k, result in zip(chunk, score_chunk(metrics, batch, limits)):
                     out[k] = result
                 pbar.update(len(chunk))
-    return out  # type: ignore[return-value]
+    return [out[k] for k in range(len(items))]

@@ -67,8 +67,8 @@ def gettext_pairs(locale_dirs: Iterable[str]) -> list[tuple[str, str]]:
                     catalog = gettext.GNUTranslations(fh)
             except (OSError, UnicodeDecodeError, ValueError, struct.error):
                 continue
-            # gettext offers no public way to list a catalog's messages
-            for msgid, msgstr in catalog._catalog.items():  # type: ignore[attr-defined]
+            # gettext offers no public way to list a catalog's messages; typeshed omits the private dict
+            for msgid, msgstr in catalog._catalog.items():  # type: ignore[attr-defined]  # private: see above
                 if isinstance(msgid, tuple):
                     msgid = msgid[0]
                 if not msgid or not isinstance(msgstr, str):

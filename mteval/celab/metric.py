@@ -86,7 +86,7 @@ class TeslaCelab(ReferenceMetric):
         self.max_n = max_n
 
     @property
-    def name(self) -> str:  # type: ignore[override]
+    def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
         """The registered name of this configuration (without a dictionary: -nocilin)."""
         return "tesla-celab-nocilin" if self.synonyms == "none" else "tesla-celab"
 

@@ -88,14 +88,14 @@ class Meant(ReferenceMetric):
         self.language = language
 
     @property
-    def name(self) -> str:  # type: ignore[override]
+    def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
         """The registered name of this configuration: imeant (ITG fillers), umeant, else meant."""
         if self.filler_similarity == "itg":
             return "imeant"
         return "umeant" if self.role_weights == "umeant" else "meant"
 
     @property
-    def english(self) -> bool:  # type: ignore[override]
+    def english(self) -> bool:  # type: ignore[override]  # a property: it follows the target language
         """English input notes apply to English output only."""
         return self.language == "en"
 

@@ -121,12 +121,12 @@ class Xmeant(SourceMetric):
         self.lexical_table = lexical_table
 
     @property
-    def name(self) -> str:  # type: ignore[override]
+    def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
         """xmeant-itg with ITG fillers (so both variants can stand in one table), else xmeant."""
         return "xmeant-itg" if self.filler_similarity == "itg" else "xmeant"
 
     @property
-    def english(self) -> bool:  # type: ignore[override]
+    def english(self) -> bool:  # type: ignore[override]  # a property: it follows the target language
         """English input notes apply to English output only."""
         return self.language == "en"
 

@@ -47,26 +47,22 @@ def headword_chains(tree: DepTree, n: int) -> list[tuple[int, ...]]:
 
 def _subtree_spans(tree: DepTree, children: list[list[int]]) -> list[tuple[int, int, int]]:
     """(first index, last index, size) of each node's complete subtree."""
-    spans: list[tuple[int, int, int] | None] = [None] * len(tree)
-
-    def visit(i: int) -> tuple[int, int, int]:
-        stack, order = [i], []
+    spans: dict[int, tuple[int, int, int]] = {}
+    for root in range(len(tree)):
+        if root in spans:
+            continue
+        stack, order = [root], []
         while stack:
             node = stack.pop()
             order.append(node)
             stack.extend(children[node])
-        for node in reversed(order):
+        for node in reversed(order):  # children before their head
             lo, hi, size = node, node, 1
             for c in children[node]:
-                clo, chi, csize = spans[c]  # type: ignore[misc]
+                clo, chi, csize = spans[c]
                 lo, hi, size = min(lo, clo), max(hi, chi), size + csize
             spans[node] = (lo, hi, size)
-        return spans[i]  # type: ignore[return-value]
-
-    for i in range(len(tree)):
-        if spans[i] is None:
-            visit(i)
-    return spans  # type: ignore[return-value]
+    return [spans[i] for i in range(len(tree))]
 
 
 def fixed_floating(tree: DepTree, max_n: int = MAX_N) -> dict[int, set[tuple[int, int]]]:

@@ -68,6 +68,12 @@ def _add(stats: np.ndarray, n: int, p: float, modules: Sequence[str], tree: DepT
             stats[base + 2 * k + 1] += p * m * c / n ** 2
 
 
+def _all_aligned(links: Sequence[tuple[int, str] | None]) -> list[tuple[int, str]] | None:
+    """The (hypothesis position, module) links of some reference words, or None if one is unaligned."""
+    aligned = [link for link in links if link is not None]
+    return aligned if len(aligned) == len(links) else None
+
+
 def exact_stats(tree: DepTree, grams: DepNgrams, hypothesis: Sequence[str]) -> np.ndarray:
     """RED's statistics: every word matched by surface form; a headword chain scores its best
     occurrence in the hypothesis, a fixed-floating string 1 if it occurs contiguously."""
@@ -98,15 +104,15 @@ def aligned_stats(tree: DepTree, grams: DepNgrams, hypothesis: Sequence[str],
     stats = np.zeros(N_STATS)
     for n in range(1, MAX_N + 1):
         for chain in grams.chains[n]:
-            links: Sequence[tuple[int, str] | None] = [alignment[i] for i in chain]
-            if all(links):
-                p = distance_score(chain, [link[0] for link in links])  # type: ignore[index]
+            links = _all_aligned([alignment[i] for i in chain])
+            if links is not None:
+                p = distance_score(chain, [position for position, _ in links])
                 if p:
-                    _add(stats, n, p, [link[1] for link in links], tree, chain)  # type: ignore[index]
+                    _add(stats, n, p, [module for _, module in links], tree, chain)
         for s, e in grams.spans[n]:
-            links = alignment[s:e]
-            if all(links) and all(links[k + 1][0] == links[k][0] + 1 for k in range(n - 1)):  # type: ignore[index]
-                _add(stats, n, 1.0, [link[1] for link in links], tree, range(s, e))  # type: ignore[index]
+            links = _all_aligned(alignment[s:e])
+            if links is not None and all(links[k + 1][0] == links[k][0] + 1 for k in range(n - 1)):
+                _add(stats, n, 1.0, [module for _, module in links], tree, range(s, e))
         stats[BLOCK * (n - 1) + _COUNT_REF] = grams.count(n)
     for rs, re_, _, _, _ in paraphrases:
         n = re_ - rs

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from evalcore.matching import bag_overlap, f_measure, match
-from evalcore.ngrams import Bag, ngram_bag
+from evalcore.ngrams import Bag, ngram_bag, token_weights, weighted_ngrams
 from evalcore.text import Doc
 from mteval.lexical.preprocess import Segment
 from mteval.lexical.similarity import encode, ngram_similarity, unigram_ms
@@ -44,15 +44,15 @@ class Bags(NamedTuple):
 @functools.lru_cache(maxsize=65536)
 def bags(segment: Segment, discount: float) -> Bags:
     """The BTNGs of ``segment`` (cached: a reference's bags are built once for all candidates)."""
-    # (lemma, tag) pairs as tokens; the n-gram code only hashes and compares tokens
-    types = Doc(tuple(zip(segment.lemmas, segment.tags)), segment.function)  # type: ignore[arg-type]
+    types = tuple(zip(segment.lemmas, segment.tags))  # (lemma, tag) pairs as tokens
     tags = Doc(segment.tags, segment.function)
+    weights = token_weights(tags, discount)
     starts, ms_weights, pos, totals = [], [], [], []
     for n in ORDERS:
-        ms = ngram_bag(types, n, discount)
+        ms = weighted_ngrams(types, weights, n)
         first: dict[tuple, int] = {}
         for i in range(len(segment) - n + 1):
-            first.setdefault(types.tokens[i:i + n], i)
+            first.setdefault(types[i:i + n], i)
         starts.append(np.fromiter((first[g] for g in ms), dtype=np.int64, count=len(ms)))
         ms_weights.append(np.fromiter(ms.values(), dtype=float, count=len(ms)))
         pos.append(ngram_bag(tags, n, discount))

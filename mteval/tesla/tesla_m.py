@@ -49,7 +49,7 @@ class TeslaM(ReferenceMetric):
         self.language = language
 
     @property
-    def english(self) -> bool:  # type: ignore[override]
+    def english(self) -> bool:  # type: ignore[override]  # a property: it follows the target language
         """English input notes apply to English targets only."""
         return self.language == "en"
 

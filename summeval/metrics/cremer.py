@@ -65,7 +65,7 @@ class Cremer(ReferenceMetric):
         self.training = training
 
     @property
-    def name(self) -> str:  # type: ignore[override]
+    def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
         return metric_name(self.kernel, self.training)
 
     def validate(self) -> None:

@@ -111,7 +111,7 @@ class Rouge(_MultiReference):
         self.multi_ref = multi_ref
 
     @property
-    def name(self) -> str:  # type: ignore[override]
+    def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
         return self.kind if self.measure == "recall" else f"{self.kind}-f"
 
     def validate(self) -> None:
@@ -143,7 +143,7 @@ class RougeSU(_MultiReference):
         self.multi_ref = multi_ref
 
     @property
-    def name(self) -> str:  # type: ignore[override]
+    def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
         return f"rouge-su{self.max_gap}" + ("" if self.measure == "recall" else "-f")
 
     def validate(self) -> None:

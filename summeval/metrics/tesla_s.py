@@ -157,7 +157,7 @@ class TeslaS(ReferenceMetric):
         self.function_words = function_words
 
     @property
-    def name(self) -> str:  # type: ignore[override]
+    def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
         return "tesla-s-pos" if self.function_words == "pos" else "tesla-s"
 
     def validate(self) -> None:

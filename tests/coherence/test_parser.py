@@ -135,7 +135,7 @@ def test_api_rejects_non_text() -> None:
     import coherence
 
     with pytest.raises(TypeError, match="expected str"):
-        coherence.parse(b"bytes")  # type: ignore[arg-type]
+        coherence.parse(b"bytes")  # type: ignore[arg-type]  # the wrong type on purpose
     assert coherence.parse("", tier=0) == []
 
 

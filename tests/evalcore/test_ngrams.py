@@ -1,6 +1,19 @@
+import numpy as np
 import pytest
 
-from evalcore.ngrams import merge, ngram_bag, skip_bigram_bag, total
+from evalcore import ngrams
+from evalcore.ngrams import (
+    BagRows,
+    BagSet,
+    id_bags,
+    merge,
+    ngram_bag,
+    occurrences,
+    ranges,
+    skip_bigram_bag,
+    token_ids,
+    total,
+)
 from evalcore.text import Doc
 
 
@@ -65,10 +78,6 @@ def test_empty_doc_gives_empty_bags_and_bad_arguments_raise():
 
 
 # ---- integer-id bags ---------------------------------------------------------------------------
-import numpy as np  # noqa: E402
-
-from evalcore import ngrams  # noqa: E402
-from evalcore.ngrams import BagRows, id_bags, token_ids  # noqa: E402
 
 
 def _flat(ids, weights):
@@ -154,7 +163,6 @@ def test_id_bags_compact_and_stable_sort_paths_agree(monkeypatch):
 
 
 # ---- BagSet: the corpus-batch form, numpy and compiled engines ------------------------------------
-from evalcore.ngrams import BagSet, occurrences, ranges  # noqa: E402
 
 
 def _random_texts(seed, n_texts=30, vocabulary=25, longest=50):

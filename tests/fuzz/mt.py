@@ -345,7 +345,7 @@ def check_stream(case: dict, workdir: Path) -> None:
         if case["stats"]:
             continue
         # an undecodable reference line is None: score_batch's error record for it is the oracle
-        expected = metric.score_batch([Item(cand, refs_k)])[0]  # type: ignore[arg-type]
+        expected = metric.score_batch([Item(cand, refs_k)])[0]  # type: ignore[arg-type]  # None on purpose
         check.expect(expected.ok and math.isclose(float(values[0]), expected.value, rel_tol=1e-9, abs_tol=1e-9),
                      "right-number", f"line {number}: stream says {values[0]}, score_batch gives {expected}")
 

@@ -67,9 +67,12 @@ def test_pivot_closed_form_equals_the_lp(toy_tables, hyp):
     lemma, _ = pivot_lemmatizer("fr")
     x, y = builder.bag(pre(REF)), builder.bag(pre(hyp))
     closed = lemma_fmeasures(lemma_bags(x, lemma), lemma_bags(y, lemma))
+
+    def key(g):
+        return tuple(map(lemma, g))
+
     for n, f in zip((1, 2, 3), closed):
         xs, ys = [g for g in x if len(g) == n], [g for g in y if len(g) == n]
-        key = lambda g: tuple(map(lemma, g))  # noqa: E731
         sim = np.array([[float(key(a) == key(b)) for b in ys] for a in xs]).reshape(len(xs), len(ys))
         xw, yw = np.array([x[g] for g in xs]), np.array([y[g] for g in ys])
         s = match(xw, yw, sim, method="network-simplex")

@@ -156,9 +156,11 @@ def test_orders_neither_side_has_are_left_out():
 def test_closed_form_equals_lp_on_s_pos():
     rng = np.random.default_rng(0)
     tags = ["NN", "VB", "DT", "JJ"]
+
+    def toks(k):
+        return [f"w{i}/w{i}/{tags[j]}" + ("*" if tags[j] == "DT" else "") for i, j in enumerate(rng.integers(0, 4, k))]
+
     for _ in range(30):
-        toks = lambda k: [f"w{i}/w{i}/{tags[j]}" + ("*" if tags[j] == "DT" else "")  # noqa: E731
-                          for i, j in enumerate(rng.integers(0, 4, k))]
         x, y = seg(*toks(rng.integers(3, 12))), seg(*toks(rng.integers(3, 12)))
         for n in (1, 2, 3):
             sim = ngram_similarity(unigram_pos(x, y), n, starts(x, n), starts(y, n))
