@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evalcore.metric.inputs import clean_text, is_blank
+from evalcore.metric.inputs import is_blank
 from evalcore.textio import InputError, LineError, decode_lines, read_bytes
 
 ORIGINAL_FIELDS = ("original", "source", "reference")
@@ -48,12 +48,13 @@ def _lines(data: bytes, name: str) -> list[str | LineError]:
     """Lines of a pair file by the input rule (:func:`evalcore.textio.decode_lines`: UTF-16 decoded,
     binary data an InputError naming the file, an undecodable line a :class:`LineError`), without
     the empty lines that close the file; a file of whitespace only is an InputError naming it.
-    Control and invisible characters count as the nothing the input rule makes of them, so a
-    file reads as its twin without them."""
+    Control and invisible characters count as the nothing the input rule makes of them in that
+    test, so a file reads as its twin without them; a closing line of them is kept (a blank line
+    that gets its record, not an absent one)."""
     lines = decode_lines(data, name)
     if lines and all(is_blank(line) for line in lines):
         raise InputError(f"{name}: no pairs to score (the file holds only whitespace)")
-    while lines and isinstance(lines[-1], str) and not clean_text(lines[-1]):
+    while lines and isinstance(lines[-1], str) and not lines[-1]:
         lines.pop()
     return lines
 
