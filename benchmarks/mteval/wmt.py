@@ -366,6 +366,14 @@ def _rows(rows: list[list[str]]) -> list[list[str]]:
     return [r for r in rows if any(c != "-" for c in r[1:])]
 
 
+def _average_label(avg: dict, group: str) -> str:
+    """The column title of an average: ``avg GROUP`` when it covers the group's every pair, else
+    the pairs it covers (a run with ``--pairs`` averages only those)."""
+    whole = {"into-English": INTO_ENGLISH, "all": wmt12.PAIRS}[group]
+    covered = next((v["pairs"] for v in avg[group].values() if "pairs" in v), whole)
+    return f"avg {group}" if len(covered) == len(whole) else f"avg {' + '.join(covered)}"
+
+
 def _kendall_block(report: dict, key: str, metrics: Sequence[str] | None = None, pairs: Sequence[str] | None = None,
                    groups: Sequence[str] | None = None) -> list[str]:
     """Segment-level Kendall (``kendall_wmt12`` or ``kendall_no_ties``) per pair and averaged, for
@@ -374,7 +382,7 @@ def _kendall_block(report: dict, key: str, metrics: Sequence[str] | None = None,
     pairs = [p for p in (pairs or report["wmt12"]) if p in report["wmt12"]]
     groups = [g for g in (avg if groups is None else groups) if g in avg]
     title = KENDALL_TITLES[key]
-    head = ["metric", *pairs, *(f"avg {g}" for g in groups)]
+    head = ["metric", *pairs, *(_average_label(avg, g) for g in groups)]
     rows = [[n, *(_cell(_get(report["wmt12"], p, "metrics", n, key)) for p in pairs),
              *(_cell(_get(avg, g, n, key)) for g in groups)] for n in (metrics or list(report["speed"]))]
     return [f"**{title}** (95% CI)", "", table(head, _rows(rows)), ""]
@@ -391,7 +399,7 @@ def _system_block(report: dict, kind: str) -> list[str]:
     pairs = list(report["wmt12"])
     avg = report.get("wmt12_average", {})
     mean = kind == "spearman" and "all" in avg
-    head = ["metric", *pairs] + (["avg all"] if mean else [])
+    head = ["metric", *pairs] + ([_average_label(avg, "all")] if mean else [])
     rows = [[n, *(_cell(_get(report["wmt12"], p, "metrics", n, "system", kind)) for p in pairs)]
             + ([_cell({"value": _get(avg, "all", n).get("system_spearman")})] if mean else [])
             for n in report["speed"]]

@@ -112,3 +112,15 @@ def test_the_docs_tables_are_the_reports_own_and_a_missing_one_is_named():
     no_mqm = {**report, "mqm": {}}
     with pytest.raises(InputError, match="no table 'mqm-zh-en'"):
         bench.block(no_mqm, "mqm-zh-en")
+
+
+def test_an_average_over_some_pairs_is_labelled_by_them():
+    """A run with --pairs averages only the pairs it ran: the column says which, not "avg all"."""
+    from benchmarks import render
+
+    report = render.load("wmt-de")["result"]
+    head = bench.kendall_table(report, "kendall_wmt12", ("bleu",), ("en-de",), ("all",)).strip().split("\n")[2]
+    assert [c.strip() for c in head.strip("|").split("|")] == ["metric", "en-de", "avg en-de"]
+    full = render.load("wmt")["result"]
+    head = bench.kendall_table(full, "kendall_wmt12", ("bleu",), ("en-de",), ("all",)).strip().split("\n")[2]
+    assert head.split("|")[-2].strip() == "avg all"
