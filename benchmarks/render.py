@@ -212,7 +212,7 @@ def collect(folder: Path, data: Path = DATA) -> list[str]:
     (as ``make bench`` writes them) or ``folder/run-NAME.json``, beside the benchmark's own JSON; a variant
     run is in ``folder/variants/VARIANT/``, ``folder/VARIANT/`` or ``folder`` itself when so named (never
     taken for the benchmark's own run then). Variants not in ``VARIANTS`` (tables still pasted) are not
-    collected."""
+    collected, and a run with options is never taken for a benchmark's own run (an InputError)."""
     names = []
     for name in [*TABLES, *VARIANTS]:
         command, stem, _ = _benchmark(name)
@@ -225,6 +225,10 @@ def collect(folder: Path, data: Path = DATA) -> list[str]:
         if not result.is_file():
             raise InputError(f"{result}: missing beside the run record {place / f'run-{command}.json'}")
         run = json.loads((place / f"run-{command}.json").read_text("utf-8"))
+        if name in TABLES and _command(run) != f"python -m benchmarks {name}":
+            raise InputError(f"{place / f'run-{command}.json'}: `{_command(run)}` is a run with options, not the "
+                             f"default run of {name}; a variant is collected only under a name in "
+                             "benchmarks/render.py's VARIANTS")
         stored = {"run": run, "result": json.loads(result.read_text("utf-8"))}
         data.mkdir(parents=True, exist_ok=True)
         (data / f"{name}.json").write_text(json.dumps(stored, indent=1, ensure_ascii=False) + "\n", "utf-8")

@@ -108,6 +108,16 @@ def test_collect_takes_the_variant_runs_render_knows(tmp_path):
     assert not (data / "tesla-m-speed.json").exists()
 
 
+def test_a_run_with_options_is_never_collected_as_the_benchmarks_own(tmp_path):
+    """An unknown variant's folder given to --collect holds run-NAME.json like the default run's:
+    its options keep it from replacing the benchmark's committed run."""
+    bench, _, _ = _variant_site(tmp_path)
+    with pytest.raises(InputError, match=r"tesla-m-speed-unknown/run-tesla-m-speed\.json: `python -m benchmarks "
+                                         r"tesla-m-speed --pair en-de` is a run with options"):
+        render.collect(bench / "variants" / "tesla-m-speed-unknown", tmp_path / "data")
+    assert not (tmp_path / "data" / "tesla-m-speed.json").exists()
+
+
 def test_collect_finds_a_variant_of_a_command_writing_another_benchmarks_report(tmp_path):
     stored = render.load("mqm-beer-held-out")
     folder = tmp_path / "bench" / "variants" / "mqm-beer-held-out"
