@@ -60,7 +60,7 @@ N_FOLDS = 5
 # epsilon is in standard deviations of the human scores (the target is standardised).
 _SVR = "regressor__svr__"
 _EPSILONS = [0.05, 0.1, 0.2, 0.5]
-PARAM_GRIDS = {
+PARAM_GRIDS: dict[str, dict[str, list[float]]] = {
     "linear": {f"{_SVR}C": [0.1, 1.0, 10.0], f"{_SVR}epsilon": _EPSILONS},
     "poly": {f"{_SVR}C": [0.1, 1.0, 10.0], f"{_SVR}epsilon": _EPSILONS, f"{_SVR}degree": [2, 3]},
     "rbf": {f"{_SVR}C": [0.1, 0.3, 1.0, 3.0, 10.0], f"{_SVR}epsilon": _EPSILONS,

@@ -84,7 +84,8 @@ def test_a_real_ctrl_c_while_reading_input_is_one_line():
                             cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=_default_sigint)
     try:
-        deadline, last, idle = time.monotonic() + 60, -1, 0
+        deadline, idle = time.monotonic() + 60, 0
+        last: int | None = -1
         while time.monotonic() < deadline and idle < 5:  # idle for 0.5 s: blocked reading standard input
             time.sleep(0.1)
             ticks = _sleep_ticks(proc.pid)

@@ -92,10 +92,14 @@ def _commands(text: str) -> list[str]:
 
 def test_getting_started_shows_the_commands_make_demo_runs():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    recipe = re.search(r"^demo:.*\n((?:\t.*\n)+)", makefile, re.MULTILINE).group(1)
+    demo = re.search(r"^demo:.*\n((?:\t.*\n)+)", makefile, re.MULTILINE)
+    assert demo is not None
+    recipe = demo.group(1)
     make_demo = _commands(recipe.replace("$(BIN)/", ".venv/bin/"))
     page = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
-    shown = re.search(r"`make demo` runs these .*?```bash\n(.*?)```", page, re.DOTALL).group(1)
+    block = re.search(r"`make demo` runs these .*?```bash\n(.*?)```", page, re.DOTALL)
+    assert block is not None
+    shown = block.group(1)
     assert _commands(shown) == make_demo
 
 

@@ -42,6 +42,7 @@ def test_cli_reference_is_current():
 
 def test_reference_check_sees_a_stale_page(tmp_path, monkeypatch):
     spec = importlib.util.spec_from_file_location("gen_cli_reference", ROOT / "scripts" / "gen_cli_reference.py")
+    assert spec is not None and spec.loader is not None
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
     stale = tmp_path / "cli.md"

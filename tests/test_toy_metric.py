@@ -211,6 +211,9 @@ def test_a_class_entry_reads_every_field_from_the_class():
         extra = "pem"
         lower_is_better = True
 
+        def _score_items(self, items):
+            raise AssertionError("the entry is read from the class: nothing is scored")
+
     entry = MetricSpec.of_class(Distance, plugin="distance-metric")
     assert entry == MetricSpec(f"{__name__}:test_a_class_entry_reads_every_field_from_the_class.<locals>.Distance",
                                "Edit distance to the source. (lower is better)", "source", {}, "parapeval", "pem",

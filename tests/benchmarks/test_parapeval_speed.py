@@ -23,7 +23,7 @@ def test_speed_compares_pem_with_bleu_in_one_run(toy_pem, toy_pairs):
 
 def test_cli_speed_only_writes_the_speed_report(tmp_path, toy_pairs, resource_args, capsys):
     data = tmp_path / "twitter_para.jsonl"
-    by_source = {}
+    by_source: dict[str, list[dict[str, object]]] = {}
     for p in toy_pairs:
         by_source.setdefault(p.original, []).append({"text": p.paraphrase, "score": p.score})
     data.write_text("".join(json.dumps({"source": s, "candidates": c}) + "\n" for s, c in by_source.items()), "utf-8")

@@ -7,7 +7,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from benchmarks.summeval.transfer import SETTINGS, SHIPPED, partial_spearman, target_rows
+from benchmarks.summeval.transfer import (
+    SETTINGS,
+    SHIPPED,
+    DicomerSpec,
+    Readability,
+    partial_spearman,
+    target_rows,
+)
+from coherence.dicomer.analysis import Analysis
 from coherence.dicomer.synthetic import OPEN_GENRES, Synthetic, moved_orders, window_starts
 from evalcore.metaeval import resample_documents
 from summeval.cremer import scale_tesla, topic_z
@@ -56,14 +64,27 @@ def test_window_starts_are_non_overlapping_spread_and_bounded():
     assert all(b - a >= 5 for a, b in zip(starts, starts[1:])) and starts[-1] + 5 <= 40
 
 
+WINDOWS = "N F A n1 n2 f1 ni fi ai".split()
+
+
+def _window(name: str) -> Analysis:
+    """A stand-in analysis of one synthetic text, told apart from the others by its sentence count."""
+    return Analysis(WINDOWS.index(name), (), ())
+
+
+def _names(texts: list[Analysis]) -> list[str]:
+    return [WINDOWS[t.n_sentences] for t in texts]
+
+
 def test_synthetic_groups_keep_open_genres_and_label_originals_above_negatives():
-    syn = Synthetic(genres=["news", "fiction", "academic"], originals=["N", "F", "A"],
-                    permuted=[["n1", "n2"], ["f1"], []], inserted=[["ni"], ["fi"], ["ai"]])
+    w = _window
+    syn = Synthetic(genres=["news", "fiction", "academic"], originals=[w("N"), w("F"), w("A")],
+                    permuted=[[w("n1"), w("n2")], [w("f1")], []], inserted=[[w("ni")], [w("fi")], [w("ai")]])
     texts, y, groups = syn.groups(("perm",), "open")
-    assert texts == ["N", "n1", "n2"] and y == [1.0, 0.0, 0.0] and len(set(groups)) == 1
+    assert _names(texts) == ["N", "n1", "n2"] and y == [1.0, 0.0, 0.0] and len(set(groups)) == 1
     assert "fiction" not in OPEN_GENRES and "news" in OPEN_GENRES
     texts, y, groups = syn.groups(("perm", "insert"), "all")
-    assert texts == ["N", "n1", "n2", "F", "f1", "N", "ni", "F", "fi", "A", "ai"]
+    assert _names(texts) == ["N", "n1", "n2", "F", "f1", "N", "ni", "F", "fi", "A", "ai"]
     assert sum(y) == 5 and len(set(groups)) == 5  # a window without negatives forms no group
     assert syn.genre_counts("open") == {"academic": 1, "news": 1}
     with pytest.raises(ValueError, match="genres"):
@@ -91,8 +112,8 @@ def test_partial_spearman_of_a_constant_metric_is_nan():
     assert np.isnan(out["value"])
 
 
-def _report(values: dict[str, dict[str, float]]) -> dict:
-    def cell(v):
+def _report(values: dict[str, float]) -> dict:
+    def cell(v: float) -> dict[str, float]:
         return {"value": v, "ci_low": v - 0.05, "ci_high": v + 0.05}
 
     metrics = {m: {"dims": {d: {"all": {"summary/spearman": cell(v), "system/kendall": cell(v)}}
@@ -118,7 +139,7 @@ def test_the_runner_offers_transfer(tmp_path, monkeypatch):
     from benchmarks.__main__ import main
     from benchmarks.summeval import transfer
 
-    seen = {}
+    seen: dict[str, object] = {}
     monkeypatch.setattr(transfer, "run", lambda out, data, **kw: seen.update(out=out, **kw))
     assert main(["transfer", "--out", str(tmp_path), "--cremer-tuning", "shipped"]) == 0
     assert (seen["cremer_tuning"], seen["n_boot"], seen["experiments"]) == ("shipped", 1000, False)
@@ -152,19 +173,35 @@ def test_non_negative_least_squares_never_weighs_a_feature_against_the_target():
     assert coef[0] > 0 and coef[1] == 0.0  # the falling feature is dropped, not given a negative weight
 
 
+class _JudgesEveryText(DicomerSpec):
+    """A readability model that reads evidence in every text."""
+
+    def judged(self, analysis: Analysis) -> bool:
+        return True
+
+
+class _FixedOutOfFold(Readability):
+    """Out-of-fold DICOMER values given by the test: no model is fitted."""
+
+    def __init__(self, values: np.ndarray):
+        super().__init__({}, None, 0)
+        self.values = values
+
+    def out_of_fold(self, spec: DicomerSpec, source: str, within: np.ndarray, n_folds: int) -> np.ndarray:
+        return self.values
+
+
 def test_news_chat_rows_train_on_both_sets_with_targets_standardised_within_each():
-    from types import SimpleNamespace
+    from benchmarks.summeval.transfer import DIALSUMMEVAL, SUMMEVAL, CremerSpec, Domain, _with_other_set
 
-    from benchmarks.summeval.transfer import DIALSUMMEVAL, SUMMEVAL, CremerSpec, _with_other_set
-
-    chat = SimpleNamespace(name=DIALSUMMEVAL, n=4, topics=np.array(["d1", "d1", "d2", "d2"]),
-                           analyses=[None] * 4, human={"mean": np.array([1.0, 2.0, 3.0, 4.0])},
-                           baselines={"tesla-s": np.array([0.1, 0.3, 0.2, 0.6])})
-    read = SimpleNamespace(out_of_fold=lambda spec, name, within, k: np.array([0.5, -0.5, 1.0, 0.0]))
-    dspec = SimpleNamespace(judged=lambda a: True)
+    chat = Domain(name=DIALSUMMEVAL, topics=np.array(["d1", "d1", "d2", "d2"]), systems=np.array(["s1", "s2"] * 2),
+                  human={"mean": np.array([1.0, 2.0, 3.0, 4.0])}, analyses=[Analysis(0, (), ())] * 4,
+                  baselines={"tesla-s": np.array([0.1, 0.3, 0.2, 0.6])}, licence="", one_ref_tesla=np.zeros(4))
+    read = _FixedOutOfFold(np.array([0.5, -0.5, 1.0, 0.0]))
     spec = CremerSpec("x", "linear", dicomer="d", both_sets=True)
     x, y = np.zeros((2, 2)), np.array([10.0, 30.0])
-    x2, y2, groups = _with_other_set(spec, {SUMMEVAL: None, DIALSUMMEVAL: chat}, SUMMEVAL, read, {"d": dspec},
+    # only the other set (the chats) is read: the news set is absent
+    x2, y2, groups = _with_other_set(spec, {DIALSUMMEVAL: chat}, SUMMEVAL, read, {"d": _JudgesEveryText("d")},
                                      x, y, np.array(["n1", "n1"]))
     assert x2.shape == (6, 2) and list(groups) == ["n1", "n1", "dialsummeval:d1", "dialsummeval:d1",
                                                    "dialsummeval:d2", "dialsummeval:d2"]

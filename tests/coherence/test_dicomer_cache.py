@@ -26,6 +26,7 @@ def test_entries_are_json_and_round_trip_exactly(tmp_path):
     cache.save()
     assert any(a.relations for a in made)
     assert [decode_analysis(encode_analysis(a)) for a in made] == made
+    assert cache.path is not None
     with sqlite3.connect(cache.path) as db:
         values = [v for (v,) in db.execute("SELECT value FROM analyses")]
     assert len(values) == len(TEXTS) and all(isinstance(v, str) and v.startswith("{") for v in values)
@@ -47,7 +48,9 @@ def test_interrupted_run_keeps_the_parses_it_made(tmp_path, monkeypatch):
     monkeypatch.setattr(analysis_module, "parse_texts", ctrl_c_on_the_third_batch)
     with pytest.raises(KeyboardInterrupt):
         AnalysisCache(parser, tmp_path).analyse(TEXTS)
-    with sqlite3.connect(AnalysisCache(parser, tmp_path).path) as db:
+    path = AnalysisCache(parser, tmp_path).path
+    assert path is not None
+    with sqlite3.connect(path) as db:
         kept = {k for (k,) in db.execute("SELECT key FROM analyses")}
     assert kept == {text_key(t) for t in TEXTS[:2]}
 
@@ -57,9 +60,14 @@ def test_long_runs_save_every_few_seconds(tmp_path, monkeypatch):
     monkeypatch.setattr(analysis_module, "BATCH_TEXTS", 1)
     monkeypatch.setattr(analysis_module, "SAVE_EVERY", 0.0)
     cache = AnalysisCache(parser, tmp_path)
-    saved = []
+    saved: list[int] = []
     real_write = cache._write_rows
-    monkeypatch.setattr(cache, "_write_rows", lambda rows: (saved.append(len(rows)), real_write(rows)))
+
+    def counted_write(rows: list[tuple[str, str]]) -> None:
+        saved.append(len(rows))
+        real_write(rows)
+
+    monkeypatch.setattr(cache, "_write_rows", counted_write)
     cache.analyse(TEXTS)
     assert saved == [1, 1, 1, 1]  # one save per batch, each of the new analyses only
 

@@ -22,6 +22,7 @@ from coherence.parser.pipeline import DiscourseParser
 from evalcore.metric import InputLimits, Item, Score
 from evalcore.models import save_model
 from evalcore.resources import ResourceError
+from tests.scored import scored
 
 TEXTS = [
     "The company reported higher profits. But its shares fell because investors expected more. "
@@ -64,8 +65,9 @@ def private_cache(tmp_path, monkeypatch):
 
 def test_scores_log_scores_and_signature(model_file):
     metric = Dicomer(model=model_file)
-    results = metric.score_batch(TEXTS)
-    assert all(r.ok for r in results)
+    records = metric.score_batch(TEXTS)
+    assert all(r.ok for r in records)
+    results = scored(records)
     values = [r.value for r in results]
     assert values[0] > values[1]
     assert np.argsort(values).tolist() == np.argsort([r.log_score for r in results]).tolist()
@@ -135,7 +137,7 @@ def test_text_the_pipeline_cannot_judge_gets_the_neutral_value(model_file):
     assert judged != pytest.approx(model.neutral_score_)  # what the text got before the input rule
     emoji, chinese, english = metric.score_batch([EMOJI, "这是一个测试。我们喜欢它。然后我们回家了。", TEXTS[0]])
     for result, cause in ((emoji, "symbols"), (chinese, "non-english")):
-        assert result.value == model.neutral_score_
+        assert result.ok and result.value == model.neutral_score_
         assert result.log_score == pytest.approx(model.log_score([model.neutral_score_])[0])
         assert result.notes[0].startswith(cause) and result.notes[-1].startswith("neutral:")
     assert english.notes == ()

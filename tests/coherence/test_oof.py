@@ -4,6 +4,7 @@ that saw its document."""
 import numpy as np
 
 import coherence.dicomer.oof as oof
+from coherence.dicomer.analysis import Analysis
 
 
 def test_document_folds_follow_the_benchmark_rule():
@@ -23,7 +24,7 @@ def test_training_values_never_see_their_document(monkeypatch):
         return np.flatnonzero(test).astype(float)
 
     monkeypatch.setattr(oof, "fit_predict", fake_fit_predict)
-    values = oof.out_of_fold([None] * 9, np.zeros(9), topics, within, n_folds=4)
+    values = oof.out_of_fold([Analysis(0, (), ())] * 9, np.zeros(9), topics, within, n_folds=4)
     assert values[:8].tolist() == list(range(8)) and np.isnan(values[8])
     assert sorted(np.concatenate(seen).tolist()) == list(range(8))
 

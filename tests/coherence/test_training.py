@@ -42,7 +42,7 @@ def test_train_parser_writes_a_usable_model(gdtb_dir, pdtb2_table, tmp_path, mon
     assert parser_id(parser) != parser_id(DiscourseParser(tier=1))
     assert parser_id(parser).endswith(f"-model{signature['sha256'][:8]}")
     rels = parser.parse("It rained all day. Because the roads flooded, the match was cancelled.")
-    assert any(r.explicit and r.connective_text.lower() == "because" for r in rels)
+    assert any(r.explicit and r.connective_text is not None and r.connective_text.lower() == "because" for r in rels)
 
 
 def test_a_tampered_parser_model_is_refused(tmp_path, tamper_model_file):

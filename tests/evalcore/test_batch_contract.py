@@ -55,7 +55,8 @@ def test_the_reported_tesla_s_batch_keeps_its_good_item():
 
 
 def test_bytes_are_an_error_record_naming_the_item_never_a_score():
-    (rec,) = Overlap().score_batch([Item(b"a b", ("a b",), id="doc3")])
+    bytes_item = Item(b"a b", ("a b",), id="doc3")  # type: ignore[arg-type]  # wrong type on purpose
+    (rec,) = Overlap().score_batch([bytes_item])
     assert isinstance(rec, ErrorRecord) and rec.item == "doc3" and "got bytes" in rec.message
     (rec,) = Same().score_batch([(b"a b", "a b")])
     assert isinstance(rec, ErrorRecord) and "source must be a string, got bytes" in rec.message
@@ -77,7 +78,7 @@ def test_any_iterable_is_a_batch():
 def test_one_malformed_item_scored_alone_is_an_input_error():
     for refs, cand in ((None, "x"), (5, "x"), (["a"], None), ([None], "x"), (["a"], b"a")):
         with pytest.raises(InputError):
-            Overlap().score(refs, cand)
+            Overlap().score(refs, cand)  # type: ignore[arg-type]  # wrong types on purpose
 
 
 def test_a_string_is_not_a_batch_of_characters():

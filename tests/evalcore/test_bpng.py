@@ -4,6 +4,8 @@ walk, the caches and the store's batched look-ups that keep PEM fast."""
 import gc
 import pickle
 import random
+from collections.abc import Sequence
+from typing import TypedDict
 
 import numpy as np
 import pytest
@@ -21,6 +23,7 @@ from evalcore.bpng import (
 )
 from evalcore.bpng.builder import BAG_CACHE_SIZE
 from evalcore.bpng.segment import candidate_phrases
+from evalcore.bpng.table import Phrase
 from evalcore.text import Doc
 
 
@@ -108,10 +111,12 @@ def test_empty_and_identical():
     assert pivot_f1(b.bag(_doc("a b")), b.bag(_doc("a b")))[2] == pytest.approx(1.0)
 
 
-def _recursive_bag(network, max_n=4, min_weight=0.01):
+def _recursive_bag(network: Sequence[Sequence[Arc]], max_n: int = 4, min_weight: float = 0.01
+                   ) -> dict[Phrase, float]:
     """The recursive walk PEM shipped with (one Python call per step): the reference the
     explicit-stack walk must match bit for bit, sums in the same order."""
-    bag, floor = {}, min_weight - 1e-9
+    bag: dict[Phrase, float] = {}
+    floor = min_weight - 1e-9
 
     def walk(gram, weight, arc, offset, slot):
         for tok in arc.tokens[offset:]:
@@ -153,7 +158,7 @@ def test_arc_cache_gives_the_same_network_and_is_reused(paper_table):
     tokens = "hello , querrien .".split()
     spans = segment(tokens, paper_table)
     entries = paper_table.lookup(candidate_phrases(tokens))
-    cache = {}
+    cache: dict[tuple[Phrase, float], tuple[Arc, ...]] = {}
     plain = confusion_network(tokens, spans, entries)
     assert confusion_network(tokens, spans, entries, arc_cache=cache) == plain
     assert cache[(("hello", ","), 1.0)] == plain[0]
@@ -235,6 +240,22 @@ def _random_table(rng, vocab, pivot_vocab):
     return MemoryPhraseTable(entries)
 
 
+class _Settings(TypedDict, total=False):
+    """Keyword arguments of BPNGBuilder a test varies."""
+
+    max_phrase_len: int
+    max_n: int
+    min_arc: float
+    min_weight: float
+    discount: float
+
+
+SETTINGS: tuple[_Settings, ...] = (
+    {}, {"discount": 0.1}, {"max_n": 2, "min_weight": 0.2}, {"min_arc": 0.01, "max_n": 5},
+    {"max_phrase_len": 2, "min_arc": 0.4, "discount": 0.0},
+)
+
+
 def test_compiled_f1_equals_the_reference_bit_for_bit_on_random_tables():
     """Random tables (multi-word phrases, empty and long pivot phrases, pass-through words whose
     string is also a pivot token, phrases without translations), random sentences, every setting."""
@@ -245,8 +266,7 @@ def test_compiled_f1_equals_the_reference_bit_for_bit_on_random_tables():
         table = _random_table(rng, vocab, pivot_vocab)
         sentences = [_doc(" ".join(rng.choices(vocab + ["unseen", "zz"], k=rng.randint(0, 12)))) for _ in range(8)]
         pairs = [(rng.choice(sentences), rng.choice(sentences)) for _ in range(12)]
-        for settings in ({}, {"discount": 0.1}, {"max_n": 2, "min_weight": 0.2}, {"min_arc": 0.01, "max_n": 5},
-                         {"max_phrase_len": 2, "min_arc": 0.4, "discount": 0.0}):
+        for settings in SETTINGS:
             builder = BPNGBuilder(table, **settings)
             assert builder.compiled() is not None
             expected = _reference_f1(BPNGBuilder(table, **settings), pairs)
@@ -295,12 +315,15 @@ def test_store_is_compiled_once_into_the_cache_and_memory_mapped(store_path, pap
     assert first.f1_batch(pairs, compiled=True).tolist() == expected
     folders = list((tmp_path / "cache" / "bpng").iterdir())
     assert len(folders) == 1
-    assert not isinstance(first.compiled().arrays["phrase_ids"].base, np.memmap)  # built in this process
+    built = first.compiled()
+    assert built is not None
+    assert not isinstance(built.arrays["phrase_ids"].base, np.memmap)  # built in this process
     assert BPNGBuilder(PhraseTableStore(store_path)).compiled() is first.compiled()  # one per process while used
-    del first
+    del first, built
     gc.collect()
     again = BPNGBuilder(PhraseTableStore(store_path))
     compiled = again.compiled()
+    assert compiled is not None
     assert all(isinstance(a.base, np.memmap) for a in compiled.arrays.values())  # loaded from the cache
     assert again.f1_batch(pairs, compiled=True).tolist() == expected
     assert pickle.loads(pickle.dumps(again)).f1_batch(pairs, compiled=True).tolist() == expected
@@ -310,7 +333,8 @@ def test_store_is_compiled_once_into_the_cache_and_memory_mapped(store_path, pap
     write_store(store_path, [(e, x.count, x.translations) for e, x in paper_table._entries.items()][:3],
                 {"signature": "pt:paper", "stem": "False"})
     smaller = BPNGBuilder(PhraseTableStore(store_path))
-    assert smaller.compiled().arrays["phrase_ids"].shape[0] == 3
+    smaller_compiled = smaller.compiled()
+    assert smaller_compiled is not None and smaller_compiled.arrays["phrase_ids"].shape[0] == 3
     now = {f.name for f in (tmp_path / "cache" / "bpng").iterdir()}
     assert len(now) == 2 and folders[0].name not in now
     monkeypatch.setattr(compiled_module, "DISK_CACHE_MIN_BYTES", 1 << 30)  # small tables: compiled in memory

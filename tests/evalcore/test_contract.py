@@ -86,13 +86,13 @@ def test_empty_candidate_is_scored_with_a_note_never_dropped():
 
 def test_swapped_arguments_name_the_mistake():
     with pytest.raises(InputError, match="swap"):
-        Overlap().score("the cat sat", ["the cat"])
+        Overlap().score("the cat sat", ["the cat"])  # type: ignore[arg-type]  # wrong type on purpose
 
 
 def test_a_failing_item_costs_only_itself():
     results = Overlap(fail_on="boom").score_batch([("a b", "a b"), ("a b", "boom a"), ("a b", "b")])
     assert [r.ok for r in results] == [True, False, True]
-    assert "cannot read this one" in results[1].message and results[1].item == "item 2"
+    assert not results[1].ok and "cannot read this one" in results[1].message and results[1].item == "item 2"
 
 
 def test_one_metric_failing_never_costs_another():

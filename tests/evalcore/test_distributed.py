@@ -112,8 +112,8 @@ def test_a_worker_with_another_signature_scores_nothing():
     theirs = str(metric.signature()).replace("v:", "v:9")
     results = run_chunk(score_chunk, [metric], [theirs], items, None)
     assert [r["batch-centred"].item for r in results] == ["line 1", "line 2", "line 3"]
-    assert all("signature differs" in r["batch-centred"].message and theirs in r["batch-centred"].message
-               for r in results)
+    assert all(not r["batch-centred"].ok and "signature differs" in r["batch-centred"].message
+               and theirs in r["batch-centred"].message for r in results)
     assert run_chunk(score_chunk, [metric], [str(metric.signature())], items, None) == score_chunk([metric], items)
 
 

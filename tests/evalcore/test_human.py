@@ -88,8 +88,8 @@ def test_duplicates_empty_and_unreadable_files(tmp_path):
 
 
 def test_match_keys_counts_both_sides():
-    scored = {("D1", "1"): {}, ("D1", "2"): {}, ("D2", "1"): {}}
-    human = {("D1", "1"): {}, ("D2", "1"): {}, ("D3", "9"): {}}
+    scored: dict[tuple[str, str], dict[str, float]] = {("D1", "1"): {}, ("D1", "2"): {}, ("D2", "1"): {}}
+    human: dict[tuple[str, str], dict[str, float]] = {("D1", "1"): {}, ("D2", "1"): {}, ("D3", "9"): {}}
     m = match_keys(scored, human)
     assert m.matched == [("D1", "1"), ("D2", "1")]
     assert m.only_scored == [("D1", "2")] and m.only_human == [("D3", "9")]

@@ -78,4 +78,5 @@ def test_a_resource_is_not_assigned_and_the_class_shows_the_descriptor():
     metric = Loaded()
     with pytest.raises(AttributeError, match="set_params"):
         metric.resource = []
-    assert isinstance(Loaded.resource, LazyResource) and Loaded.resource.__doc__.startswith("A large thing")
+    doc = Loaded.resource.__doc__
+    assert isinstance(Loaded.resource, LazyResource) and doc is not None and doc.startswith("A large thing")

@@ -45,7 +45,7 @@ def test_arpa_output_and_errors(tmp_path):
 
 
 def test_tiny_corpus_trains_with_fallback_discounts_and_says_so(tmp_path):
-    said = []
+    said: list[str] = []
     lm = KenLM(train_lm(["a"], tmp_path / "a.klm", log=said.append))
     assert lm.log10_prob("a")[0] > lm.log10_prob("b")[0]
     assert said and "fallback discounts" in said[0] and "1 sentences (1 tokens)" in said[0]

@@ -1,3 +1,6 @@
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -103,7 +106,9 @@ def test_item_and_system_groupings_reproduce_the_old_levels_exactly(level, kind)
 def test_no_grouping_pools_every_scored_cell(kind):
     metric, human, _, res = _golden_data()
     ok = ~np.isnan(metric)
-    ref = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}[kind]
+    by_kind: dict[str, Callable[..., Any]] = {"pearson": stats.pearsonr, "spearman": stats.spearmanr,
+                                              "kendall": stats.kendalltau}
+    ref = by_kind[kind]
     assert correlate(metric, human, "none", kind).value == pytest.approx(ref(metric[ok], human[ok])[0])
     # the bootstrap weights documents by their draw counts: the same as materialising each resample
     c = correlate(metric, human, "none", kind, res)
@@ -221,7 +226,7 @@ def test_resamples_without_a_defined_correlation_are_flagged_and_shown_in_tables
     metric = np.array([[1.0, 3.0, 2.0], [5.0, 6.0, 7.0]])  # document 1 is constant for the humans
     c = correlate(metric, human, "item", "spearman", np.ones((20, 2), dtype=int))
     assert c.value == 0.5 and np.isnan(c.low) and c.flags[0].startswith("no-interval")
-    entry = {k: {"value": 0.5, "ci_low": 0.1, "ci_high": 0.2} for k in CORRELATIONS}
+    entry: dict[str, dict[str, object]] = {k: {"value": 0.5, "ci_low": 0.1, "ci_high": 0.2} for k in CORRELATIONS}
     entry["spearman"]["flags"] = ["outside-interval: test"]
     md = correlation_markdown({"item": {"rel": {"m": entry}}})
     assert "[ρ 0.10, 0.20] !" in md and "- item / rel / m / spearman: outside-interval: test" in md

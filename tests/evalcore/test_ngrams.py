@@ -1,8 +1,11 @@
+from collections.abc import Sequence
+
 import numpy as np
 import pytest
 
 from evalcore import ngrams
 from evalcore.ngrams import (
+    Bag,
     BagRows,
     BagSet,
     id_bags,
@@ -22,9 +25,9 @@ def doc(words, function=()):
     return Doc(toks, tuple(t in function for t in toks))
 
 
-def rouge155_skip_bigrams(tokens, skip_distance):
+def rouge155_skip_bigrams(tokens: Sequence[str], skip_distance: int) -> dict[tuple[str, str], int]:
     """Literal transcription of ROUGE-1.5.5's createSkipBigram loop bounds (no unigrams)."""
-    grams = {}
+    grams: dict[tuple[str, str], int] = {}
     for i in range(len(tokens) - 1):
         j = i + 1
         while j <= len(tokens) - 1 and (skip_distance < 0 or j <= i + skip_distance + 1):
@@ -63,7 +66,8 @@ def test_function_word_discount_multiplies_per_function_word():
 
 
 def test_merge_and_total():
-    a, b = {("x",): 1.0}, {("x",): 2.0, ("y",): 0.5}
+    a: Bag = {("x",): 1.0}
+    b: Bag = {("x",): 2.0, ("y",): 0.5}
     assert merge([a, b]) == {("x",): 3.0, ("y",): 0.5}
     assert total(merge([a, b])) == 3.5
 
@@ -80,7 +84,7 @@ def test_empty_doc_gives_empty_bags_and_bad_arguments_raise():
 # ---- integer-id bags ---------------------------------------------------------------------------
 
 
-def _flat(ids, weights):
+def _flat(ids: Sequence[np.ndarray], weights: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Texts end to end, as id_bags takes them."""
     return np.concatenate(ids), np.concatenate(weights), np.array([len(a) for a in ids])
 

@@ -1,13 +1,14 @@
 """Paired system-vs-system significance: paired bootstrap and approximate randomization."""
 
 import itertools
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
 from evalcore.significance import PairedTest, approximate_randomization, compare_to_baseline, paired_bootstrap
 
-TESTS = [paired_bootstrap, approximate_randomization]
+TESTS: list[Callable[..., PairedTest]] = [paired_bootstrap, approximate_randomization]
 
 
 def _systems(shift: float, n: int = 300, seed: int = 0):

@@ -39,4 +39,4 @@ def test_non_string_input_is_rejected():
     import pytest
 
     with pytest.raises(TypeError):
-        Preprocessor()(None)
+        Preprocessor()(None)  # type: ignore[arg-type]  # wrong type on purpose

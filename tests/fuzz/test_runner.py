@@ -2,8 +2,10 @@
 
 import json
 import math
+from typing import Any
 
 import pytest
+from hypothesis import strategies as st
 
 from evalcore.metric import Item
 from tests.fuzz import harness, run, targets
@@ -31,8 +33,9 @@ def test_stdout_is_strict_utf8_as_a_real_pipe_is(monkeypatch):
 
 
 def test_cases_round_trip_through_json():
-    case = {"metric": "bleu", "max_chars": None,
-            "items": [Item("a \udce9", (b"\xff", None), id="x"), ("refs", float("nan")), b"raw", {"a": (1, 2)}]}
+    case: dict[str, Any] = {"metric": "bleu", "max_chars": None, "items": [
+        Item("a \udce9", (b"\xff", None), id="x"),  # type: ignore[arg-type]  # wrong type on purpose
+        ("refs", float("nan")), b"raw", {"a": (1, 2)}]}
     back = targets.from_json(json.loads(json.dumps(targets.to_json(case))))
     assert back["items"][0] == case["items"][0] and back["items"][2:] == case["items"][2:]
     assert back["items"][1][0] == "refs" and math.isnan(back["items"][1][1])
@@ -44,7 +47,7 @@ def test_failing_inputs_are_saved_and_replayed(monkeypatch, tmp_path):
         if case["data"] == "bad":
             raise PropertyFailure("toy-property", "bad input", [f"cat {workdir}/input.txt"])
 
-    monkeypatch.setitem(targets.TARGETS, "toy", targets.Target("toy", None, check, "a toy target"))
+    monkeypatch.setitem(targets.TARGETS, "toy", targets.Target("toy", st.nothing, check, "a toy target"))
     campaign = run.Campaign(tmp_path / "out", deadline=float("inf"))
     for data in ("good", "bad", "good"):
         campaign.try_case("toy", {"data": data})

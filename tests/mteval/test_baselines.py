@@ -1,19 +1,25 @@
 """BLEU, chrF and TER equal sacrebleu's own functions, sentence and corpus, with one and two
 references; METEOR equals nltk's meteor_score on the same tokens and WordNet."""
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 import sacrebleu
+from sacrebleu.metrics.base import Score as SacreScore
 
-from evalcore.metric import Item
+from evalcore.metric import Item, ReferenceMetric
 from mteval.baselines import Bleu, Chrf, Meteor, Ter
+from tests.scored import scored
 
 HYPS = ["The cat sat on the mat .", "A dog barked loudly at night", "Nothing here at all", "Rain fell ."]
 REFS = [["The cat is on the mat.", "A dog barked at night.", "Something there", "It rained."],
         ["There is a cat on the mat.", "The dog barked loudly at night.", "Nothing is here", "Rain fell hard."]]
-SACRE = {Bleu: (sacrebleu.sentence_bleu, sacrebleu.corpus_bleu),
-         Chrf: (sacrebleu.sentence_chrf, sacrebleu.corpus_chrf),
-         Ter: (sacrebleu.sentence_ter, sacrebleu.corpus_ter)}
+# each metric class: sacrebleu's sentence and corpus functions
+SACRE: dict[type[ReferenceMetric], tuple[Callable[..., SacreScore], Callable[..., SacreScore]]] = {
+    Bleu: (sacrebleu.sentence_bleu, sacrebleu.corpus_bleu),
+    Chrf: (sacrebleu.sentence_chrf, sacrebleu.corpus_chrf),
+    Ter: (sacrebleu.sentence_ter, sacrebleu.corpus_ter)}
 
 
 def _items(n_refs):
@@ -39,7 +45,7 @@ def test_corpus_bleu_is_not_the_mean_of_sentence_bleu():
 
 def test_statistics_rescore_resamples_like_sacrebleu():
     metric = Bleu()
-    stats = metric.statistics(metric.score_batch(_items(2)))
+    stats = metric.statistics(scored(metric.score_batch(_items(2))))
     rows = np.array([stats[[0, 0, 1, 3]].sum(0), stats[[2, 3]].sum(0)])
     expected = [sacrebleu.corpus_bleu([HYPS[k] for k in idx], [[r[k] for k in idx] for r in REFS]).score
                 for idx in ([0, 0, 1, 3], [2, 3])]

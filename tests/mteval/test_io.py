@@ -44,4 +44,5 @@ def test_a_bad_reference_line_costs_only_that_segment(tmp_path):
     segs = segments_of(read_segments(tmp_path / "hyp.txt"), [read_segments(tmp_path / "ref.txt")])
     assert [s.item is not None for s in segs] == [True, False, True]
     assert segs[1].error == f"{tmp_path / 'ref.txt'}:2: empty line"
-    assert segs[2].item.references == ("three",) and segs[2].item.id == f"{tmp_path / 'hyp.txt'}:3"
+    third = segs[2].item
+    assert third is not None and third.references == ("three",) and third.id == f"{tmp_path / 'hyp.txt'}:3"

@@ -72,7 +72,7 @@ def test_corpus_statistics_of_bleu_give_corpus_bleu_and_handle_unscored_segments
     hyps = [["the cat sat", "a dog ran far"], ["the cat sits down", "dog ran"]]
     refs = ["the cat sat down", "a dog ran far away"]
     bleu = Bleu()
-    scores = [[bleu.score(r, h) for r, h in zip(refs, row)] for row in hyps]
+    scores: list[list[Score | None]] = [[bleu.score(r, h) for r, h in zip(refs, row)] for row in hyps]
     scores[1][1] = None  # not scored: weighs nothing
     stats = corpus_statistics(bleu, scores)
     got = stats.corpus(np.ones((1, 2)))[0]

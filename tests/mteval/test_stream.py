@@ -133,7 +133,12 @@ def test_references_are_prepared_once_at_start_up(monkeypatch):
     monkeypatch.setattr("mteval.tesla.tesla_m.preparer", lambda language="en": prep)
     tagged: list[str] = []
     tokens = prep._tokens
-    monkeypatch.setattr(prep, "_tokens", lambda texts: tagged.extend(texts) or tokens(texts))
+
+    def tagging(texts: list[str]) -> list[list[preprocess.Token]]:
+        tagged.extend(texts)
+        return tokens(texts)
+
+    monkeypatch.setattr(prep, "_tokens", tagging)
     refs = [read_segments(p) for p in REFS]
     streamer = Streamer(TeslaM(), refs)
     streamer.prepare()

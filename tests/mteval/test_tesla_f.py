@@ -8,6 +8,7 @@ from evalcore.models import ModelFileError
 from evalcore.resources import ResourceError
 from mteval.data.wmt12 import Ranking
 from mteval.learn.model import LinearModel, fit_ranker, load_linear_model, save_linear_model
+from mteval.learn.ranked import HypKey
 from mteval.lexical.bpng_features import PivotFeatures
 from mteval.tesla.features import TeslaFeatures, fill_undefined
 from mteval.tesla.lm_features import LMFeatures
@@ -39,13 +40,14 @@ def test_scaling_follows_the_paper():
     model = LinearModel(("btng_ms1", "lm_news"), np.array([2.0, 0.5]), 1.0)
     # min = 1 + min(0, 2) + min(-7.5, 0) = -6.5; max = 1 + max(0, 2) + max(-7.5, 0) = 3
     assert model.bounds() == (-6.5, 3.0)
-    assert model.raw([[0.5, -3.0]])[0] == pytest.approx(0.5)
-    assert model.scaled([[0.5, -3.0]])[0] == pytest.approx(7.0 / 9.5)
-    assert model.scaled([[0.0, -15.0]])[0] == pytest.approx(0.0) and model.scaled([[1.0, 0.0]])[0] == pytest.approx(1.0)
+    assert model.raw(np.array([[0.5, -3.0]]))[0] == pytest.approx(0.5)
+    assert model.scaled(np.array([[0.5, -3.0]]))[0] == pytest.approx(7.0 / 9.5)
+    assert model.scaled(np.array([[0.0, -15.0]]))[0] == pytest.approx(0.0)
+    assert model.scaled(np.array([[1.0, 0.0]]))[0] == pytest.approx(1.0)
     negative = LinearModel(("btng_ms1", "lm_news"), np.array([-1.0, 0.5]))
     assert negative.bounds() == (-8.5, 0.0)
     with pytest.raises(ValueError, match="all-zero"):
-        LinearModel(("btng_ms1",), np.zeros(1)).scaled([[0.3]])
+        LinearModel(("btng_ms1",), np.zeros(1)).scaled(np.array([[0.3]]))
 
 
 def test_scaling_keeps_the_order():
@@ -92,8 +94,10 @@ def test_model_file_round_trip_and_tampering(tmp_path, tamper_model_file):
 
 
 @pytest.fixture(scope="module")
-def ranked():
-    keys, items, rankings = [], [], []
+def ranked() -> RankedSet:
+    keys: list[HypKey] = []
+    items: list[tuple[tuple[str, ...], str]] = []
+    rankings: list[Ranking] = []
     for seg, (ref, outputs) in enumerate(zip(REFS, OUTPUTS), 1):
         for k, hyp in enumerate(outputs):
             keys.append(("xx-en", seg, f"sys{k}"))
@@ -114,7 +118,7 @@ def features(ranked, extractors, tmp_path_factory):
     mp.setenv("AESOP_CACHE", str(tmp_path_factory.mktemp("cache")))
     tesla, lms = extractors
     raw = raw_features(ranked, tesla, lms, log=lambda msg: None)
-    messages = []
+    messages: list[str] = []
     cached = raw_features(ranked, tesla, lms, log=messages.append)  # the second read comes from the cache
     subset = RankedSet(ranked.keys[:4], ranked.items[:4], [], [])
     from_subset = raw_features(subset, tesla, lms, log=messages.append)  # rows are cached one by one

@@ -45,7 +45,7 @@ def unigram_pos(x: Segment, y: Segment) -> np.ndarray:
 # The plain texts lost the figures' edge endpoints; these reconstructions use the printed node
 # weights and edge similarities and reproduce the printed optima.
 
-def wmt2011_figure1():
+def wmt2011_figure1() -> tuple[list[float], list[float], np.ndarray]:
     """Reference bigrams of "Good morning , sir ." (weights 1.0, 0.1, 0.1, 0.1) against the
     candidate bigrams of "Hello , Querrien ." (0.01, 0.1, 0.1); edges 0.5, 0.1, 0.8, 0.4, 0.8."""
     x = [1.0, 0.1, 0.1, 0.1]  # Good morning | morning , | , sir | sir .
@@ -57,7 +57,7 @@ def wmt2011_figure1():
     return x, y, sim
 
 
-def tesla2010_figure1():
+def tesla2010_figure1() -> tuple[list[float], list[float], np.ndarray]:
     """Weights 1.0, 0.8, 0.2, 0.1 against 1.0, 0.8, 0.1, 0.2; edges 0.5, 0.5, 1.0, 1.0."""
     x, y = [1.0, 0.8, 0.2, 0.1], [1.0, 0.8, 0.1, 0.2]
     sim = np.zeros((4, 4))

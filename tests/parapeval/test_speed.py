@@ -20,7 +20,7 @@ def test_batched_features_equal_features_pair_by_pair(toy_store, toy_lm, toy_pai
     pairs = [(p.original, p.paraphrase) for p in toy_pairs]
     one_by_one = PEMFeatures({"fr": PhraseTableStore(toy_store)}, toy_lm)
     expected = [one_by_one.compute(o, p) for o, p in pairs]
-    windows = []
+    windows: list[int] = []
     X, pivots = PEMFeatures({"fr": PhraseTableStore(toy_store)}, toy_lm).compute_many(pairs, windows.append)
     assert windows == [3, 3, 3, 3]
     assert np.array_equal(X, np.array([x for x, _ in expected]))
@@ -37,9 +37,14 @@ def test_compiled_and_python_feature_paths_agree_bit_for_bit(toy_store, toy_lm, 
 def test_a_batch_calls_the_regressor_once(toy_pem, toy_pairs, monkeypatch):
     fresh = PEM(**toy_pem.get_params())
     _, regressor = fresh.resources
-    calls = []
+    calls: list[int] = []
     predict = regressor.predict
-    monkeypatch.setattr(regressor, "predict", lambda X: calls.append(len(X)) or predict(X))
+
+    def counted_predict(X: np.ndarray) -> np.ndarray:
+        calls.append(len(X))
+        return predict(X)
+
+    monkeypatch.setattr(regressor, "predict", counted_predict)
     results = fresh.score_batch([(p.original, p.paraphrase) for p in toy_pairs])
     assert calls == [len(toy_pairs)] and all(r.ok for r in results)
     assert [r.value for r in results] == [toy_pem.score(p.original, p.paraphrase).value for p in toy_pairs]

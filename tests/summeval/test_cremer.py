@@ -16,6 +16,7 @@ from summeval.cremer import (
     scale_dicomer,
 )
 from summeval.metrics.cremer import Cremer
+from tests.scored import scored
 
 
 def test_kernels_fit_and_rbf_captures_an_interaction():
@@ -83,15 +84,15 @@ def test_monotone_check_catches_a_model_that_falls_with_tesla_s():
 
 
 def test_cremer_standardises_tesla_s_within_each_topic_and_notes_a_lone_summary():
-    refs = ["The council approved the budget. It will fund two new schools next year."]
+    refs = ("The council approved the budget. It will fund two new schools next year.",)
     cands = ["The council approved the budget. The money pays for two new schools.",
              "The budget was approved.", "Schools are buildings where children learn."]
-    scores = Cremer().score_batch([Item(c, refs, id=str(k)) for k, c in enumerate(cands)])
+    scores = scored(Cremer().score_batch([Item(c, refs, id=str(k)) for k, c in enumerate(cands)]))
     z = np.array([s.components["tesla_s_z"] for s in scores])
     assert z.mean() == pytest.approx(0.0, abs=1e-9) and z.std() == pytest.approx(1.0)
     assert all(SINGLE_SUMMARY_NOTE not in s.notes for s in scores)
     assert scores[0].value > scores[2].value  # the close paraphrase is the most responsive
-    lone = Cremer().score_batch([Item(cands[0], refs, id="0"), Item(cands[1], ["Another topic's reference."], id="1")])
+    lone = Cremer().score_batch([Item(cands[0], refs, id="0"), Item(cands[1], ("Another topic's reference.",), id="1")])
     assert all(SINGLE_SUMMARY_NOTE in s.notes for s in lone)
 
 

@@ -7,7 +7,7 @@ import pytest
 from evalcore.data.jsonl import read_jsonl
 from evalcore.data.tac import read_tac
 from evalcore.metric.inputs import EMPTY_NOTE
-from evalcore.textio import InputError
+from evalcore.textio import InputError, UnreadableText
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
 
@@ -75,6 +75,7 @@ def test_tac_errors_name_the_file(tmp_path):
     write(models, "D1.M.100.A.A", "A model summary.")
     write(peers, "D1.M.100.A.1", bytes(range(256)) * 4)  # a binary peer is one unreadable summary
     (item,) = read_tac(models, peers)
+    assert isinstance(item.summary, UnreadableText)
     assert item.summary == "" and "binary data" in item.summary.reason
     write(peers, "D1.M.100.A.1", "fine")
     write(peers, "D2.M.100.A.1", "orphan")

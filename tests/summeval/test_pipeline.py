@@ -116,7 +116,9 @@ def test_build_metrics_keeps_what_a_name_stands_for():
                           {"tesla-s": {"multi_ref": "mean", "function_words": None},
                            "tesla-s-pos": {"multi_ref": "mean", "function_words": "list"}})
     assert [m.name for m in built] == ["tesla-s", "tesla-s-pos", "rouge-2"]
-    assert built[0].multi_ref == "mean" and built[1].function_words == "pos" and built[2].stem is True
+    tesla_s, tesla_s_pos, rouge_2 = built
+    assert isinstance(tesla_s, TeslaS) and isinstance(tesla_s_pos, TeslaS) and isinstance(rouge_2, Rouge)
+    assert tesla_s.multi_ref == "mean" and tesla_s_pos.function_words == "pos" and rouge_2.stem is True
     with pytest.raises(ValueError, match="multi_ref"):
         build_metrics(["tesla-s"], {"tesla-s": {"multi_ref": "median"}})
 

@@ -62,6 +62,7 @@ MEASURE = """<script>window.addEventListener('load', function () {
 @pytest.mark.skipif(CHROMIUM is None, reason="needs headless Chromium (Debian package `chromium`) at /usr/bin/chromium")
 @pytest.mark.parametrize("width", [1400, 800])
 def test_report_fits_the_page_in_chromium(tmp_path, width):
+    assert CHROMIUM is not None  # the test is skipped without it
     html_path, _ = synthetic_report(tmp_path)
     page = tmp_path / "measure.html"
     page.write_text(html_path.read_text().replace("</body>", MEASURE + "</body>"))
@@ -71,12 +72,14 @@ def test_report_fits_the_page_in_chromium(tmp_path, width):
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          f"--user-data-dir={profile}", f"--window-size={width},2000", "--dump-dom", page.as_uri()],
         capture_output=True, text=True, timeout=120, check=True).stdout
-    m = json.loads(re.search(r'<pre id="measure">(.*?)</pre>', dom).group(1).replace("&quot;", '"'))
+    measured = re.search(r'<pre id="measure">(.*?)</pre>', dom)
+    assert measured is not None
+    m = json.loads(measured.group(1).replace("&quot;", '"'))
     assert m["inner"] == width and m["doc"] <= width  # nothing widens the page
     assert len(m["imgs"]) == 2 and all(0 <= left and right <= width for left, right in m["imgs"])
     assert all(right <= width for _, right in m["codes"])  # the 700-character signature wraps
     values = {r[1][1]: float(r[3][1].split()[0]) for r in table_rows(html_path.read_text())[0][1]}
-    ranked = sorted((s for s in SYSTEMS if s != "M3"), key=values.get)
+    ranked = sorted((s for s in SYSTEMS if s != "M3"), key=values.__getitem__)
     assert m["sorted"] == [*ranked, "M3"]  # ascending by tesla-s; the unranked system last
 
 
@@ -85,6 +88,7 @@ def test_point_labels_do_not_overlap():
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     from summeval.report_plots import place_labels
 
@@ -93,7 +97,8 @@ def test_point_labels_do_not_overlap():
     fig, ax = plt.subplots(figsize=(3.3, 3.0))
     ax.scatter(xs, ys)
     fig.tight_layout()
-    placed = place_labels(ax, xs, ys, [f"M{k}" for k in range(16)])
+    placed = place_labels(ax, xs.tolist(), ys.tolist(), [f"M{k}" for k in range(16)])
+    assert isinstance(fig.canvas, FigureCanvasAgg)
     renderer = fig.canvas.get_renderer()
     boxes = [t.get_window_extent(renderer) for t in placed]
     assert len(placed) >= 10

@@ -10,6 +10,7 @@ from evalcore.ngrams import merge, ngram_bag, skip_bigram_bag, total
 from evalcore.text import Doc
 from summeval.metrics import Rouge, RougeSU
 from summeval.metrics.rouge import ROUGE_TYPES
+from tests.scored import scored
 
 REF, CAND = "The cats were chasing the mice in the garden.", "Cats chased mice in a garden."
 
@@ -73,7 +74,7 @@ def test_rouge_equals_rouge_score_on_summeval_value_for_value(summeval_pairs, st
     expected = [[reference.score(r, cand) for r in refs] for refs, cand in summeval_pairs]
     for kind, key in ROUGE_TYPES.items():
         for measure, field in (("recall", "recall"), ("f", "fmeasure")):
-            got = Rouge(kind, measure, stem).score_batch(summeval_pairs)
+            got = scored(Rouge(kind, measure, stem).score_batch(summeval_pairs))
             for scores, per_ref in zip(got, expected):
                 best = max(per_ref, key=lambda s: getattr(s[key], field))[key]  # first best, as before
                 assert (scores.value, scores.precision, scores.recall, scores.f) == \
@@ -99,7 +100,7 @@ def test_rouge_su4_equals_the_dict_bag_computation_on_summeval(summeval_pairs, m
     # the numpy engine, or the corpus-batch one (numba) forced on this small batch
     monkeypatch.setattr(ngrams, "COMPILED_FROM", 0 if compiled else float("inf"))
     pairs = summeval_pairs[:48]
-    got = RougeSU(4).score_batch(pairs)
+    got = scored(RougeSU(4).score_batch(pairs))
     for (refs, cand), s in zip(pairs, got):
         per_ref = [_su4_of_0_1_0(r, cand, True) for r in refs]
         recall, precision = max(per_ref, key=lambda rp: rp[0])

@@ -1,4 +1,5 @@
 import pickle
+from typing import Any
 
 import pytest
 
@@ -82,7 +83,8 @@ def test_signatures_keep_the_short_form_of_0_1_0():
 
 def test_signature_changes_with_every_parameter():
     base = str(TeslaS().signature())
-    changed = {"alpha": 0.5, "discount": 0.2, "max_gap": 3, "multi_ref": "mean", "stem": True, "function_words": "pos"}
+    changed: dict[str, Any] = {"alpha": 0.5, "discount": 0.2, "max_gap": 3, "multi_ref": "mean", "stem": True,
+                               "function_words": "pos"}
     for name, value in changed.items():
         assert str(TeslaS(**{name: value}).signature()) != base, name
 
@@ -114,7 +116,8 @@ def test_empty_candidate_is_scored_with_a_note_in_the_api_and_the_cli_alike():
 def test_swapped_arguments_say_so():
     # defect: score(candidate, [references]) died with "unhashable type: 'list'"
     with pytest.raises(InputError, match="swap"):
-        TeslaS().score("the candidate summary", ["reference one", "reference two"])
+        TeslaS().score("the candidate summary",
+                       ["reference one", "reference two"])  # type: ignore[arg-type]  # wrong type on purpose
 
 
 @pytest.mark.parametrize("stem,function_words", [(False, "list"), (True, "pos"), (False, "none")])

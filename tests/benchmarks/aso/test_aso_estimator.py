@@ -53,7 +53,13 @@ def test_solver_gradient_and_unpenalised_columns():
     assert np.abs(free.coef[3]).min() > 5 * np.abs(strong.coef[3]).max()  # ...except the freed feature
     function = Objective(X, Y, alpha=0.3, penalised=np.array([True, False, True, True]))
     point, direction = np.random.default_rng(1).normal(size=(2, 10))
-    assert check_grad(lambda w: function(w)[0], lambda w: function(w)[1], point) < 1e-5
+    def value(w: np.ndarray) -> float:
+        return function(w)[0]
+
+    def gradient(w: np.ndarray) -> np.ndarray:
+        return function(w)[1]
+
+    assert check_grad(value, gradient, point) < 1e-5
     # H v against a finite difference of gradients (no margin sits on a kink at this point)
     step = 1e-6
     numeric = (function(point + step * direction)[1] - function(point - step * direction)[1]) / (2 * step)

@@ -13,7 +13,7 @@ from mteval.beer.train import fit, raw_features
 from mteval.data.wmt12 import Ranking
 from mteval.learn.model import LinearModel, save_linear_model
 from mteval.learn.pairwise import cross_validated, fit_logistic, preference_pairs, segment_folds
-from mteval.learn.ranked import RankedSet
+from mteval.learn.ranked import HypKey, RankedSet
 
 REFS = ["The cat sat on the mat.", "The dog sat on the rug.", "The dog barks at night.",
         "A cat was sitting on the mat.", "The old man walked home slowly.", "She bought fresh bread today."]
@@ -29,8 +29,10 @@ OUTPUTS = [
 
 
 @pytest.fixture(scope="module")
-def ranked():
-    keys, items, rankings = [], [], []
+def ranked() -> RankedSet:
+    keys: list[HypKey] = []
+    items: list[tuple[tuple[str, ...], str]] = []
+    rankings: list[Ranking] = []
     for seg, (ref, outputs) in enumerate(zip(REFS, OUTPUTS), 1):
         for k, hyp in enumerate(outputs):
             keys.append(("xx-en", seg, f"sys{k}"))
@@ -45,7 +47,7 @@ def X(ranked, tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setenv("AESOP_CACHE", str(tmp_path_factory.mktemp("cache")))
     first = raw_features(ranked, log=lambda msg: None)
-    messages = []
+    messages: list[str] = []
     again = raw_features(ranked, log=messages.append)
     mp.undo()
     assert np.array_equal(first, again) and messages[0].startswith("features: 18 of 18 outputs cached")
@@ -97,7 +99,7 @@ def test_metric_end_to_end(ranked, X, tmp_path):
     assert bad.value < good.value and set(good.components) == set(FEATURES)
     out = metric.score_batch([([REFS[0]], ""), (["!!"], "The cat."), ([REFS[1]], OUTPUTS[1][1])])
     assert [r.ok for r in out] == [True, False, True] and out[0].notes[-1].startswith("empty")  # scored
-    assert "no word" in out[1].message
+    assert not out[1].ok and "no word" in out[1].message
     two = metric.score([REFS[0], REFS[3]], OUTPUTS[0][1])
     one = [metric.score([r], OUTPUTS[0][1]).value for r in (REFS[0], REFS[3])]
     assert two.value == pytest.approx(np.mean(one))  # linear: mean of features = mean of scores
