@@ -163,7 +163,22 @@ def language_report(data: HmeantData, language: str, n_boot: int, seed: int, log
             "failed": failed, "speed": speed, "signatures": signatures, "agreement": agreement}
 
 
+def correlation_table(report: dict, language: str) -> str:
+    """Each metric's segment-level correlation with HMEANT on one output language."""
+    r = report["languages"][language]
+    return table(["metric", "Pearson", "Spearman", "Kendall"],
+                 [[name, *(_cell(c[k]) for k in CORRELATIONS)] for name, c in r["correlation_with_hmeant"].items()])
+
+
+def agreement_table(report: dict, language: str) -> str:
+    """HMEANT of one annotator against the other's on one output language."""
+    ag = report["languages"][language]["agreement"]
+    return table(["agreement", "Pearson", "Spearman", "Kendall"],
+                 [["HMEANT, annotator 1 vs 2", *(_cell(ag["hmeant"][k]) for k in CORRELATIONS)]])
+
+
 def markdown(report: dict) -> str:
+    """The report: per output language, the correlations with HMEANT, speed, signatures and agreement."""
     lines = ["# HMEANT (WMT 2013 human frames) vs automatic MEANT", "",
              f"Data: `{report['data']}` (Birch et al. 2013). Commit {report['commit']}. "
              f"{machine_line(report['machine'])} Bootstrap: {report['bootstrap']} resamples of source segments "
@@ -177,10 +192,7 @@ def markdown(report: dict) -> str:
                   f"{r['annotations']} annotations by {', '.join(r['annotators'])}. Mean HMEANT {r['hmeant_mean']:.3f} "
                   "(" + ", ".join(f"{s} {v:.3f}" for s, v in r["hmeant_by_system"].items()) + ").", "",
                   "Segment-level correlation with HMEANT (value [95% CI]):", "",
-                  table(["metric", "Pearson", "Spearman", "Kendall"],
-                        [[name, *(_cell(c[k]) for k in CORRELATIONS)]
-                         for name, c in r["correlation_with_hmeant"].items()]),
-                  ""]
+                  correlation_table(report, lang), ""]
         for name, why in r["failed"].items():
             lines.append(f"- not scored: {name}: {why}")
         for name, s in r["speed"].items():
@@ -192,8 +204,7 @@ def markdown(report: dict) -> str:
         fa = ag["frames_on_references"]
         lines += ["", f"Annotator agreement ({ag['sentences_with_two_annotators']} MT sentences with two annotators; "
                       "HMEANT of the first vs the second, by name):", "",
-                  table(["agreement", "Pearson", "Spearman", "Kendall"],
-                        [["HMEANT, annotator 1 vs 2", *(_cell(ag["hmeant"][k]) for k in CORRELATIONS)]]), "",
+                  agreement_table(report, lang), "",
                   f"Frames on the {fa['references']} doubly annotated references: predicate F1 "
                   f"{fa['predicate_f1']:.3f}, "
                   f"role filler F1 (same predicate, span and role type) {fa['role_f1']:.3f}. "

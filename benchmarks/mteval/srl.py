@@ -124,26 +124,39 @@ def _fmt(entry: dict) -> str:
     return f"{entry['value']:.3f} [{entry['ci_low']:.3f}, {entry['ci_high']:.3f}]"
 
 
-def _markdown(results: dict, info: dict) -> str:
-    systems = list(results["systems"])
+def systems_table(results: dict) -> str:
+    """Argument and predicate P/R/F1 of each system."""
     head = ["system", "arg P", "arg R", "arg F1 [95% CI]", "pred P", "pred R", "pred F1"]
     rows = []
-    for name in systems:
-        s = results["systems"][name]
+    for name, s in results["systems"].items():
         a, pr = s["arguments"], s["predicates"]
         rows.append([name, f"{a['p']['value']:.3f}", f"{a['r']['value']:.3f}", _fmt(a["f1"]),
                      f"{pr['p']['value']:.3f}", f"{pr['r']['value']:.3f}", _fmt(pr["f1"])])
+    return table(head, rows)
+
+
+def kinds_table(results: dict) -> str:
+    """Argument P/R/F1 of each system per predicate kind (kinds without gold arguments left out)."""
     kinds = []
-    for name in systems:
+    for name, s in results["systems"].items():
         for kind in KINDS:
-            k = results["systems"][name][kind]
+            k = s[kind]
             if not k["gold"]:
                 continue
             kinds.append([name, kind, str(k["gold"]), f"{k['p']['value']:.3f}", f"{k['r']['value']:.3f}",
                           _fmt(k["f1"])])
+    return table(["system", "kind", "gold args", "P", "R", "F1 [95% CI]"], kinds)
+
+
+def speed_table(results: dict, cores: int) -> str:
+    """The labeller's speed on raw text, with the machine's load while it ran."""
     sp = results["speed"]
     speed = [[f"{sp['sentences']}", f"{sp['sentences_per_s']:.1f}", f"{sp['spacy_share']:.0%}",
-              f"{sp['tokens_per_s']:.0f}", f"{sp['load_average']:.1f} on {info['cores']} cores"]]
+              f"{sp['tokens_per_s']:.0f}", f"{sp['load_average']:.1f} on {cores} cores"]]
+    return table(["sentences", "sentences/s", "spaCy share", "tokens/s", "load average (1 min)"], speed)
+
+
+def _markdown(results: dict, info: dict) -> str:
     return "\n".join([
         f"# SRL ({results['language']}): {results['folds']}-fold cross-validation grouped by document on "
         f"{results['data']}", "",
@@ -152,12 +165,12 @@ def _markdown(results: dict, info: dict) -> str:
         f"{results['sentences']} annotated sentences, {results['documents']} documents; predicted predicates, "
         "spaCy features on the gold tokens; labelled argument-head scores (predicate, head, role); 95% "
         f"percentile CIs from {results['bootstrap']} bootstrap resamples of documents.", "",
-        table(head, rows), "",
+        systems_table(results), "",
         "Per predicate kind (gold UPOS of the predicate token; kinds without gold arguments left out):", "",
-        table(["system", "kind", "gold args", "P", "R", "F1 [95% CI]"], kinds), "",
+        kinds_table(results), "",
         "Speed (labeller on the raw text of the last fold's test sentences, one batch; spaCy's pipeline "
         "(tokeniser, tagger, parser, entity recogniser, lemmatiser) included):", "",
-        table(["sentences", "sentences/s", "spaCy share", "tokens/s", "load average (1 min)"], speed), "",
+        speed_table(results, info["cores"]), "",
         machine_line(info), ""])
 
 

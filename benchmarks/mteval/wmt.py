@@ -356,9 +356,139 @@ def _cell(entry: dict) -> str:
     return f"{v:.3f} [{lo:.2f}, {hi:.2f}]" + (" !" if entry.get("flags") else "")
 
 
+KENDALL_TITLES = {"kendall_wmt12": "WMT12 segment level: Kendall's tau, WMT12 variant (metric ties penalised)",
+                  "kendall_no_ties": "WMT12 segment level: Kendall's tau, metric ties excluded"}
+
+
 def _rows(rows: list[list[str]]) -> list[list[str]]:
     """Rows with at least one value (a metric that ran nowhere in a table is left out of it)."""
     return [r for r in rows if any(c != "-" for c in r[1:])]
+
+
+def _kendall_block(report: dict, key: str, metrics: Sequence[str] | None = None, pairs: Sequence[str] | None = None,
+                   groups: Sequence[str] | None = None) -> list[str]:
+    """Segment-level Kendall (``kendall_wmt12`` or ``kendall_no_ties``) per pair and averaged, for
+    ``metrics`` (default: all, in run order), ``pairs`` and average ``groups`` (default: every one)."""
+    avg = report.get("wmt12_average", {})
+    pairs = [p for p in (pairs or report["wmt12"]) if p in report["wmt12"]]
+    groups = [g for g in (avg if groups is None else groups) if g in avg]
+    title = KENDALL_TITLES[key]
+    head = ["metric", *pairs, *(f"avg {g}" for g in groups)]
+    rows = [[n, *(_cell(_get(report["wmt12"], p, "metrics", n, key)) for p in pairs),
+             *(_cell(_get(avg, g, n, key)) for g in groups)] for n in (metrics or list(report["speed"]))]
+    return [f"**{title}** (95% CI)", "", table(head, _rows(rows)), ""]
+
+
+def _comparisons_block(report: dict) -> list[str]:
+    counts = [[p, str(r["segments"]), str(r["systems"]), str(r["comparisons"]), str(r["human_ties"])]
+              for p, r in report["wmt12"].items()]
+    return ["Human comparisons used (ties excluded from tau):", "",
+            table(["pair", "segments", "systems", "decided comparisons", "human ties"], counts), ""]
+
+
+def _system_block(report: dict, kind: str) -> list[str]:
+    pairs = list(report["wmt12"])
+    avg = report.get("wmt12_average", {})
+    mean = kind == "spearman" and "all" in avg
+    head = ["metric", *pairs] + (["avg all"] if mean else [])
+    rows = [[n, *(_cell(_get(report["wmt12"], p, "metrics", n, "system", kind)) for p in pairs)]
+            + ([_cell({"value": _get(avg, "all", n).get("system_spearman")})] if mean else [])
+            for n in report["speed"]]
+    return [f"**WMT12 system level: {kind.capitalize()} with the human win ratio** (95% CI)", "",
+            table(head, _rows(rows)), ""]
+
+
+def _significance_block(report: dict) -> list[str]:
+    pairs, sig = list(report["wmt12"]), report.get("wmt12_significance")
+    if not sig:
+        return []
+    rows = [[k, *(f"{v[p]['wmt12']:.2f} / {v[p]['no-ties']:.2f}" if p in v else "-" for p in pairs)]
+            for k, v in sig.items()]
+    return ["**Share of segment resamples where A's tau beats B's** (WMT12 variant / ties excluded)", "",
+            table(["A>B", *pairs], _rows(rows)), ""]
+
+
+def _mqm_block(report: dict, pair: str, label: str) -> list[str]:
+    r = report["mqm"][pair]
+    if not any(label in e for e in r["metrics"].values()):
+        return []
+    systems = r["systems"] + (r["reference_systems"] if label == "with_refs" else [])
+    head = ["metric", "seg τb (none)", "seg r (none)", "seg τb (per segment)", "seg r (per segment)",
+            "system r", "system τb"]
+    cells = (("segment_none", "kendall"), ("segment_none", "pearson"), ("segment_item", "kendall"),
+             ("segment_item", "pearson"), ("system", "pearson"), ("system", "kendall"))
+    rows = [[n, *(_cell(_get(r["metrics"], n, label, *c)) for c in cells)] for n in report["speed"]]
+    refs = "ref-* rows excluded" if label == "without_refs" else f"with {', '.join(r['reference_systems'])}"
+    return [f"**WMT21 MQM {pair.removeprefix('mqm-')}** (reference A; {r['segments']} rated segments x "
+            f"{len(systems)} systems; {refs}; 95% CI)", "", table(head, _rows(rows)), ""]
+
+
+def _mqm_significance_block(report: dict) -> list[str]:
+    mqm_sig = {(k, p): v for p, r in report["mqm"].items() for k, v in r.get("significance", {}).items()}
+    if not mqm_sig:
+        return []
+    rows = [[k, p.removeprefix("mqm-"), f"{v['none']:.2f}", f"{v['item']:.2f}"] for (k, p), v in mqm_sig.items()]
+    return ["**MQM: share of segment resamples where A's Kendall beats B's** (without ref-* rows)", "",
+            table(["A>B", "pair", "no grouping", "per segment"], rows), ""]
+
+
+def _speed_block(report: dict) -> list[str]:
+    rows = [[n, str(s["segments"]), f"{s['seconds']:.1f}", f"{s['segments_per_second']:.0f}",
+             str(report["errors"][n]["count"])] for n, s in report["speed"].items()]
+    return ["**Speed** (each metric timed alone, one process, preprocessing included)", "",
+            table(["metric", "segments", "seconds", "segments/s", "not scored"], rows), ""]
+
+
+def _left_out_block(report: dict) -> list[str]:
+    """Segments not scored, metrics not run or not loaded, with the reasons."""
+    out = []
+    bad = [(n, e) for n, e in report["errors"].items() if e["count"]]
+    if bad:
+        out += ["Segments not scored (examples):", *(f"- {n}: {ex}" for n, e in bad for ex in e["examples"]), ""]
+    if report.get("not_run"):
+        out += ["Not run:", *(f"- {n}: {why}" for n, why in report["not_run"].items()), ""]
+    if report["failed_to_load"]:
+        out += ["Metrics that did not load:", *(f"- {n}: {why}" for n, why in report["failed_to_load"].items()), ""]
+    return out
+
+
+def _signatures_block(report: dict) -> list[str]:
+    sigs = dict.fromkeys(s for by_target in report["signatures"].values() for s in by_target.values())
+    return ["Signatures (one per metric and target language):", *(f"- `{s}`" for s in sigs), ""]
+
+
+def blocks(report: dict) -> dict[str, list[str]]:
+    """The report's tables in order, by name (the docs' generated regions draw them one by one)."""
+    out: dict[str, list[str]] = {}
+    if report["wmt12"]:
+        out["kendall-wmt12"] = _kendall_block(report, "kendall_wmt12")
+        out["kendall-no-ties"] = _kendall_block(report, "kendall_no_ties")
+        out["comparisons"] = _comparisons_block(report)
+        out["spearman"] = _system_block(report, "spearman")
+        out["pearson"] = _system_block(report, "pearson")
+        out["significance"] = _significance_block(report)
+    for pair in report["mqm"]:
+        for label in ("without_refs", "with_refs"):
+            out[f"{pair}{'-refs' if label == 'with_refs' else ''}"] = _mqm_block(report, pair, label)
+    out["mqm-significance"] = _mqm_significance_block(report)
+    out["flag"] = ["`!`: the estimate lies outside its own percentile interval (skewed resamples, typical of "
+                   "system-level correlations over few systems).", ""]
+    out["speed"] = _speed_block(report)
+    out["left-out"] = _left_out_block(report)
+    out["plots"] = ["Plots: " + ", ".join(f"`{p}`" for p in report["plots"]), ""] if report.get("plots") else []
+    out["signatures"] = _signatures_block(report)
+    return out
+
+
+def block(report: dict, name: str) -> str:
+    """One named table of the report, as Markdown."""
+    return "\n".join(blocks(report)[name])
+
+
+def kendall_table(report: dict, key: str, metrics: Sequence[str], pairs: Sequence[str],
+                  groups: Sequence[str]) -> str:
+    """A segment-level Kendall table cut to some metrics, pairs and averages (a metric page's view)."""
+    return "\n".join(_kendall_block(report, key, metrics, pairs, groups))
 
 
 def markdown(report: dict) -> str:
@@ -369,68 +499,33 @@ def markdown(report: dict) -> str:
            f"{report['segments_per_pair']['mqm'] or 'all'} (rated segments). Bootstrap {report['bootstrap']} "
            f"resamples of segments, seed {report['seed']}. {machine_line(report['machine'])} "
            f"Code: {report.get('commit', 'unknown')}. Run time {report.get('seconds', 0):.0f} s.", ""]
-    metrics = list(report["speed"])
-    if report["wmt12"]:
-        pairs = list(report["wmt12"])
-        avg = report.get("wmt12_average", {})
-        for key, title in (("kendall_wmt12", "WMT12 segment level: Kendall's tau, WMT12 variant (metric ties "
-                                             "penalised)"),
-                           ("kendall_no_ties", "WMT12 segment level: Kendall's tau, metric ties excluded")):
-            head = ["metric", *pairs, *(f"avg {g}" for g in avg)]
-            rows = [[n, *(_cell(_get(report["wmt12"], p, "metrics", n, key)) for p in pairs),
-                     *(_cell(_get(avg, g, n, key)) for g in avg)] for n in metrics]
-            out += [f"**{title}** (95% CI)", "", table(head, _rows(rows)), ""]
-        counts = [[p, str(r["segments"]), str(r["systems"]), str(r["comparisons"]), str(r["human_ties"])]
-                  for p, r in report["wmt12"].items()]
-        out += ["Human comparisons used (ties excluded from tau):", "",
-                table(["pair", "segments", "systems", "decided comparisons", "human ties"], counts), ""]
-        for kind in ("spearman", "pearson"):
-            head = ["metric", *pairs] + (["avg all"] if kind == "spearman" and "all" in avg else [])
-            rows = [[n, *(_cell(_get(report["wmt12"], p, "metrics", n, "system", kind)) for p in pairs)]
-                    + ([_cell({"value": _get(avg, "all", n).get("system_spearman")})]
-                       if kind == "spearman" and "all" in avg else [])
-                    for n in metrics]
-            out += [f"**WMT12 system level: {kind.capitalize()} with the human win ratio** (95% CI)", "",
-                    table(head, _rows(rows)), ""]
-        if report.get("wmt12_significance"):
-            sig = report["wmt12_significance"]
-            rows = [[k, *(f"{v[p]['wmt12']:.2f} / {v[p]['no-ties']:.2f}" if p in v else "-" for p in pairs)]
-                    for k, v in sig.items()]
-            out += ["**Share of segment resamples where A's tau beats B's** (WMT12 variant / ties excluded)", "",
-                    table(["A>B", *pairs], _rows(rows)), ""]
-    for pair, r in report["mqm"].items():
-        for label in ("without_refs", "with_refs"):
-            if not any(label in e for e in r["metrics"].values()):
-                continue
-            systems = r["systems"] + (r["reference_systems"] if label == "with_refs" else [])
-            head = ["metric", "seg τb (none)", "seg r (none)", "seg τb (per segment)", "seg r (per segment)",
-                    "system r", "system τb"]
-            cells = (("segment_none", "kendall"), ("segment_none", "pearson"), ("segment_item", "kendall"),
-                     ("segment_item", "pearson"), ("system", "pearson"), ("system", "kendall"))
-            rows = [[n, *(_cell(_get(r["metrics"], n, label, *c)) for c in cells)] for n in metrics]
-            refs = "ref-* rows excluded" if label == "without_refs" else f"with {', '.join(r['reference_systems'])}"
-            out += [f"**WMT21 MQM {pair.removeprefix('mqm-')}** (reference A; {r['segments']} rated segments x "
-                    f"{len(systems)} systems; {refs}; 95% CI)", "", table(head, _rows(rows)), ""]
-    mqm_sig = {(k, p): v for p, r in report["mqm"].items() for k, v in r.get("significance", {}).items()}
-    if mqm_sig:
-        rows = [[k, p.removeprefix("mqm-"), f"{v['none']:.2f}", f"{v['item']:.2f}"] for (k, p), v in mqm_sig.items()]
-        out += ["**MQM: share of segment resamples where A's Kendall beats B's** (without ref-* rows)", "",
-                table(["A>B", "pair", "no grouping", "per segment"], rows), ""]
-    out += ["`!`: the estimate lies outside its own percentile interval (skewed resamples, typical of "
-            "system-level correlations over few systems).", ""]
-    rows = [[n, str(s["segments"]), f"{s['seconds']:.1f}", f"{s['segments_per_second']:.0f}",
-             str(report["errors"][n]["count"])] for n, s in report["speed"].items()]
-    out += ["**Speed** (each metric timed alone, one process, preprocessing included)", "",
-            table(["metric", "segments", "seconds", "segments/s", "not scored"], rows), ""]
-    bad = [(n, e) for n, e in report["errors"].items() if e["count"]]
-    if bad:
-        out += ["Segments not scored (examples):", *(f"- {n}: {ex}" for n, e in bad for ex in e["examples"]), ""]
-    if report.get("not_run"):
-        out += ["Not run:", *(f"- {n}: {why}" for n, why in report["not_run"].items()), ""]
-    if report["failed_to_load"]:
-        out += ["Metrics that did not load:", *(f"- {n}: {why}" for n, why in report["failed_to_load"].items()), ""]
-    if report.get("plots"):
-        out += ["Plots: " + ", ".join(f"`{p}`" for p in report["plots"]), ""]
-    sigs = dict.fromkeys(s for by_target in report["signatures"].values() for s in by_target.values())
-    out += ["Signatures (one per metric and target language):", *(f"- `{s}`" for s in sigs), ""]
+    for lines in blocks(report).values():
+        out += lines
     return "\n".join(out)
+
+
+#: a metric page's summary rows: (label, where in the report, whether the metric's own cell has its CI)
+SUMMARY_ROWS = (
+    ("WMT12 into English, Kendall (WMT12 variant)", ("wmt12_average", "into-English", "{m}", "kendall_wmt12")),
+    ("WMT12 all 8 pairs, Kendall (WMT12 variant)", ("wmt12_average", "all", "{m}", "kendall_wmt12")),
+    ("WMT12 into English, Kendall (ties excluded)", ("wmt12_average", "into-English", "{m}", "kendall_no_ties")),
+    ("WMT12 all pairs, system Spearman (mean)", ("wmt12_average", "all", "{m}", "system_spearman")),
+    ("MQM en-de, segment τb (no grouping)",
+     ("mqm", "mqm-en-de", "metrics", "{m}", "without_refs", "segment_none", "kendall")),
+    ("MQM zh-en, segment τb (no grouping)",
+     ("mqm", "mqm-zh-en", "metrics", "{m}", "without_refs", "segment_none", "kendall")),
+    ("MQM en-de, system Pearson", ("mqm", "mqm-en-de", "metrics", "{m}", "without_refs", "system", "pearson")),
+)
+BASELINE_LABELS = {"bleu": "BLEU", "chrf": "chrF", "meteor": "METEOR", "ter": "TER"}
+
+
+def summary_table(report: dict, name: str, against: Sequence[str] = ("bleu", "chrf", "meteor", "ter")) -> str:
+    """One metric's headline figures beside the baselines' (the metric with its CI, the baselines' values)."""
+    def cell(path: tuple[str, ...], metric: str, ci: bool) -> str:
+        entry = _get(report, *(k.format(m=metric) for k in path[:-1]))
+        value = entry.get(path[-1])
+        value = value if isinstance(value, dict) else {"value": value}
+        return _cell(value if ci else {"value": value.get("value")})
+
+    rows = [[label, cell(path, name, True), *(cell(path, b, False) for b in against)] for label, path in SUMMARY_ROWS]
+    return table(["", name, *(BASELINE_LABELS.get(b, b) for b in against)], rows)

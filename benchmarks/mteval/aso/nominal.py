@@ -265,15 +265,25 @@ def _pct(entry: dict) -> str:
     return f"{100 * entry['value']:.2f} [{100 * entry['ci_low']:.2f}, {100 * entry['ci_high']:.2f}]"
 
 
-def markdown(result: dict) -> str:
-    """The bench report: one row per model, then the paired differences."""
-    scores, diffs = result["evaluation"]["scores"], result["evaluation"]["differences"]
+def scores_table(result: dict) -> str:
+    """One row per model: accuracy and macro F1 with their CIs, the paper's F1, CPU seconds."""
+    scores = result["evaluation"]["scores"]
     rows = [[name, _pct(scores[name]["accuracy"]), _pct(scores[name]["macro_f1"]),
              f"{PAPER_F1[name]:.2f}" if name in PAPER_F1 else "-", f"{result['seconds'][name]:.1f}", MODELS[name]]
             for name in MODELS if name in scores]
+    return table(["model", "accuracy = micro F1 (%)", "macro F1 (%)", "paper F1 (NomBank)", "CPU s", "what"], rows)
+
+
+def differences_table(result: dict) -> str:
+    """The paired differences between models, with CIs and paired-bootstrap p-values."""
     diff_rows = [[pair, *(f"{100 * d[m]['difference']:+.2f} [{100 * d[m]['ci_low']:+.2f}, "
                           f"{100 * d[m]['ci_high']:+.2f}] p={d[m]['p_value']:.3f}" for m in MEASURES)]
-                 for pair, d in diffs.items()]
+                 for pair, d in result["evaluation"]["differences"].items()]
+    return table(["difference", "accuracy", "macro F1"], diff_rows)
+
+
+def markdown(result: dict) -> str:
+    """The bench report: one row per model, then the paired differences."""
     data = result["data"]
     return "\n".join([
         "# ASO on noun-predicate argument classification (Liu & Ng 2007, Table 3 classification row)", "",
@@ -291,9 +301,9 @@ def markdown(result: dict) -> str:
         + (f"; -cv-lambda rows: lambda from {{{', '.join(f'{a:g}' for a in ALPHA_GRID)}}} the same way"
            if any(name.endswith("-cv-lambda") for name in result["chosen"]) else "") + ". "
         f"95% CIs from {result['n_boot']} document bootstrap resamples (seed {result['seed']}).", "",
-        table(["model", "accuracy = micro F1 (%)", "macro F1 (%)", "paper F1 (NomBank)", "CPU s", "what"], rows), "",
+        scores_table(result), "",
         "Paired differences (percentage points, same document resamples; p: paired bootstrap):", "",
-        table(["difference", "accuracy", "macro F1"], diff_rows), "",
+        differences_table(result), "",
         *(f"{name}: {'lambda' if 'lambda' in picks[0] else 'h'} chosen per outer fold "
           f"{[c.get('lambda', c.get('h')) for c in picks]}" for name, picks in result["chosen"].items()), "",
         "The paper's F1 is on NomBank (PTB section 23, 20 roles, trained on sections 2-21): context, not comparable.",
