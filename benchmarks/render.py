@@ -94,6 +94,15 @@ def _cremer(part: str) -> Table:
     return render
 
 
+def _wmt(key: str) -> Table:
+    def render(result: dict) -> str:
+        from benchmarks.mteval.wmt import block
+
+        return block(result, key)
+
+    return render
+
+
 def _parser(part: str) -> Table:
     def render(result: dict) -> str:
         from benchmarks.coherence import parser
@@ -101,6 +110,15 @@ def _parser(part: str) -> Table:
         if part in PARSER_SETS:
             return parser.set_markdown(result, PARSER_SETS[part])
         return {"setup": parser.header_markdown, "speed": parser.speed_markdown}[part](result)
+
+    return render
+
+
+def _wmt_kendall(key: str, metrics: tuple[str, ...]) -> Table:
+    def render(result: dict) -> str:
+        from benchmarks.mteval.wmt import INTO_ENGLISH, kendall_table
+
+        return kendall_table(result, key, metrics, INTO_ENGLISH, ("into-English",))
 
     return render
 
@@ -118,12 +136,54 @@ def _readability(part: str) -> Table:
     return render
 
 
+def _wmt_summary(metric: str) -> Table:
+    def render(result: dict) -> str:
+        from benchmarks.mteval.wmt import summary_table
+
+        return summary_table(result, metric)
+
+    return render
+
+
 def _pem(part: str) -> Table:
     def render(result: dict) -> str:
         from benchmarks.parapeval import run
 
         return {"signature": lambda r: f"Signature `{r['signature']}`.", "twitter-para": run.twitter_para_table,
                 "sts-b": lambda r: run.sts_table(r, per_pivot=False)}[part](result)
+
+    return render
+
+
+WMT_BLOCKS = ("kendall-wmt12", "kendall-no-ties", "comparisons", "spearman", "pearson", "significance", "mqm-en-de",
+              "mqm-en-de-refs", "mqm-zh-en", "mqm-significance", "flag", "speed", "left-out", "signatures")
+RED_ROWS = ("red", "redp", "bleu", "chrf", "meteor")
+
+
+def _srl(part: str) -> Table:
+    def render(result: dict) -> str:
+        from benchmarks.mteval import srl
+
+        return {"systems": srl.systems_table, "kinds": srl.kinds_table,
+                "speed": lambda r: srl.speed_table(r, r["machine"]["cores"])}[part](result)
+
+    return render
+
+
+def _hmeant(part: str, language: str) -> Table:
+    def render(result: dict) -> str:
+        from benchmarks.mteval import hmeant
+
+        return {"correlations": hmeant.correlation_table, "agreement": hmeant.agreement_table}[part](result, language)
+
+    return render
+
+
+def _aso(part: str) -> Table:
+    def render(result: dict) -> str:
+        from benchmarks.mteval.aso import nominal
+
+        return {"scores": nominal.scores_table, "differences": nominal.differences_table}[part](result)
 
     return render
 
@@ -146,6 +206,14 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
     "parapeval": ("bench", {part: _pem(part) for part in ("signature", "twitter-para", "sts-b")}),
     "celab": ("celab", {key: _celab(key) for key in
                         ("setup", "ranking", "agreement", "reference-b", "speed", "lp", "signatures")}),
+    "wmt": ("wmt", {**{key: _wmt(key) for key in WMT_BLOCKS},
+                    "red-kendall-wmt12": _wmt_kendall("kendall_wmt12", RED_ROWS),
+                    "red-kendall-no-ties": _wmt_kendall("kendall_no_ties", RED_ROWS),
+                    "beer2-summary": _wmt_summary("beer2")}),
+    "srl": ("srl", {part: _srl(part) for part in ("systems", "kinds", "speed")}),
+    "hmeant": ("hmeant", {f"{part}-{lang}": _hmeant(part, lang) for part in ("correlations", "agreement")
+                          for lang in ("en", "de")}),
+    "aso": ("aso", {part: _aso(part) for part in ("scores", "differences")}),
 }
 
 

@@ -320,17 +320,13 @@ def lp_speed(n_segments: int = 300, seed: int = 0, rounds: int = 7, crossovers: 
 
 # ---- report -----------------------------------------------------------------------------------
 
-def lp_markdown(report: dict) -> str:
-    """The LP section of a speed report."""
+def workload_markdown(report: dict, w: dict) -> str:
+    """One workload: its shape, each solver's time against the baseline, the objectives and paths."""
     base = f"{report['baseline_commit']} match(auto)"
-    parts = [f"### LP matcher, general path, against {report['baseline_commit']} "
-             f"(medians of {report['rounds']} interleaved rounds, seed {report['seed']})\n"]
-    for w in report["workloads"]:
-        speed = w["speedup_vs_baseline"]
-        rows = [[name, f"{ms:.3f}", f"{speed[name]:.2f}x"] for name, ms in w["ms_per_segment"].items()]
-        verdict = "met" if speed["match(auto)"] >= TARGET_SPEEDUP else "MISSED"
-        parts.append(
-            f"**{w['workload']}**: {w['n_segments']} segments x {w['lps_per_segment']:.0f} LPs, mean shape "
+    speed = w["speedup_vs_baseline"]
+    rows = [[name, f"{ms:.3f}", f"{speed[name]:.2f}x"] for name, ms in w["ms_per_segment"].items()]
+    verdict = "met" if speed["match(auto)"] >= TARGET_SPEEDUP else "MISSED"
+    return (f"**{w['workload']}**: {w['n_segments']} segments x {w['lps_per_segment']:.0f} LPs, mean shape "
             f"{w['mean_shape'][0]:.1f} x {w['mean_shape'][1]:.1f}, {100 * w['density']:.1f}% nonzero similarities, "
             f"{w['components_per_lp']:.2f} components per LP.\n\n"
             + table(["solver", "ms / segment", f"speed-up vs {base}"], rows)
@@ -339,17 +335,34 @@ def lp_markdown(report: dict) -> str:
             f"({report['baseline_commit']}: {w['baseline_max_abs_diff_vs_highs']:.1e}); equal within "
             f"{OBJECTIVE_TOLERANCE:.0e}: {'yes' if w['objectives_equal'] else 'NO'}. Paths taken: "
             + ", ".join(f"{p} {n}" for p, n in w["paths"].items()) + ".\n")
+
+
+def dense_sparse_table(report: dict) -> str:
+    """Dense against sparse network simplex on random cores by size and density."""
+    return table(["N", "density", "dense µs", "sparse µs", "dense / sparse"],
+                 [[str(r["size"]), f"{r['density']:.2f}", f"{r['dense_us']:.0f}", f"{r['sparse_us']:.0f}",
+                   f"{r['dense_over_sparse']:.2f}"] for r in report["dense_vs_sparse"]])
+
+
+def split_whole_table(report: dict) -> str:
+    """Solving a problem whole against split into its connected components."""
+    return table(["blocks x size", "vertices", "whole ms", "split ms", "whole / split", "|diff|"],
+                 [[f"{r['blocks']} x {r['block_size']}", str(r["vertices"]), f"{r['whole_ms']:.2f}",
+                   f"{r['split_ms']:.2f}", f"{r['whole_over_split']:.2f}", f"{r['abs_diff']:.1e}"]
+                  for r in report["split_vs_whole"]])
+
+
+def lp_markdown(report: dict) -> str:
+    """The LP section of a speed report."""
+    parts = [f"### LP matcher, general path, against {report['baseline_commit']} "
+             f"(medians of {report['rounds']} interleaved rounds, seed {report['seed']})\n"]
+    parts += [workload_markdown(report, w) for w in report["workloads"]]
     if "dense_vs_sparse" in report:
         parts.append("**Dense vs sparse network simplex** (random N x N cores; > 1 means sparse is faster):\n\n"
-                     + table(["N", "density", "dense µs", "sparse µs", "dense / sparse"],
-                             [[str(r["size"]), f"{r['density']:.2f}", f"{r['dense_us']:.0f}", f"{r['sparse_us']:.0f}",
-                               f"{r['dense_over_sparse']:.2f}"] for r in report["dense_vs_sparse"]]) + "\n")
+                     + dense_sparse_table(report) + "\n")
     if "split_vs_whole" in report:
         parts.append("**Splitting into connected components** (k shuffled b x b blocks; > 1 means splitting pays):\n\n"
-                     + table(["blocks x size", "vertices", "whole ms", "split ms", "whole / split", "|diff|"],
-                             [[f"{r['blocks']} x {r['block_size']}", str(r["vertices"]), f"{r['whole_ms']:.2f}",
-                               f"{r['split_ms']:.2f}", f"{r['whole_over_split']:.2f}", f"{r['abs_diff']:.1e}"]
-                              for r in report["split_vs_whole"]]) + "\n")
+                     + split_whole_table(report) + "\n")
     return "\n".join(parts)
 
 
