@@ -188,6 +188,18 @@ def _aso(part: str) -> Table:
     return render
 
 
+def _matching(part: str) -> Table:
+    def render(result: dict) -> str:
+        from benchmarks.evalcore import matching
+
+        lp = result["lp"]
+        if part.startswith("workload-"):
+            return matching.workload_markdown(lp, lp["workloads"][int(part.removeprefix("workload-")) - 1])
+        return {"dense-sparse": matching.dense_sparse_table, "split-whole": matching.split_whole_table}[part](lp)
+
+    return render
+
+
 def _signatures(result: dict) -> str:
     return "\n".join(f"- `{s}`" for s in result["signatures"].values())
 
@@ -214,6 +226,7 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
     "hmeant": ("hmeant", {f"{part}-{lang}": _hmeant(part, lang) for part in ("correlations", "agreement")
                           for lang in ("en", "de")}),
     "aso": ("aso", {part: _aso(part) for part in ("scores", "differences")}),
+    "matching": ("lp", {part: _matching(part) for part in ("workload-1", "workload-2", "dense-sparse", "split-whole")}),
 }
 
 
