@@ -32,6 +32,7 @@ from evalcore.metric.batch import score_with
 from evalcore.metric.registry import declared_options, get_metric, registered
 from evalcore.resources import shared_data_dir
 from evalcore.tables import table
+from evalcore.textio import InputError
 from mteval.data import mqm, wmt12
 from mteval.data.testset import TestSet
 from mteval.metaeval import (
@@ -481,8 +482,11 @@ def blocks(report: dict) -> dict[str, list[str]]:
 
 
 def block(report: dict, name: str) -> str:
-    """One named table of the report, as Markdown."""
-    return "\n".join(blocks(report)[name])
+    """One named table of the report, as Markdown; an error naming it when the run has no such table."""
+    tables = blocks(report)
+    if name not in tables:
+        raise InputError(f"the wmt run has no table {name!r} (a run with other --pairs?); it has {', '.join(tables)}")
+    return "\n".join(tables[name])
 
 
 def kendall_table(report: dict, key: str, metrics: Sequence[str], pairs: Sequence[str],

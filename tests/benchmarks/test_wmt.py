@@ -3,6 +3,8 @@ sentence chrF agrees with WMT12 human preferences at Kendall about 0.23-0.27."""
 
 import json
 
+import pytest
+
 from benchmarks.mteval import wmt as bench
 from benchmarks.mteval.wmt import run, wmt12_pair
 from evalcore.resources import shared_data_dir
@@ -92,3 +94,21 @@ def test_bench_speed_writes_stage_and_ratio_tables(tmp_path):
         assert report["end_to_end_ms"][name] > 0 and f"| {name} " in md
     assert "paper's 10-20 ms / this" in md and "| / bleu | / chrf | / meteor |" in md
     assert report["bpng_ms_per_segment"] > 0 and report["lm_ms_per_segment"] > 0
+
+
+def test_the_docs_tables_are_the_reports_own_and_a_missing_one_is_named():
+    """The committed default run: the report is its named tables in order, a metric page's cut
+    keeps only the rows, pairs and averages it asks for, and a table a run lacks is an error."""
+    from benchmarks import render
+    from evalcore.textio import InputError
+
+    report = render.load("wmt")["result"]
+    body = bench.markdown(report).split("\n", 4)[4]  # after the title, the settings line and their blank lines
+    assert body == "\n".join(line for lines in bench.blocks(report).values() for line in lines)
+    cut = bench.kendall_table(report, "kendall_wmt12", ("red", "bleu"), bench.INTO_ENGLISH, ("into-English",))
+    head, _, *rows = cut.strip().split("\n")[2:]
+    assert [c.strip() for c in head.strip("|").split("|")] == ["metric", *bench.INTO_ENGLISH, "avg into-English"]
+    assert [r.split("|")[1].strip() for r in rows] == ["red", "bleu"]
+    no_mqm = {**report, "mqm": {}}
+    with pytest.raises(InputError, match="no table 'mqm-zh-en'"):
+        bench.block(no_mqm, "mqm-zh-en")
