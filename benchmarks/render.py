@@ -132,8 +132,8 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
 }
 
 #: variant run -> the benchmark command it runs; a page shows it with that benchmark's tables
-VARIANTS = {"mqm-beer-held-out": "mqm", "tesla-m-speed-en-de": "tesla-m-speed", "wmt-de": "wmt",
-            "wmt-tesla-f-held-out": "wmt"}
+VARIANTS = {"mqm-beer-held-out": "mqm", "readability-tier0": "readability", "tesla-m-speed-en-de": "tesla-m-speed",
+            "wmt-de": "wmt", "wmt-tesla-f-held-out": "wmt"}
 #: commands that write a benchmark's report, for part of its pairs, as ``COMMAND.json``
 PART_OF = {"mqm": "wmt", "wmt12": "wmt"}
 
