@@ -89,6 +89,10 @@ PARSER_SETS = {"gdtb-test": "GDTB test", "gdtb-test2": "GDTB test2 (GENTLE, out 
 WMT_BLOCKS = ("kendall-wmt12", "kendall-no-ties", "comparisons", "spearman", "pearson", "significance", "mqm-en-de",
               "mqm-en-de-refs", "mqm-zh-en", "mqm-significance", "flag", "speed", "left-out", "signatures")
 RED_ROWS = ("red", "redp", "bleu", "chrf", "meteor")
+#: transfer's settings by region name
+TRANSFER_SETTINGS = {"summeval-dialsummeval": "summeval->dialsummeval",
+                     "dialsummeval-summeval": "dialsummeval->summeval",
+                     "summeval-cv": "summeval CV", "dialsummeval-cv": "dialsummeval CV"}
 
 #: benchmark -> (the stem of the JSON it writes into --out, {table: render(result)})
 TABLES: dict[str, tuple[str, dict[str, Table]]] = {
@@ -96,6 +100,11 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
                               "original": _table("summeval.summeval_bench", "setting_markdown", "original"),
                               "all": _table("summeval.summeval_bench", "setting_markdown", "all"),
                               "signatures": _signatures}),
+    "transfer": ("transfer", {**{f"{key}-{dim}": _table("summeval.transfer", "setting_table", setting, dim)
+                                 for key, setting in TRANSFER_SETTINGS.items()
+                                 for dim in ("coherence", "fluency", "mean")},
+                              "targets": _table("summeval.transfer", "targets_table"),
+                              "permutation": _table("summeval.transfer", "permutation_table")}),
     "scale": ("scale", {"runs": _table("summeval.scale", "runs_markdown")}),
     "parapeval-speed": ("speed", {"speed": _table("parapeval.speed", "speed_tables")}),
     "mteval-speed": ("speed", {"speed": _table("mteval.speed", "tables")}),

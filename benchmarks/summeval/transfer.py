@@ -692,26 +692,39 @@ def render_markdown(report: dict) -> str:
              "partial Spearman given length in tokens. DialSummEval-trained models are research-only "
              "(SAMSum CC BY-NC-ND).\n",
              machine_line(report["machine"]) + f" Total {report['seconds']:.0f} s.\n"]
-    for name, res in report["settings"].items():
+    for name in report["settings"]:
         for dim in DIMS:
-            rows = []
-            for metric, entry in res["metrics"].items():
-                r = entry["dims"][dim]
-                rows.append([metric, f"{entry['coverage'] * 100:.0f}%", _fmt(r["all"]["summary/spearman"]),
-                             _fmt(r["all"]["summary/kendall"]), _fmt(r["all"]["system/kendall"]),
-                             _fmt(r["all"]["system/pearson"]), _fmt(r["judged"]["summary/spearman"]),
-                             _fmt(r["judged"]["system/kendall"]), _fmt(r["partial_length"])])
-            lines += [f"## {name}: {dim}\n",
-                      _table(["metric", "coverage", "summary ρ (all)", "summary τ (all)", "system τ (all)",
-                              "system r (all)", "summary ρ (judged)", "system τ (judged)", "partial ρ|len"], rows), ""]
-    lines += ["## Targets (cross-domain, all summaries)\n", _table(
-        ["setting", "check", "metric", "reference", "met"], target_rows(report)), ""]
-    lines += ["## Permutation test (original vs 20 seeded permutations; accuracy %, ties count as wrong)\n"]
+            lines += [f"## {name}: {dim}\n", setting_table(report, name, dim), ""]
+    lines += ["## Targets (cross-domain, all summaries)\n", targets_table(report), ""]
+    lines += ["## Permutation test (original vs 20 seeded permutations; accuracy %, ties count as wrong)\n",
+              permutation_table(report), ""]
+    return "\n".join(lines) + "\n"
+
+
+def setting_table(report: dict, setting: str, dim: str) -> str:
+    """One setting's correlations with one human dimension, a row per metric."""
+    rows = []
+    for metric, entry in report["settings"][setting]["metrics"].items():
+        r = entry["dims"][dim]
+        rows.append([metric, f"{entry['coverage'] * 100:.0f}%", _fmt(r["all"]["summary/spearman"]),
+                     _fmt(r["all"]["summary/kendall"]), _fmt(r["all"]["system/kendall"]),
+                     _fmt(r["all"]["system/pearson"]), _fmt(r["judged"]["summary/spearman"]),
+                     _fmt(r["judged"]["system/kendall"]), _fmt(r["partial_length"])])
+    return _table(["metric", "coverage", "summary ρ (all)", "summary τ (all)", "system τ (all)", "system r (all)",
+                   "summary ρ (judged)", "system τ (judged)", "partial ρ|len"], rows)
+
+
+def targets_table(report: dict) -> str:
+    """The cross-domain targets (:func:`target_rows`), met or not."""
+    return _table(["setting", "check", "metric", "reference", "met"], target_rows(report))
+
+
+def permutation_table(report: dict) -> str:
+    """Permutation accuracy (%) of every readability model on each held-out document set."""
     perm = report["permutation_test"]
     sets = sorted({s for v in perm.values() for s in v})
-    lines += [_table(["model@trained on", *sets], [[k, *(f"{v[s]['accuracy'] * 100:.1f}" for s in sets)]
-                                                  for k, v in perm.items()]), ""]
-    return "\n".join(lines) + "\n"
+    return _table(["model@trained on", *sets], [[k, *(f"{v[s]['accuracy'] * 100:.1f}" for s in sets)]
+                                                for k, v in perm.items()])
 
 
 def _value(report: dict, setting: str, metric: str, dim: str, measure: str) -> dict:
