@@ -188,3 +188,11 @@ def test_pem_sts_table_without_pivots_keeps_means_and_baselines():
     assert "pivot F1 fr" not in short and "| pivot F1 mean [default] | 0.5000 | 0.2500 |" in short
     assert "| BLEU |" in short and "| target n-gram F1 |" in short
     assert "| pivot F1 fr [default] |" in sts_table(result)
+
+
+def test_transfer_regions_name_every_setting_of_the_benchmark():
+    from benchmarks.summeval.transfer import DIMS, SETTINGS
+
+    assert sorted(render.TRANSFER_SETTINGS.values()) == sorted(name for name, _, _ in SETTINGS)
+    tables = render.TABLES["transfer"][1]
+    assert {f"{key}-{dim}" for key in render.TRANSFER_SETTINGS for dim in DIMS} <= set(tables)
