@@ -4,6 +4,7 @@ found, and a benchmark's run folder becomes one data file."""
 
 import json
 import shutil
+import subprocess
 
 import pytest
 
@@ -14,6 +15,23 @@ from evalcore.textio import InputError
 
 def test_committed_pages_equal_their_generated_tables():
     assert render.render_pages(check=True) == []
+
+
+def _git(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", *args], cwd=render.ROOT, capture_output=True, text=True)
+
+
+def test_every_committed_run_names_a_commit_of_this_history():
+    """A run record's commit is how a table names its code: a rebase that rewrites it, or a branch
+    deleted with it, leaves the table pointing nowhere."""
+    if _git("rev-parse", "--is-shallow-repository").stdout.strip() != "false":
+        pytest.skip("not a full git checkout")
+    lost = []
+    for path in sorted(render.DATA.glob("*.json")):
+        commit = json.loads(path.read_text("utf-8"))["run"]["commit"].removesuffix("+changes")
+        if _git("merge-base", "--is-ancestor", commit, "HEAD").returncode != 0:
+            lost.append(f"{path.name}: {commit}")
+    assert not lost, f"run records naming commits outside this history: {lost}"
 
 
 def test_every_committed_run_is_shown_somewhere():
