@@ -104,7 +104,7 @@ def detect_encoding(data: bytes) -> Encoding:
     head = data[skip:skip + _SNIFF]  # a UTF-8 BOM says nothing about the bytes after it
     if not head:
         return Encoding("utf-8", "UTF-8 with BOM", skip) if skip else Encoding("utf-8", "UTF-8")
-    utf8 = _mostly_utf8(head)
+    utf8 = _mostly_utf8(head, cut=len(data) > skip + _SNIFF)
     if b"\x00" in head:
         even, odd = head[0::2], head[1::2]
         nul_even, nul_odd = even.count(0) / max(len(even), 1), odd.count(0) / max(len(odd), 1)
@@ -151,12 +151,13 @@ def _unreadable(ch: str) -> bool:
     return ch == "\ufffd" or unicodedata.category(ch) in ("Cc", "Cn", "Co", "Cs")
 
 
-def _mostly_utf8(head: bytes) -> bool:
-    """Whether ``head`` decodes as UTF-8 (a sequence cut at the end of the sniffed bytes aside)."""
+def _mostly_utf8(head: bytes, cut: bool) -> bool:
+    """Whether ``head`` decodes as UTF-8; when it is ``cut`` from a longer file, a multi-byte
+    sequence that the cut ends is forgiven (an invalid byte near the end of a whole file is not)."""
     try:
         head.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return exc.start >= len(head) - 3
+        return cut and exc.reason == "unexpected end of data"
     return True
 
 

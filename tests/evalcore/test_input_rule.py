@@ -210,3 +210,14 @@ def test_a_nul_pattern_decoding_to_private_use_characters_is_not_utf16():
     with a final newline are (fuzzer, summeval-tac right-number)."""
     assert detect_encoding(b"\x00\n\xe9 is").name == "binary"
     assert detect_encoding(b"\x00\n\xe9 is\n").name == "binary"
+
+
+def test_an_invalid_byte_near_the_end_of_a_whole_file_is_not_forgiven_as_a_cut_sequence():
+    """The sniffer forgives a multi-byte sequence its 64 KiB cut ends, not an invalid byte in the
+    last three bytes of a whole file: the file without its final newline (or with a BOM) got the
+    UTF-8 verdict while its twin was binary (a fuzz run found the two exiting 1 and 2)."""
+    body = b"\x07\x1f\nnew \xe2\x80\x8b , .\napproved yesterday \xff\n\x07"
+    for data in (body, body + b"\n", codecs.BOM_UTF8 + body):
+        assert detect_encoding(data).name == "binary", data
+    cut = b"a" * 65535 + "é".encode()  # the sniffed 64 KiB end inside the last character
+    assert detect_encoding(cut).name == "UTF-8"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -98,10 +99,31 @@ def item_results(check: Checker, doc: dict, spec: dict | None, data: bytes | Non
     return rows
 
 
+def _opening(line: str) -> str:
+    start = 0
+    while start < len(line) and (line[start].isspace() or unicodedata.category(line[start]) == "Cf"):
+        start += 1
+    return line[start:]
+
+
+def stdin_reads_as_jsonl(spec: dict) -> bool | None:
+    """How docs/input-rule.md reads ``spec``'s text on standard input, where no file name tells:
+    JSON Lines when more of its non-blank lines open a JSON object (after white space and
+    invisible characters) than other lines hold a tab; None for random bytes (no meant lines)."""
+    if "raw" in spec:
+        return None
+    lines = [line.removesuffix("\r") for line in spec.get("eol", "\n").join(spec["lines"]).split("\n")]
+    texts = [line for line in lines if line.strip()]
+    objects = sum(_opening(line).startswith("{") for line in texts)
+    return objects > sum("\t" in line and not _opening(line).startswith("{") for line in texts)
+
+
 def check_pairs(case: dict, workdir: Path, resources: list[str]) -> None:
     check = Checker(workdir)
     data = encode_file(case["spec"])
-    name = "pairs.jsonl" if case["jsonl"] else "pairs.tsv"
+    as_jsonl = stdin_reads_as_jsonl(case["spec"]) if case.get("stdin") else None
+    # standard input is read as the rule reads it, so its twin is the file named that way
+    name = "pairs.jsonl" if (case["jsonl"] if as_jsonl is None else as_jsonl) else "pairs.tsv"
     path = write(workdir, f"case/{name}", data)
     stdin = data if case.get("stdin") else b""
     plain = canonical(case["spec"])

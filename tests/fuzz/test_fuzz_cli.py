@@ -23,6 +23,10 @@ def _file(*lines: str, enc: str = "utf-8", final: bool = True, eol: str = "\n") 
 @example(case={"refs": [_file("minister cat the", "on the yesterday")],  # latin-1 "Ôª" is the UTF-8 of U+052A
                "hyps": [_file("a\xd4\xaaX", "year\xa0water was", enc="latin-1")],
                "metrics": ["chrf"], "format": "json", "segments": True, "max_chars": None, "stdin": False})
+@example(case={"refs": [_file("the council met", "the budget ."),  # an invalid byte in a whole file's last 3 bytes
+                        _file("\x07\x1f", "approved yesterday \udcff", "\x07", enc="utf-8-sig", final=False)],
+               "hyps": [_file("the council met", "the budget")], "metrics": ["bleu"], "format": "jsonl",
+               "segments": True, "max_chars": None, "stdin": True})
 def test_mteval_score(case):
     run("mteval-score", case)
 
@@ -82,6 +86,8 @@ def test_summeval_jsonl(case):
                "system_field": False, "stdin": True})
 @example(case={"spec": {"lines": ["\t", '{"original": "a cat", "paraphrase": "the cat"}'], "enc": "utf-16", "eol": "\r",
                         "final": False}, "jsonl": True, "format": "jsonl", "system_field": True, "stdin": True})
+@example(case={"spec": _file("\t", "}", eol="\r", final=False), "jsonl": True, "format": "table",  # stdin: TSV
+               "system_field": True, "stdin": True})
 def test_parapeval_score(case):
     run("parapeval-score", case)
 
