@@ -32,19 +32,21 @@ def test_old_objects_frozen_inside_and_restored_after():
 
 
 def test_caller_freeze_left_alone_and_nesting_is_a_no_op():
+    # frozen objects can still be freed (by reference counting, e.g. in another thread), so the
+    # count may fall; a freeze inside would raise it, an unfreeze drop it to 0
     gc.freeze()
     try:
         frozen = gc.get_freeze_count()
         with collect_new_objects_only():
-            assert gc.get_freeze_count() == frozen
-        assert gc.get_freeze_count() == frozen
+            assert 0 < gc.get_freeze_count() <= frozen
+        assert 0 < gc.get_freeze_count() <= frozen
     finally:
         gc.unfreeze()
     with collect_new_objects_only():
         outer = gc.get_freeze_count()
         with collect_new_objects_only():
             pass
-        assert gc.get_freeze_count() == outer > 0
+        assert 0 < gc.get_freeze_count() <= outer
     assert gc.get_freeze_count() == 0
 
 
