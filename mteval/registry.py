@@ -5,14 +5,14 @@ from dataclasses import replace
 
 from evalcore.metric.registry import MetricSpec
 
-_BASE = "mteval.baselines"
+_BASE = "mteval.baselines.metric"
 
 METRICS = {
-    "tesla-m": MetricSpec("mteval.tesla.tesla_m:TeslaM",
+    "tesla-m": MetricSpec("mteval.tesla.metric:TeslaM",
                           "TESLA-M: LP-matched n-grams (n=1..3) with WordNet synonyms and POS, mean of 6 F-measures"),
-    "tesla-b": MetricSpec("mteval.tesla.tesla_b:TeslaB",
+    "tesla-b": MetricSpec("mteval.tesla.metric:TeslaB",
                           "TESLA-B: TESLA-M plus bags of pivot-language n-grams (BPNG), averaged in two steps"),
-    "tesla-f": MetricSpec("mteval.tesla.tesla_f:TeslaF",
+    "tesla-f": MetricSpec("mteval.tesla.metric:TeslaF",
                           "TESLA-F: linear ranker over TESLA-B's features and two LM features"),
     "tesla-celab": MetricSpec("mteval.celab.metric:TeslaCelab",
                               "TESLA-CELAB (Chinese): covered LP matching of character n-grams with Cilin synonyms "
