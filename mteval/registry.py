@@ -29,7 +29,7 @@ METRICS = {
     "imeant": MetricSpec("mteval.meant.metric:Meant",
                          "IMEANT: MEANT with filler similarity from a bracketing-ITG biparse (length-normalised "
                          "inside score)", kwargs={"filler_similarity": "itg"}),
-    "xmeant": MetricSpec("mteval.meant.xmeant:Xmeant",
+    "xmeant": MetricSpec("mteval.meant.metric:Xmeant",
                          "XMEANT: reference-free MEANT, frames of the source against the output's with IBM-1 lexical "
                          "probabilities from the suite's eflomal-aligned bitexts (French source, English output by "
                          "default; source_language/language set the pair)", reads="source"),
