@@ -160,7 +160,7 @@ def test_a_family_imports_no_other_family(package, family):
 
 
 @pytest.mark.parametrize("package,family", FAMILY_RULES,
-                         ids=[f"{p}.{f} has metric.py; its scoring imports no training or CLI" for p, f in FAMILY_RULES])
+                         ids=[f"{p}.{f} has metric.py; scoring imports no training or CLI" for p, f in FAMILY_RULES])
 def test_a_family_has_the_roles_and_its_scoring_imports_no_training(package, family):
     graph = _module_graph(package)
     scoring = f"{package}.{family}.metric"
