@@ -165,7 +165,8 @@ def test_a_family_has_the_roles_and_its_scoring_imports_no_training(package, fam
     graph = _module_graph(package)
     scoring = f"{package}.{family}.metric"
     assert scoring in graph, f"{package}/{family}/ has no metric.py"
-    reached, todo = set(), [scoring]
+    reached: set[str] = set()
+    todo = [scoring]
     while todo:
         for nxt in graph[todo.pop()] - reached:
             reached.add(nxt)

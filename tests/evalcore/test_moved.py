@@ -69,8 +69,11 @@ def test_no_code_of_the_suite_imports_an_old_path():
             if rel in KEPT or SHIM.search(path.read_text("utf-8")):
                 continue
             for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-                names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                         else [node.module] + [f"{node.module}.{a.name}" for a in node.names]
-                         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 else [])
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+                else:
+                    continue
                 bad += [f"{rel}:{node.lineno} {n}" for n in names if n in SHIMS]
     assert bad == []
