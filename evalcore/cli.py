@@ -336,9 +336,9 @@ def run(prog: str, args: argparse.Namespace) -> int:
     """Call the handler :func:`command` set; bad input or usage (a missing or corrupt model or
     resource, a file that cannot be read or written included) becomes one line on stderr and exit
     code 2."""
-    from evalcore.lm import LMTrainingError
     from evalcore.persist import ModelFileError
-    from evalcore.resources import ResourceError
+    from evalcore.resources.lm import LMTrainingError
+    from evalcore.resources.registry import ResourceError
 
     try:
         return args.func(args)

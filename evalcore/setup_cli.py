@@ -12,8 +12,8 @@ from evalcore.cli import EXIT_OK, command, dispatch, guarded, new_parser
 
 
 def _setup(args: argparse.Namespace) -> int:
-    from evalcore.resources import cache_root
-    from evalcore.system_resources import FAMILIES, ensure, status
+    from evalcore.resources.registry import cache_root
+    from evalcore.resources.system import FAMILIES, ensure, status
 
     families = args.family or ["all"]
     for family in families:

@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.resources import ResourceError, shared_data_dir
+from evalcore.resources.registry import ResourceError, shared_data_dir
 from evalcore.textio import InputError, read_text
 
 #: what a model trained on Twitter-Para inherits (recorded in its model header)

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.metric import Item
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 from evalcore.textio import InputError
 from summeval.cremer import (
     DEFAULT_KERNEL,

@@ -24,7 +24,7 @@ from pathlib import Path
 from benchmarks.harness import machine, machine_line, write_report
 from evalcore.matching import MatchProblem, bag_overlap, choose, match
 from evalcore.metric import Item
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from evalcore.tables import table
 from mteval.lexical.preprocess import Preparer, preparer
 from mteval.lexical.similarity import encode, synset_ids

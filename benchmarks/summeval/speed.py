@@ -39,7 +39,7 @@ from benchmarks.harness import machine, machine_line, peak_rss_mib, write_report
 from evalcore.data.summeval import read_summeval
 from evalcore.matching import match
 from evalcore.metaeval import correlations
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from evalcore.tables import table
 from summeval.metrics.tesla_s import TeslaS, clear_caches
 

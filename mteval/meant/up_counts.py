@@ -13,7 +13,7 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from evalcore.resources import package_path, shared_data_dir, shipped_file
+from evalcore.resources.registry import package_path, shared_data_dir, shipped_file
 from evalcore.runinfo import source_commit
 from mteval.meant.roles import ROLE_CLASSES, RoleWeights, count_roles, read_counts, umeant_weights
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from evalcore.metric import Item, Score, SourceMetric
 from evalcore.metric.inputs import InputLimits, check_text
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 from evalcore.textio import InputError
 from mteval.meant.alignment import FillerSimilarity, meant_pair, phrase_similarity
 from mteval.meant.formula import DENOMINATORS, FRAME_WEIGHTS
@@ -141,7 +141,7 @@ class Xmeant(SourceMetric):
         if "en" not in (self.source_language, self.language):
             raise ValueError(f"xmeant: the lexical tables pair English with another language; "
                              f"{self.source_language}-{self.language} has no English side")
-        from evalcore.default_resources import GETTEXT_LOCALES
+        from evalcore.resources.defaults import GETTEXT_LOCALES
 
         pivot = self.language if self.source_language == "en" else self.source_language
         if self.lexical_table:

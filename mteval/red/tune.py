@@ -26,7 +26,7 @@ import numpy as np
 
 from evalcore.metaeval import correlation_rows
 from evalcore.metric import Item
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from evalcore.runinfo import machine_line, write_report
 from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf, Meteor

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from evalcore.runinfo import machine_line, write_report
 from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf

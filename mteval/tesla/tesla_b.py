@@ -19,10 +19,10 @@ from typing import ClassVar
 
 import numpy as np
 
-from evalcore.default_resources import DEFAULT_PIVOTS
 from evalcore.lazy import lazy_resource
 from evalcore.metric import Item, ReferenceMetric, Score
-from evalcore.resources import ResourceError
+from evalcore.resources.defaults import DEFAULT_PIVOTS
+from evalcore.resources.registry import ResourceError
 from mteval.lexical.bpng_features import PivotFeatures, default_tables
 from mteval.lexical.preprocess import preparer
 from mteval.tesla.features import N_BTNG, TeslaFeatures

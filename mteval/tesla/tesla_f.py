@@ -21,7 +21,7 @@ import numpy as np
 from evalcore.lazy import lazy_resource
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.models import ModelFileError
-from evalcore.resources import ResourceError, package_path
+from evalcore.resources.registry import ResourceError, package_path
 from mteval.learn.model import LinearModel, load_linear_model
 from mteval.lexical.bpng_features import PivotFeatures
 from mteval.lexical.preprocess import preparer

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from evalcore import extras, system_resources
+from evalcore import extras
 from evalcore.metric import registry
-from evalcore.resources import ResourceError
+from evalcore.resources import system as system_resources
+from evalcore.resources.registry import ResourceError
 
 
 def _without(monkeypatch, *modules: str) -> None:
@@ -167,8 +168,8 @@ def test_messages_name_commands_an_installed_wheel_has():
 
 
 def test_missing_default_resources_name_the_setup_command(monkeypatch, tmp_path):
-    from evalcore import lm
     from evalcore.bpng.store import PhraseTableStore
+    from evalcore.resources import lm
 
     with pytest.raises(ResourceError, match="`aesop-eval setup pem`"):
         PhraseTableStore(tmp_path / "fr.sqlite")

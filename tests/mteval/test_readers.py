@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from evalcore.textio import InputError
 from mteval.data import mqm, wmt12
 

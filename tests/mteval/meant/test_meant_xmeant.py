@@ -8,7 +8,7 @@ import pytest
 from scipy import sparse
 
 from evalcore.metric import Item
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 from mteval.meant import lexsim
 from mteval.meant.lexsim import LexicalTable
 from mteval.meant.xmeant import Xmeant, runnable, text_key, xmeant_itg_similarity
