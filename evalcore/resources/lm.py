@@ -23,6 +23,10 @@ from evalcore.text import tokenize
 
 #: KENLM_MAX_ORDER of the kenlm builds (sdist and module): higher orders do not load.
 MAX_ORDER = 6
+#: the order of the default LMs
+DEFAULT_ORDER = 4
+#: the kenlm sdist whose lmplz and build_binary `aesop-eval setup` compiles (the default LMs' tool)
+KENLM_VERSION = "0.3.0"
 LMPLZ_ENV = "AESOP_LMPLZ"
 
 
@@ -32,8 +36,13 @@ def lm_tokens(text: str) -> list[str]:
 
 
 def cached_lmplz() -> Path:
-    """Where the setup script builds ``lmplz`` (and ``build_binary``) below the cache root."""
-    return resource_dir() / "kenlm" / "bin" / "lmplz"
+    """Where ``aesop-eval setup`` builds ``lmplz`` (and ``build_binary``) of the pinned kenlm sdist."""
+    return resource_dir() / f"kenlm-{KENLM_VERSION}" / "bin" / "lmplz"
+
+
+def lmplz_signature(order: int) -> str:
+    """How the default LMs are trained, for their manifests: tool, version, order, options."""
+    return f"kenlm-{KENLM_VERSION} lmplz -o {order} --discount_fallback; build_binary"
 
 
 def lm_problem(path: Path) -> str | None:
@@ -79,7 +88,7 @@ def _tool_message(stderr: bytes, lines: int = 6) -> str:
     return " | ".join(kept[-lines:])
 
 
-def train_lm(sentences: Iterable[str], out: str | Path, order: int = 4, memory: str = "1G",
+def train_lm(sentences: Iterable[str], out: str | Path, order: int = DEFAULT_ORDER, memory: str = "1G",
              log: Callable[[str], None] = lambda msg: None) -> Path:
     """Train a modified-Kneser-Ney LM with lmplz on raw sentences (one per item) and write it
     to ``out`` as a KenLM binary (or ARPA when ``out`` ends in .arpa). Returns ``out``.

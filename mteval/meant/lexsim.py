@@ -436,23 +436,12 @@ def _content_hash(english: Sequence[str], pivot: Sequence[str], fe: sparse.csr_m
 
 
 def default_bitext(pivot: str) -> tuple[str, list[tuple[str, str]]]:
-    """The bitext PEM's default phrase table of ``pivot`` is built from (gettext catalogs; for
-    Spanish also the sword Bible pair), as (name, pairs)."""
-    from evalcore.resources.defaults import GETTEXT_LOCALES, LOCALE_ROOT
-    from evalcore.resources.phrase_table.bitext import bible_pairs, gettext_pairs
+    """The bitext PEM's default phrase table of ``pivot`` is built from (the gettext catalogs of
+    the named Debian packages; for Spanish also the sword Bible pair), as (name, pairs):
+    :func:`evalcore.resources.defaults.default_bitext`."""
+    from evalcore.resources.defaults import default_bitext as named_bitext
 
-    if pivot not in GETTEXT_LOCALES:
-        raise ResourceError(f"no English-{pivot} bitext in the suite (its bitexts: English with "
-                            f"{', '.join(GETTEXT_LOCALES)}); build a table from your own with build_lexical_table")
-    pairs = gettext_pairs([str(LOCALE_ROOT / loc / "LC_MESSAGES") for loc in GETTEXT_LOCALES[pivot]])
-    name = f"gettext-{pivot}"
-    if pivot == "es":
-        try:
-            pairs, name = pairs + bible_pairs(), f"gettext+bible-{pivot}"
-        except (ImportError, KeyError, OSError):
-            pass
-    if not pairs:
-        raise ResourceError(f"no gettext catalogs for {pivot!r} under {LOCALE_ROOT}: no English-{pivot} bitext")
+    name, pairs, _ = named_bitext(pivot)
     return name, pairs
 
 

@@ -4,7 +4,7 @@ import pickle
 
 import pytest
 
-from evalcore.resources.lm import KenLM, LMTrainingError, cached_lmplz, find_lmplz, lm_tokens, train_lm
+from evalcore.resources.lm import KENLM_VERSION, KenLM, LMTrainingError, cached_lmplz, find_lmplz, lm_tokens, train_lm
 from evalcore.resources.registry import ResourceError
 
 TEXT = ["the cat sleeps on the mat .", "the dog sleeps on the rug .", "a cat eats fish .",
@@ -68,7 +68,7 @@ def test_lmplz_is_looked_up_below_the_cache_root(tmp_path, monkeypatch):
     monkeypatch.delenv("AESOP_LMPLZ", raising=False)
     monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
     monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
-    assert cached_lmplz() == tmp_path / "resources" / "kenlm" / "bin" / "lmplz"
+    assert cached_lmplz() == tmp_path / "resources" / f"kenlm-{KENLM_VERSION}" / "bin" / "lmplz"
     with pytest.raises(ResourceError, match="AESOP_LMPLZ"):
         find_lmplz()
     cached_lmplz().parent.mkdir(parents=True)

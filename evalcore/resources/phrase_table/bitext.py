@@ -55,36 +55,39 @@ def _clean_message(text: str) -> str:
     return " ".join(text.replace("\\n", " ").split())
 
 
-def gettext_pairs(locale_dirs: Iterable[str]) -> list[tuple[str, str]]:
-    """English msgid -> translation pairs from every .mo catalog under the given locale dirs
-    (e.g. /usr/share/locale/fr/LC_MESSAGES); format markers, mnemonics and msgctxt stripped,
-    empty and identical pairs dropped, duplicates kept once."""
+def catalog_pairs(mo_files: Iterable[str | Path]) -> list[tuple[str, str]]:
+    """English msgid -> translation pairs from the given gettext catalogs (.mo files, read in the
+    order given); format markers, mnemonics and msgctxt stripped, empty and identical pairs
+    dropped, duplicates kept once, sorted. An unreadable catalog is skipped."""
     seen: set[tuple[str, str]] = set()
-    for directory in locale_dirs:
-        for mo in sorted(Path(directory).glob("*.mo")):
-            try:
-                with open(mo, "rb") as fh:
-                    catalog = gettext.GNUTranslations(fh)
-            except (OSError, UnicodeDecodeError, ValueError, struct.error):
+    for mo in mo_files:
+        try:
+            with open(mo, "rb") as fh:
+                catalog = gettext.GNUTranslations(fh)
+        except (OSError, UnicodeDecodeError, ValueError, struct.error):
+            continue
+        # gettext offers no public way to list a catalog's messages; typeshed omits the private dict
+        for msgid, msgstr in catalog._catalog.items():  # type: ignore[attr-defined]  # private: see above
+            if isinstance(msgid, tuple):
+                msgid = msgid[0]
+            if not msgid or not isinstance(msgstr, str):
                 continue
-            # gettext offers no public way to list a catalog's messages; typeshed omits the private dict
-            for msgid, msgstr in catalog._catalog.items():  # type: ignore[attr-defined]  # private: see above
-                if isinstance(msgid, tuple):
-                    msgid = msgid[0]
-                if not msgid or not isinstance(msgstr, str):
-                    continue
-                msgid = msgid.split("\x04", 1)[-1]
-                src, tgt = _clean_message(msgid), _clean_message(msgstr)
-                if src and tgt and src != tgt:
-                    seen.add((src, tgt))
+            msgid = msgid.split("\x04", 1)[-1]
+            src, tgt = _clean_message(msgid), _clean_message(msgstr)
+            if src and tgt and src != tgt:
+                seen.add((src, tgt))
     return sorted(seen)
 
 
-def bible_pairs(english_module: str = "engKJV2006eb", pivot_module: str = "spaRV1909eb") -> list[tuple[str, str]]:
+SWORD_ROOT = Path("/usr/share/sword")
+
+
+def bible_pairs(english_module: str = "engKJV2006eb", pivot_module: str = "spaRV1909eb",
+                sword_root: Path = SWORD_ROOT) -> list[tuple[str, str]]:
     """Verse-aligned pairs from two installed sword modules (Debian sword-text-*), read with pysword."""
     from pysword.modules import SwordModules
 
-    modules = SwordModules("/usr/share/sword")
+    modules = SwordModules(str(sword_root))
     modules.parse_modules()
     en, piv = modules.get_bible_from_module(english_module), modules.get_bible_from_module(pivot_module)
     for bible in (en, piv):
