@@ -137,9 +137,10 @@ def _table_problem(path: Path) -> str | None:
 
 def build_phrase_tables(log: Callable[[str], None] = print, pivots: Sequence[str] = DEFAULT_PIVOTS,
                         packages: Sequence[DebianInput] = CATALOG_PACKAGES, bible: bool = True,
-                        root: Path = Path("/")) -> dict[str, Path]:
+                        root: Path = Path("/"), done: Callable[[str], None] = lambda pivot: None) -> dict[str, Path]:
     """Build every missing default phrase table of ``pivots`` from :func:`default_bitext` (the
-    other arguments restrict or relocate its inputs, for tests); returns pivot -> table path."""
+    other arguments restrict or relocate its inputs, for tests); ``done(pivot)`` after each table
+    (present or built); returns pivot -> table path."""
     from evalcore.resources.phrase_table.build import build_phrase_table
 
     built: dict[str, Path] = {}
@@ -160,6 +161,7 @@ def build_phrase_tables(log: Callable[[str], None] = print, pivots: Sequence[str
             write_manifest(path, content)
             log(f"phrase table {pivot}: built in {time.perf_counter() - started:.0f}s")
         built[pivot] = path
+        done(pivot)
     return built
 
 

