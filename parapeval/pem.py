@@ -20,14 +20,14 @@ from evalcore import __version__
 from evalcore.bpng import BPNGBuilder, PhraseTableStore
 from evalcore.bpng.compiled import compiled_pays
 from evalcore.bpng.table import PhraseTable
-from evalcore.lazy import lazy_resource
+from evalcore.io.models import ModelFileError
+from evalcore.io.textfiles import InputError
 from evalcore.metric import InputLimits, Item, Score, Signature, SourceMetric
-from evalcore.models import ModelFileError
+from evalcore.metric.lazy import lazy_resource
 from evalcore.resources import defaults
 from evalcore.resources.phrase_table.build import english_preprocessor
 from evalcore.resources.registry import ResourceError, package_path
 from evalcore.text import Preprocessor, tokenize
-from evalcore.textio import InputError
 from parapeval.fluency import FluencyScorer
 from parapeval.target_ngrams import target_bag, target_f1, target_f1_batch
 
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from parapeval.model import PEMRegressor
 
 def default_model_path() -> Path:
-    """The shipped default PEM model (a model file, :mod:`evalcore.models`)."""
+    """The shipped default PEM model (a model file, :mod:`evalcore.io.models`)."""
     return package_path("parapeval", "models", "pem-default.npz")
 
 

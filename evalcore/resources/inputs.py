@@ -226,7 +226,7 @@ def manifest_path(resource: Path) -> Path:
 
 def write_manifest(resource: Path, content: dict) -> Path:
     """Write the manifest of ``resource`` beside it (atomically)."""
-    from evalcore.persist import atomic_write
+    from evalcore.io.persist import atomic_write
 
     path = manifest_path(resource)
     text = json.dumps(content, indent=1, sort_keys=True, ensure_ascii=False) + "\n"

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
-from evalcore.persist import array_strings, load_arrays, read_arrays, save_arrays, strings_array, write_arrays
+from evalcore.io.persist import array_strings, load_arrays, read_arrays, save_arrays, strings_array, write_arrays
 from evalcore.resources.lm import lm_tokens
 from evalcore.resources.registry import ResourceError, cache_folder, cache_warning
 

