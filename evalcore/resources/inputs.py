@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from evalcore.io.persist import file_sha256
 from evalcore.resources.registry import ResourceError
 
 
@@ -136,15 +137,6 @@ def default_files(inp: DebianInput) -> list[str]:
         return [f for f in listed if f.startswith(_SWORD) and f not in folders]
     locales = {loc for locs in LOCALES.values() for loc in locs}
     return [f for f in listed if (m := _CATALOG.match(f)) and m.group(1) in locales]
-
-
-def file_sha256(path: Path) -> str:
-    """SHA-256 of a file's bytes."""
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def files_digest(files: dict[str, str | None]) -> str:
