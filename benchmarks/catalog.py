@@ -91,7 +91,7 @@ def scale(argv: Sequence[str]) -> int:
 
 
 def _discourse(data: str | None) -> Path:
-    from evalcore.resources import shared_data_dir
+    from evalcore.resources.registry import shared_data_dir
 
     return Path(data) if data else shared_data_dir() / "discourse"
 
@@ -111,7 +111,7 @@ def parser(argv: Sequence[str]) -> int:
 
 def coherence_speed(argv: Sequence[str]) -> int:
     from benchmarks.coherence.speed import run
-    from evalcore.resources import shared_data_dir
+    from evalcore.resources.registry import shared_data_dir
 
     p = _parser("coherence-speed")
     p.add_argument("--data", help="SummEval JSON (default: shared summeval_16sys_mean_expert.json)")

@@ -251,7 +251,7 @@ def _correlate(args) -> int:
 # ---- train ----------------------------------------------------------------------------
 
 def _train(args) -> int:
-    from evalcore.resources import shared_data_dir
+    from evalcore.resources.registry import shared_data_dir
     from summeval.cremer.model import DEFAULT_KERNEL, KERNELS
     from summeval.cremer.train import train_on_judged, train_on_news_and_chat, train_on_summeval
 

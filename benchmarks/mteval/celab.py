@@ -31,7 +31,7 @@ from evalcore.matching import match
 from evalcore.matching.covered import solve_covered
 from evalcore.metaeval import correlate, correlation_rows, resample_documents
 from evalcore.metric import Metric
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from mteval.baselines.metric import Bleu, Chrf
 from mteval.celab.metric import TeslaCelab
 from mteval.data.mqm import newstest_testset

@@ -23,7 +23,7 @@ from evalcore.io.tables import table
 from evalcore.metaeval import CORRELATIONS, correlate, resample_documents
 from evalcore.metric import Item
 from evalcore.metric.registry import declared_options, get_metric
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from mteval.meant.alignment import meant_pair
 from mteval.meant.hmeant import Annotated, HmeantData, hmeant, read_hmeant, reference_frames
 from mteval.meant.lexsim import similarity

@@ -40,7 +40,7 @@ from evalcore.data.summeval import read_summeval
 from evalcore.io.tables import table
 from evalcore.matching import match
 from evalcore.metaeval import correlations
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from summeval.tesla_s.metric import TeslaS, clear_caches
 
 DEFAULT_FILE = ("summeval", "summeval_16sys_mean_expert.json")

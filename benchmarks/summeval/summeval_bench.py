@@ -18,7 +18,7 @@ from evalcore.data.summeval import DIMENSIONS, read_summeval
 from evalcore.io.tables import correlation_markdown, table
 from evalcore.metaeval import correlation_table, matrices, significance_table
 from evalcore.metric.registry import build_metrics
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from evalcore.text import tokenize
 from summeval.pipeline import score_items
 

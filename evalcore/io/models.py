@@ -30,7 +30,7 @@ import numpy as np
 from evalcore import __version__
 from evalcore.io.persist import HEADER as _CACHE_HEADER
 from evalcore.io.persist import ModelFileError, arrays_digest, atomic_write
-from evalcore.resources import package_path
+from evalcore.resources.registry import package_path
 
 __all__ = ["FORMAT", "SUFFIX", "ModelFileError", "load_model", "model_digest", "model_file", "read_header", "resolve",
            "save_model"]

@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evalcore.resources import ResourceError, spacy_pipeline
+from evalcore.resources.registry import ResourceError, spacy_pipeline
 from evalcore.text import closed_class
 
 #: a token is kept when it holds a letter or a digit
@@ -125,7 +125,7 @@ class Preparer:
             tok = tagger = f"jieba-{version('jieba')}"
         syn = "none"
         if lang.synonyms == "wordnet":
-            from evalcore.wordnet import version as wordnet_version
+            from evalcore.resources.wordnet import version as wordnet_version
 
             syn = f"wordnet-{wordnet_version()}"
         lemma = {"simplemma": f"simplemma-{version('simplemma')}", "hanta": tagger}.get(lang.lemma, lang.lemma)

@@ -11,7 +11,7 @@ import functools
 import re
 from collections.abc import Sequence
 
-from evalcore.resources import spacy_pipeline
+from evalcore.resources.registry import spacy_pipeline
 from evalcore.text import closed_class
 from mteval.red.depngrams import DepTree
 

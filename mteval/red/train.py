@@ -27,7 +27,7 @@ import numpy as np
 from evalcore.io.tables import table
 from evalcore.metaeval import correlation_rows
 from evalcore.metric import Item
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from mteval.baselines.metric import Bleu, Chrf, Meteor
 from mteval.data.wmt12 import Ranking, comparisons
 from mteval.learn.pairwise import segment_folds

@@ -46,7 +46,7 @@ from benchmarks.mteval.aso import unlabelled
 from benchmarks.mteval.aso.estimator import ALPHA_GRID, H_GRID, ASOClassifier
 from evalcore.io.tables import table
 from evalcore.metaeval import percentile_interval, resample_counts
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from evalcore.significance import paired_bootstrap
 from mteval.srl.features import Parsed, path, path_string
 from mteval.srl.up import UPSentence, filler_span, kind_of, read_up
