@@ -4,7 +4,7 @@ Judgments are a TSV/CSV file with a header, or JSON Lines (:mod:`evalcore.data.h
 of every correlate command): ``system``, a segment column (``line``, ``seg_id`` or ``segment``:
 1-based line numbers) and one column per judgment -> segment-level
 correlations (no grouping; per segment across systems; per system from segment means), via
-:func:`evalcore.metaeval.correlation_table`. Without a segment column the judgments are
+:func:`evalcore.stats.correlation.correlation_table`. Without a segment column the judgments are
 system scores -> system-level correlations of each metric's corpus score (as the metric
 computes it: summed statistics for BLEU/chrF/TER), with CIs from resampling segments.
 Metrics where lower is better (TER) are negated, so a positive correlation always means agreement.
@@ -28,9 +28,9 @@ from evalcore.cli import strict_json
 from evalcore.data.human import Judgments
 from evalcore.data.human import read_judgments as read_keyed_judgments
 from evalcore.data.scores import read_score_json
-from evalcore.metaeval import correlation_table, mark_undefined, matrices, undefined_reason
 from evalcore.metric import Score
 from evalcore.metric.registry import get_metric
+from evalcore.stats.correlation import correlation_table, mark_undefined, matrices, undefined_reason
 from evalcore.tables import HEADLINE, SHORT, table
 from evalcore.textio import InputError
 from mteval.metaeval import corpus_statistics, orientation, system_correlations

@@ -186,7 +186,7 @@ def _write_report(folder: Path, human, signatures, names, results, systems, rank
     """HTML + Markdown report; with human scores, correlations and plots against them."""
     import numpy as np
 
-    from evalcore.metaeval import correlation_table, matrices
+    from evalcore.stats.correlation import correlation_table, matrices
     from summeval.report_html import write_report
 
     human_by_system, corr = None, None
@@ -209,7 +209,7 @@ def _write_report(folder: Path, human, signatures, names, results, systems, rank
 def _correlate(args) -> int:
     from evalcore.data.human import match_keys
     from evalcore.data.scores import read_score_json
-    from evalcore.metaeval import correlation_table, matrices, significance_table
+    from evalcore.stats.correlation import correlation_table, matrices, significance_table
     from evalcore.tables import correlation_markdown
 
     output = check_output_path(args.output)

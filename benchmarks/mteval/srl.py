@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks.harness import machine, machine_line, write_report
-from evalcore.metaeval import percentile_interval, resample_documents
+from evalcore.stats.correlation import percentile_interval, resample_documents
 from evalcore.tables import table
 from mteval.srl.features import PREDICATE_POS, Parsed, candidate_routes, parse_gold_tokens, parse_texts, path_string
 from mteval.srl.labeller import Labeller, parser_for

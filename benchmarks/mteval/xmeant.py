@@ -42,8 +42,8 @@ def ted_lexical(data: Path, n_boot: int, seed: int) -> dict:
     and with a news table, beside the output length, correlated with MQM (segments x MT systems,
     ``ref-A`` left out)."""
     from evalcore.lm import lm_tokens
-    from evalcore.metaeval import correlate, resample_documents
     from evalcore.phrase_table.bitext import tokenize_pivot
+    from evalcore.stats.correlation import correlate, resample_documents
     from mteval.data.mqm import read_ted
     from mteval.meant.alignment import phrase_prf
     from mteval.meant.lexsim import Ibm1Similarity, cached_lexical_table

@@ -13,10 +13,10 @@ import numpy as np
 from benchmarks.parapeval.baselines import baseline_scores
 from benchmarks.parapeval.speed import run_speed, speed_markdown
 from evalcore.bpng import PhraseTableStore
-from evalcore.metaeval import correlations, grouped_correlation
 from evalcore.phrase_table import build_phrase_table
 from evalcore.phrase_table.bitext import read_parallel_files
 from evalcore.resources import ResourceError, shared_data_dir
+from evalcore.stats.correlation import correlations, grouped_correlation
 from parapeval import defaults
 from parapeval.data import read_sts_test, read_twitter_para, source_folds, twitter_para_path
 from parapeval.pem import PEMFeatures

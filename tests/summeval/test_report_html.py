@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 
-from evalcore.metaeval import correlation_table, matrices, resample_documents
+from evalcore.stats.correlation import correlation_table, matrices, resample_documents
 from evalcore.metric import Signature
 from evalcore.metric.registry import get_metric
 from summeval.pipeline import SummaryResult, aggregate_systems
