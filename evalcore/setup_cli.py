@@ -9,6 +9,7 @@ import argparse
 import sys
 
 from evalcore.cli import EXIT_OK, command, dispatch, guarded, new_parser
+from evalcore.stats.command import add_meta_evaluate
 
 
 def _setup(args: argparse.Namespace) -> int:
@@ -40,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "message names; skips what is built and rebuilds what is damaged.")
     s.add_argument("family", nargs="*", metavar="FAMILY", help="wordnet, pem, mt or all (default: all)")
     s.add_argument("--status", action="store_true", help="list what is built and exit")
+    add_meta_evaluate(sub)
     return parser
 
 

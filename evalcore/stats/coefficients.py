@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import kendalltau, rankdata
 
-COEFFICIENTS = ("pearson", "spearman", "kendall-b", "kendall-c")
+from evalcore.stats.names import COEFFICIENTS
+
 #: fewest scored pairs a correlation is defined on (two points always correlate perfectly)
 MIN_POINTS = 3
 # Kendall by pair signs up to this many points per row; scipy's sort-based kendalltau above it.

@@ -23,9 +23,9 @@ import numpy as np
 from scipy.stats import t as student_t
 
 from evalcore.stats import levels
+from evalcore.stats.names import TESTS
 from evalcore.stats.resampling import CHUNK, draw, resampled
 
-TESTS = ("perm-both", "perm-systems", "perm-inputs", "bootstrap", "williams")
 # Slack for ">=" against the observed difference: a permutation that reproduces it must count
 # even when summation order changes its last bits.
 _SLACK = 1e-12

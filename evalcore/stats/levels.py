@@ -17,11 +17,10 @@ import warnings
 
 import numpy as np
 
-from evalcore.stats.coefficients import COEFFICIENTS, MIN_POINTS, coefficient
+from evalcore.stats.coefficients import MIN_POINTS, coefficient
+from evalcore.stats.names import LEVELS, STATISTICS
 from evalcore.stats.pairwise import acc_eq, soft_pairwise_accuracy
 
-LEVELS = ("system", "item", "global")
-STATISTICS = (*COEFFICIENTS, "acc-eq", "spa")
 #: soft pairwise accuracy's permutations of inputs per system pair (as in WMT24)
 SPA_PERMUTATIONS = 1000
 

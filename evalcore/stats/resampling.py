@@ -22,9 +22,8 @@ import numpy as np
 
 from evalcore.stats import levels
 from evalcore.stats.correlation import bca_bounds, percentile_bounds
+from evalcore.stats.names import CI_METHODS, DESIGNS
 
-DESIGNS = ("inputs", "systems", "both")
-CI_METHODS = ("percentile", "bca")
 #: cells (or compared pairs) per chunk of resamples
 CHUNK = 1 << 21
 
