@@ -92,7 +92,7 @@ def _kendall_by_row(x: np.ndarray, y: np.ndarray, ok: np.ndarray, variant: str) 
     for r in range(flat_x.shape[0]):
         a, b = flat_x[r, flat_ok[r]], flat_y[r, flat_ok[r]]
         if a.size >= MIN_POINTS and np.ptp(a) > 0 and np.ptp(b) > 0:
-            out[r] = kendalltau(a, b, variant=variant).statistic
+            out[r] = kendalltau(a, b, variant="b" if variant == "b" else "c").statistic
     return out.reshape(x.shape[:-1])
 
 

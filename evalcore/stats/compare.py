@@ -110,7 +110,7 @@ def compare(xa, xb, z, level: str, statistic: str, test: str, *, n_samples: int 
     if test == "williams":
         return _williams(xa, xb, z, level, statistic, delta)
     if test == "bootstrap":
-        draws = draw(design, *xa.shape, n_samples, seed)
+        draws = draw(design, xa.shape[0], xa.shape[1], n_samples, seed)
         diff = resampled(xa, z, level, statistic, draws, eps)[0] - resampled(xb, z, level, statistic, draws, eps)[0]
         diff = diff[~np.isnan(diff)]
         if not diff.size:
@@ -119,7 +119,7 @@ def compare(xa, xb, z, level: str, statistic: str, test: str, *, n_samples: int 
     sa, sb = standardise(xa), standardise(xb)
     if not (np.isfinite(np.nanstd(xa)) and np.nanstd(xa) > 0 and np.nanstd(xb) > 0):
         return Comparison(test, delta, None, undefined="undefined: a metric's scores are constant")
-    masks = permutation_masks(test, *xa.shape, n_samples, seed)
+    masks = permutation_masks(test, xa.shape[0], xa.shape[1], n_samples, seed)
     observed = float(levels.values(sa, z, level, statistic, eps)[0] - levels.values(sb, z, level, statistic, eps)[0])
     p = share_at_least(permutation_deltas(sa, sb, z, level, statistic, masks, eps), observed)
     return Comparison(test, delta, None if math.isnan(p) else p, n_samples, seed,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -147,18 +147,19 @@ def estimate(x, z, level: str, statistic: str, *, tie_calibration: bool = False,
         raise ValueError(f"metric scores {x.shape} and human scores {z.shape} differ in shape")
     eps_in = None if (tie_calibration and statistic == "acc-eq") else epsilon
     v, e = levels.values(x, z, level, statistic, eps_in)
-    value, eps = float(v), (float(e) if statistic == "acc-eq" else None)
-    base = {"statistic": statistic, "level": level, "epsilon": None if eps is None or math.isnan(eps) else eps}
+    value = float(v)
+    base = Estimate(statistic, level, None, epsilon=float(e) if statistic == "acc-eq" and not np.isnan(e) else None)
     if math.isnan(value):
-        return Estimate(**base, value=None, undefined=levels.undefined_reason(x, z, level, statistic))
+        return replace(base, undefined=levels.undefined_reason(x, z, level, statistic))
     if design is None:
-        return Estimate(**base, value=value)
+        return replace(base, value=value)
     draws = draw(design, x.shape[0], x.shape[1], n_resamples, seed)
     boot = resampled(x, z, level, statistic, draws, eps_in)[0]
     boot = boot[~np.isnan(boot)]
-    meta = {"design": design, "method": ci, "n_resamples": n_resamples, "n_defined": int(boot.size), "seed": seed}
+    base = replace(base, value=value, design=design, method=ci, n_resamples=n_resamples, n_defined=int(boot.size),
+                   seed=seed)
     if not boot.size:
-        return Estimate(**base, value=value, **meta, flags=("no-interval: no resample has a defined value",))
+        return replace(base, flags=("no-interval: no resample has a defined value",))
     flags: tuple[str, ...] = ()
     if boot.size < n_resamples:
         flags = (f"undefined-resamples: {n_resamples - boot.size} of {n_resamples} resamples have no value and "
@@ -167,9 +168,9 @@ def estimate(x, z, level: str, statistic: str, *, tie_calibration: bool = False,
         low, high = percentile_bounds(boot, alpha)
     else:
         jack = np.concatenate([resampled(x, z, level, statistic, d, eps_in)[0]
-                               for d in leave_one_out(design, *x.shape)] or [np.zeros(0)])
+                               for d in leave_one_out(design, x.shape[0], x.shape[1])] or [np.zeros(0)])
         (low, high), extra = bca_bounds(value, boot, jack[~np.isnan(jack)], alpha)
         flags = (*flags, *extra)
     if not low <= value <= high:
         flags = (*flags, f"outside-interval: the value {value:.4f} lies outside its {ci} interval")
-    return Estimate(**base, value=value, ci_low=float(low), ci_high=float(high), **meta, flags=flags)
+    return replace(base, ci_low=float(low), ci_high=float(high), flags=flags)

@@ -88,7 +88,7 @@ def test_bootstrap_samples_and_interval_equal_nlpstats(design, level):
     n_resamples = 150
     np.random.seed(11)
     ref = nlp_bootstrap(x, z, NLP_LEVEL[level], "pearson", design, n_resamples=n_resamples)
-    draws = _nlpstats_draws(design, *x.shape, n_resamples, 11)
+    draws = _nlpstats_draws(design, x.shape[0], x.shape[1], n_resamples, 11)
     ours = resampled(x, z, level, "pearson", draws)[0]
     ours = ours[~np.isnan(ours)]
     np.testing.assert_allclose(ours, np.asarray(ref.samples), rtol=0, atol=TIGHT)
@@ -121,7 +121,7 @@ def test_permutation_samples_and_p_value_equal_nlpstats(method, level):
     np.random.seed(5)
     ref = nlp_permutation_test(x, y, z, NLP_LEVEL[level], "pearson", method, alternative="greater",
                                n_resamples=n_samples)
-    masks = _nlpstats_masks(method, *x.shape, n_samples, 5)
+    masks = _nlpstats_masks(method, x.shape[0], x.shape[1], n_samples, 5)
     sx, sy = standardise(x), standardise(y)
     deltas = permutation_deltas(sx, sy, z, level, "pearson", masks)
     np.testing.assert_allclose(deltas, np.asarray(ref.samples), rtol=0, atol=1e-10)
