@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import sys
 import warnings
-from types import ModuleType
+from types import FrameType, ModuleType
 
 
 def moved(old_name: str, new_name: str) -> ModuleType:
@@ -19,7 +19,7 @@ def moved(old_name: str, new_name: str) -> ModuleType:
 
 def _importer_level() -> int:
     """The stack level of the code that imported the old module, past importlib's frames and the shim."""
-    frame = sys._getframe(2)  # the shim module's body is level 2; its importer lies beyond importlib
+    frame: FrameType | None = sys._getframe(2)  # the shim's body; its importer lies beyond importlib
     level = 2
     while frame is not None and (frame.f_code.co_filename.startswith("<frozen importlib")
                                  or frame.f_globals.get("__name__") == "importlib"):

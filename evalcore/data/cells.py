@@ -17,7 +17,7 @@ import numpy as np
 
 from evalcore.data.human import read_judgments
 from evalcore.data.scores import read_score_json
-from evalcore.textio import InputError, read_text
+from evalcore.io.textfiles import InputError, read_text
 
 #: names of the column that says which input (document, segment) a row scores
 INPUT_FIELDS = ("input", "topic", "doc_id", "document", "item", "line", "seg_id", "segment")

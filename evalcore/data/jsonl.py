@@ -1,7 +1,7 @@
 """JSONL input: one object per line with ``topic``, ``system``, ``summary``, ``references``.
 
 Optional ``human`` (an object of dimension -> score) is carried along for ``correlate``. The file
-is read by the input rule (:mod:`evalcore.textio`): a line whose bytes do not decode is read
+is read by the input rule (:mod:`evalcore.io.textfiles`): a line whose bytes do not decode is read
 for its topic and system and scored as unreadable (an error record naming file, line and the
 encoding guess); the other summaries are scored.
 """
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from evalcore.data.records import SummaryItem, check_unique
-from evalcore.textio import InputError, UnreadableText, jsonl_lines, read_bytes
+from evalcore.io.textfiles import InputError, UnreadableText, jsonl_lines, read_bytes
 
 
 def read_jsonl(path: str | Path) -> list[SummaryItem]:

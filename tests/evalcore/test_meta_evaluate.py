@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from evalcore.setup_cli import main
+from evalcore.cli.aesop import main
 from evalcore.stats.levels import values
 from evalcore.stats.resampling import estimate
 

@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from evalcore.cli import (
+from evalcore.cli.convention import (
     EXIT_ITEM_ERRORS,
     EXIT_OK,
     add_output_args,
@@ -21,8 +21,8 @@ from evalcore.cli import (
     positive_int,
     strict_json,
 )
+from evalcore.io.textfiles import InputError
 from evalcore.stats.names import CI_METHODS, DESIGNS, LEVELS, STATISTICS, TESTS
-from evalcore.textio import InputError
 
 FORMATS = ("table", "json", "html")
 
@@ -69,9 +69,9 @@ def add_meta_evaluate(sub) -> argparse.ArgumentParser:
 
 def run_meta_evaluate(args: argparse.Namespace) -> int:
     from evalcore.data.cells import align, read_cells
+    from evalcore.io.tables import table
     from evalcore.stats.leaderboard import Settings, leaderboard, text_rows, to_html
     from evalcore.stats.levels import check
-    from evalcore.tables import table
 
     output = check_output_path(args.output)
     for path in (*args.scores, args.human):
