@@ -1,5 +1,6 @@
-"""Scores and judgments as (system, input) cells, whatever file holds them: SummEval's JSON (its
-expert judgments), the JSON of
+"""Scores and judgments as (system, input) cells, whatever file holds them: mt-metrics-eval's
+``.seg.score`` files and MQM ``avg_seg_scores.tsv`` files (:mod:`evalcore.data.mtme`; inputs are
+segment numbers), SummEval's JSON (its expert judgments), the JSON of
 ``summeval score --format json`` (inputs are topics) or of ``mteval score --format json
 --segments`` (inputs are line numbers), or a plain TSV/CSV/JSONL table with a ``system`` column,
 an input column (the first of :data:`INPUT_FIELDS` present) and one column per metric or human
@@ -16,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.data.human import read_judgments
+from evalcore.data.mtme import SegScores, is_avg_seg_scores, read_avg_seg_scores, read_seg_scores
 from evalcore.data.scores import read_score_json
 from evalcore.io.textfiles import InputError, read_text
 
@@ -49,6 +51,10 @@ def _is_json_document(text: str) -> dict | None:
 def read_cells(path: str | Path) -> Cells:
     """The cells of a score or judgment file (see the module docstring)."""
     path = Path(path)
+    if path.name.endswith(".seg.score"):
+        return _seg_cells(path.name[:-len(".seg.score")], read_seg_scores(path), "line")
+    if is_avg_seg_scores(path):
+        return _seg_cells("mqm", read_avg_seg_scores(path), "seg_id")
     text = read_text(path)
     doc = _is_json_document(text)
     if doc is not None and ("summaries" in doc or "segments" in doc):
@@ -75,6 +81,15 @@ def read_cells(path: str | Path) -> Cells:
     judged = read_judgments(path, keys=("system", field), ignore_text_columns=True, default_format="tsv")
     values = {c: {k: row[c] for k, row in judged.values.items() if c in row} for c in judged.dimensions}
     return Cells(values, judged.dimensions, field, {})
+
+
+def _seg_cells(name: str, scores: SegScores, field: str) -> Cells:
+    """Cells of an mt-metrics-eval ``.seg.score`` file (named after the file, a leading language
+    pair dropped: ``en-de.mqm`` -> ``mqm``) or of an MQM ``avg_seg_scores.tsv`` file (``mqm``)."""
+    head, _, rest = name.partition(".")
+    if rest and re.fullmatch(r"[a-z]{2,3}-[a-z]{2,3}", head):
+        name = rest
+    return Cells({name: {(system, str(seg)): v for (system, seg), v in scores.items()}}, (name,), field, {})
 
 
 def _summeval_judgments(path: Path) -> Cells:
