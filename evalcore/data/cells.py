@@ -1,6 +1,7 @@
 """Scores and judgments as (system, input) cells, whatever file holds them: mt-metrics-eval's
 ``.seg.score`` files and MQM ``avg_seg_scores.tsv`` files (:mod:`evalcore.data.mtme`; inputs are
-segment numbers), SummEval's JSON (its expert judgments), the JSON of
+segment numbers), TAC manual files (:mod:`evalcore.data.tac_manual`), RoSE records
+(:mod:`evalcore.data.rose`), SummEval's JSON (its expert judgments), the JSON of
 ``summeval score --format json`` (inputs are topics) or of ``mteval score --format json
 --segments`` (inputs are line numbers), or a plain TSV/CSV/JSONL table with a ``system`` column,
 an input column (the first of :data:`INPUT_FIELDS` present) and one column per metric or human
@@ -18,7 +19,9 @@ import numpy as np
 
 from evalcore.data.human import read_judgments
 from evalcore.data.mtme import SegScores, is_avg_seg_scores, read_avg_seg_scores, read_seg_scores
+from evalcore.data.rose import is_rose, read_rose
 from evalcore.data.scores import read_score_json
+from evalcore.data.tac_manual import is_tac_manual, read_tac_manual
 from evalcore.io.textfiles import InputError, read_text
 
 #: names of the column that says which input (document, segment) a row scores
@@ -55,6 +58,10 @@ def read_cells(path: str | Path) -> Cells:
         return _seg_cells(path.name[:-len(".seg.score")], read_seg_scores(path), "line")
     if is_avg_seg_scores(path):
         return _seg_cells("mqm", read_avg_seg_scores(path), "seg_id")
+    if is_tac_manual(path):
+        return _named_cells(read_tac_manual(path), "topic")
+    if path.suffix.lower() in (".json", ".jsonl") and is_rose(path):
+        return _named_cells(read_rose(path), "example_id")
     text = read_text(path)
     doc = _is_json_document(text)
     if doc is not None and ("summaries" in doc or "segments" in doc):
@@ -81,6 +88,10 @@ def read_cells(path: str | Path) -> Cells:
     judged = read_judgments(path, keys=("system", field), ignore_text_columns=True, default_format="tsv")
     values = {c: {k: row[c] for k, row in judged.values.items() if c in row} for c in judged.dimensions}
     return Cells(values, judged.dimensions, field, {})
+
+
+def _named_cells(values: dict[str, dict[Key, float]], field: str) -> Cells:
+    return Cells(values, tuple(values), field, {})
 
 
 def _seg_cells(name: str, scores: SegScores, field: str) -> Cells:
