@@ -44,10 +44,12 @@ def _row_means(x: np.ndarray) -> np.ndarray:
         return np.nanmean(x, axis=-1)
 
 
-def values(x: np.ndarray, z: np.ndarray, level: str, statistic: str,
-           epsilon: float | None = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def values(x: np.ndarray, z: np.ndarray, level: str, statistic: str, epsilon: float | None = 0.0,
+           origin: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(statistic, epsilon) for every leading index of ``x`` and ``z`` (shape (..., N, M));
-    ``epsilon`` is acc-eq's tie threshold, None to calibrate it (NaN epsilon for other statistics)."""
+    ``epsilon`` is acc-eq's tie threshold, None to calibrate it (NaN epsilon for other statistics).
+    ``origin``: the original row and column of each row (..., N) and column (..., M) of a
+    resample; acc-eq leaves out pairs of two copies of one system (one cell at ``global``)."""
     statistic = check(level, statistic)
     x, z = np.asarray(x, dtype=float), np.asarray(z, dtype=float)
     if x.shape != z.shape or x.ndim < 2:
@@ -65,12 +67,22 @@ def values(x: np.ndarray, z: np.ndarray, level: str, statistic: str,
     else:
         gx, gz = x.reshape(*lead, 1, -1), z.reshape(*lead, 1, -1)
     if statistic == "acc-eq":
-        return acc_eq(gx, gz, epsilon)
+        return acc_eq(gx, gz, epsilon, _pair_ids(origin, level, lead))
     per_group = coefficient(gx, gz, statistic)                 # (..., groups)
     defined = ~np.isnan(per_group)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(defined, per_group, 0.0).sum(-1) / defined.sum(-1)
     return np.where(defined.any(-1), mean, np.nan), np.full(lead, np.nan)
+
+
+def _pair_ids(origin: tuple[np.ndarray, np.ndarray] | None, level: str, lead: tuple) -> np.ndarray | None:
+    """Where each compared item of a resample came from (None: no resample, no copies)."""
+    if origin is None:
+        return None
+    rows, cols = origin
+    if level != "global":
+        return rows[..., None, :]
+    return (rows[..., :, None] * (int(cols.max(initial=0)) + 1) + cols[..., None, :]).reshape(*lead, 1, -1)
 
 
 def pairs_per_resample(n_systems: int, n_inputs: int, level: str, statistic: str) -> int:

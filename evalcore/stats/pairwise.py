@@ -34,13 +34,18 @@ def pair_differences(x: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return x[..., i] - x[..., j], z[..., i] - z[..., j]
 
 
-def acc_eq(x: np.ndarray, z: np.ndarray, epsilon: float | None = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def acc_eq(x: np.ndarray, z: np.ndarray, epsilon: float | None = 0.0,
+           ids: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """acc-eq over groups of items: ``x``, ``z`` have shape (..., groups, items); pairs are taken
     within a group, each group with a pair weighs the same. ``epsilon``: the metric tie threshold,
-    or None for tie calibration. Returns (accuracy, epsilon) with the leading shape; NaN where no
-    group has a scored pair."""
+    or None for tie calibration. ``ids`` (broadcastable to ``x``): where an item came from; a pair
+    of two copies of one item (a bootstrap drew it twice) is no comparison and is left out.
+    Returns (accuracy, epsilon) with the leading shape; NaN where no group has a scored pair."""
     m, h = pair_differences(np.asarray(x, dtype=float), np.asarray(z, dtype=float))
     valid = ~(np.isnan(m) | np.isnan(h))
+    if ids is not None:
+        i, j = np.triu_indices(x.shape[-1], k=1)
+        valid &= np.broadcast_to(ids, x.shape)[..., i] != np.broadcast_to(ids, x.shape)[..., j]
     n_pairs = valid.sum(-1)                                   # (..., groups)
     has = n_pairs > 0
     n_groups = has.sum(-1)                                    # (...)

@@ -39,11 +39,15 @@ class Draws:
     def __len__(self) -> int:
         return len(self.rows if self.rows is not None else self.cols)  # type: ignore[arg-type]
 
-    def take(self, x: np.ndarray, start: int, stop: int) -> np.ndarray:
-        """The stacked sub-matrices of resamples ``start`` to ``stop``."""
-        n, m = x.shape
+    def origin(self, n: int, m: int, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+        """The original rows and columns of resamples ``start`` to ``stop``."""
         rows = self.rows[start:stop] if self.rows is not None else np.broadcast_to(np.arange(n), (stop - start, n))
         cols = self.cols[start:stop] if self.cols is not None else np.broadcast_to(np.arange(m), (stop - start, m))
+        return rows, cols
+
+    def take(self, x: np.ndarray, start: int, stop: int) -> np.ndarray:
+        """The stacked sub-matrices of resamples ``start`` to ``stop``."""
+        rows, cols = self.origin(x.shape[0], x.shape[1], start, stop)
         return x[rows[:, :, None], cols[:, None, :]]
 
 
@@ -88,7 +92,8 @@ def resampled(x: np.ndarray, z: np.ndarray, level: str, statistic: str, draws: D
     n, m = x.shape
     vals, eps = [], []
     for start, stop in chunks(draws, n, m, level, statistic):
-        v, e = levels.values(draws.take(x, start, stop), draws.take(z, start, stop), level, statistic, epsilon)
+        v, e = levels.values(draws.take(x, start, stop), draws.take(z, start, stop), level, statistic, epsilon,
+                             draws.origin(n, m, start, stop))
         vals.append(v)
         eps.append(e)
     return np.concatenate(vals), np.concatenate(eps)
