@@ -33,7 +33,9 @@ from evalcore.cli.convention import (
     new_parser,
     positive_int,
     select_metrics,
+    strict_json,
 )
+from evalcore.cli.meta_evaluate import add_statistics_args
 from evalcore.io.textfiles import InputError
 from mteval.registry import DEFAULT_METRICS
 
@@ -91,6 +93,9 @@ def _add_correlate(sub) -> None:
     p.add_argument("--strict", action="store_true",
                    help="refuse judgments without scores and scored segments without judgments (by default "
                         "they are counted on stderr and left out)")
+    add_statistics_args(p, statistic_default=None)
+    p.add_argument("--dimension", action="append", metavar="NAME",
+                   help="with --statistic: the judgment column (repeatable; default: every one)")
 
 
 def _add_stream(sub) -> None:
@@ -285,11 +290,27 @@ def _correlate(args) -> int:
     output = check_output_path(args.output)
     check_input_path(args.scores, "--scores")
     check_input_path(args.human, "--human")
+    if args.statistic:
+        return _leaderboards(args, output)
     body = correlate_files(args.scores, args.human, args.format, args.bootstrap, args.seed, args.strict)
     for message in body.messages:
         print(f"{PROG}: {message}", file=sys.stderr)
     emit(args.format, body.text, body.signatures, output)
     return EXIT_OK
+
+
+def _leaderboards(args, output) -> int:
+    from evalcore.cli.meta_evaluate import board_text, settings_of, short_signatures, undefined_exit
+    from mteval.correlate import leaderboard_files
+
+    boards, signatures, messages = leaderboard_files(args.scores, args.human, settings_of(args, args.bootstrap,
+                                                     args.seed), args.dimension, args.strict, PROG)
+    for message in messages:
+        print(f"{PROG}: {message}", file=sys.stderr)
+    emit(args.format, {"json": lambda: strict_json({"signature": signatures, "leaderboards": {
+                           b.result["dimension"]: b.result for b in boards}}) + "\n",
+                       "table": lambda: "\n".join(board_text(b) for b in boards)}, short_signatures(signatures), output)
+    return undefined_exit(boards, PROG)
 
 
 # ---- stream -------------------------------------------------------------------------------------

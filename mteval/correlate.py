@@ -4,10 +4,12 @@ Judgments are a TSV/CSV file with a header, or JSON Lines (:mod:`evalcore.data.h
 of every correlate command): ``system``, a segment column (``line``, ``seg_id`` or ``segment``:
 1-based line numbers) and one column per judgment -> segment-level
 correlations (no grouping; per segment across systems; per system from segment means), via
-:func:`evalcore.metaeval.correlation_table`. Without a segment column the judgments are
+:func:`evalcore.stats.correlation.correlation_table`. Without a segment column the judgments are
 system scores -> system-level correlations of each metric's corpus score (as the metric
 computes it: summed statistics for BLEU/chrF/TER), with CIs from resampling segments.
 Metrics where lower is better (TER) are negated, so a positive correlation always means agreement.
+With ``--statistic``, the output is the leaderboard of `aesop-eval meta-evaluate` instead (the
+same code: :func:`leaderboard_files`).
 
 Nothing is dropped in silence: judgments without scores (a line outside the scored range, a line
 no metric scored) and scored segments without judgments are counted on stderr and in the JSON
@@ -25,14 +27,16 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.cli.convention import strict_json
+from evalcore.cli.meta_evaluate import Board, board
 from evalcore.data.human import Judgments
 from evalcore.data.human import read_judgments as read_keyed_judgments
 from evalcore.data.scores import read_score_json
 from evalcore.io.tables import HEADLINE, SHORT, table
 from evalcore.io.textfiles import InputError
-from evalcore.metaeval import correlation_table, mark_undefined, matrices, undefined_reason
 from evalcore.metric import Score
 from evalcore.metric.registry import get_metric
+from evalcore.stats.correlation import correlation_table, mark_undefined, matrices, undefined_reason
+from evalcore.stats.leaderboard import Settings
 from mteval.metaeval import corpus_statistics, orientation, system_correlations
 
 SEGMENT_COLUMNS = ("line", "seg_id", "segment")
@@ -145,6 +149,37 @@ def correlate_files(scores_path: Path, human_path: Path, fmt: str, n_boot: int, 
             f"segments, seed {seed}\n")
     result["signature"] = signatures
     return Rendered(strict_json(result) + "\n" if fmt == "json" else body + note, shorts, messages)
+
+
+def leaderboard_files(scores_path: Path, human_path: Path, settings: Settings, dimensions: list[str] | None,
+                      strict: bool, prog: str) -> tuple[list[Board], dict, list[str]]:
+    """``mteval correlate --statistic``: the leaderboards of `aesop-eval meta-evaluate` (same code), one
+    per judgment column, segments as inputs and lower-is-better metrics negated; the boards, the
+    signatures and the messages for stderr."""
+    scored, signatures = read_scored(scores_path)
+    human = read_judgments(human_path)
+    messages = [f"column {c!r} of {human_path} holds no number: ignored (not a judgment)" for c in human.ignored]
+    if not human.index:
+        raise InputError(f"{human_path}: --statistic needs segment judgments (a line, seg_id or segment column); "
+                         "system judgments alone have no inputs to resample")
+    missing = sorted({k[0] for k in human.values} - set(scored))
+    if missing:
+        raise InputError(f"{human_path}: system {missing[0]!r} has no scores in {scores_path}")
+    match = match_segments(scored, human)
+    messages.append(("warning: " if match.out_of_range else "") + match.summary())
+    if strict and not match.complete:
+        raise InputError(f"--strict: {match.summary()}")
+    dims = dimensions or list(human.dimensions)
+    for d in dims:
+        if d not in human.dimensions:
+            raise InputError(f"--dimension {d!r}: {human_path} has {', '.join(human.dimensions)}")
+    names = sorted({m for lines in scored.values() for row in lines.values() for m in row})
+    sign = {m: orientation(get_metric(m)) for m in names}
+    metrics = {m: {(system, str(line)): sign[m] * row[m].value for system, lines in scored.items()
+                   for line, row in lines.items() if m in row} for m in names}
+    boards = [board(metrics, {(system, str(line)): v[d] for (system, line), v in human.values.items() if d in v},
+                    d, settings, prog) for d in dims]
+    return boards, signatures, messages
 
 
 def _entry(c: dict) -> str:

@@ -1,4 +1,4 @@
-"""Meta-evaluation conventions of MT (WMT12 relative rankings, MQM), on :mod:`evalcore.metaeval`.
+"""Meta-evaluation conventions of MT (WMT12 relative rankings, MQM), on :mod:`evalcore.stats.correlation`.
 
 - WMT12 segment level: Kendall's tau over human pairwise preferences (human ties excluded),
   tau = (concordant - discordant) / (concordant + discordant); variant ``wmt12`` counts a metric
@@ -23,9 +23,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evalcore.metaeval import Correlation, correlation_rows, percentile_interval, resample_counts, share_better
 from evalcore.metric import Metric, Score
 from evalcore.metric.statistics import SufficientStatistics
+from evalcore.stats.correlation import Correlation, correlation_rows, percentile_interval, resample_counts, share_better
 from mteval.data.wmt12 import Comparison
 
 KENDALL_VARIANTS = ("wmt12", "no-ties")

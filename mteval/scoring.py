@@ -117,7 +117,7 @@ def significance(metrics: Sequence[Metric], results: Sequence[SystemResult], tes
     every system against the first, on the lines all compared systems have scored, with the same
     resamples. Systems whose corpus score is incomplete are left out (named in ``left_out``)
     unless ``incomplete``; an incomplete baseline leaves nothing to compare."""
-    from evalcore.significance import DEFAULT_SAMPLES, compare_to_baseline
+    from evalcore.stats.significance import DEFAULT_SAMPLES, compare_to_baseline
 
     out = {}
     for metric in metrics:

@@ -31,6 +31,7 @@ from evalcore.cli.convention import (
     select_metrics,
     strict_json,
 )
+from evalcore.cli.meta_evaluate import add_statistics_args
 from evalcore.io.textfiles import InputError
 from summeval.multiref import MULTI_REF_MODES
 from summeval.pipeline import RANK_RULES
@@ -93,6 +94,9 @@ def _add_correlate(sub) -> None:
     p.add_argument("--strict", action="store_true",
                    help="fail (exit 2) when any scored or human-scored (topic, system) pair has no partner")
     add_output_args(p, ("table", "json"))
+    add_statistics_args(p, statistic_default=None)
+    p.add_argument("--dimension", action="append", metavar="NAME",
+                   help="with --statistic: the human dimension (repeatable; default: every one)")
 
 
 def _add_train(sub) -> None:
@@ -186,7 +190,7 @@ def _write_report(folder: Path, human, signatures, names, results, systems, rank
     """HTML + Markdown report; with human scores, correlations and plots against them."""
     import numpy as np
 
-    from evalcore.metaeval import correlation_table, matrices
+    from evalcore.stats.correlation import correlation_table, matrices
     from summeval.report_html import write_report
 
     human_by_system, corr = None, None
@@ -210,7 +214,7 @@ def _correlate(args) -> int:
     from evalcore.data.human import match_keys
     from evalcore.data.scores import read_score_json
     from evalcore.io.tables import correlation_markdown
-    from evalcore.metaeval import correlation_table, matrices, significance_table
+    from evalcore.stats.correlation import correlation_table, matrices, significance_table
 
     output = check_output_path(args.output)
     check_input_path(args.scores, "--scores")
@@ -236,6 +240,9 @@ def _correlate(args) -> int:
     metric_m = matrices({k: scored[k] for k in keys}, names, topics, systems)
     human_m = matrices({k: human[k] for k in keys}, dims, topics, systems)
     short = {n: s["short"] if isinstance(s, dict) else str(s) for n, s in signatures.items()}
+    if args.statistic:
+        return _leaderboards(args, {k: scored[k] for k in keys}, {k: human[k] for k in keys}, names, dims,
+                             signatures, output)
     result: dict[str, Any] = {"signature": signatures, "n_topics": len(topics), "n_systems": len(systems),
               "pairs": match.counts(), "correlations": correlation_table(metric_m, human_m, args.bootstrap, args.seed)}
     if pairs:
@@ -246,6 +253,28 @@ def _correlate(args) -> int:
                          f"{args.bootstrap} resamples of topics, seed {args.seed}\n"},
          short.values(), output)
     return EXIT_OK
+
+
+def _leaderboards(args, scored: dict, human: dict, names: list[str], dims: list[str], signatures: dict,
+                  output) -> int:
+    """``--statistic``: the leaderboards of `aesop-eval meta-evaluate` (same code), one per dimension;
+    topics are the inputs, ``--bootstrap`` the resamples and permutations."""
+    from evalcore.cli.meta_evaluate import board, board_text, settings_of, short_signatures, undefined_exit
+
+    settings = settings_of(args, args.bootstrap, args.seed)
+    chosen = args.dimension or dims
+    for d in chosen:
+        if d not in dims:
+            raise InputError(f"--dimension {d!r}: {args.human} has {', '.join(dims)}")
+    metrics = {n: {(s, t): v[n] for (t, s), v in scored.items() if n in v} for n in names}
+    boards = [board(metrics, {(s, t): v[d] for (t, s), v in human.items() if d in v}, d, settings, PROG)
+              for d in chosen]
+    shorts = short_signatures(signatures)
+    emit(args.format, {"json": lambda: strict_json({"signature": signatures,
+                                                    "leaderboards": {b.result["dimension"]: b.result
+                                                                     for b in boards}}) + "\n",
+                       "table": lambda: "\n".join(board_text(b) for b in boards)}, shorts, output)
+    return undefined_exit(boards, PROG)
 
 
 # ---- train ----------------------------------------------------------------------------

@@ -87,10 +87,10 @@ def shown_topics(s: SystemResult, name: str, ranking: Ranking) -> list[str]:
 def score_intervals(systems: Sequence[SystemResult], rankings: Mapping[str, Ranking], n_boot: int = 1000,
                     seed: int = 0, alpha: float = 0.05) -> dict[str, dict[str, tuple[float, float]]]:
     """Per system and metric, the percentile bootstrap interval of :func:`shown_value` over its
-    topics (resampled with replacement by :func:`evalcore.metaeval.resample_documents`)."""
+    topics (resampled with replacement by :func:`evalcore.stats.correlation.resample_documents`)."""
     import numpy as np
 
-    from evalcore.metaeval import percentile_bounds, resample_documents
+    from evalcore.stats.correlation import percentile_bounds, resample_documents
 
     out: dict[str, dict[str, tuple[float, float]]] = {}
     for s in systems:

@@ -20,7 +20,7 @@ from coherence.dicomer.analysis import AnalysisCache, shared_cache
 from coherence.dicomer.config import variant_config
 from coherence.dicomer.model import DicomerModel
 from coherence.dicomer.train import N_PERMUTATIONS, load_summeval, summeval_file, training_data
-from evalcore.metaeval import correlations
+from evalcore.stats.correlation import correlations
 from evalcore.text import tokenize
 
 VARIANTS = ("LIN", "LIN+C", "LIN+E", "DICOMER", "EGRID", "DICOMER+EGRID")
@@ -94,8 +94,8 @@ def run(data: Path | None, out: Path, tier: int = 0, n_boot: int = 1000, seed: i
     """Run the benchmark; write ``readability.md`` and ``readability.json`` into ``out``."""
     from coherence.parser.pipeline import DiscourseParser
     from evalcore.io.tables import correlation_markdown
-    from evalcore.metaeval import correlation_table, matrices, significance_table
     from evalcore.metric.registry import get_metric
+    from evalcore.stats.correlation import correlation_table, matrices, significance_table
 
     start = time.perf_counter()
     se = load_summeval(data)

@@ -29,9 +29,9 @@ from benchmarks.mteval.wmt import Scored, sample_segments, score_pair
 from evalcore.io.tables import table
 from evalcore.matching import match
 from evalcore.matching.covered import solve_covered
-from evalcore.metaeval import correlate, correlation_rows, resample_documents
 from evalcore.metric import Metric
 from evalcore.resources.registry import shared_data_dir
+from evalcore.stats.correlation import correlate, correlation_rows, resample_documents
 from mteval.baselines.metric import Bleu, Chrf
 from mteval.celab.metric import TeslaCelab
 from mteval.data.mqm import newstest_testset

@@ -42,9 +42,9 @@ def ted_lexical(data: Path, n_boot: int, seed: int) -> dict:
     backoff (IBM-1 phrase F of whole output and source sentences) with the default (gettext) table
     and with a news table, beside the output length, correlated with MQM (segments x MT systems,
     ``ref-A`` left out)."""
-    from evalcore.metaeval import correlate, resample_documents
     from evalcore.resources.lm import lm_tokens
     from evalcore.resources.phrase_table.bitext import tokenize_pivot
+    from evalcore.stats.correlation import correlate, resample_documents
     from mteval.data.mqm import read_ted
     from mteval.meant.alignment import phrase_prf
     from mteval.meant.lexsim import Ibm1Similarity, cached_lexical_table

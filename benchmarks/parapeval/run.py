@@ -13,11 +13,11 @@ import numpy as np
 from benchmarks.parapeval.baselines import baseline_scores
 from benchmarks.parapeval.speed import run_speed, speed_markdown
 from evalcore.bpng import PhraseTableStore
-from evalcore.metaeval import correlations, grouped_correlation
 from evalcore.resources import defaults
 from evalcore.resources.phrase_table import build_phrase_table
 from evalcore.resources.phrase_table.bitext import read_parallel_files
 from evalcore.resources.registry import ResourceError, shared_data_dir
+from evalcore.stats.correlation import correlations, grouped_correlation
 from parapeval.data import read_sts_test, read_twitter_para, source_folds, twitter_para_path
 from parapeval.pem.metric import PEMFeatures
 from parapeval.pem.train import controls_for, feature_matrix, fit_pem

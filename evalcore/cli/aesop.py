@@ -1,7 +1,8 @@
 """``aesop-eval``: the suite's one setup command. ``aesop-eval setup [FAMILY ...]`` builds the
 resources a pip install cannot ship (WordNet for nltk, lmplz, the Brown corpus, the default
 phrase tables and LMs) into ``AESOP_CACHE``; ``--status`` lists what is built. Metrics build the
-same resources on first use; this command does it ahead of time."""
+same resources on first use; this command does it ahead of time. ``aesop-eval meta-evaluate`` ranks
+metrics against human judgments (:mod:`evalcore.cli.meta_evaluate`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import argparse
 import sys
 
 from evalcore.cli.convention import EXIT_OK, command, dispatch, guarded, new_parser
+from evalcore.cli.meta_evaluate import add_meta_evaluate
 
 
 def _setup(args: argparse.Namespace) -> int:
@@ -49,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="list what is built (family that needs the step, step, built or missing) and exit")
     s.add_argument("--debian", action="store_true",
                    help="print the Debian packages the families' builds need (space-separated) and exit")
+    add_meta_evaluate(sub)
     return parser
 
 

@@ -1,5 +1,5 @@
 """Text tables: a plain aligned table (valid Markdown) and the correlation tables of
-:mod:`evalcore.metaeval` results, shared by every package's reports and benchmarks."""
+:mod:`evalcore.stats.correlation` results, shared by every package's reports and benchmarks."""
 
 from __future__ import annotations
 

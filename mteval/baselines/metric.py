@@ -5,7 +5,7 @@ sacrebleu's corpus scores are not means of sentence scores: they are computed fr
 segment statistics (n-gram matches, edits). Each segment's :class:`~evalcore.metric.Score`
 therefore carries sacrebleu's statistics as its components, :meth:`aggregate` sums them, and
 :meth:`~evalcore.metric.statistics.SufficientStatistics.corpus_from_statistics` gives paired significance tests
-(:mod:`evalcore.significance`) the same corpus score on every resample. Sentence BLEU is
+(:mod:`evalcore.stats.significance`) the same corpus score on every resample. Sentence BLEU is
 sacrebleu's ``sentence_bleu`` (exponential smoothing, effective order); corpus BLEU is
 ``corpus_bleu`` (exponential smoothing, no effective order), both from the same statistics.
 """

@@ -15,11 +15,11 @@ output text here.
 from __future__ import annotations
 
 import csv
-import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from evalcore.data.mtme import read_avg_seg_scores
 from evalcore.io.textfiles import InputError, read_text
 from mteval.data.testset import TestSet, load_testset
 
@@ -32,31 +32,9 @@ PREFIX = "newstest2021"
 
 def read_avg_scores(path: Path) -> MqmScores:
     """Rated (system, segment) -> score of an ``avg_seg_scores.tsv`` file (``None`` rows skipped);
-    a malformed row or a non-finite score is an InputError naming ``file:line``."""
-    lines = read_text(path).split("\n")
-    if not lines or lines[0].split() != ["system", "mqm_avg_score", "seg_id"]:
-        raise InputError(f"{path}:1: expected the header 'system mqm_avg_score seg_id'")
-    out: MqmScores = {}
-    for number, line in enumerate(lines[1:], 2):
-        fields = line.split()
-        if not fields:
-            continue
-        if len(fields) != 3:
-            raise InputError(f"{path}:{number}: expected system, score and segment id, got {len(fields)} fields")
-        system, score, segment = fields
-        try:
-            key = (system, int(segment))
-            value = None if score == "None" else float(score)
-        except ValueError:
-            raise InputError(f"{path}:{number}: score {score!r} or segment id {segment!r} is not a number") from None
-        if value is None:
-            continue
-        if not math.isfinite(value):
-            raise InputError(f"{path}:{number}: score {score!r} is not finite")
-        if key in out:
-            raise InputError(f"{path}:{number}: a second score for system {system!r}, segment {segment}")
-        out[key] = value
-    return out
+    a malformed row or a non-finite score is an InputError naming ``file:line``
+    (:func:`evalcore.data.mtme.read_avg_seg_scores`)."""
+    return read_avg_seg_scores(path)
 
 
 def newstest_testset(root: Path, pair: str, reference: str = "A", with_references: bool = False) -> TestSet:

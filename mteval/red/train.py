@@ -25,9 +25,9 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.io.tables import table
-from evalcore.metaeval import correlation_rows
 from evalcore.metric import Item
 from evalcore.resources.registry import shared_data_dir
+from evalcore.stats.correlation import correlation_rows
 from mteval.baselines.metric import Bleu, Chrf, Meteor
 from mteval.data.wmt12 import Ranking, comparisons
 from mteval.learn.pairwise import segment_folds

@@ -17,7 +17,7 @@ from benchmarks.summeval.transfer import (
 )
 from coherence.dicomer.analysis import Analysis
 from coherence.dicomer.synthetic import OPEN_GENRES, Synthetic, moved_orders, window_starts
-from evalcore.metaeval import resample_documents
+from evalcore.stats.correlation import resample_documents
 from summeval.cremer.model import scale_tesla, topic_z
 
 

@@ -11,9 +11,9 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 
-from evalcore.metaeval import correlation_table, matrices, resample_documents
 from evalcore.metric import Signature
 from evalcore.metric.registry import get_metric
+from evalcore.stats.correlation import correlation_table, matrices, resample_documents
 from summeval.pipeline import SummaryResult, aggregate_systems
 from summeval.report import score_intervals
 from summeval.report_html import write_report

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from evalcore.metaeval import (
+from evalcore.stats.correlation import (
     CORRELATIONS,
     correlate,
     correlation_rows,
@@ -112,7 +112,7 @@ def test_no_grouping_pools_every_scored_cell(kind):
     assert correlate(metric, human, "none", kind).value == pytest.approx(ref(metric[ok], human[ok])[0])
     # the bootstrap weights documents by their draw counts: the same as materialising each resample
     c = correlate(metric, human, "none", kind, res)
-    from evalcore.metaeval import _grouping_values
+    from evalcore.stats.correlation import _grouping_values
 
     fast = _grouping_values(metric, human, "none", kind, res[:60])
     slow = [correlation_rows(metric[r].ravel()[None], human[r].ravel()[None], kind)[0] for r in res[:60]]
@@ -121,7 +121,7 @@ def test_no_grouping_pools_every_scored_cell(kind):
 
 
 def test_pooled_kendall_built_in_blocks_equals_one_block(monkeypatch):
-    import evalcore.metaeval as me
+    import evalcore.stats.correlation as me
 
     metric, human, _, res = _golden_data()
     whole = me._grouping_values(metric, human, "none", "kendall", res)
@@ -156,7 +156,7 @@ def test_bca_is_seeded_and_contains_the_estimate_on_regular_data(grouping):
 
 
 def test_estimate_outside_its_interval_is_flagged_and_warned():
-    from evalcore.metaeval import OutsideIntervalWarning
+    from evalcore.stats.correlation import OutsideIntervalWarning
 
     rng = np.random.default_rng(5)
     human = rng.random((10, 5))
@@ -176,7 +176,7 @@ def test_estimate_outside_its_interval_is_flagged_and_warned():
 
 def test_tables_cover_groupings_and_keep_flags():
     from evalcore.io.tables import correlation_markdown
-    from evalcore.metaeval import correlation_table, matrices, significance_table
+    from evalcore.stats.correlation import correlation_table, matrices, significance_table
 
     rng = np.random.default_rng(6)
     keys = [(f"d{t}", f"s{s}") for t in range(12) for s in range(5)]
@@ -206,7 +206,7 @@ def test_unknown_grouping_or_ci_method_and_shape_mismatch_raise():
 
 @pytest.mark.parametrize("grouping", ["none", "item", "system"])
 def test_closed_form_jackknife_equals_leaving_each_document_out(grouping):
-    from evalcore.metaeval import _grouping_values, _jackknife
+    from evalcore.stats.correlation import _grouping_values, _jackknife
 
     rng = np.random.default_rng(3)
     human = rng.random((25, 6))

@@ -6,7 +6,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from evalcore.significance import PairedTest, approximate_randomization, compare_to_baseline, paired_bootstrap
+from evalcore.stats.significance import PairedTest, approximate_randomization, compare_to_baseline, paired_bootstrap
 
 TESTS: list[Callable[..., PairedTest]] = [paired_bootstrap, approximate_randomization]
 
@@ -90,7 +90,7 @@ def test_corpus_statistics_are_summed_before_aggregating(test):
 
 
 def test_seeded_and_chunked_runs_are_identical(monkeypatch):
-    import evalcore.significance as sig
+    import evalcore.stats.significance as sig
 
     a, b = _systems(0.003, n=80, seed=4)
     for test in TESTS:
