@@ -25,7 +25,7 @@ from evalcore.metric import InputLimits, Item, Score, Signature, SourceMetric
 from evalcore.models import ModelFileError
 from evalcore.phrase_table.build import english_preprocessor
 from evalcore.resources import ResourceError
-from evalcore.text import Preprocessor, tokenize
+from evalcore.text.preprocess import Preprocessor, tokenize
 from evalcore.textio import InputError
 from parapeval import defaults
 from parapeval.fluency import FluencyScorer

@@ -39,7 +39,7 @@ from evalcore.data.dialsummeval import read_dialsummeval
 from evalcore.data.summeval import read_summeval
 from evalcore.metaeval import correlate, correlation_rows, percentile_bounds, resample_documents
 from evalcore.resources import cache_dir, shared_data_dir
-from evalcore.text import tokenize
+from evalcore.text.preprocess import tokenize
 from summeval.cremer import (
     DICOMER_SCALING,
     feature_matrix,

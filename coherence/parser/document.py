@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from coherence.relations import Span
 from evalcore.resources import spacy_pipeline
-from evalcore.text import tokenize
+from evalcore.text.preprocess import tokenize
 
 # spaCy needs the parser for sentences and dependencies; NER is never used.
 SPACY_DISABLE = ("ner",)

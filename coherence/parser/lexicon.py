@@ -12,7 +12,7 @@ from pathlib import Path
 
 from coherence.relations import LEVEL1
 from evalcore.resources import shipped_file
-from evalcore.text import tokenize
+from evalcore.text.preprocess import tokenize
 
 LEXICON_FILE = ("coherence", "parser", "connectives.json")
 _ABBREV = {"Temp": "Temporal", "Cont": "Contingency", "Comp": "Comparison", "Exp": "Expansion"}

@@ -12,7 +12,7 @@ import struct
 from collections.abc import Iterable
 from pathlib import Path
 
-from evalcore.text import tokenize
+from evalcore.text.preprocess import tokenize
 from evalcore.textio import read_text
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")

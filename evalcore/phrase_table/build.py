@@ -13,7 +13,7 @@ from evalcore.phrase_table.align import align_both_ways, aligner_signature
 from evalcore.phrase_table.bitext import bitext_hash, tokenize_pivot
 from evalcore.phrase_table.extract import count_phrase_pairs
 from evalcore.phrase_table.symmetrize import grow_diag_final_and
-from evalcore.text import Preprocessor
+from evalcore.text.preprocess import Preprocessor
 
 MAX_TRANSLATIONS = 20
 

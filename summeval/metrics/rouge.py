@@ -22,7 +22,7 @@ import numpy as np
 
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceMetric, Score, Signature
-from evalcore.ngrams import BagSet, token_ids
+from evalcore.text.ngrams import BagSet, token_ids
 from summeval.metrics.multiref import MULTI_REF_MODES, combine
 
 ROUGE_TYPES = {"rouge-1": "rouge1", "rouge-2": "rouge2", "rouge-l": "rougeL"}

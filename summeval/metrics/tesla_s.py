@@ -5,9 +5,9 @@ function words discounted by 0.1 and alpha = 0.8 (recall-weighted).
 Similarity is exact surface match, so the matching LP has the closed form of
 :mod:`evalcore.matching.closed_form`: the summed minimum of two bags' weights. Tokens are integer
 ids (each whitespace-separated string tokenised once per process) and the bags of a batch are one
-:class:`evalcore.ngrams.BagSet`, whose overlaps add the same floats in the same order as a
+:class:`evalcore.text.ngrams.BagSet`, whose overlaps add the same floats in the same order as a
 sparse matrix of the bags would, so scores are those of the matrix definition to the last bit. A corpus batch is bagged
-and joined in compiled code (numba, :mod:`evalcore.ngram_kernels`: numpy's memory-bound passes
+and joined in compiled code (numba, :mod:`evalcore.text.ngram_kernels`: numpy's memory-bound passes
 left TESLA-S at 4x rouge-score-rs); a one-document run stays on numpy and never imports numba.
 """
 
@@ -23,8 +23,8 @@ import numpy as np
 
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceMetric, Score, Signature
-from evalcore.ngrams import BagSet, IdBag, ranges, token_id, token_ids
-from evalcore.text import FUNCTION_WORD_MODES, Preprocessor, tokenize
+from evalcore.text.ngrams import BagSet, IdBag, ranges, token_id, token_ids
+from evalcore.text.preprocess import FUNCTION_WORD_MODES, Preprocessor, tokenize
 from summeval.metrics.multiref import MULTI_REF_MODES, combine
 
 

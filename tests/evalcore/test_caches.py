@@ -14,7 +14,7 @@ import pytest
 from evalcore import persist, resources
 from evalcore.bpng import BPNGBuilder, MemoryPhraseTable, PhraseTableStore, write_store
 from evalcore.bpng.table import Phrase
-from evalcore.text import Doc
+from evalcore.text.preprocess import Doc
 
 PACKAGES = ("evalcore", "summeval", "coherence", "parapeval", "mteval")
 ROOT = Path(__file__).resolve().parents[2]
