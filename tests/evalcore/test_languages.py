@@ -1,0 +1,70 @@
+"""Text processing per language (evalcore.text.languages): Unicode words in every script, Han and
+kana by characters, Snowball stems, stop words, and a note for a text in another script."""
+
+import unicodedata
+
+import pytest
+
+from evalcore.metric.inputs import clean_text
+from evalcore.text.languages import LANGUAGES, LanguageTokenizer, language, reader, script_note, stop_words, words
+
+
+def test_russian_words_are_read_stemmed_and_flagged():
+    tokens, function = reader("ru", True, True).read("Президент России заявил, что выборы пройдут")
+    assert tokens == ["президент", "росс", "заяв", "что", "выбор", "пройдут"]
+    assert function == [False, False, False, True, False, False]
+
+
+def test_chinese_and_japanese_are_read_by_characters_and_latin_runs_stay_whole():
+    assert words("我们去北京 iPhone15。", language("zh")) == ["我", "们", "去", "北", "京", "iphone15"]
+    assert words("東京タワーに行きました", language("ja"))[:4] == ["東", "京", "タ", "ワ"]
+
+
+def test_marks_stay_inside_their_word():
+    """Devanagari vowel signs and Arabic harakat are marks (\\p{M}), part of the word."""
+    assert words("नमस्ते दुनिया", language("hi")) == ["नमस्ते", "दुनिया"]
+    assert words("كَتَبَ الوَلَدُ", language("ar")) == ["كَتَبَ", "الوَلَدُ"]
+
+
+def test_nfd_text_reads_as_its_nfc_twin_after_the_input_rule():
+    nfc = "L'été à Zürich"
+    nfd = unicodedata.normalize("NFD", nfc)
+    assert nfd != nfc
+    assert words(clean_text(nfd), language("fr")) == words(nfc, language("fr")) == ["l", "été", "à", "zürich"]
+
+
+def test_a_text_in_another_script_gets_a_note():
+    assert script_note("我们今天去北京", language("de")).startswith("script: 100% of letters are not Latin")
+    assert script_note("Путин заявил", language("ru")) == ""
+    assert script_note("12 345", language("ru")) == ""  # no letters: nothing to judge
+
+
+def test_every_language_names_its_parts_and_has_a_working_stemmer_and_list():
+    for code, lang in LANGUAGES.items():
+        fields = lang.describe(stem=True)
+        assert fields["lang"] == code and fields["syn"] == "none"
+        assert (fields["stem"] == "no") == (lang.snowball is None)
+        assert (fields["sw"] == "none") == (lang.stop_words is None)
+        assert lang.snowball or lang.stop_words, code
+        if lang.stop_words:
+            assert len(stop_words(lang)) >= 40, code
+
+
+def test_an_unsupported_language_is_refused_naming_the_supported_ones():
+    with pytest.raises(ValueError, match="'th' is not supported.*supported: en, ar"):
+        language("th")
+
+
+def test_the_rouge_tokenizer_stems_every_word():
+    assert LanguageTokenizer("de", True).tokenize("Die Häuser der Regierung") == ["die", "haus", "der", "regier"]
+    assert LanguageTokenizer("de", False).tokenize("Die Häuser") == ["die", "häuser"]
+
+
+def test_the_docs_language_table_is_the_one_the_code_knows():
+    from pathlib import Path
+
+    from evalcore.text.languages import language_table
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "languages.md").read_text("utf-8")
+    shown = page.split("<!-- languages:table -->\n", 1)[1].split("<!-- /languages:table -->", 1)[0]
+    assert shown.strip() == language_table()
