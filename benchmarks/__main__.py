@@ -11,7 +11,7 @@ from pathlib import Path
 
 from benchmarks.catalog import BENCHMARKS
 from benchmarks.harness import record, started
-from evalcore.cli import check_output_dir, guarded, run
+from evalcore.cli.convention import check_output_dir, guarded, run
 
 
 @guarded("python -m benchmarks")

@@ -8,9 +8,9 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from evalcore.cli import positive_int
-from evalcore.textio import InputError
-from evalcore.workers import jobs_arg
+from evalcore.cli.convention import positive_int
+from evalcore.io.textfiles import InputError
+from evalcore.run.workers import jobs_arg
 
 
 def _log(message: str) -> None:

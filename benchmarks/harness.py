@@ -11,8 +11,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from evalcore.runinfo import machine as _machine
-from evalcore.runinfo import machine_line, peak_rss_mib, source_commit, write_report
+from evalcore.io.runinfo import machine as _machine
+from evalcore.io.runinfo import machine_line, peak_rss_mib, source_commit, write_report
 
 __all__ = ["KEY_PACKAGES", "TIMING", "machine", "machine_line", "peak_rss_mib", "record", "source_commit", "started",
            "timed", "write_report"]

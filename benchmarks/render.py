@@ -29,8 +29,8 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
-from evalcore.runinfo import machine_line
-from evalcore.textio import InputError
+from evalcore.io.runinfo import machine_line
+from evalcore.io.textfiles import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

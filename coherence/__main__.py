@@ -1,15 +1,13 @@
-"""The ``coherence`` command (also ``python -m coherence``): quiet on Ctrl-C from its first import."""
+"""The ``coherence`` command (also ``python -m coherence``)."""
 
 import sys
 
-from evalcore.console import quiet_imports
+from evalcore.cli.console import run_command
 
 
 def main() -> int:
-    """Import and run :func:`coherence.cli.main`."""
-    with quiet_imports("coherence"):
-        from coherence.cli import main as command
-    return command()
+    """Run :func:`coherence.cli.main`, quiet on Ctrl-C from the first import."""
+    return run_command("coherence", "coherence.cli")
 
 
 if __name__ == "__main__":

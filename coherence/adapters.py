@@ -15,7 +15,7 @@ from pathlib import Path
 from coherence.formats import conll_json, pdtb_pipe
 from coherence.parser.document import ParsedText
 from coherence.relations import Relation, RelationError, format_spans
-from evalcore.textio import read_text
+from evalcore.io.textfiles import read_text
 
 FORMATS = ("pipe", "json")
 SUFFIXES = (".pipe", ".json", ".jsonl")

@@ -2,7 +2,7 @@
 readability with DICOMER, ``train parser|dicomer`` (benchmarks: ``python -m
 benchmarks --list`` in a checkout).
 
-The suite's CLI convention (:mod:`evalcore.cli`): ``--version``, ``--list-metrics``; texts as
+The suite's CLI convention (:mod:`evalcore.cli.convention`): ``--version``, ``--list-metrics``; texts as
 positional files and/or ``-i/--input FILE`` (``-`` = standard input); ``-o/--output``; exit codes
 0 (all done), 1 (some texts failed, with a count on stderr), 2 (usage error or unreadable input).
 """
@@ -16,7 +16,7 @@ from typing import Any
 
 from coherence.inputs import STDIN, Source, add_relation_source_args, add_text_inputs, relation_source, text_sources
 from coherence.relations import Relation, RelationError
-from evalcore.cli import (
+from evalcore.cli.convention import (
     EXIT_ITEM_ERRORS,
     EXIT_OK,
     add_limit_args,
@@ -30,7 +30,7 @@ from evalcore.cli import (
     new_parser,
     write_output,
 )
-from evalcore.textio import InputError
+from evalcore.io.textfiles import InputError
 
 _WORKER: dict[str, Any] = {}  # the parser and limits of this process
 
@@ -44,7 +44,7 @@ def _init_worker(args) -> None:
 
 def _init_pool_worker(args) -> None:
     """A worker process of ``--jobs``: quiet on Ctrl-C, then as :func:`_init_worker`."""
-    from evalcore.workers import quiet_interrupt
+    from evalcore.run.workers import quiet_interrupt
 
     quiet_interrupt()
     _init_worker(args)
@@ -84,7 +84,7 @@ def _out_names(sources: list[Source], fmt: str) -> list[str]:
 
 
 def cmd_parse(args) -> int:
-    from evalcore.progress import bar
+    from evalcore.run.progress import bar
 
     sources = text_sources(args)
     if args.out and args.output not in (None, STDIN):

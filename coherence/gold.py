@@ -30,7 +30,7 @@ def parse_corpus(docs: list[GoldDocument]) -> list[ParsedText]:
     training and benchmark time); an unusable or corrupt cache only costs the time to parse."""
     from spacy.tokens import DocBin
 
-    from evalcore.persist import write_cache_entry
+    from evalcore.io.persist import write_cache_entry
     from evalcore.resources import cache_warning, spacy_pipeline, usable_cache_dir
 
     nlp = spacy_pipeline(("ner",))

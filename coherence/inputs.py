@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from coherence.adapters import FORMATS, ExternalParser, PrecomputedParses, RelationAdapter
-from evalcore.cli import check_input_path, read_input_text
+from evalcore.cli.convention import check_input_path
+from evalcore.io.textfiles import InputError, read_input_text, read_text
 from evalcore.metric.inputs import InputLimits
-from evalcore.textio import InputError, read_text
 
 STDIN = "-"
 

@@ -1,5 +1,5 @@
 """Train the Tier 1 parser on GDTB train (hyper-parameter C tuned on dev) and write the model
-file (:mod:`evalcore.models`, its signature in the header) and the connective lexicon into
+file (:mod:`evalcore.io.models`, its signature in the header) and the connective lexicon into
 ``coherence/models/``."""
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def stage_data(docs, parsed, lexicon: Lexicon) -> dict[str, Any]:
 
 
 def train(gdtb_dir: Path, pdtb2_table: Path, out_dir: Path, log=print) -> dict:
-    """Train all Tier 1 stages; write lexicon and model file (:mod:`evalcore.models`) to
+    """Train all Tier 1 stages; write lexicon and model file (:mod:`evalcore.io.models`) to
     ``out_dir``; returns the model's header."""
     t0 = time.time()
     train_docs, train_skipped = load_gdtb(gdtb_dir, "train")
@@ -112,7 +112,7 @@ def train(gdtb_dir: Path, pdtb2_table: Path, out_dir: Path, log=print) -> dict:
     log(f"nonexplicit: setting={setting} dev macro-F1={s:.4f} (n={len(tr['nonexplicit'][1])})")
     out_dir.mkdir(parents=True, exist_ok=True)
     save_lexicon(lexicon, out_dir / LEXICON_FILE[-1])
-    from evalcore.models import read_header, save_model
+    from evalcore.io.models import read_header, save_model
     from evalcore.resources import spacy_pipeline
 
     meta = spacy_pipeline(("ner",)).meta

@@ -1,15 +1,13 @@
-"""The ``aesop-eval`` command (also ``python -m evalcore``): quiet on Ctrl-C from its first import."""
+"""The ``aesop-eval`` command (also ``python -m evalcore``)."""
 
 import sys
 
-from evalcore.console import quiet_imports
+from evalcore.cli.console import run_command
 
 
 def main() -> int:
-    """Import and run :func:`evalcore.setup_cli.main`."""
-    with quiet_imports("aesop-eval"):
-        from evalcore.setup_cli import main as command
-    return command()
+    """Run :func:`evalcore.cli.aesop.main`, quiet on Ctrl-C from the first import."""
+    return run_command("aesop-eval", "evalcore.cli.aesop")
 
 
 if __name__ == "__main__":

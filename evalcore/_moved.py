@@ -1,14 +1,28 @@
-"""Old module paths kept for one release: an old module becomes its new module, with a warning."""
+"""Old import paths of modules that moved: each old module calls :func:`moved`, which warns once
+and makes the old name the new module, so ``import evalcore.textio`` still works for one release."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 import warnings
+from types import FrameType, ModuleType
 
 
-def moved(old_name: str, new_name: str) -> None:
-    """Make ``old_name`` the module ``new_name`` and warn (DeprecationWarning) that it moved."""
+def moved(old_name: str, new_name: str) -> ModuleType:
+    """Import ``new_name``, warn that ``old_name`` is deprecated, and alias the old name to it."""
     module = importlib.import_module(new_name)
-    warnings.warn(f"{old_name} is deprecated; import {new_name}", DeprecationWarning, stacklevel=3)
+    warnings.warn(f"{old_name} is deprecated; import {new_name}", DeprecationWarning, stacklevel=_importer_level())
     sys.modules[old_name] = module
+    return module
+
+
+def _importer_level() -> int:
+    """The stack level of the code that imported the old module, past importlib's frames and the shim."""
+    frame: FrameType | None = sys._getframe(2)  # the shim's body; its importer lies beyond importlib
+    level = 2
+    while frame is not None and (frame.f_code.co_filename.startswith("<frozen importlib")
+                                 or frame.f_globals.get("__name__") == "importlib"):
+        frame = frame.f_back
+        level += 1
+    return level + 1

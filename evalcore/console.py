@@ -1,30 +1,5 @@
-"""The first thing every command does: a Ctrl-C during its imports (a few tenths of a second before
-:func:`evalcore.cli.guarded` takes over) is one line and exit 130, never a traceback."""
+"""Deprecated path of :mod:`evalcore.cli.console` (kept for one release)."""
 
-from __future__ import annotations
+from evalcore._moved import moved
 
-import contextlib
-import os
-import signal
-from collections.abc import Iterator
-
-
-@contextlib.contextmanager
-def quiet_imports(prog: str) -> Iterator[None]:
-    """While the block runs, Ctrl-C writes ``PROG: interrupted`` and ends the process with 130
-    (nothing is written yet, so nothing is lost). An ignored SIGINT (a background job) stays
-    ignored; the handler before the block is restored after it."""
-    before = signal.getsignal(signal.SIGINT)
-    if before is not signal.default_int_handler:
-        yield
-        return
-
-    def interrupted(signum: int, frame: object) -> None:
-        os.write(2, f"{prog}: interrupted\n".encode())
-        os._exit(128 + signum)
-
-    signal.signal(signal.SIGINT, interrupted)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, before)
+moved(__name__, "evalcore.cli.console")

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from evalcore.persist import atomic_write
+from evalcore.io.persist import atomic_write
 from evalcore.resources import ResourceError, cache_root
 from evalcore.text.preprocess import tokenize
 

@@ -104,7 +104,7 @@ def cache_warning(what: str | Path, problem: str) -> None:
 def cache_folder(name: str) -> Path | None:
     """The cache sub-folder ``name`` to read entries from and write them to: created when it can
     be; an existing folder is returned even when it is read-only (its entries are read; a write
-    fails with one warning, see :func:`evalcore.persist.write_cache_entry`); None, after one
+    fails with one warning, see :func:`evalcore.io.persist.write_cache_entry`); None, after one
     warning, when there is no folder and none can be made (``AESOP_CACHE`` is a file)."""
     path = cache_root() / name
     try:

@@ -1,52 +1,5 @@
-"""``aesop-eval``: the suite's one setup command. ``aesop-eval setup [FAMILY ...]`` builds the
-resources a pip install cannot ship (WordNet for nltk, lmplz, the Brown corpus, the default
-phrase tables and LMs) into ``AESOP_CACHE``; ``--status`` lists what is built. Metrics build the
-same resources on first use; this command does it ahead of time."""
+"""Deprecated path of :mod:`evalcore.cli.aesop` (kept for one release)."""
 
-from __future__ import annotations
+from evalcore._moved import moved
 
-import argparse
-import sys
-
-from evalcore.cli import EXIT_OK, command, dispatch, guarded, new_parser
-
-
-def _setup(args: argparse.Namespace) -> int:
-    from evalcore.resources import cache_root
-    from evalcore.system_resources import FAMILIES, ensure, status
-
-    families = args.family or ["all"]
-    for family in families:
-        if family not in FAMILIES:
-            raise ValueError(f"unknown family {family!r}; choose from {', '.join(FAMILIES)}")
-    if args.status:
-        for family in families:
-            for step, done in status(family).items():
-                print(f"{family:<8} {step:<14} {'built' if done else 'missing'}")
-        print(f"cache: {cache_root()}", file=sys.stderr)
-        return EXIT_OK
-    for family in families:
-        ensure(family, verify=True)
-    print(f"resources of {', '.join(families)} are built in {cache_root()}", file=sys.stderr)
-    return EXIT_OK
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = new_parser("aesop-eval", "Set up the resources of aesop-eval's metric families.", None)
-    sub = parser.add_subparsers(dest="command", required=True)
-    s = command(sub, "setup", _setup, help="build the resources a metric family needs into AESOP_CACHE",
-                description="Build WordNet (wordnet), lmplz + Brown LM + phrase tables (pem), and all of these "
-                            "plus the Bible LM (mt, all) into AESOP_CACHE. Needs the Debian packages the error "
-                            "message names; skips what is built and rebuilds what is damaged.")
-    s.add_argument("family", nargs="*", metavar="FAMILY", help="wordnet, pem, mt or all (default: all)")
-    s.add_argument("--status", action="store_true", help="list what is built and exit")
-    return parser
-
-
-@guarded("aesop-eval")
-def main(argv: list[str] | None = None) -> int:
-    return dispatch("aesop-eval", build_parser, argv)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+moved(__name__, "evalcore.cli.aesop")

@@ -220,7 +220,7 @@ def ensure(family: str, *, steps: tuple[str, ...] | None = None, verify: bool = 
     ResourceError naming the Debian packages they need and ``aesop-eval setup FAMILY``.
     ``verify``: run every step's builder, which checks what exists (a damaged phrase table or LM
     is rebuilt); otherwise a step whose output exists is skipped unread."""
-    from evalcore.progress import bar
+    from evalcore.run.progress import bar
 
     todo = [s for s in family_steps(family) if (steps is None or s.name in steps) and (verify or not s.done())]
     if not todo:

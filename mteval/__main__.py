@@ -1,15 +1,13 @@
-"""The ``mteval`` command (also ``python -m mteval``): quiet on Ctrl-C from its first import."""
+"""The ``mteval`` command (also ``python -m mteval``)."""
 
 import sys
 
-from evalcore.console import quiet_imports
+from evalcore.cli.console import run_command
 
 
 def main() -> int:
-    """Import and run :func:`mteval.cli.main`."""
-    with quiet_imports("mteval"):
-        from mteval.cli import main as command
-    return command()
+    """Run :func:`mteval.cli.main`, quiet on Ctrl-C from the first import."""
+    return run_command("mteval", "mteval.cli")
 
 
 if __name__ == "__main__":

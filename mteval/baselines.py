@@ -18,8 +18,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from evalcore.lazy import lazy_resource
 from evalcore.metric import Item, ReferenceMetric, Score
+from evalcore.metric.lazy import lazy_resource
 from evalcore.metric.statistics import SufficientStatistics
 
 

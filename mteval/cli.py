@@ -2,7 +2,7 @@
 human judgments, and answer a tuner line by line (``stream``); benchmarks live in a checkout's
 ``benchmarks/`` (``python -m benchmarks --list``).
 
-Follows the suite's CLI convention (:mod:`evalcore.cli`): ``--version``, ``--list-metrics``,
+Follows the suite's CLI convention (:mod:`evalcore.cli.convention`): ``--version``, ``--list-metrics``,
 ``-m``/``-i``/``-o``/``--format``/``--jobs``/``--max-chars``; machine formats pure on stdout,
 signatures inside JSON or on stderr; exit codes 0 (every segment scored), 1 (some segments could
 not be scored: error records name file and line, a count is on stderr), 2 (usage error or
@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from evalcore.cli import (
+from evalcore.cli.convention import (
     EXIT_OK,
     add_io_args,
     add_limit_args,
@@ -34,7 +34,7 @@ from evalcore.cli import (
     positive_int,
     select_metrics,
 )
-from evalcore.textio import InputError
+from evalcore.io.textfiles import InputError
 from mteval.registry import DEFAULT_METRICS
 
 PROG = "mteval"

@@ -24,15 +24,15 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.cli import strict_json
+from evalcore.cli.convention import strict_json
 from evalcore.data.human import Judgments
 from evalcore.data.human import read_judgments as read_keyed_judgments
 from evalcore.data.scores import read_score_json
+from evalcore.io.tables import HEADLINE, SHORT, table
+from evalcore.io.textfiles import InputError
 from evalcore.metaeval import correlation_table, mark_undefined, matrices, undefined_reason
 from evalcore.metric import Score
 from evalcore.metric.registry import get_metric
-from evalcore.tables import HEADLINE, SHORT, table
-from evalcore.textio import InputError
 from mteval.metaeval import corpus_statistics, orientation, system_correlations
 
 SEGMENT_COLUMNS = ("line", "seg_id", "segment")

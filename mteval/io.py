@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from evalcore.io.textfiles import InputError, LineError, decode_lines, read_bytes
 from evalcore.metric import Item
-from evalcore.textio import InputError, LineError, decode_lines, read_bytes
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class Segments:
 
 def read_segments(path: str | Path, output: bool = False) -> Segments:
     """One segment per line of ``path`` (``-`` = standard input), read by the input rule of
-    :mod:`evalcore.textio` (UTF-16 decoded, binary data an InputError, an undecodable line an
+    :mod:`evalcore.io.textfiles` (UTF-16 decoded, binary data an InputError, an undecodable line an
     error naming it); a final newline ends the last line rather than adding an empty one.
     ``output``: a system's output, whose empty lines are segments to score, not errors."""
     name = str(path)

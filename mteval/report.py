@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from evalcore.cli import jsonl_line, strict_json, tsv_cell
+from evalcore.cli.convention import jsonl_line, strict_json, tsv_cell
+from evalcore.io.tables import table
 from evalcore.metric.records import finite_or_none
-from evalcore.tables import table
 from mteval.scoring import SystemResult
 
 

@@ -65,7 +65,7 @@ def score_systems(systems: dict[tuple[str, str], list[Segment]], metrics: Sequen
                   limits: InputLimits | None = None, progress: bool = True, scheduler=None) -> list[SystemResult]:
     """Score every system's segments with every metric; unscorable lines get error records. Items
     are scored line by line across systems, so each reference set is preprocessed once; with
-    ``scheduler`` on a Dask cluster (:mod:`evalcore.distributed`). Corpus scores are made here from
+    ``scheduler`` on a Dask cluster (:mod:`evalcore.run.distributed`). Corpus scores are made here from
     every segment's score (summed statistics for BLEU, chrF, TER), wherever the segments ran."""
     keys = list(systems)
     n_lines = len(next(iter(systems.values())))

@@ -21,8 +21,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import BinaryIO, TextIO
 
+from evalcore.io.textfiles import undecodable
 from evalcore.metric import InputLimits, Item, Metric, Score
-from evalcore.textio import undecodable
 from mteval.io import Segments
 
 ERROR = "ERROR"

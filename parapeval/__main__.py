@@ -1,15 +1,13 @@
-"""The ``parapeval`` command (also ``python -m parapeval``): quiet on Ctrl-C from its first import."""
+"""The ``parapeval`` command (also ``python -m parapeval``)."""
 
 import sys
 
-from evalcore.console import quiet_imports
+from evalcore.cli.console import run_command
 
 
 def main() -> int:
-    """Import and run :func:`parapeval.cli.main`."""
-    with quiet_imports("parapeval"):
-        from parapeval.cli import main as command
-    return command()
+    """Run :func:`parapeval.cli.main`, quiet on Ctrl-C from the first import."""
+    return run_command("parapeval", "parapeval.cli")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """The `parapeval` command line: score, train, setup, build-phrase-table, build-lm.
 
-`score` follows the suite's CLI convention (:mod:`evalcore.cli`): ``-i`` a pair file or ``-``,
+`score` follows the suite's CLI convention (:mod:`evalcore.cli.convention`): ``-i`` a pair file or ``-``,
 ``-o`` a file or ``-``, ``--format table|json|jsonl|tsv`` (machine formats pure on stdout, the
 signature inside JSON or on stderr), exit codes 0 all pairs scored, 1 some pairs failed (count
 on stderr), 2 usage error or unreadable input.
@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evalcore.cli import (
+from evalcore.cli.convention import (
     EXIT_OK,
     add_io_args,
     check_input_path,
@@ -30,7 +30,7 @@ from evalcore.cli import (
     new_parser,
     select_metrics,
 )
-from evalcore.textio import InputError
+from evalcore.io.textfiles import InputError
 from parapeval import defaults
 
 if TYPE_CHECKING:
@@ -135,8 +135,8 @@ def cmd_build_phrase_table(args: argparse.Namespace) -> int:
 
 
 def cmd_build_lm(args: argparse.Namespace) -> int:
+    from evalcore.io.textfiles import read_text
     from evalcore.lm import KenLM, train_lm
-    from evalcore.textio import read_text
 
     check_output_dir(Path(args.out).parent, "--out")
     lines = (line for path in args.text for line in read_text(path).splitlines())

@@ -18,5 +18,5 @@ def cache_dir() -> Path:
 
 
 def model_path() -> Path:
-    """The shipped default PEM model (a model file, :mod:`evalcore.models`)."""
+    """The shipped default PEM model (a model file, :mod:`evalcore.io.models`)."""
     return package_path("parapeval", "models", "pem-default.npz")

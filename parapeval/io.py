@@ -1,5 +1,5 @@
 """Reading (original, paraphrase[, system]) pairs from JSONL or TSV, line by line, by the input
-rule of :mod:`evalcore.textio`, so that a bad line (undecodable bytes, broken JSON, missing field,
+rule of :mod:`evalcore.io.textfiles`, so that a bad line (undecodable bytes, broken JSON, missing field,
 blank) becomes an error record naming the line instead of stopping the batch, while a file that
 holds no pairs at all (binary, whitespace only) is one clear error naming the file."""
 
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evalcore.io.textfiles import InputError, LineError, decode_lines, read_bytes
 from evalcore.metric.inputs import is_blank
-from evalcore.textio import InputError, LineError, decode_lines, read_bytes
 
 ORIGINAL_FIELDS = ("original", "source", "reference")
 PARAPHRASE_FIELDS = ("paraphrase", "candidate", "hypothesis", "text")
@@ -45,7 +45,7 @@ def _pick(obj: dict, names: Sequence[str]) -> Any:
 
 
 def _lines(data: bytes, name: str) -> list[str | LineError]:
-    """Lines of a pair file by the input rule (:func:`evalcore.textio.decode_lines`: UTF-16 decoded,
+    """Lines of a pair file by the input rule (:func:`evalcore.io.textfiles.decode_lines`: UTF-16 decoded,
     binary data an InputError naming the file, an undecodable line a :class:`LineError`), without
     the empty lines that close the file; a file of whitespace only is an InputError naming it.
     Control and invisible characters count as the nothing the input rule makes of them in that
@@ -89,7 +89,7 @@ def _opening(text: str) -> str:
 
 def _jsonl_record(item: str, text: str, system_field: str | None, default_system: str) -> PairRecord:
     """A JSONL line as a record; ValueError/KeyError when it is not an object with both texts. A raw
-    control character inside a string is read, as :func:`evalcore.textio.jsonl_objects` reads it."""
+    control character inside a string is read, as :func:`evalcore.io.textfiles.jsonl_objects` reads it."""
     obj = json.loads(text, strict=False)
     if not isinstance(obj, dict):
         raise ValueError("a JSON object per line is expected")

@@ -1,7 +1,7 @@
 """The PEM regressor: a scikit-learn Pipeline (standard scaling + SVR, RBF kernel by default)
 over the three features, with hyper-parameters chosen by grouped cross-validation on the
 training data only; the paper's artificial control paraphrases; the neutral point; saving and
-loading as a model file (:mod:`evalcore.models`: data only, header with its SHA-256)."""
+loading as a model file (:mod:`evalcore.io.models`: data only, header with its SHA-256)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 
-from evalcore import models
-from evalcore.persist import ModelFileError
+from evalcore.io import models
+from evalcore.io.persist import ModelFileError
 from evalcore.resources import ResourceError
 
 #: the regressor's inputs, in column order (target_ngram_f1 is a similarity of wording: 1 for a copy)
@@ -103,7 +103,7 @@ def neutral_point(model: PEMRegressor, X: np.ndarray) -> dict:
 
 
 def save_pem(model: PEMRegressor, path: str | Path, info: dict) -> Path:
-    """Write a fitted regressor as a model file (:mod:`evalcore.models`); ``info`` names the
+    """Write a fitted regressor as a model file (:mod:`evalcore.io.models`); ``info`` names the
     signature, training data, licence, pivots, discount and the neutral point."""
     missing = [k for k in ("pivots", "neutral") if k not in info]
     if missing:

@@ -20,13 +20,13 @@ from evalcore import __version__
 from evalcore.bpng import BPNGBuilder, PhraseTableStore
 from evalcore.bpng.compiled import compiled_pays
 from evalcore.bpng.table import PhraseTable
-from evalcore.lazy import lazy_resource
+from evalcore.io.models import ModelFileError
+from evalcore.io.textfiles import InputError
 from evalcore.metric import InputLimits, Item, Score, Signature, SourceMetric
-from evalcore.models import ModelFileError
+from evalcore.metric.lazy import lazy_resource
 from evalcore.phrase_table.build import english_preprocessor
 from evalcore.resources import ResourceError
 from evalcore.text.preprocess import Preprocessor, tokenize
-from evalcore.textio import InputError
 from parapeval import defaults
 from parapeval.fluency import FluencyScorer
 from parapeval.target_ngrams import target_bag, target_f1, target_f1_batch

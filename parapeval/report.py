@@ -1,5 +1,5 @@
 """What `parapeval score` writes: one row per input line (every metric's score or error record),
-per-system means and ranks, rendered in the CLI convention's formats (:mod:`evalcore.cli`):
+per-system means and ranks, rendered in the CLI convention's formats (:mod:`evalcore.cli.convention`):
 table for people, JSON (with the signatures), JSONL and TSV (rows only)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from evalcore.cli import jsonl_line, strict_json, tsv_cell
+from evalcore.cli.convention import jsonl_line, strict_json, tsv_cell
 from evalcore.metric import Metric
 from evalcore.metric.base import Result
 from evalcore.metric.records import finite_or_none

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from evalcore.progress import bar
+from evalcore.run.progress import bar
 from parapeval.data import ScoredPair
 from parapeval.model import PEMRegressor, control_pairs
 from parapeval.pem import PEMFeatures

@@ -1,4 +1,4 @@
-"""Convert the shipped joblib models (+ JSON sidecars) to model files (:mod:`evalcore.models`).
+"""Convert the shipped joblib models (+ JSON sidecars) to model files (:mod:`evalcore.io.models`).
 
 Each old file is checked against the SHA-256 of its sidecar, converted, read back, and compared
 with the original object attribute by attribute (arrays bit for bit): the same state gives the
@@ -19,8 +19,8 @@ from pathlib import Path
 import joblib
 import numpy as np
 
-from evalcore.models import load_model, model_digest, save_model
-from evalcore.persist import file_sha256
+from evalcore.io.models import load_model, model_digest, save_model
+from evalcore.io.persist import file_sha256
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "reference" / "cli.md"
-COMMANDS = (("aesop-eval", "evalcore.setup_cli"), ("summeval", "summeval.cli"),
+COMMANDS = (("aesop-eval", "evalcore.cli.aesop"), ("summeval", "summeval.cli"),
             ("coherence", "coherence.cli"), ("parapeval", "parapeval.cli"), ("mteval", "mteval.cli"))
 WIDTH = "100"  # argparse wraps help at $COLUMNS; fixed so the page is the same on every terminal
 

@@ -1,15 +1,13 @@
-"""The ``summeval`` command (also ``python -m summeval``): quiet on Ctrl-C from its first import."""
+"""The ``summeval`` command (also ``python -m summeval``)."""
 
 import sys
 
-from evalcore.console import quiet_imports
+from evalcore.cli.console import run_command
 
 
 def main() -> int:
-    """Import and run :func:`summeval.cli.main`."""
-    with quiet_imports("summeval"):
-        from summeval.cli import main as command
-    return command()
+    """Run :func:`summeval.cli.main`, quiet on Ctrl-C from the first import."""
+    return run_command("summeval", "summeval.cli")
 
 
 if __name__ == "__main__":

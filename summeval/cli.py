@@ -1,7 +1,7 @@
 """``summeval``: score summaries, correlate metrics with human scores, train CREMER
 (benchmarks: ``python -m benchmarks --list`` in a checkout).
 
-Follows the suite's CLI convention (:mod:`evalcore.cli`): ``--version``, ``--list-metrics``,
+Follows the suite's CLI convention (:mod:`evalcore.cli.convention`): ``--version``, ``--list-metrics``,
 ``-m``/``-i``/``-o``/``--format``/``--jobs``/``--max-chars``; machine formats pure on stdout; exit
 codes 0 (all scored), 1 (some summaries failed, counted on stderr), 2 (usage or unreadable input);
 output paths, ``--report`` and ``--human`` checked before any scoring.
@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from evalcore.cli import (
+from evalcore.cli.convention import (
     EXIT_OK,
     add_io_args,
     add_output_args,
@@ -33,7 +33,7 @@ from evalcore.cli import (
     select_metrics,
     strict_json,
 )
-from evalcore.textio import InputError
+from evalcore.io.textfiles import InputError
 from summeval.metrics.multiref import MULTI_REF_MODES
 from summeval.pipeline import RANK_RULES
 from summeval.registry import ALL_METRICS, BORROWED, DEFAULT_METRICS
@@ -240,8 +240,8 @@ def _write_report(folder: Path, human, signatures, names, results, systems, rank
 def _correlate(args) -> int:
     from evalcore.data.human import match_keys
     from evalcore.data.scores import read_score_json
+    from evalcore.io.tables import correlation_markdown
     from evalcore.metaeval import correlation_table, matrices, significance_table
-    from evalcore.tables import correlation_markdown
 
     output = check_output_path(args.output)
     check_input_path(args.scores, "--scores")

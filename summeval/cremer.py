@@ -31,8 +31,8 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 
 from evalcore import __version__
+from evalcore.io.models import SUFFIX, load_model, save_model
 from evalcore.metric import Signature
-from evalcore.models import SUFFIX, load_model, save_model
 from evalcore.resources import ResourceError, package_path
 
 KERNELS = {"linear": "CREMER-LF", "poly": "CREMER-PF", "rbf": "CREMER-RBF"}
@@ -173,7 +173,7 @@ def cremer_features(tesla, dicomer, judged, topics, info: dict) -> tuple[np.ndar
 
 def save_cremer(model: TransformedTargetRegressor, kernel: str, info: dict, folder: str | Path | None = None,
                 training: str = DEFAULT_TRAINING) -> Path:
-    """Write a fitted regressor as a model file (:mod:`evalcore.models`): ``info`` names the
+    """Write a fitted regressor as a model file (:mod:`evalcore.io.models`): ``info`` names the
     target, the training data and its licence; the metric's name and the model's signature are
     added here."""
     signature = str(model_signature(kernel, info["target"], training, info.get("use")))

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
+from evalcore.io.textfiles import InputError
 from evalcore.metric import Item
 from evalcore.resources import ResourceError
-from evalcore.textio import InputError
 from summeval.cremer import (
     DEFAULT_KERNEL,
     DEFAULT_TRAINING,

@@ -1,5 +1,5 @@
 """Scoring summaries on a Dask cluster from Python: :func:`summeval.pipeline.score_items` with a
-scheduler (:mod:`evalcore.distributed` says what travels and what each worker keeps).
+scheduler (:mod:`evalcore.run.distributed` says what travels and what each worker keeps).
 
 Needs the optional extra ``pip install 'aesop-eval[dask]'``. Pass a ``distributed.Client`` for a
 real cluster; without one, Dask's default scheduler for the current context is used.
@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from evalcore.data.records import SummaryItem
-from evalcore.distributed import CONTEXT
 from evalcore.metric import InputLimits, Metric
 from evalcore.metric.batch import CHUNK_ITEMS
+from evalcore.run.distributed import CONTEXT
 from summeval.pipeline import SummaryResult, score_items
 
 

@@ -124,7 +124,7 @@ def score_items(items: Sequence[SummaryItem], metrics: Sequence[Metric], jobs: i
                 limits: InputLimits | None = None, chunk_size: int = CHUNK_ITEMS,
                 scheduler=None) -> list[SummaryResult]:
     """Score every item with every metric, in input order; chunks hold whole topics (on a Dask
-    cluster with ``scheduler``: :mod:`evalcore.distributed`)."""
+    cluster with ``scheduler``: :mod:`evalcore.run.distributed`)."""
     metric_items = to_metric_items(items)
     topic_of = {mi.id: it.topic for mi, it in zip(metric_items, items)}
     per_item = score_with(metrics, metric_items, jobs=jobs, progress=progress, limits=limits,

@@ -1,16 +1,16 @@
 """Rendering scoring results: a text table for people, JSON, JSONL and TSV for programs.
 
 Machine formats carry only data (strict JSON: a missing value is ``null``); where the signatures
-go is the CLI convention's business (:func:`evalcore.cli.emit`).
+go is the CLI convention's business (:func:`evalcore.cli.convention.emit`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from evalcore.cli import jsonl_line, strict_json, tsv_cell
+from evalcore.cli.convention import jsonl_line, strict_json, tsv_cell
+from evalcore.io.tables import table
 from evalcore.metric import Signature
-from evalcore.tables import table
 from summeval.pipeline import Ranking, SummaryResult, SystemResult
 
 

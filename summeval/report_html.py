@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from evalcore.io.tables import table
 from evalcore.metric import Signature
-from evalcore.tables import table
 from summeval.pipeline import Ranking, SummaryResult, SystemResult
 from summeval.report import SYSTEM_HEAD, ranking_notes, score_intervals, shown_value, system_rows
 
@@ -134,7 +134,7 @@ def _levels(correlations: Mapping | None) -> list[tuple[str, str, str, list[str]
     """(grouping, title, CI note, header, rows) per correlation level, system level first."""
     if not correlations:
         return []
-    from evalcore.tables import correlation_rows
+    from evalcore.io.tables import correlation_rows
 
     levels = list(zip(correlations, correlation_rows(correlations)))
     levels.sort(key=lambda lv: lv[0] != "system")

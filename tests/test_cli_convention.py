@@ -1,7 +1,7 @@
-"""Every command follows one CLI skeleton (evalcore.cli): ``--version`` and ``--list-metrics``;
+"""Every command follows one CLI skeleton (evalcore.cli.convention): ``--version`` and ``--list-metrics``;
 ``-m`` checked against the registry (an unknown name or a missing pip extra is one line and exit 2
 before any metric is built); ``-o`` checked before any scoring; ``--format json`` parses; every
-subcommand is dispatched through the handler :func:`evalcore.cli.command` sets."""
+subcommand is dispatched through the handler :func:`evalcore.cli.convention.command` sets."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ CLIS = {"summeval": ("summeval.cli", "summeval", "rouge-2", "cremer"),
         "coherence": ("coherence.cli", "coherence", "dicomer", "dicomer"),
         "parapeval": ("parapeval.cli", "parapeval", "pem", "pem"),
         "mteval": ("mteval.cli", "mteval", "bleu", "bleu")}
-ALL_PROGS = {**{prog: spec[0] for prog, spec in CLIS.items()}, "aesop-eval": "evalcore.setup_cli"}
+ALL_PROGS = {**{prog: spec[0] for prog, spec in CLIS.items()}, "aesop-eval": "evalcore.cli.aesop"}
 
 
 def _score_args(prog: str, tmp: Path) -> list[str]:
@@ -142,7 +142,7 @@ def _all_leaves():
 
 
 def test_every_subcommand_has_a_handler_and_the_shared_flags_come_together():
-    """One dispatch style: every subcommand names its handler (evalcore.cli.command); a command
+    """One dispatch style: every subcommand names its handler (evalcore.cli.convention.command); a command
     with ``-m`` lists its metrics, one with ``--format`` takes ``-o``; the scoring commands take
     ``--jobs``, ``--max-chars`` and ``--scheduler``."""
     leaves = dict(_all_leaves())
@@ -159,7 +159,7 @@ def test_every_subcommand_has_a_handler_and_the_shared_flags_come_together():
 
 
 def test_a_cli_module_holds_no_metric_validator_of_its_own():
-    """The four validators of ``-m`` are one (evalcore.cli.metric_names)."""
+    """The four validators of ``-m`` are one (evalcore.cli.convention.metric_names)."""
     modules = [ROOT / f"{m.replace('.', '/')}.py" for m in ALL_PROGS.values()] + [ROOT / "coherence/dicomer/cli.py"]
     for path in modules:
         text = path.read_text("utf-8")

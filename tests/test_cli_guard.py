@@ -1,4 +1,4 @@
-"""Every command's main wears one guard (evalcore.cli.guarded): Ctrl-C is one line and exit 130, a
+"""Every command's main wears one guard (evalcore.cli.convention.guarded): Ctrl-C is one line and exit 130, a
 full disk one line and exit 2, never a traceback."""
 
 import errno
@@ -98,7 +98,7 @@ def test_a_real_ctrl_c_while_reading_input_is_one_line():
 
 
 COMMANDS = {"summeval": "summeval.cli", "coherence": "coherence.cli", "parapeval": "parapeval.cli",
-            "mteval": "mteval.cli", "aesop-eval": "evalcore.setup_cli"}
+            "mteval": "mteval.cli", "aesop-eval": "evalcore.cli.aesop"}
 # runs a console script's code, sending SIGINT to itself as the command's module starts importing:
 # a Ctrl-C in the first tenths of a second, without a race
 _INTERRUPTED_IMPORT = """

@@ -58,7 +58,7 @@ def test_reference_reads_the_parsers_of_its_own_checkout(tmp_path):
     checkout the interpreter has installed."""
     (tmp_path / "scripts").mkdir()
     shutil.copy(ROOT / "scripts" / "gen_cli_reference.py", tmp_path / "scripts")
-    for module in ("evalcore.setup_cli", "summeval.cli", "coherence.cli", "parapeval.cli", "mteval.cli"):
+    for module in ("evalcore.cli.aesop", "summeval.cli", "coherence.cli", "parapeval.cli", "mteval.cli"):
         package, name = module.split(".")
         (tmp_path / package).mkdir()
         (tmp_path / package / "__init__.py").write_text("", encoding="utf-8")

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from evalcore.io.native_output import stdout_to_stderr
 from evalcore.metric.registry import registered, spec
-from evalcore.native_output import stdout_to_stderr
 
 ROOT = Path(__file__).resolve().parents[1]
 #: what a command's stderr says when a default resource is not built (then the group is skipped)

@@ -93,9 +93,9 @@ def _throughput(se, cached, parser, seed: int) -> dict:
 def run(data: Path | None, out: Path, tier: int = 0, n_boot: int = 1000, seed: int = 0) -> dict:
     """Run the benchmark; write ``readability.md`` and ``readability.json`` into ``out``."""
     from coherence.parser.pipeline import DiscourseParser
+    from evalcore.io.tables import correlation_markdown
     from evalcore.metaeval import correlation_table, matrices, significance_table
     from evalcore.metric.registry import get_metric
-    from evalcore.tables import correlation_markdown
 
     start = time.perf_counter()
     se = load_summeval(data)
@@ -164,7 +164,7 @@ def run(data: Path | None, out: Path, tier: int = 0, n_boot: int = 1000, seed: i
 
 
 def _markdown(report: dict, corr_md: str) -> str:
-    from evalcore.tables import table
+    from evalcore.io.tables import table
 
     perm = report["permutation_test"]
     perm_rows = [[v, *(f"{perm[f'{v}/{m}']['accuracy'] * 100:.2f}" for m in MODES),
@@ -200,7 +200,7 @@ def _markdown(report: dict, corr_md: str) -> str:
 
 def headline_table(report: dict, dim: str) -> str:
     """One human dimension's headline table: ρ and τ with CIs and permutation accuracy per model."""
-    from evalcore.tables import table
+    from evalcore.io.tables import table
 
     return table(["model/training", "summary ρ [95% CI]", "system τ [95% CI]", "permutation accuracy %"],
                  _headline_rows(report, dim))

@@ -31,7 +31,7 @@ import numpy as np
 
 from benchmarks.harness import machine, machine_line, peak_rss_mib, write_report
 from evalcore.data.summeval import read_summeval
-from evalcore.tables import table
+from evalcore.io.tables import table
 
 TARGET_RATIO = 1.2  # DICOMER (cold cache) within 1.2x of spaCy alone
 RUNS = {"spacy_tokens": "spaCy alone, DICOMER's tokens (floor)", "spacy_raw": "spaCy alone, raw texts",

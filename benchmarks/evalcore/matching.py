@@ -24,10 +24,10 @@ from typing import Any
 import numpy as np
 
 from benchmarks.harness import machine, machine_line, peak_rss_mib, write_report
+from evalcore.io.tables import table
 from evalcore.matching.problem import Core, MatchProblem
 from evalcore.matching.solve import PATHS, choose, match, solve_core
 from evalcore.matching.transport import network_simplex_dense, network_simplex_sparse
-from evalcore.tables import table
 
 BASELINE_COMMIT = "b9955f2"
 OBJECTIVE_TOLERANCE = 1e-9

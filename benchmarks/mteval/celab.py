@@ -26,12 +26,12 @@ import numpy as np
 from benchmarks.harness import machine, machine_line, peak_rss_mib, write_report
 from benchmarks.mteval.celab_words import WordTeslaM
 from benchmarks.mteval.wmt import Scored, sample_segments, score_pair
+from evalcore.io.tables import table
 from evalcore.matching import match
 from evalcore.matching.covered import solve_covered
 from evalcore.metaeval import correlate, correlation_rows, resample_documents
 from evalcore.metric import Metric
 from evalcore.resources import shared_data_dir
-from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf
 from mteval.celab.metric import TeslaCelab
 from mteval.data.mqm import newstest_testset

@@ -20,8 +20,8 @@ from pathlib import Path
 from benchmarks.harness import machine, machine_line, write_report
 from benchmarks.mteval import tesla as tesla_bench
 from benchmarks.mteval.tesla import PAPER_MS, cpu, wmt12_lines
+from evalcore.io.tables import table
 from evalcore.metric import Item, Metric
-from evalcore.tables import table
 
 #: segments of the default run: the whole bench takes about 2-3 minutes on a loaded 2-core machine
 DEFAULT_SEGMENTS = 500

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from benchmarks.harness import machine, machine_line, write_report
+from evalcore.io.tables import table
 from evalcore.metaeval import percentile_interval, resample_documents
-from evalcore.tables import table
 from mteval.srl.features import PREDICATE_POS, Parsed, candidate_routes, parse_gold_tokens, parse_texts, path_string
 from mteval.srl.labeller import Labeller, parser_for
 from mteval.srl.model import NONE, Settings, SRLModel, train_model

@@ -26,13 +26,13 @@ import numpy as np
 
 from benchmarks.harness import machine, machine_line, source_commit, write_report
 from benchmarks.mteval.plots import kendall_plot
+from evalcore.io.tables import table
+from evalcore.io.textfiles import InputError
 from evalcore.metaeval import correlate, paired_significance, resample_documents
 from evalcore.metric import Item, Metric, Score
 from evalcore.metric.batch import score_with
 from evalcore.metric.registry import declared_options, get_metric, registered
 from evalcore.resources import shared_data_dir
-from evalcore.tables import table
-from evalcore.textio import InputError
 from mteval.data import mqm, wmt12
 from mteval.data.testset import TestSet
 from mteval.metaeval import (

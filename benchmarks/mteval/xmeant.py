@@ -126,8 +126,8 @@ def bench(out: Path, data: Path | None = None, pairs: Sequence[str] = ("fr-en", 
     """XMEANT's benchmark: which WMT12 pairs it can run, segment Kendall where it runs, and the
     TED en-de lexical diagnostic; writes ``xmeant.md`` and ``xmeant.json`` into ``out``."""
     from benchmarks.harness import machine, machine_line, source_commit, write_report
+    from evalcore.io.tables import table
     from evalcore.resources import shared_data_dir
-    from evalcore.tables import table
     from mteval.data import wmt12
 
     root = (data or shared_data_dir()) / "mt"

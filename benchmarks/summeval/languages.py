@@ -22,11 +22,11 @@ import numpy as np
 from benchmarks.harness import machine, machine_line, write_report
 from evalcore.data.human import read_human
 from evalcore.data.jsonl import read_jsonl
+from evalcore.io.tables import table
 from evalcore.metaeval import correlate, matrices, resample_documents
 from evalcore.metric import Metric
 from evalcore.metric.registry import build_metrics
 from evalcore.resources import shared_data_dir
-from evalcore.tables import table
 from evalcore.text.languages import language, stop_words, words
 from summeval.metrics import Rouge, RougeSU, TeslaS
 from summeval.pipeline import score_items

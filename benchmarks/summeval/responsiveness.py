@@ -19,10 +19,10 @@ from benchmarks.harness import machine, machine_line, write_report
 from coherence.dicomer import oof
 from coherence.dicomer.config import variant_config
 from evalcore.data.summeval import read_summeval
+from evalcore.io.tables import correlation_markdown, table
 from evalcore.metaeval import correlation_table, matrices, significance_table
 from evalcore.metric.registry import build_metrics
 from evalcore.resources import shared_data_dir
-from evalcore.tables import correlation_markdown, table
 from summeval.cremer import KERNELS, N_FOLDS, feature_matrix, fit_cremer, scale_dicomer, topic_z
 from summeval.pipeline import score_items
 

@@ -17,9 +17,9 @@ from typing import Any
 from benchmarks.harness import machine, machine_line, peak_rss_mib, write_report
 from evalcore.data.records import SummaryItem
 from evalcore.data.summeval import read_summeval
+from evalcore.io.tables import table
 from evalcore.metric.registry import build_metrics
 from evalcore.resources import shared_data_dir
-from evalcore.tables import table
 from summeval.metrics.tesla_s import clear_caches
 from summeval.pipeline import score_items
 

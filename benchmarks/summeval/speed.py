@@ -37,10 +37,10 @@ from benchmarks.evalcore.matching import lp_markdown
 from benchmarks.evalcore.matching import lp_speed as lp_tesla_m_speed
 from benchmarks.harness import machine, machine_line, peak_rss_mib, write_report
 from evalcore.data.summeval import read_summeval
+from evalcore.io.tables import table
 from evalcore.matching import match
 from evalcore.metaeval import correlations
 from evalcore.resources import shared_data_dir
-from evalcore.tables import table
 from summeval.metrics.tesla_s import TeslaS, clear_caches
 
 DEFAULT_FILE = ("summeval", "summeval_16sys_mean_expert.json")

@@ -15,10 +15,10 @@ import numpy as np
 
 from benchmarks.harness import machine, machine_line, write_report
 from evalcore.data.summeval import DIMENSIONS, read_summeval
+from evalcore.io.tables import correlation_markdown, table
 from evalcore.metaeval import correlation_table, matrices, significance_table
 from evalcore.metric.registry import build_metrics
 from evalcore.resources import shared_data_dir
-from evalcore.tables import correlation_markdown, table
 from evalcore.text.preprocess import tokenize
 from summeval.pipeline import score_items
 

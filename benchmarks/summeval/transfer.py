@@ -677,7 +677,7 @@ def _fmt(c: dict | None) -> str:
 
 
 def _table(headers, rows) -> str:
-    from evalcore.tables import table
+    from evalcore.io.tables import table
 
     return table(headers, rows)
 

@@ -209,7 +209,7 @@ class AnalysisCache:
     def analyse(self, texts: Sequence[str], progress: bool = False) -> list[Analysis]:
         """Analyses of ``texts`` in order, parsing (batched) only the texts not cached yet;
         ``progress`` shows a bar on an interactive terminal for long runs."""
-        from evalcore.progress import bar
+        from evalcore.run.progress import bar
 
         keys = [text_key(t) for t in texts]
         self._load(keys)
@@ -258,7 +258,7 @@ class AnalysisCache:
                              progress: bool = False) -> list[list[Analysis]]:
         """Analyses of up to ``k`` seeded sentence permutations of each text (spaCy runs once
         per original text; the permutation seed depends on the text, not on its position)."""
-        from evalcore.progress import bar
+        from evalcore.run.progress import bar
 
         plans = []
         for text, original in zip(texts, self.analyse(texts)):

@@ -12,7 +12,7 @@ from coherence.dicomer.config import VARIANTS
 from coherence.dicomer.synthetic import GENRE_SETS
 from coherence.dicomer.train import DEFAULT_MODE, DEFAULT_VARIANT, MODES
 from coherence.inputs import add_relation_source_args, add_text_inputs, text_sources
-from evalcore.cli import (
+from evalcore.cli.convention import (
     EXIT_OK,
     add_limit_args,
     add_metric_args,
@@ -28,8 +28,8 @@ from evalcore.cli import (
     strict_json,
     tsv_cell,
 )
+from evalcore.io.textfiles import InputError
 from evalcore.metric import ErrorRecord, Item, Score
-from evalcore.textio import InputError
 
 Result = Score | ErrorRecord
 
@@ -85,7 +85,7 @@ def _table_cells(result: Result) -> tuple[str, str]:
 
 
 def _table(names: Sequence[str], rows: Sequence[tuple[str, Mapping[str, Result]]]) -> str:
-    from evalcore.tables import table
+    from evalcore.io.tables import table
 
     body = table(["file", *(c for n in names for c in (n, "log score")), "notes"],
                  [[file, *(c for n in names for c in _table_cells(results[n])),
@@ -145,7 +145,7 @@ def cmd_train_dicomer(args) -> int:
 def _train_on_judged(args, out: Path | None) -> int:
     """`coherence train dicomer --input FILE.jsonl | --models DIR --peers DIR --human FILE`."""
     from coherence.dicomer.train import train_on_judged
-    from evalcore.cli import check_input_path
+    from evalcore.cli.convention import check_input_path
     from evalcore.data.human import read_human
 
     if not args.human:

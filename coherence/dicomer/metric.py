@@ -20,8 +20,8 @@ from pathlib import Path
 
 from coherence.heap import collect_new_objects_only
 from evalcore import __version__
+from evalcore.io.models import SUFFIX, ModelFileError, load_model
 from evalcore.metric import Item, ReferenceFreeMetric, Score, Signature
-from evalcore.models import SUFFIX, ModelFileError, load_model
 from evalcore.resources import ResourceError, package_path
 
 MODEL_NAME = "dicomer_model"
@@ -41,7 +41,7 @@ _NEUTRAL_NOTES = {
 
 
 def model_path(folder: Path | None = None, name: str = MODEL_NAME) -> Path:
-    """The model file (:mod:`evalcore.models`) named ``name`` in ``folder`` (default: the shipped
+    """The model file (:mod:`evalcore.io.models`) named ``name`` in ``folder`` (default: the shipped
     models' folder)."""
     return (folder or package_path("coherence", "models")) / f"{name}{SUFFIX}"
 

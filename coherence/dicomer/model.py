@@ -23,7 +23,7 @@ from coherence.dicomer.analysis import Analysis
 from coherence.dicomer.config import variant_config
 from coherence.dicomer.features import batch_features
 from coherence.parser.vectors import rows
-from evalcore.ranking import RankSVM
+from evalcore.learn.ranking import RankSVM
 
 LOG_EPS_FRACTION = 1e-3  # eps of the shifted log, as a share of the training score range
 

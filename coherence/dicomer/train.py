@@ -98,9 +98,9 @@ def training_data(mode: str, summaries: list[Analysis], labels: np.ndarray, topi
 
 
 def save_dicomer(model, path: Path, info: dict) -> Path:
-    """Write a trained DICOMER as a model file (:mod:`evalcore.models`) whose header names the
+    """Write a trained DICOMER as a model file (:mod:`evalcore.io.models`) whose header names the
     metric it serves (``dicomer``, or ``dicomer-gdtb-all`` for the opt-in every-genre model)."""
-    from evalcore.models import save_model
+    from evalcore.io.models import save_model
 
     metric = "dicomer-gdtb-all" if info.get("genres") == "all" else "dicomer"
     return save_model(model, path, {**info, "metric": metric}, classes=(DicomerModel,))
@@ -133,7 +133,7 @@ def train_gdtb(variant: str = DEFAULT_VARIANT, genres: str = "open", data: Path 
     from coherence.dicomer.metric import model_path, model_signature
     from coherence.dicomer.synthetic import TRAIN_NEGATIVES, WINDOW_SENTENCES, gdtb_windows
     from coherence.parser.pipeline import DiscourseParser
-    from evalcore.models import read_header
+    from evalcore.io.models import read_header
 
     start = time.perf_counter()
     config = variant_config(variant)
@@ -166,11 +166,11 @@ def train_gdtb(variant: str = DEFAULT_VARIANT, genres: str = "open", data: Path 
 def train(mode: str = DEFAULT_MODE, variant: str = DEFAULT_VARIANT, data: Path | None = None, tier: int = 1,
           C="svmlight", seed: int = 0, out: Path | None = None, target: str = "coherence",
           genres: str = "open") -> dict:
-    """Train the DICOMER model of ``mode`` and write it as a model file (:mod:`evalcore.models`);
+    """Train the DICOMER model of ``mode`` and write it as a model file (:mod:`evalcore.io.models`);
     SummEval modes train on all of SummEval; returns its header."""
     from coherence.dicomer.metric import model_path, model_signature
     from coherence.parser.pipeline import DiscourseParser
-    from evalcore.models import read_header
+    from evalcore.io.models import read_header
 
     if mode == "gdtb-permutation":
         return train_gdtb(variant, genres, data, tier, C, seed, out)
@@ -212,8 +212,8 @@ def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], targe
     per topic, labels = the human ``target``; writes the model file into ``out``."""
     from coherence.dicomer.metric import model_path, model_signature
     from coherence.parser.pipeline import DiscourseParser
-    from evalcore.models import read_header
-    from evalcore.textio import InputError
+    from evalcore.io.models import read_header
+    from evalcore.io.textfiles import InputError
 
     if out is None:
         raise InputError("training on your own judged summaries needs --out DIR (the shipped model stays in place)")

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from coherence.relations import Relation, RelationError, Span
-from evalcore.textio import InputError, decode_text
+from evalcore.io.textfiles import InputError, decode_text
 
 _CONLL_TYPES = {"Explicit": "Explicit", "Implicit": "Implicit", "AltLex": "AltLex",
                 "AltLexC": "AltLexC", "EntRel": "EntRel", "NoRel": "NoRel", "Hypophora": "Hypophora"}

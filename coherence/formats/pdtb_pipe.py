@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from coherence.relations import Relation, RelationError, format_spans, parse_spans
-from evalcore.textio import InputError, decode_text
+from evalcore.io.textfiles import InputError, decode_text
 
 PDTB3_FIELDS = 34
 PDTB2_FIELDS = 48

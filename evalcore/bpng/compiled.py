@@ -26,7 +26,7 @@ import numpy as np
 
 from evalcore.bpng.network import _EPS
 from evalcore.bpng.table import Phrase, PhraseEntry
-from evalcore.persist import arrays_digest
+from evalcore.io.persist import arrays_digest
 from evalcore.resources import cache_folder, cache_warning
 
 #: bump when the arrays' layout changes: older cached forms are then rebuilt

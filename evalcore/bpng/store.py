@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from evalcore.bpng.table import Phrase, PhraseEntry
-from evalcore.persist import atomic_write
+from evalcore.io.persist import atomic_write
 from evalcore.resources import ResourceError
 
 FORMAT_VERSION = "1"

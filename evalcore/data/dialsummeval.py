@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.data.records import SummaryItem
-from evalcore.textio import InputError, jsonl_objects, read_text
+from evalcore.io.textfiles import InputError, jsonl_objects, read_text
 
 DIMENSIONS = ("coherence", "consistency", "fluency", "relevance")
 LICENCE = ("DialSummEval (Gao & Wan 2022) over SAMSum dialogues and summaries: CC BY-NC-ND 4.0, "

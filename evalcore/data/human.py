@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.textio import InputError, jsonl_objects, read_text
+from evalcore.io.textfiles import InputError, jsonl_objects, read_text
 
 HumanScores = dict[tuple[str, str], dict[str, float]]
 

@@ -2,7 +2,7 @@
 
 Optional ``human`` (an object of dimension -> score) is carried along for ``correlate``; optional
 ``lang`` (an ISO 639-1 code) is the summary's language, when it is not the command's ``--lang``. The file
-is read by the input rule (:mod:`evalcore.textio`): a line whose bytes do not decode is read
+is read by the input rule (:mod:`evalcore.io.textfiles`): a line whose bytes do not decode is read
 for its topic and system and scored as unreadable (an error record naming file, line and the
 encoding guess); the other summaries are scored.
 """
@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from evalcore.data.records import SummaryItem, check_unique
-from evalcore.textio import InputError, UnreadableText, jsonl_lines, read_bytes
+from evalcore.io.textfiles import InputError, UnreadableText, jsonl_lines, read_bytes
 
 _ISO_639_1 = re.compile(r"[a-z]{2}")
 

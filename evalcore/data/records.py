@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evalcore.textio import InputError, read_text
+from evalcore.io.textfiles import InputError, read_text
 
 
 @dataclass(frozen=True)

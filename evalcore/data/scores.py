@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evalcore.textio import InputError
+from evalcore.io.textfiles import InputError
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ def read_score_json(path: str | Path, command: str, rows: str, row: str, keys: M
     messages) of the JSON ``command`` wrote, and its signatures. A file of another shape, a row
     without its keys, a value that is not a finite number or a second row with the same key is an
     :class:`InputError` naming the row; ``hint`` says how to write a file with the ``rows`` list."""
-    from evalcore.cli import read_input_text
+    from evalcore.io.textfiles import read_input_text
 
     what = f"{path}: not a `{command}` file"
     try:

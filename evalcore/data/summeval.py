@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.data.records import SummaryItem
-from evalcore.textio import InputError, read_text
+from evalcore.io.textfiles import InputError, read_text
 
 DIMENSIONS = ("relevance", "coherence", "consistency", "fluency")
 

@@ -7,7 +7,7 @@ every model is also scored against the other models of its topic (to compare hum
 machines, use the jackknife multi-reference mode for both). Hidden files (``.DS_Store``) are
 ignored; anything else that does not fit is an error, so no summary is left out unnoticed.
 
-Files are read by the input rule (:mod:`evalcore.textio`). An empty peer file is read as an empty
+Files are read by the input rule (:mod:`evalcore.io.textfiles`). An empty peer file is read as an empty
 summary and an undecodable or binary one as an unreadable one: each metric gives it an error
 record naming it and the run goes on, as for a bad line in JSONL. A model file that is empty once
 cleaned, undecodable, binary or over the size cap stops the run with its topic and name, since
@@ -20,7 +20,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from evalcore.data.records import SummaryItem, check_unique, read_text_file
-from evalcore.textio import InputError, read_item_text
+from evalcore.io.textfiles import InputError, read_item_text
 
 
 def parse_tac_name(path: Path) -> tuple[str, str]:

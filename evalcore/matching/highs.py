@@ -4,7 +4,7 @@ HiGHS's banner) runs with stdout redirected to stderr, and every solver gets ``o
 
 from __future__ import annotations
 
-from evalcore.native_output import once_per_process
+from evalcore.io.native_output import once_per_process
 
 
 def silence_highs_banner() -> None:

@@ -23,11 +23,11 @@ from typing import ClassVar, TypeVar
 import numpy as np
 
 from evalcore import __version__
-from evalcore.lazy import reset
+from evalcore.io.textfiles import InputError
 from evalcore.metric.inputs import EMPTY_NOTE, InputLimits, TextCheck, check_text, cleaning_note, is_blank
+from evalcore.metric.lazy import reset
 from evalcore.metric.records import ErrorRecord, Score
 from evalcore.metric.signature import Signature
-from evalcore.textio import InputError
 
 #: cleaned reference tuples that passed the input rule, by (references, size cap, English): a
 #: topic's references met again with its next candidate cost one look-up, not one check (and one
@@ -160,7 +160,7 @@ class Metric(ABC):
         return {name: getattr(self, name) for name in self._param_names()}
 
     def set_params(self: MetricT, **params) -> MetricT:
-        """Change parameters; the lazy resources they select (:mod:`evalcore.lazy`) are rebuilt on next use."""
+        """Change parameters; the lazy resources they select (:mod:`evalcore.metric.lazy`) are rebuilt on next use."""
         valid = set(self._param_names())
         for key, value in params.items():
             if key not in valid:

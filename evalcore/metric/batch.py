@@ -3,7 +3,7 @@ it cannot do, a model that will not load) costs that metric's values only, never
 
 ``score_with`` is what every CLI calls; ``jobs > 1`` maps chunks over worker processes (metrics
 travel as their parameters and rebuild their models once per worker), ``scheduler`` over a Dask
-cluster (:mod:`evalcore.distributed`), chunked the same way, so values never depend on where a
+cluster (:mod:`evalcore.run.distributed`), chunked the same way, so values never depend on where a
 chunk ran.
 """
 
@@ -40,7 +40,7 @@ _WORKER: tuple[list[Metric], InputLimits | None] = ([], None)
 
 
 def _init_worker(metrics: list[Metric], limits: InputLimits | None) -> None:
-    from evalcore.workers import quiet_interrupt
+    from evalcore.run.workers import quiet_interrupt
 
     global _WORKER
     quiet_interrupt()
@@ -73,10 +73,10 @@ def score_with(metrics: Sequence[Metric], items: Sequence[Item], jobs: int = 1, 
                limits: InputLimits | None = None, key=None, chunk_size: int = CHUNK_ITEMS,
                unit: str = "item", scheduler=None) -> list[dict[str, Result]]:
     """Score every item with every metric, in input order; ``key`` keeps groups together;
-    ``scheduler`` (see :mod:`evalcore.distributed`; with ``local``, ``jobs`` is its worker count)
+    ``scheduler`` (see :mod:`evalcore.run.distributed`; with ``local``, ``jobs`` is its worker count)
     scores the chunks on a Dask cluster."""
-    from evalcore.progress import bar
-    from evalcore.workers import stop_workers
+    from evalcore.run.progress import bar
+    from evalcore.run.workers import stop_workers
 
     limits = limits or InputLimits.from_env()
     chunks = chunked(items, chunk_size, key)

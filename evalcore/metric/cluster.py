@@ -14,10 +14,10 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
-from evalcore.distributed import one_line, open_client
 from evalcore.metric.base import Item, Metric, Result
 from evalcore.metric.inputs import InputLimits
 from evalcore.metric.records import ErrorRecord
+from evalcore.run.distributed import one_line, open_client
 
 #: metric configurations a worker process keeps loaded (the most recently used)
 WORKER_CACHE_SIZE = 8

@@ -25,9 +25,9 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from evalcore.textio import CONTROL as _CONTROL
-from evalcore.textio import CONTROL_CLASS as _CONTROL_CLASS
-from evalcore.textio import InputError, UnreadableText
+from evalcore.io.textfiles import CONTROL as _CONTROL
+from evalcore.io.textfiles import CONTROL_CLASS as _CONTROL_CLASS
+from evalcore.io.textfiles import InputError, UnreadableText
 
 # Format characters (Cf, Unicode 15) and the invisible characters of other categories.
 _INVISIBLE_CLASS = (

@@ -12,8 +12,8 @@ import struct
 from collections.abc import Iterable
 from pathlib import Path
 
+from evalcore.io.textfiles import read_text
 from evalcore.text.preprocess import tokenize
-from evalcore.textio import read_text
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 _FORMAT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[hlLqjzt]*[diouxXeEfFgGcrsaAp%]"

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
+from evalcore.io.runinfo import machine_line, write_report
+from evalcore.io.tables import table
 from evalcore.metric.registry import get_metric
 from evalcore.resources import shared_data_dir
-from evalcore.runinfo import machine_line, write_report
-from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf, Meteor
 from mteval.beer.features import FEATURES
 from mteval.beer.metric import Beer

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
-from evalcore.lazy import lazy_resource
+from evalcore.io.models import ModelFileError
 from evalcore.metric import Item, ReferenceMetric, Score
-from evalcore.models import ModelFileError
+from evalcore.metric.lazy import lazy_resource
 from evalcore.resources import ResourceError, package_path
 from mteval.beer.extract import describe, feature_rows
 from mteval.beer.features import FEATURES

@@ -19,9 +19,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from evalcore.lazy import lazy_resource
+from evalcore.io.persist import ModelFileError
 from evalcore.metric import Item, ReferenceMetric, Score
-from evalcore.persist import ModelFileError
+from evalcore.metric.lazy import lazy_resource
 from mteval.beer2.model import Beer2Model, default_model_dir
 
 #: upstream's release the model and the feature definitions come from

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.persist import ModelFileError
+from evalcore.io.persist import ModelFileError
 from evalcore.resources import package_path
 from mteval.beer2.features import FeatureTemplate
 

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.textio import InputError, read_text
+from evalcore.io.textfiles import InputError, read_text
 from mteval.data.testset import TestSet, load_testset
 
 MqmScores = dict[tuple[str, int], float]  # (system, 1-based segment) -> score, rated rows only

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.textio import InputError
+from evalcore.io.textfiles import InputError
 from mteval.io import Segments, check_aligned, read_segments
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.textio import InputError, read_text
+from evalcore.io.textfiles import InputError, read_text
 from mteval.data.testset import TestSet, load_testset
 
 PAIRS = ("cs-en", "de-en", "es-en", "fr-en", "en-cs", "en-de", "en-es", "en-fr")

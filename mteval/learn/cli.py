@@ -8,7 +8,7 @@ import argparse
 import importlib
 from pathlib import Path
 
-from evalcore.textio import InputError
+from evalcore.io.textfiles import InputError
 
 
 def add_train_arguments(p: argparse.ArgumentParser, default_segments: int, cv_help: str) -> None:

@@ -1,6 +1,6 @@
 """TESLA-F's learned layer: a linear model over named features, fitted as a pairwise ranker on
-human rankings (the suite's RankSVM, :mod:`evalcore.ranking`, the ranker DICOMER uses), with the
-paper's optional [0, 1] scaling (WMT 2011 §4.1) and persistence as a model file (:mod:`evalcore.models`).
+human rankings (the suite's RankSVM, :mod:`evalcore.learn.ranking`, the ranker DICOMER uses), with the
+paper's optional [0, 1] scaling (WMT 2011 §4.1) and persistence as a model file (:mod:`evalcore.io.models`).
 
 Features are standardised before the SVM (F-measures and LM scores differ in scale) and the
 scaler is folded back, so the model is plain weights ``v`` and a bias ``b`` on raw features.
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.models import ModelFileError, load_model, save_model
+from evalcore.io.models import ModelFileError, load_model, save_model
 
 #: the paper's assumed range of a normalised LM score (1/n) log P (WMT 2011 §4.1)
 LM_RANGE = (-15.0, 0.0)
@@ -78,7 +78,7 @@ def fit_ranker(X: np.ndarray, y: Sequence[float] | np.ndarray, groups: Sequence 
                C: float | str = "svmlight", seed: int = 0) -> LinearModel:
     """Fit RankSVM on standardised features (higher ``y`` = better within a group) and fold the
     standardisation into raw weights and a bias."""
-    from evalcore.ranking import RankSVM
+    from evalcore.learn.ranking import RankSVM
 
     X = np.asarray(X, dtype=float)
     mean, std = X.mean(axis=0), X.std(axis=0)
@@ -89,7 +89,7 @@ def fit_ranker(X: np.ndarray, y: Sequence[float] | np.ndarray, groups: Sequence 
 
 
 def save_linear_model(model: LinearModel, path: str | Path, info: dict, metric: str) -> Path:
-    """Write the model of ``metric`` as a model file (:mod:`evalcore.models`; plain lists,
+    """Write the model of ``metric`` as a model file (:mod:`evalcore.io.models`; plain lists,
     readable without this class), ``info`` in its header."""
     payload = {"names": list(model.names), "weights": [float(w) for w in model.weights], "bias": model.bias}
     return save_model(payload, path, {**info, "metric": metric, "features": list(model.names)})

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from evalcore.io.runinfo import machine
+from evalcore.io.tables import table
 from evalcore.metric import Item, Metric
-from evalcore.runinfo import machine
-from evalcore.tables import table
 from mteval.data.wmt12 import comparisons
 from mteval.learn.ranked import RankedSet
 from mteval.metaeval import KendallCounts, average_kendall, kendall_beats, kendall_counts, wmt12_kendall

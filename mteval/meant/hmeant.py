@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.textio import InputError
+from evalcore.io.textfiles import InputError
 from mteval.meant.formula import PRF, AlignedFrames, SideFrame, weighted_f
 from mteval.meant.roles import RoleWeights, role_class
 from mteval.srl.frames import Argument, Frame, FramedSentence

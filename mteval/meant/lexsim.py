@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
+from evalcore.io.persist import array_strings, load_arrays, read_arrays, save_arrays, strings_array, write_arrays
 from evalcore.lm import lm_tokens
-from evalcore.persist import array_strings, load_arrays, read_arrays, save_arrays, strings_array, write_arrays
 from evalcore.resources import ResourceError, cache_folder, cache_warning
 
 #: cache sub-folder of the context-vector and IBM-1 models

@@ -21,10 +21,10 @@ from typing import ClassVar
 
 import numpy as np
 
+from evalcore.io.textfiles import InputError
 from evalcore.metric import Item, Score, SourceMetric
 from evalcore.metric.inputs import InputLimits, check_text
 from evalcore.resources import ResourceError
-from evalcore.textio import InputError
 from mteval.meant.alignment import FillerSimilarity, meant_pair, phrase_similarity
 from mteval.meant.formula import DENOMINATORS, FRAME_WEIGHTS
 from mteval.meant.metric import ROLE_WEIGHTS, role_weights

@@ -7,8 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from evalcore.cli import EXIT_OK, check_output_dir
-from evalcore.textio import InputError
+from evalcore.cli.convention import EXIT_OK, check_output_dir
+from evalcore.io.textfiles import InputError
 
 #: segments of the 2,318 ranked into English that tuning reads by default (0 = all: 20,427
 #: outputs, REDp's statistics ~7 ms each on one core, then the grid per fold)

@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from evalcore.lazy import lazy_resource
 from evalcore.metric import Item, ReferenceMetric, Score
+from evalcore.metric.lazy import lazy_resource
 from mteval.red import parse
 from mteval.red.align import MODULES, align
 from mteval.red.depngrams import MAX_N, DepNgrams, DepTree, dep_ngrams

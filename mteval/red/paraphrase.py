@@ -19,7 +19,7 @@ import numpy as np
 
 from evalcore.bpng import PhraseTableStore
 from evalcore.bpng.table import ListedPhraseTable, Phrase, PhraseTable
-from evalcore.persist import array_strings, load_arrays, save_arrays, strings_array
+from evalcore.io.persist import array_strings, load_arrays, save_arrays, strings_array
 from evalcore.phrase_table.build import english_preprocessor
 from evalcore.resources import cache_folder
 from mteval.lexical.bpng_features import default_tables, table_hash

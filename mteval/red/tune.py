@@ -24,11 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
+from evalcore.io.runinfo import machine_line, write_report
+from evalcore.io.tables import table
 from evalcore.metaeval import correlation_rows
 from evalcore.metric import Item
 from evalcore.resources import shared_data_dir
-from evalcore.runinfo import machine_line, write_report
-from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf, Meteor
 from mteval.data.wmt12 import Ranking, comparisons
 from mteval.learn.pairwise import segment_folds

@@ -7,7 +7,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from evalcore.cli import EXIT_ITEM_ERRORS, EXIT_OK, add_output_args, check_input_path, check_output_path, write_output
+from evalcore.cli.convention import (
+    EXIT_ITEM_ERRORS,
+    EXIT_OK,
+    add_output_args,
+    check_input_path,
+    check_output_path,
+    write_output,
+)
 from mteval.srl.labeller import LANGUAGES, default_labeller, load_labeller, model_path
 
 FORMATS = ("conllu", "json")

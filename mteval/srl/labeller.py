@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.models import load_model, save_model
+from evalcore.io.models import load_model, save_model
 from evalcore.resources import ResourceError, package_path, spacy_pipeline
 from mteval.srl.features import Parsed, parse_texts
 from mteval.srl.frames import FramedSentence
@@ -106,7 +106,7 @@ class Labeller:
 
 
 def save_labeller(model: SRLModel, path: str | Path, info: dict) -> Path:
-    """Write a trained model as a model file (:mod:`evalcore.models`; ``info``: signature,
+    """Write a trained model as a model file (:mod:`evalcore.io.models`; ``info``: signature,
     trained_on, licence, language, ...), named ``srl-<language>`` in its header."""
     return save_model({"predicate": (model.predicate_vec, model.predicate_clf),
                        "argument": (model.argument_vec, model.argument_clf)}, path,

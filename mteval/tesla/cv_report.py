@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
+from evalcore.io.runinfo import machine_line, write_report
+from evalcore.io.tables import table
 from evalcore.resources import shared_data_dir
-from evalcore.runinfo import machine_line, write_report
-from evalcore.tables import table
 from mteval.baselines import Bleu, Chrf
 from mteval.learn.report import (
     baseline_scores,

@@ -20,8 +20,8 @@ from typing import ClassVar
 import numpy as np
 
 from evalcore.default_resources import DEFAULT_PIVOTS
-from evalcore.lazy import lazy_resource
 from evalcore.metric import Item, ReferenceMetric, Score
+from evalcore.metric.lazy import lazy_resource
 from evalcore.resources import ResourceError
 from mteval.lexical.bpng_features import PivotFeatures, default_tables
 from mteval.lexical.preprocess import preparer

@@ -18,9 +18,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from evalcore.lazy import lazy_resource
+from evalcore.io.models import ModelFileError
 from evalcore.metric import Item, ReferenceMetric, Score
-from evalcore.models import ModelFileError
+from evalcore.metric.lazy import lazy_resource
 from evalcore.resources import ResourceError, package_path
 from mteval.learn.model import LinearModel, load_linear_model
 from mteval.lexical.bpng_features import PivotFeatures

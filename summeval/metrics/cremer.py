@@ -16,8 +16,8 @@ from typing import ClassVar
 import numpy as np
 
 from evalcore import __version__
-from evalcore.lazy import lazy_resource
 from evalcore.metric import InputLimits, Item, Metric, ReferenceMetric, Score, Signature
+from evalcore.metric.lazy import lazy_resource
 from summeval.cremer import (
     DEFAULT_KERNEL,
     DEFAULT_TRAINING,

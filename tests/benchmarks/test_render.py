@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks import render
 from benchmarks.__main__ import main
-from evalcore.textio import InputError
+from evalcore.io.textfiles import InputError
 
 
 def test_committed_pages_equal_their_generated_tables():

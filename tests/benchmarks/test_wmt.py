@@ -100,7 +100,7 @@ def test_the_docs_tables_are_the_reports_own_and_a_missing_one_is_named():
     """The committed default run: the report is its named tables in order, a metric page's cut
     keeps only the rows, pairs and averages it asks for, and a table a run lacks is an error."""
     from benchmarks import render
-    from evalcore.textio import InputError
+    from evalcore.io.textfiles import InputError
 
     report = render.load("wmt")["result"]
     body = bench.markdown(report).split("\n", 4)[4]  # after the title, the settings line and their blank lines

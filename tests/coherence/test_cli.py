@@ -278,8 +278,8 @@ def test_dicomer_commands_are_on_the_coherence_cli():
 def test_input_texts_are_read_by_the_shared_input_rule(tmp_path):
     """On the old main a UTF-16 text was refused as not UTF-8."""
     from coherence.cli import Source
+    from evalcore.io.textfiles import InputError
     from evalcore.metric.inputs import InputLimits
-    from evalcore.textio import InputError
 
     path = tmp_path / "doc.txt"
     path.write_bytes("Le café ferme. It reopens.\n".encode("utf-16"))

@@ -19,8 +19,8 @@ from coherence.dicomer.model import DicomerModel
 from coherence.dicomer.train import save_dicomer
 from coherence.parser.document import ParsedText
 from coherence.parser.pipeline import DiscourseParser
+from evalcore.io.models import save_model
 from evalcore.metric import InputLimits, Item, Score
-from evalcore.models import save_model
 from evalcore.resources import ResourceError
 from tests.scored import scored
 

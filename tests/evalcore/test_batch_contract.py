@@ -5,9 +5,9 @@ import math
 
 import pytest
 
+from evalcore.io.textfiles import InputError
 from evalcore.metric import ErrorRecord, Item, ReferenceMetric, Score, SourceMetric
 from evalcore.metric.registry import declared_options, get_metric, registered
-from evalcore.textio import InputError
 
 
 class Overlap(ReferenceMetric):

@@ -11,9 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evalcore import persist, resources
+from evalcore import resources
 from evalcore.bpng import BPNGBuilder, MemoryPhraseTable, PhraseTableStore, write_store
 from evalcore.bpng.table import Phrase
+from evalcore.io import persist
 from evalcore.text.preprocess import Doc
 
 PACKAGES = ("evalcore", "summeval", "coherence", "parapeval", "mteval")
@@ -37,7 +38,7 @@ def _garble(path: Path, seed: int = 0) -> None:
 
 def test_no_cache_reader_can_run_code():
     """pickle, marshal, shelve, joblib and np.load(allow_pickle=True) appear only in the
-    conformance suite's in-memory round trip of a metric: caches and model files (evalcore.models)
+    conformance suite's in-memory round trip of a metric: caches and model files (evalcore.io.models)
     hold data only."""
     risky = re.compile(r"\bimport pickle\b|\bpickle\.loads?\(|\bmarshal\b|\bshelve\b|joblib\.load\(|allow_pickle=True")
     found = []
@@ -51,7 +52,7 @@ def test_no_cache_reader_can_run_code():
     assert [f for f in found if not f.startswith("evalcore/metric/conformance.py:")] == []
 
 
-# ---- the shared entry format (evalcore.persist) --------------------------------------------------
+# ---- the shared entry format (evalcore.io.persist) --------------------------------------------------
 
 def test_arrays_round_trip_and_bad_entries_are_named_once(tmp_path, capsys):
     path = tmp_path / "e.npz"

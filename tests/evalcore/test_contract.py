@@ -5,11 +5,11 @@ import pickle
 
 import pytest
 
+from evalcore.io.textfiles import InputError
 from evalcore.metric import Item, ReferenceFreeMetric, ReferenceMetric, Score, SourceMetric
 from evalcore.metric.batch import score_with
 from evalcore.metric.inputs import EMPTY_NOTE, InputLimits, check_text, clean_text, judge_english
 from evalcore.metric.records import ErrorRecord
-from evalcore.textio import InputError
 
 
 class Overlap(ReferenceMetric):

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from evalcore.data.summeval import DIMENSIONS, read_summeval
-from evalcore.textio import InputError
+from evalcore.io.textfiles import InputError
 
 
 def test_summeval_reader_both_releases(summeval_expert):

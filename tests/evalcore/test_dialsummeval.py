@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from evalcore.data.dialsummeval import DIMENSIONS, LICENCE, dialogue_text, read_dialsummeval
-from evalcore.textio import InputError
+from evalcore.io.textfiles import InputError
 
 COLUMNS = ["rouge-1", "rouge-2", "rouge-l", "bertscore_f1", "moverscore", "bartscore_s_h"]
 DIALOGUES = {"d1": "| Ann: hi | Bob: hello there", "d2": "| Cy: lunch? | Di: sure, at noon",

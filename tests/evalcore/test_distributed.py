@@ -9,10 +9,10 @@ import argparse
 import pytest
 
 from evalcore import extras
-from evalcore.distributed import add_scheduler_arg
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.metric.batch import score_chunk, score_with
 from evalcore.metric.cluster import run_chunk
+from evalcore.run.distributed import add_scheduler_arg
 from tests.dask_cluster import local_scheduler
 
 scheduler = pytest.fixture(scope="module")(local_scheduler)
@@ -119,7 +119,7 @@ def test_a_worker_with_another_signature_scores_nothing():
 
 def test_python_api_without_a_client_uses_dasks_default_scheduler():
     pytest.importorskip("dask")
-    from evalcore.distributed import CONTEXT
+    from evalcore.run.distributed import CONTEXT
 
     items, metrics = _items(), [Overlap(), BatchCentred()]
     assert score_with(metrics, items, chunk_size=4, scheduler=CONTEXT) == score_with(metrics, items, chunk_size=4)
@@ -146,7 +146,7 @@ def test_missing_dask_extra_is_one_line_and_exit_2(monkeypatch, capsys):
 
 def test_an_unreachable_scheduler_is_a_resource_error():
     dask = pytest.importorskip("dask")
-    from evalcore.distributed import SchedulerError
+    from evalcore.run.distributed import SchedulerError
 
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}), \
             pytest.raises(SchedulerError, match="cannot reach the Dask scheduler"):

@@ -121,14 +121,14 @@ def test_two_first_uses_at_once_build_once(tmp_path):
 
 
 def test_setup_command_rejects_an_unknown_family(capsys):
-    from evalcore.setup_cli import main
+    from evalcore.cli.aesop import main
 
     assert main(["setup", "nonsense"]) == 2
     assert "unknown family" in capsys.readouterr().err
 
 
 def test_setup_status_lists_every_step(capsys, monkeypatch, tmp_path):
-    from evalcore.setup_cli import main
+    from evalcore.cli.aesop import main
 
     monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
     assert main(["setup", "--status", "mt"]) == 0

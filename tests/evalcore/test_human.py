@@ -5,7 +5,7 @@ import json
 import pytest
 
 from evalcore.data.human import match_keys, read_human, read_judgments
-from evalcore.textio import InputError
+from evalcore.io.textfiles import InputError
 
 
 def _write(tmp_path, name, text):

@@ -8,9 +8,7 @@ import unicodedata
 
 import pytest
 
-from evalcore.metric import Item, ReferenceFreeMetric, Score
-from evalcore.metric.inputs import check_text, clean_text
-from evalcore.textio import (
+from evalcore.io.textfiles import (
     CONTROL,
     InputError,
     LineError,
@@ -21,6 +19,8 @@ from evalcore.textio import (
     jsonl_objects,
     read_item_text,
 )
+from evalcore.metric import Item, ReferenceFreeMetric, Score
+from evalcore.metric.inputs import check_text, clean_text
 
 
 class Words(ReferenceFreeMetric):

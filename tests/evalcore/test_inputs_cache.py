@@ -2,8 +2,8 @@
 
 import pytest
 
+from evalcore.io.textfiles import InputError
 from evalcore.metric.inputs import InputLimits, check_text
-from evalcore.textio import InputError
 
 
 def test_a_second_check_of_the_same_text_gives_the_same_verdict():

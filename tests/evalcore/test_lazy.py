@@ -1,4 +1,4 @@
-"""Lazy resources (evalcore.lazy): built on first use, once across threads, dropped when a
+"""Lazy resources (evalcore.metric.lazy): built on first use, once across threads, dropped when a
 parameter that selects them changes, never pickled with their metric."""
 
 import pickle
@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from evalcore.lazy import LazyResource, lazy_resource, reset
 from evalcore.metric import Item, ReferenceMetric, Score
+from evalcore.metric.lazy import LazyResource, lazy_resource, reset
 
 builds: list[str] = []
 

@@ -175,8 +175,8 @@ def test_estimate_outside_its_interval_is_flagged_and_warned():
 
 
 def test_tables_cover_groupings_and_keep_flags():
+    from evalcore.io.tables import correlation_markdown
     from evalcore.metaeval import correlation_table, matrices, significance_table
-    from evalcore.tables import correlation_markdown
 
     rng = np.random.default_rng(6)
     keys = [(f"d{t}", f"s{s}") for t in range(12) for s in range(5)]
@@ -220,7 +220,7 @@ def test_closed_form_jackknife_equals_leaving_each_document_out(grouping):
 
 
 def test_resamples_without_a_defined_correlation_are_flagged_and_shown_in_tables():
-    from evalcore.tables import correlation_markdown
+    from evalcore.io.tables import correlation_markdown
 
     human = np.array([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])
     metric = np.array([[1.0, 3.0, 2.0], [5.0, 6.0, 7.0]])  # document 1 is constant for the humans

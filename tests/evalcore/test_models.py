@@ -1,4 +1,4 @@
-"""Model files (evalcore.models): data only, a header naming what the model is, a SHA-256 check,
+"""Model files (evalcore.io.models): data only, a header naming what the model is, a SHA-256 check,
 found by name in a package's models folder or by path."""
 
 import json
@@ -12,8 +12,8 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 
-from evalcore import models
-from evalcore.models import FORMAT, ModelFileError, load_model, model_digest, read_header, save_model
+from evalcore.io import models
+from evalcore.io.models import FORMAT, ModelFileError, load_model, model_digest, read_header, save_model
 
 HEADER = {"metric": "toy", "trained_on": "four rows", "signature": "toy|features:a+b", "licence": "test data"}
 
@@ -111,7 +111,7 @@ def test_a_file_of_another_format_is_a_clear_error(tmp_path, content):
 
 
 def test_a_cache_entry_is_not_a_model_file(tmp_path):
-    from evalcore.persist import write_arrays
+    from evalcore.io.persist import write_arrays
 
     path = write_arrays(tmp_path / "entry.npz", "toy/1", {"x": np.ones(2)})
     with pytest.raises(ModelFileError, match="a cache entry"):

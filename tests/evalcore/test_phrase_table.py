@@ -8,13 +8,13 @@ import sqlite3
 import pytest
 
 from evalcore.bpng import BPNGBuilder, PhraseTableStore, write_store
+from evalcore.io.textfiles import InputError
 from evalcore.phrase_table import build_phrase_table
 from evalcore.phrase_table.bitext import read_parallel_files, tokenize_pivot
 from evalcore.phrase_table.build import english_preprocessor
 from evalcore.phrase_table.extract import count_phrase_pairs, extract_phrase_pairs
 from evalcore.phrase_table.symmetrize import grow_diag_final_and
 from evalcore.resources import ResourceError
-from evalcore.textio import InputError
 
 
 def test_extraction_hand_aligned_with_unaligned_pivot_words():

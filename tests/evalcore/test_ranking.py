@@ -5,7 +5,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.base import clone
 
-from evalcore.ranking import RankSVM, preference_pairs
+from evalcore.learn.ranking import RankSVM, preference_pairs
 
 
 def synthetic(seed: int = 0, n_groups: int = 30, per_group: int = 6, dim: int = 8):

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from evalcore.data.scores import read_score_json
-from evalcore.textio import InputError
+from evalcore.io.textfiles import InputError
 
 KEYS = {"system": str, "line": int}
 

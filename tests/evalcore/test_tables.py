@@ -1,6 +1,6 @@
 """Text tables shared by every report: alignment, Markdown escaping, correlation tables."""
 
-from evalcore.tables import correlation_markdown, correlation_rows, table
+from evalcore.io.tables import correlation_markdown, correlation_rows, table
 
 
 def test_table_aligns_and_escapes_pipes():

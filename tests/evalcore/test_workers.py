@@ -3,7 +3,7 @@ import os
 
 import pytest
 
-from evalcore.workers import jobs_arg
+from evalcore.run.workers import jobs_arg
 
 
 def test_jobs_zero_means_every_core_and_counts_pass_through():
@@ -34,7 +34,7 @@ def test_stop_workers_drops_queued_work_and_ends_the_workers_now():
     import time
     from concurrent.futures import ProcessPoolExecutor
 
-    from evalcore.workers import stop_workers
+    from evalcore.run.workers import stop_workers
 
     before = set(multiprocessing.active_children())
     start = time.monotonic()

@@ -182,9 +182,9 @@ def same_number(a: float | None, b: float | None) -> bool:
 
 
 def binary_by_rule(*files: bytes) -> bool:
-    """Whether any of ``files`` is binary data by the input rule (:func:`evalcore.textio.detect_encoding`):
+    """Whether any of ``files`` is binary data by the input rule (:func:`evalcore.io.textfiles.detect_encoding`):
     a line-based file of that kind is a usage error (exit 2), whatever the plain twin gives."""
-    from evalcore.textio import detect_encoding
+    from evalcore.io.textfiles import detect_encoding
 
     return any(detect_encoding(data).codec is None for data in files)
 

@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from evalcore.io.textfiles import InputError
 from evalcore.matching.covered import CoveredProblem, plain_matching
 from evalcore.metric import Item
 from evalcore.metric.registry import get_metric
-from evalcore.textio import InputError
 from mteval.celab.cilin import word_groups
 from mteval.celab.metric import TeslaCelab, links
 from mteval.celab.text import has_chinese, units

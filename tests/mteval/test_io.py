@@ -3,7 +3,7 @@ silent drop; files that cannot be aligned are refused with both names."""
 
 import pytest
 
-from evalcore.textio import InputError
+from evalcore.io.textfiles import InputError
 from mteval.io import check_aligned, read_segments, segments_of
 
 

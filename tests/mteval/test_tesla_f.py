@@ -4,7 +4,7 @@ the model file and its header, and the metric end to end on a tiny synthetic ran
 import numpy as np
 import pytest
 
-from evalcore.models import ModelFileError
+from evalcore.io.models import ModelFileError
 from evalcore.resources import ResourceError
 from mteval.data.wmt12 import Ranking
 from mteval.learn.model import LinearModel, fit_ranker, load_linear_model, save_linear_model

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from evalcore.models import read_header
-from evalcore.persist import file_sha256
+from evalcore.io.models import read_header
+from evalcore.io.persist import file_sha256
 from evalcore.resources import ResourceError
 from parapeval import PEM, defaults
 from parapeval.data import read_twitter_para, twitter_para_path

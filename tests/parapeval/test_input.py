@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from evalcore.textio import InputError
+from evalcore.io.textfiles import InputError
 from parapeval.data import read_twitter_para
 from parapeval.io import BLANK_LINE, read_pairs
 

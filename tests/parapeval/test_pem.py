@@ -8,10 +8,10 @@ import pytest
 from sklearn.base import clone
 
 from evalcore.bpng import write_store
+from evalcore.io.models import ModelFileError, read_header, save_model
 from evalcore.metric import Item, Score
 from evalcore.metric.batch import score_with
 from evalcore.metric.inputs import EMPTY_NOTE
-from evalcore.models import ModelFileError, read_header, save_model
 from evalcore.resources import ResourceError
 from parapeval import defaults
 from parapeval.data import ScoredPair, source_folds

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from evalcore.models import load_model, read_header
+from evalcore.io.models import load_model, read_header
 from parapeval import PEM, defaults
 from parapeval.model import PEMRegressor
 

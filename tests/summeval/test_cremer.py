@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
+from evalcore.io.models import ModelFileError
 from evalcore.metric import Item
-from evalcore.models import ModelFileError
 from summeval.cremer import (
     DICOMER_SCALING,
     KERNELS,

@@ -6,8 +6,8 @@ import pytest
 
 from evalcore.data.jsonl import read_jsonl
 from evalcore.data.tac import read_tac
+from evalcore.io.textfiles import InputError, UnreadableText
 from evalcore.metric.inputs import EMPTY_NOTE
-from evalcore.textio import InputError, UnreadableText
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
 

@@ -3,9 +3,9 @@ from typing import Any
 
 import pytest
 
+from evalcore.io.textfiles import InputError
 from evalcore.metric.inputs import EMPTY_NOTE
 from evalcore.metric.registry import get_metric
-from evalcore.textio import InputError
 from summeval.metrics import TeslaS
 from summeval.metrics.multiref import combine
 

@@ -44,10 +44,10 @@ from sklearn.model_selection import GroupKFold
 from benchmarks.harness import machine, machine_line, write_report
 from benchmarks.mteval.aso import unlabelled
 from benchmarks.mteval.aso.estimator import ALPHA_GRID, H_GRID, ASOClassifier
+from evalcore.io.tables import table
 from evalcore.metaeval import percentile_interval, resample_counts
 from evalcore.resources import shared_data_dir
 from evalcore.significance import paired_bootstrap
-from evalcore.tables import table
 from mteval.srl.features import Parsed, path, path_string
 from mteval.srl.up import UPSentence, filler_span, kind_of, read_up
 

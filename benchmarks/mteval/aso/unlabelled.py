@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evalcore.persist import load_json, save_json
+from evalcore.io.persist import load_json, save_json
 from evalcore.resources import cache_folder, cache_warning
 from mteval.srl.features import Parsed
 

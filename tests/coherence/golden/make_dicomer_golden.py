@@ -17,7 +17,7 @@ from dataclasses import astuple
 from pathlib import Path
 from typing import Any
 
-from evalcore.persist import file_sha256
+from evalcore.io.persist import file_sha256
 
 WHOLE_TOPICS = 3   # the first topics with all their summaries (CREMER standardises within a topic)
 SPREAD = 50        # plus one summary every len/SPREAD items of the other topics (alone in their topic)
@@ -54,7 +54,7 @@ def shipped_model_hashes() -> dict[str, str]:
     header records it; the parser's and DICOMER's recorded here were converted from the joblib files
     1e6608f shipped, whose state the model files hold unchanged)."""
     from coherence.dicomer.metric import resolve_model
-    from evalcore.models import read_header
+    from evalcore.io.models import read_header
     from summeval.cremer import model_path
 
     return {"dicomer": read_header(resolve_model(None))["sha256"],

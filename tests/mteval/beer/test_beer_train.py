@@ -6,7 +6,7 @@ bad input; the shipped model's header."""
 import numpy as np
 import pytest
 
-from evalcore.models import ModelFileError, read_header
+from evalcore.io.models import ModelFileError, read_header
 from mteval.beer.features import FEATURES
 from mteval.beer.metric import Beer, default_model_path
 from mteval.beer.train import fit, raw_features

@@ -6,8 +6,8 @@ import json
 import numpy as np
 import pytest
 
+from evalcore.io.models import ModelFileError
 from evalcore.metric import Item
-from evalcore.models import ModelFileError
 from mteval.beer2.metric import Beer2
 from mteval.beer2.model import Beer2Model, default_model_dir, model_digest
 

@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
 from evalcore import __version__
-from evalcore.distributed import add_scheduler_arg
-from evalcore.textio import InputError
-from evalcore.workers import jobs_arg
+from evalcore.io.textfiles import InputError
+from evalcore.run.distributed import add_scheduler_arg
+from evalcore.run.workers import jobs_arg
 
 if TYPE_CHECKING:
     from evalcore.metric import InputLimits, Metric
@@ -229,15 +229,6 @@ def check_input_path(path: str | Path | None, what: str = "--input") -> Path | N
     return path
 
 
-def read_input_text(path: str | Path | None) -> str:
-    """The text of an input file or of stdin (``-``), by the input rule of :mod:`evalcore.textio`."""
-    from evalcore.textio import decode_text, read_text
-
-    if path in (None, "-"):
-        return decode_text(sys.stdin.buffer.read(), "standard input")
-    return read_text(path)
-
-
 def strict_json(obj) -> str:
     """JSON with every non-finite float as null (the output must parse in jq and every JSON reader)."""
     return json.dumps(_finite(obj), indent=2, ensure_ascii=False, allow_nan=False)
@@ -336,8 +327,8 @@ def run(prog: str, args: argparse.Namespace) -> int:
     """Call the handler :func:`command` set; bad input or usage (a missing or corrupt model or
     resource, a file that cannot be read or written included) becomes one line on stderr and exit
     code 2."""
+    from evalcore.io.persist import ModelFileError
     from evalcore.lm import LMTrainingError
-    from evalcore.persist import ModelFileError
     from evalcore.resources import ResourceError
 
     try:

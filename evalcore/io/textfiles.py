@@ -1,0 +1,295 @@
+"""Reading users' text files, the same way in every CLI (the input rule; docs/input-rule.md).
+
+Every file is read as bytes and its encoding detected and named before any decoding:
+
+- UTF-8, with or without a byte-order mark (Excel and Notepad write one);
+- UTF-16 LE/BE and UTF-32 LE/BE by their byte-order mark, and UTF-16 without one by its
+  NUL-every-other-byte pattern (nearly every other byte where the bytes are valid UTF-8 too, so
+  a UTF-8 file of NUL lines is not read as UTF-16): decoded, so such a file reads like its UTF-8
+  twin;
+- binary data (bytes that are not UTF-8 and hold NUL bytes or over 5% control bytes, or UTF-8,
+  UTF-16 or UTF-32 text, a byte-order mark or not, of which over 30% of the characters, line ends
+  aside, are control characters, as a file of NUL bytes): the file is unreadable input, an
+  :class:`InputError` naming it (exit code 2), or, for a file that is one item
+  (:func:`read_item_text`), that item's error record. The share is of characters, not bytes, and
+  counts the control characters the metric input rule removes, so a byte-order mark, CRLF line
+  ends, the encoding or removing control characters never turns text into binary data;
+- anything else is UTF-8 text in which some bytes may not decode (latin-1, Windows-1252). Those
+  bytes cost their line only: :func:`decode_lines` gives that line a :class:`LineError` naming
+  the file, the line and the encoding the bytes look like; a file read whole as one text
+  (:func:`read_item_text`, a TAC summary) becomes an :class:`UnreadableText`, which every metric
+  turns into an error record naming it.
+
+A NUL byte in a line of text is not binary data: it is a control character, which the metric
+input rule (:mod:`evalcore.metric.inputs`) removes, with a note, like any other.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import sys
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+#: bytes sniffed to tell text from binary data and UTF-16 without a byte-order mark
+_SNIFF = 65536
+#: bytes that are not UTF-8 holding NUL or more than this share of C0 control bytes (not tab,
+#: newline, CR, FF, ESC) are binary data; text (UTF-8, -16, -32) whose characters, line ends aside,
+#: are more than the second share control characters (a NUL-only file)
+_BINARY_CONTROL_SHARE = 0.05
+_TEXT_BINARY_CONTROL_SHARE = 0.3
+_TEXT_CONTROLS = frozenset(b"\t\n\r\x0c\x1b")
+#: UTF-16 without a byte-order mark: more than this share of the even or the odd bytes are NUL
+#: (the high bytes of Latin text; CJK text has fewer), the second share where the bytes are valid
+#: UTF-8 too (a UTF-8 file with NUL lines is not UTF-16 text)
+_UTF16_NUL_SHARE = 0.3
+_UTF16_NUL_SHARE_OF_UTF8 = 0.9
+#: the control characters the metric input rule removes: C0 and C1 but tab, newline and CR; DEL
+CONTROL_CLASS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+CONTROL = re.compile(f"[{CONTROL_CLASS}]")
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32LE"), (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32BE"),
+         (codecs.BOM_UTF8, "utf-8", "UTF-8 with BOM"), (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16LE"),
+         (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16BE"))
+
+
+class InputError(ValueError):
+    """Bad input; the message names the file (and line or id) at fault."""
+
+
+class UnreadableText(str):
+    """An empty text standing for input that could not be decoded; ``reason`` says why (the byte,
+    the encoding it looks like), the item's id where. The metric input rule turns it into an
+    error record."""
+
+    reason: str
+
+    def __new__(cls, reason: str) -> UnreadableText:
+        text = super().__new__(cls, "")
+        text.reason = reason
+        return text
+
+    def __reduce__(self):
+        return (UnreadableText, (self.reason,))
+
+
+@dataclass(frozen=True)
+class LineError:
+    """A line that cannot be read as text: ``message`` names file, line and the encoding guess;
+    ``shape`` is the line with its bad bytes replaced (U+FFFD), for telling formats apart only."""
+
+    message: str
+    shape: str = ""
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """What :func:`detect_encoding` found: the codec to decode with (None = binary data), the
+    name users read in messages, and how many bytes of byte-order mark to skip."""
+
+    codec: str | None
+    name: str
+    bom: int = 0
+
+
+def detect_encoding(data: bytes) -> Encoding:
+    """The encoding of a file's bytes by the rule of this module."""
+    for bom, codec, name in _BOMS:
+        if data.startswith(bom) and bom != codecs.BOM_UTF8:
+            text = data[len(bom):len(bom) + _SNIFF].decode(codec, errors="replace")
+            if bom == codecs.BOM_UTF32_LE and not (text and _reads_as_text(text)):
+                continue  # the UTF-16LE mark and a NUL character (and nothing or no text after)
+            return Encoding(None, "binary") if mostly_controls(text) else Encoding(codec, name, len(bom))
+    skip = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    head = data[skip:skip + _SNIFF]  # a UTF-8 BOM says nothing about the bytes after it
+    if not head:
+        return Encoding("utf-8", "UTF-8 with BOM", skip) if skip else Encoding("utf-8", "UTF-8")
+    utf8 = _mostly_utf8(head, cut=len(data) > skip + _SNIFF)
+    if b"\x00" in head:
+        even, odd = head[0::2], head[1::2]
+        nul_even, nul_odd = even.count(0) / max(len(even), 1), odd.count(0) / max(len(odd), 1)
+        codec = "utf-16-le" if nul_odd > nul_even else "utf-16-be"
+        # bytes that are UTF-8 as well (ASCII and NUL): UTF-16 only when nearly every other byte is NUL
+        nul_share = _UTF16_NUL_SHARE_OF_UTF8 if utf8 else _UTF16_NUL_SHARE
+        if max(nul_even, nul_odd) > nul_share and min(nul_even, nul_odd) < 0.05 and len(head) % 2 == 0:
+            text = head.decode(codec, errors="replace")
+            if _reads_as_text(text) and not mostly_controls(text):
+                return Encoding(codec, f"UTF-16{'LE' if nul_odd > nul_even else 'BE'} without BOM")
+    if utf8:
+        binary = mostly_controls(head.decode("utf-8", errors="ignore"))
+    else:
+        controls = sum(1 for byte in head if byte < 32 and byte not in _TEXT_CONTROLS)
+        binary = b"\x00" in head or controls > _BINARY_CONTROL_SHARE * len(head)
+    if binary:
+        return Encoding(None, "binary")
+    return Encoding("utf-8", "UTF-8 with BOM", skip) if skip else Encoding("utf-8", "UTF-8")
+
+
+def mostly_controls(text: str) -> bool:
+    """Whether over 30% of ``text``'s characters, line ends (LF, CR) aside, are control characters
+    (:data:`CONTROL`): binary data. Counted in characters and without line ends, the test gives a
+    file and its twin in another encoding, with other line ends or without a byte-order mark the
+    same answer; removing control characters never makes text binary."""
+    length = len(text) - text.count("\n") - text.count("\r")
+    return length > 0 and len(CONTROL.findall(text)) > _TEXT_BINARY_CONTROL_SHARE * length
+
+
+def _reads_as_text(text: str) -> bool:
+    """Whether ``text``, bytes decoded by a guess (a NUL pattern as UTF-16, a UTF-32LE mark that
+    may be UTF-16LE's mark and a NUL), reads as text: it holds a character other than white space,
+    and at most a tenth of its characters are controls (line ends and tabs aside), unassigned or
+    private-use code points, surrogates or replacement characters (a guess that decodes to those, or to line ends
+    only, is wrong)."""
+    unreadable = sum(1 for ch in text if ch not in "\t\n\r" and _unreadable(ch))
+    readable = sum(1 for ch in text if not ch.isspace() and not _unreadable(ch))
+    return unreadable <= 0.1 * len(text) and readable > 0
+
+
+def _unreadable(ch: str) -> bool:
+    """A character no guessed decoding should produce: a control, an unassigned or private-use
+    code point, a surrogate, a replacement character."""
+    return ch == "\ufffd" or unicodedata.category(ch) in ("Cc", "Cn", "Co", "Cs")
+
+
+def _mostly_utf8(head: bytes, cut: bool) -> bool:
+    """Whether ``head`` decodes as UTF-8; when it is ``cut`` from a longer file, a multi-byte
+    sequence that the cut ends is forgiven (an invalid byte near the end of a whole file is not)."""
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return cut and exc.reason == "unexpected end of data"
+    return True
+
+
+def guess_8bit(raw: bytes) -> str:
+    """What bytes that are not UTF-8 look like, for messages."""
+    try:
+        raw.decode("cp1252")
+    except UnicodeDecodeError:
+        return "an 8-bit encoding other than UTF-8 (latin-1?)"
+    return "latin-1 / Windows-1252"
+
+
+def undecodable(name: str, raw: bytes, exc: UnicodeDecodeError) -> str:
+    """The message for ``raw`` bytes of ``name`` (file, file:line) that are not UTF-8: the byte,
+    where, the encoding it looks like and how to convert."""
+    return (f"{name}: not valid UTF-8 (byte 0x{raw[exc.start]:02x} at byte {exc.start}; it looks like "
+            f"{guess_8bit(raw)}); convert it to UTF-8, e.g. `iconv -f WINDOWS-1252 -t UTF-8`")
+
+
+def _binary(name: str | Path) -> InputError:
+    return InputError(f"{name}: binary data (NUL or control bytes), not a text file")
+
+
+def decode_text(data: bytes, name: str | Path) -> str:
+    """``data`` as one text by the rule of this module (BOM dropped); binary data or bytes that
+    do not decode are an :class:`InputError` naming ``name`` and the encoding found."""
+    enc = detect_encoding(data)
+    if enc.codec is None:
+        raise _binary(name)
+    try:
+        return data[enc.bom:].decode(enc.codec)
+    except UnicodeDecodeError as exc:
+        if enc.codec != "utf-8":
+            raise InputError(f"{name}: not valid {enc.name} ({exc.reason} at byte {exc.start + enc.bom})") from None
+        raise InputError(undecodable(str(name), data, exc)) from None
+
+
+def decode_lines(data: bytes, name: str | Path) -> list[str | LineError]:
+    """The lines of ``data`` (line ends and a final empty line dropped), each a text or a
+    :class:`LineError` where its bytes do not decode; binary data is an :class:`InputError`."""
+    enc = detect_encoding(data)
+    if enc.codec is None:
+        raise _binary(name)
+    if enc.codec != "utf-8":
+        return [line.removesuffix("\r") for line in _final_dropped(decode_text(data, name).split("\n"))]
+    lines: list[str | LineError] = []
+    for number, raw in enumerate(_final_dropped(data[enc.bom:].split(b"\n")), 1):
+        raw = raw.removesuffix(b"\r")
+        try:
+            lines.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            lines.append(LineError(undecodable(f"{name}:{number}", raw, exc), raw.decode("utf-8", "replace")))
+    return lines
+
+
+def _final_dropped(lines: list):
+    """``lines`` without the empty piece after a final newline (it ends a line, adds none)."""
+    return lines[:-1] if lines and not lines[-1] else lines
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of ``path``; an unreadable file is an :class:`InputError` naming it."""
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
+
+
+def read_text(path: str | Path) -> str:
+    """The text of ``path`` (:func:`decode_text`)."""
+    return decode_text(read_bytes(path), path)
+
+
+def read_item_text(path: str | Path) -> str:
+    """The text of a file that is one item (a TAC summary, a text to judge; its id is the file's
+    path): undecodable bytes or binary data make it an :class:`UnreadableText` (an error record
+    for that item, naming the encoding guess), as a bad line of a line-based file costs that line."""
+    data = read_bytes(path)
+    try:
+        return decode_text(data, path)
+    except InputError as exc:
+        return UnreadableText(str(exc).removeprefix(f"{path}: "))
+
+
+def jsonl_lines(data: bytes, source: str | Path):
+    """``(file:line, object, problem)`` for every non-blank line of JSON Lines bytes, read by the
+    rule of this module. ``problem`` is "" or, for a line whose bytes do not decode, why (naming
+    the encoding guess); such a line's object is read with those bytes replaced, so its fields
+    still name the item it stands for. A line that is not a JSON object is an :class:`InputError`
+    naming ``source:line``."""
+    lines = decode_lines(data, source)
+    raw = data.removeprefix(codecs.BOM_UTF8).split(b"\n") if any(isinstance(x, LineError) for x in lines) else []
+    for number, line in enumerate(lines, 1):
+        where = f"{source}:{number}"
+        problem = ""
+        if isinstance(line, LineError):
+            problem = line.message.removeprefix(f"{where}: ")
+            try:
+                objects = list(jsonl_objects(raw[number - 1].decode("utf-8", "replace"), where, numbered=False))
+            except InputError:
+                raise InputError(line.message) from None
+        else:
+            objects = list(jsonl_objects(line, where, numbered=False))
+        for _, obj in objects:
+            yield where, obj, problem
+
+
+def jsonl_objects(text: str, source: str | Path, numbered: bool = True):
+    """``(file:line, object)`` for every non-blank line of a JSON Lines text; a line that is not
+    valid JSON or not a JSON object is an :class:`InputError` naming ``source:line`` (``source``
+    alone when not ``numbered``: it names the line already). Lines end at newlines only: a
+    U+2028 that ``json.dumps(..., ensure_ascii=False)`` leaves inside a string ends no line. A raw
+    control character inside a string (a NUL, an escape code, which strict JSON refuses) is read as
+    part of it: the metric input rule removes it from the text, with a note, as from any text."""
+    import json
+
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        where = f"{source}:{number}" if numbered else str(source)
+        try:
+            obj = json.loads(line, strict=False)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{where}: invalid JSON ({exc.msg})") from None
+        if not isinstance(obj, dict):
+            raise InputError(f"{where}: expected a JSON object, got {type(obj).__name__}")
+        yield where, obj
+
+
+def read_input_text(path: str | Path | None) -> str:
+    """The text of an input file or of stdin (``-``), by the input rule."""
+    if path in (None, "-"):
+        return decode_text(sys.stdin.buffer.read(), "standard input")
+    return read_text(path)

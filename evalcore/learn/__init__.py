@@ -1,0 +1,1 @@
+"""Learners shared by the trained metrics: pairwise preference ranking (RankSVM)."""
