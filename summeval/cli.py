@@ -10,7 +10,6 @@ output paths, ``--report`` and ``--human`` checked before any scoring.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -34,6 +33,7 @@ from evalcore.cli.convention import (
     strict_json,
 )
 from evalcore.io.textfiles import InputError
+from evalcore.text.languages import language_code
 from summeval.metrics.multiref import MULTI_REF_MODES
 from summeval.pipeline import RANK_RULES
 from summeval.registry import ALL_METRICS, BORROWED, DEFAULT_METRICS
@@ -71,7 +71,7 @@ def _add_score(sub) -> None:
     tesla.add_argument("--function-words", choices=("list", "pos", "none"), default=None,
                        help="function-word detection of tesla-s (default: closed-class word list; "
                             "pos = spaCy POS tags, reported as tesla-s-pos)")
-    p.add_argument("--lang", metavar="CODE", type=_lang_code, default=None,
+    p.add_argument("--lang", metavar="CODE", type=language_code, default=None,
                    help="language of the summaries (ISO 639-1, default en; a JSONL line's own 'lang' field wins): "
                         "TESLA-S and ROUGE read it (docs/languages.md), English-only metrics give each summary "
                         "in another language an error record")
@@ -146,12 +146,6 @@ def _read_items(args, max_chars: int | None = None):
     from evalcore.data.summeval import read_summeval
 
     return read_summeval(args.summeval)
-
-
-def _lang_code(text: str) -> str:
-    if not re.fullmatch(r"[a-z]{2}", text):
-        raise argparse.ArgumentTypeError(f"expected an ISO 639-1 code such as de, got {text!r}")
-    return text
 
 
 def _metrics(args) -> list:

@@ -108,6 +108,14 @@ LANGUAGES: dict[str, Language] = {lang.code: lang for lang in (
 UNSEGMENTED = ("th", "lo", "km", "my")
 
 
+def language_code(text: str) -> str:
+    """``text`` when it has the form of an ISO 639-1 code (two lowercase letters), else ValueError:
+    the type of the commands' ``--lang`` (a language no metric reads is refused per metric)."""
+    if not regex.fullmatch(r"[a-z]{2}", text):
+        raise ValueError(f"expected an ISO 639-1 code such as de, got {text!r}")
+    return text
+
+
 def language(code: str) -> Language:
     """The :class:`Language` of an ISO 639-1 code; ValueError naming the supported codes."""
     found = LANGUAGES.get(code)
