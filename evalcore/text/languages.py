@@ -15,6 +15,7 @@ rouge-score's for ROUGE), so English numbers and signatures stay as they were.
 from __future__ import annotations
 
 import functools
+import unicodedata
 from dataclasses import dataclass
 from importlib.metadata import version
 
@@ -134,7 +135,10 @@ _LETTER = regex.compile(r"\p{L}")
 
 
 def words(text: str, lang: Language) -> list[str]:
-    """The lowercased word tokens of ``text`` (already NFC: the input rule puts every text in NFC)."""
+    """The lowercased word tokens of ``text`` in NFC (a metric's input rule has normalised it
+    already; the check costs one pass where it has)."""
+    if not text.isascii() and not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
     pattern = _CHARACTERS if lang.segmentation == "characters" else _WORDS
     return pattern.findall(text.lower())
 
@@ -172,8 +176,6 @@ def stop_words(lang: Language) -> frozenset[str]:
     """The lowercased, NFC stop words of ``lang`` from the ``stop-words`` package (empty where it has none)."""
     if lang.stop_words is None:
         return frozenset()
-    import unicodedata
-
     from stop_words import get_stop_words
 
     return frozenset(unicodedata.normalize("NFC", w.strip().lower()) for w in get_stop_words(lang.stop_words)

@@ -31,6 +31,7 @@ def test_nfd_text_reads_as_its_nfc_twin_after_the_input_rule():
     nfd = unicodedata.normalize("NFD", nfc)
     assert nfd != nfc
     assert words(clean_text(nfd), language("fr")) == words(nfc, language("fr")) == ["l", "été", "à", "zürich"]
+    assert words(nfd, language("fr")) == words(nfc, language("fr"))  # the tokenizer alone too (rouge-score's use)
 
 
 def test_a_text_in_another_script_gets_a_note():
