@@ -291,13 +291,15 @@ class Metric(ABC):
 
     def _by_language(self, todo: list, out: dict) -> list[tuple[Metric, list]]:
         """The items grouped by the metric that reads their language: this one for its own
-        language (and for items without ``lang``), a copy set to another language it supports;
-        an item in a language it does not read gets an error record in ``out``."""
+        language (and for items without ``lang``, and for any language it reads where no parameter
+        selects the language), a copy set to another language it supports; an item in a language
+        it does not read gets an error record in ``out``."""
         own = self.own_language()
+        fixed = self.language_param is None
         groups: dict[str, list] = {}
         for entry in todo:
             lang = entry[1].lang
-            if lang is None or lang == own or (own == "*" and self.language_param is None):
+            if lang is None or lang == own or "*" in self.languages or (fixed and lang in self.languages):
                 groups.setdefault(own, []).append(entry)
             elif self.language_param is not None and lang in self.languages:
                 groups.setdefault(lang, []).append(entry)

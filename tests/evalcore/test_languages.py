@@ -5,6 +5,7 @@ import unicodedata
 
 import pytest
 
+from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.metric.inputs import clean_text
 from evalcore.text.languages import LANGUAGES, LanguageTokenizer, language, reader, script_note, stop_words, words
 
@@ -69,3 +70,37 @@ def test_the_docs_language_table_is_the_one_the_code_knows():
     page = (Path(__file__).resolve().parents[2] / "docs" / "languages.md").read_text("utf-8")
     shown = page.split("<!-- languages:table -->\n", 1)[1].split("<!-- /languages:table -->", 1)[0]
     assert shown.strip() == language_table()
+
+
+class _Fixed(ReferenceMetric):
+    """Reads English and French alike (no parameter selects the language)."""
+
+    name = "fixed"
+    languages = ("en", "fr")
+
+    def _score_items(self, items):
+        return [Score(float(len(it.candidate))) for it in items]
+
+
+class _Chosen(ReferenceMetric):
+    """Reads one language at a time, chosen by ``lang``."""
+
+    name = "chosen"
+    languages = ("en", "de")
+    language_param = "lang"
+
+    def __init__(self, lang: str = "en"):
+        self.lang = lang
+
+    def _score_items(self, items):
+        return [Score(1.0 if self.lang == "de" else 0.0) for _ in items]
+
+
+def test_an_item_language_picks_the_reading_or_an_error_record():
+    items = [Item("a", ("b",), lang="fr"), Item("a", ("b",), lang="ru"), Item("a", ("b",))]
+    fr, ru, none = _Fixed().score_batch(items)
+    assert fr.ok and none.ok and not ru.ok and ru.message == "fixed does not read language 'ru': it reads en, fr"
+    de, en, other = _Chosen().score_batch([Item("a", ("b",), lang="de"), Item("a", ("b",)),
+                                           Item("a", ("b",), lang="fr")])
+    assert (de.value, en.value) == (1.0, 0.0) and "lang: read as de (chosen|" in de.notes[0]
+    assert not other.ok and "chosen does not read language 'fr'" in other.message
