@@ -32,6 +32,7 @@ from evalcore.cli.convention import (
 )
 from evalcore.io.textfiles import InputError
 from evalcore.resources import defaults
+from evalcore.text.languages import language_code
 
 if TYPE_CHECKING:
     from evalcore.metric.base import Result
@@ -91,7 +92,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     records = read_pairs(args.input, args.system_field)
     todo = [r for r in records if not r.error]
     # a JSON value that is not text is kept as read: the metric's input check names it
-    items = [Item(r.paraphrase, source=r.original, id=r.item) for r in todo]
+    items = [Item(r.paraphrase, source=r.original, id=r.item, lang=args.lang) for r in todo]
     scored = iter(score_with(metrics, items, jobs=args.jobs, progress=True, limits=limits,
                              key=lambda item: item.source, unit="pair", scheduler=args.scheduler))
     rows = []
@@ -212,6 +213,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "- for standard input")
     p.add_argument("--system-field",
                    help="field (JSONL) or column (TSV) naming the generator (default: system, where present)")
+    p.add_argument("--lang", metavar="CODE", type=language_code, default=None,
+                   help="language of the pairs (ISO 639-1, default en): PEM reads English only, so pairs in "
+                        "another language get error records naming it")
     _feature_args(p, model=True)
 
     p = command(sub, "train", cmd_train, help="train a PEM regressor on Twitter-Para")

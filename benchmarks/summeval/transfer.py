@@ -39,7 +39,7 @@ from evalcore.data.dialsummeval import read_dialsummeval
 from evalcore.data.summeval import read_summeval
 from evalcore.resources.registry import cache_dir, shared_data_dir
 from evalcore.stats.correlation import correlate, correlation_rows, percentile_bounds, resample_documents
-from evalcore.text import tokenize
+from evalcore.text.preprocess import tokenize
 from summeval.cremer.model import (
     DICOMER_SCALING,
     feature_matrix,

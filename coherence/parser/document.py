@@ -7,7 +7,7 @@ import bisect
 from collections.abc import Iterable
 
 from coherence.relations import Span
-from evalcore.resources.registry import spacy_pipeline
+from evalcore.resources import spacy_pipeline
 from evalcore.text import tokenize
 
 # spaCy needs the parser for sentences and dependencies; NER is never used.

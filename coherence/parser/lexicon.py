@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from coherence.relations import LEVEL1
-from evalcore.resources.registry import shipped_file
+from evalcore.resources import shipped_file
 from evalcore.text import tokenize
 
 LEXICON_FILE = ("coherence", "parser", "connectives.json")

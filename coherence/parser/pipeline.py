@@ -12,7 +12,7 @@ from coherence.parser.document import ParsedText, parse_texts
 from coherence.parser.lexicon import Lexicon, load_lexicon
 from coherence.relations import Relation, Span
 from evalcore.models import SUFFIX, ModelFileError, load_model
-from evalcore.resources.registry import ResourceError, package_path
+from evalcore.resources import ResourceError, package_path
 
 #: a connective candidate with the text it occurs in
 Occurrence = tuple[ParsedText, Candidate]

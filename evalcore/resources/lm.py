@@ -19,7 +19,7 @@ from pathlib import Path
 
 from evalcore.io.persist import atomic_write
 from evalcore.resources.registry import ResourceError, resource_dir
-from evalcore.text import tokenize
+from evalcore.text.preprocess import tokenize
 
 #: KENLM_MAX_ORDER of the kenlm builds (sdist and module): higher orders do not load.
 MAX_ORDER = 6

@@ -20,11 +20,11 @@ import numpy as np
 from evalcore.bpng import BPNGBuilder, PhraseTableStore
 from evalcore.bpng.table import PhraseTable
 from evalcore.matching import bag_overlap, f_measure
-from evalcore.ngrams import Bag
 from evalcore.resources.defaults import DEFAULT_PIVOTS, phrase_table_path
 from evalcore.resources.phrase_table.build import english_preprocessor
 from evalcore.resources.registry import ResourceError
-from evalcore.text import Preprocessor
+from evalcore.text.ngrams import Bag
+from evalcore.text.preprocess import Preprocessor
 
 ORDERS = (1, 2, 3)
 #: TESLA's function-word discount, applied by the builder to pivot tokens of function-word segments

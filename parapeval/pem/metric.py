@@ -27,7 +27,7 @@ from evalcore.metric.lazy import lazy_resource
 from evalcore.resources import defaults
 from evalcore.resources.phrase_table.build import english_preprocessor
 from evalcore.resources.registry import ResourceError, package_path
-from evalcore.text import Preprocessor, tokenize
+from evalcore.text.preprocess import Preprocessor, tokenize
 from parapeval.pem.fluency import FluencyScorer
 from parapeval.pem.target_ngrams import target_bag, target_f1, target_f1_batch
 

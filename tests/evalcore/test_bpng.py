@@ -24,7 +24,7 @@ from evalcore.bpng import (
 from evalcore.bpng.builder import BAG_CACHE_SIZE
 from evalcore.bpng.segment import candidate_phrases
 from evalcore.bpng.table import Phrase
-from evalcore.text import Doc
+from evalcore.text.preprocess import Doc
 
 
 def _doc(text):

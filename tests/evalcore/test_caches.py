@@ -15,7 +15,7 @@ from evalcore.bpng import BPNGBuilder, MemoryPhraseTable, PhraseTableStore, writ
 from evalcore.bpng.table import Phrase
 from evalcore.io import persist
 from evalcore.resources import registry as resources
-from evalcore.text import Doc
+from evalcore.text.preprocess import Doc
 
 PACKAGES = ("evalcore", "summeval", "coherence", "parapeval", "mteval")
 ROOT = Path(__file__).resolve().parents[2]

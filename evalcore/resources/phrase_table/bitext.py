@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from evalcore.io.textfiles import read_text
-from evalcore.text import tokenize
+from evalcore.text.preprocess import tokenize
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 _FORMAT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[hlLqjzt]*[diouxXeEfFgGcrsaAp%]"

@@ -13,7 +13,7 @@ from evalcore.resources.phrase_table.align import align_both_ways, aligner_signa
 from evalcore.resources.phrase_table.bitext import bitext_hash, tokenize_pivot
 from evalcore.resources.phrase_table.extract import count_phrase_pairs
 from evalcore.resources.phrase_table.symmetrize import grow_diag_final_and
-from evalcore.text import Preprocessor
+from evalcore.text.preprocess import Preprocessor
 
 MAX_TRANSLATIONS = 20
 
