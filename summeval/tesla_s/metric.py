@@ -27,10 +27,10 @@ import numpy as np
 
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceMetric, Score, Signature
-from evalcore.text.languages import LANGUAGES, language, reader, script_note, words
+from evalcore.text.languages import LANGUAGES, language, reader, text_notes
 from evalcore.text.ngrams import BagSet, IdBag, ranges, token_id, token_ids
 from evalcore.text.preprocess import FUNCTION_WORD_MODES, Preprocessor, tokenize
-from summeval.metrics.multiref import MULTI_REF_MODES, combine
+from summeval.multiref import MULTI_REF_MODES, combine
 
 
 @functools.cache
@@ -247,7 +247,8 @@ class TeslaS(ReferenceMetric):
         scores = self._per_item(n_refs, per_pair, headline)
         if self.lang == "en":
             return scores
-        return [s.with_notes(*notes) if notes else s for s, notes in zip(scores, language_notes(items, self.lang))]
+        notes = (text_notes(item.candidate, item.references, self.lang) for item in items)
+        return [s.with_notes(*n) if n else s for s, n in zip(scores, notes)]
 
     def _pair_prf(self, bags: BagSet, cand: np.ndarray, refs: np.ndarray):
         """(precision, recall, F) of every candidate against each of its references (items x
@@ -286,21 +287,3 @@ def _language_fields(lang: str, stem: bool, function_words: str) -> dict[str, ob
     if function_words == "none" and "sw" in fields:
         fields["sw"] = "none"
     return fields
-
-
-def language_notes(items: Sequence[Item], lang: str) -> list[tuple[str, ...]]:
-    """Per item, notes on texts a language cannot read: a script that is not ``lang``'s, or no
-    word at all (the score is then 0 because nothing could be read, not because nothing matched)."""
-    spec = language(lang)
-    out = []
-    for item in items:
-        notes = []
-        for role, text in (("candidate", item.candidate), *((f"reference {k + 1}", r)
-                                                            for k, r in enumerate(item.references))):
-            note = script_note(text, spec)
-            if note:
-                notes.append(f"{note} ({role})")
-            elif text and not words(text, spec):
-                notes.append(f"no-words: the {role} has no word of lang={lang}")
-        out.append(tuple(notes))
-    return out

@@ -7,7 +7,7 @@ it is computed here from the suite's skip-bigram bags, on the same tokens, exact
 defines it (see :class:`RougeSU`). Recall is the headline value, as in TAC; ``-f`` variants report
 F1. Several references: the best reference (max, as rouge-score's score_multi) by default, or, with
 ``multi_ref``, the mean or TAC's jackknife (mean over leave-one-reference-out maxima), combined as
-TESLA-S combines them (:func:`summeval.metrics.multiref.combine`).
+TESLA-S combines them (:func:`summeval.multiref.combine`).
 
 ``lang`` other than English tokenises as TESLA-S does for that language
 (:class:`evalcore.text.languages.LanguageTokenizer`: Unicode words or Han/kana characters,
@@ -27,9 +27,9 @@ import numpy as np
 
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceMetric, Score, Signature
-from evalcore.text.languages import LANGUAGES, LanguageTokenizer, language
+from evalcore.text.languages import LANGUAGES, LanguageTokenizer, language, text_notes
 from evalcore.text.ngrams import BagSet, token_ids
-from summeval.metrics.multiref import MULTI_REF_MODES, combine
+from summeval.multiref import MULTI_REF_MODES, combine
 
 ROUGE_TYPES = {"rouge-1": "rouge1", "rouge-2": "rouge2", "rouge-l": "rougeL"}
 MEASURES = ("recall", "f")
@@ -125,9 +125,8 @@ class _MultiReference(ReferenceMetric):
                   for components in (dict(zip(("precision", "recall", "f"), row)) for row in rows.tolist())]
         if self.lang == "en":
             return scores
-        from summeval.metrics.tesla_s import language_notes
-
-        return [s.with_notes(*notes) if notes else s for s, notes in zip(scores, language_notes(items, self.lang))]
+        notes = (text_notes(item.candidate, item.references, self.lang) for item in items)
+        return [s.with_notes(*n) if n else s for s, n in zip(scores, notes)]
 
     @abstractmethod
     def _score_pairs(self, references: list[str], candidates: list[str]) -> np.ndarray:
