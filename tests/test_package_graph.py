@@ -24,7 +24,7 @@ ALLOWED = {
 SHARED = {
     "mteval": {"data", "learn", "lexical", "metaeval", "baselines", "io", "registry", "srl", "zh_words"},
     "coherence": {"relations", "formats", "corpora", "gold", "heap", "adapters", "parser", "inputs", "registry"},
-    "summeval": {"languages", "multiref", "registry"},
+    "summeval": {"multiref", "registry"},
     "parapeval": {"data", "io", "registry"},
 }
 #: package -> subpackages that re-export families for users (``summeval.metrics``): neither family nor shared

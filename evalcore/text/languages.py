@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 
@@ -159,6 +160,20 @@ def script_note(text: str, lang: Language) -> str:
         return ""
     return (f"script: {100 * (1 - fitting / letters):.0f}% of letters are not {'/'.join(lang.scripts)} script, "
             f"the script of lang={lang.code}")
+
+
+def text_notes(candidate: str, references: Sequence[str], lang: str) -> tuple[str, ...]:
+    """Notes on an item's texts that ``lang`` cannot read: a script that is not the language's, or
+    no word at all (a score of 0 then means nothing could be read, not that nothing matched)."""
+    spec = language(lang)
+    notes = []
+    for role, text in (("candidate", candidate), *((f"reference {k + 1}", r) for k, r in enumerate(references))):
+        note = script_note(text, spec)
+        if note:
+            notes.append(f"{note} ({role})")
+        elif text and not words(text, spec):
+            notes.append(f"no-words: the {role} has no word of lang={lang}")
+    return tuple(notes)
 
 
 @functools.cache

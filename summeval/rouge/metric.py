@@ -27,7 +27,7 @@ import numpy as np
 
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceMetric, Score, Signature
-from evalcore.text.languages import LANGUAGES, LanguageTokenizer, language
+from evalcore.text.languages import LANGUAGES, LanguageTokenizer, language, text_notes
 from evalcore.text.ngrams import BagSet, token_ids
 from summeval.multiref import MULTI_REF_MODES, combine
 
@@ -125,9 +125,8 @@ class _MultiReference(ReferenceMetric):
                   for components in (dict(zip(("precision", "recall", "f"), row)) for row in rows.tolist())]
         if self.lang == "en":
             return scores
-        from summeval.languages import language_notes
-
-        return [s.with_notes(*notes) if notes else s for s, notes in zip(scores, language_notes(items, self.lang))]
+        notes = (text_notes(item.candidate, item.references, self.lang) for item in items)
+        return [s.with_notes(*n) if n else s for s, n in zip(scores, notes)]
 
     @abstractmethod
     def _score_pairs(self, references: list[str], candidates: list[str]) -> np.ndarray:

@@ -27,10 +27,9 @@ import numpy as np
 
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceMetric, Score, Signature
-from evalcore.text.languages import LANGUAGES, language, reader
+from evalcore.text.languages import LANGUAGES, language, reader, text_notes
 from evalcore.text.ngrams import BagSet, IdBag, ranges, token_id, token_ids
 from evalcore.text.preprocess import FUNCTION_WORD_MODES, Preprocessor, tokenize
-from summeval.languages import language_notes
 from summeval.multiref import MULTI_REF_MODES, combine
 
 
@@ -248,7 +247,8 @@ class TeslaS(ReferenceMetric):
         scores = self._per_item(n_refs, per_pair, headline)
         if self.lang == "en":
             return scores
-        return [s.with_notes(*notes) if notes else s for s, notes in zip(scores, language_notes(items, self.lang))]
+        notes = (text_notes(item.candidate, item.references, self.lang) for item in items)
+        return [s.with_notes(*n) if n else s for s, n in zip(scores, notes)]
 
     def _pair_prf(self, bags: BagSet, cand: np.ndarray, refs: np.ndarray):
         """(precision, recall, F) of every candidate against each of its references (items x
