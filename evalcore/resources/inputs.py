@@ -41,8 +41,9 @@ class DebianInput:
 #: pivot -> the gettext locales whose catalogs give its English-pivot pairs
 LOCALES: dict[str, tuple[str, ...]] = {"fr": ("fr",), "de": ("de",), "es": ("es",), "zh": ("zh_CN",)}
 
-#: the packages whose gettext catalogs (fr, de, es, zh_CN) are the default bitexts: Debian 12
-#: (bookworm) versions; light packages that a Debian server has or installs in seconds
+#: the packages whose gettext catalogs (fr, de, es, zh_CN) are the default bitexts, at their Debian 12
+#: (bookworm) versions: every package of a stock Debian 12 image with catalogs in all four locales,
+#: except those that would pull in a service (PostgreSQL, systemd, CUPS, PackageKit)
 CATALOG_PACKAGES: tuple[DebianInput, ...] = (
     DebianInput("adduser", "3.134", "c06bbf9b9e0bc841"),
     DebianInput("appstream", "0.16.1", "b46b10323c4802ba"),
