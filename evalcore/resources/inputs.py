@@ -42,8 +42,9 @@ class DebianInput:
 LOCALES: dict[str, tuple[str, ...]] = {"fr": ("fr",), "de": ("de",), "es": ("es",), "zh": ("zh_CN",)}
 
 #: the packages whose gettext catalogs (fr, de, es, zh_CN) are the default bitexts, at their Debian 12
-#: (bookworm) versions: every package of a stock Debian 12 image with catalogs in all four locales,
-#: except those that would pull in a service (PostgreSQL, systemd, CUPS, PackageKit)
+#: (bookworm) versions: the packages of a Debian 12 image with catalogs in all four locales, less
+#: those that pull in a service or a desktop (PostgreSQL, systemd, PackageKit, cups-pk-helper,
+#: system-config-printer, software-properties, python-apt, notification-daemon, libhandy)
 CATALOG_PACKAGES: tuple[DebianInput, ...] = (
     DebianInput("adduser", "3.134", "c06bbf9b9e0bc841"),
     DebianInput("appstream", "0.16.1", "b46b10323c4802ba"),
