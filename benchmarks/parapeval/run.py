@@ -19,8 +19,8 @@ from evalcore.resources.phrase_table import build_phrase_table
 from evalcore.resources.phrase_table.bitext import read_parallel_files
 from evalcore.resources.registry import ResourceError, shared_data_dir
 from parapeval.data import read_sts_test, read_twitter_para, source_folds, twitter_para_path
-from parapeval.pem import PEMFeatures
-from parapeval.training import controls_for, feature_matrix, fit_pem
+from parapeval.pem.metric import PEMFeatures
+from parapeval.pem.train import controls_for, feature_matrix, fit_pem
 
 SHARED_BITEXTS = {"fr": ("en-fr", ".eng", ".fra"), "de": ("de-en", ".eng", ".deu")}
 

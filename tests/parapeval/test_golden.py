@@ -20,7 +20,7 @@ from evalcore.resources import defaults
 from evalcore.resources.registry import ResourceError
 from parapeval import PEM
 from parapeval.data import read_twitter_para, twitter_para_path
-from parapeval.pem import default_model_path
+from parapeval.pem.metric import default_model_path
 
 GOLDEN = Path(__file__).parent / "data" / "pem_golden.json"
 #: recorded on another machine: values agree within this, relative and absolute

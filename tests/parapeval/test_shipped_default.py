@@ -8,8 +8,8 @@ import pytest
 from evalcore.io.models import load_model, read_header
 from evalcore.resources import defaults
 from parapeval import PEM
-from parapeval.model import PEMRegressor
-from parapeval.pem import default_model_path
+from parapeval.pem.metric import default_model_path
+from parapeval.pem.model import PEMRegressor
 
 BUILT = all(defaults.phrase_table_path(p).is_file() for p in defaults.DEFAULT_PIVOTS) and defaults.lm_path().is_file()
 needs_resources = pytest.mark.skipif(not BUILT, reason="default phrase tables / LM not built (run `make setup`)")

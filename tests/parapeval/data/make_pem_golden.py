@@ -18,7 +18,7 @@ from evalcore.io.persist import file_sha256
 from evalcore.resources import defaults
 from parapeval import PEM
 from parapeval.data import read_twitter_para, twitter_para_path
-from parapeval.pem import default_model_path
+from parapeval.pem.metric import default_model_path
 
 OUT = Path(__file__).parent / "pem_golden.json"
 COLUMNS = ["pair", "value", "adequacy", "fluency", "target_ngram_f1",
