@@ -25,7 +25,7 @@ from evalcore.data.jsonl import read_jsonl
 from evalcore.io.tables import table
 from evalcore.metric import Metric
 from evalcore.metric.registry import build_metrics
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from evalcore.stats.correlation import correlate, matrices, resample_documents
 from evalcore.text.languages import language, stop_words, words
 from summeval.metrics import Rouge, RougeSU, TeslaS

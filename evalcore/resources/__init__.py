@@ -8,8 +8,10 @@ The names the former module ``evalcore.resources`` held (now in :mod:`.registry`
 here for one release, with a :class:`DeprecationWarning` naming their new home (once per name).
 """
 
+from typing import Any
 
-def __getattr__(name: str) -> object:
+
+def __getattr__(name: str) -> Any:
     """Names of the former module ``evalcore.resources`` (now :mod:`evalcore.resources.registry`), deprecated."""
     from evalcore._moved import moved_name
 
