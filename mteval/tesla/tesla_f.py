@@ -1,0 +1,5 @@
+"""Deprecated path of :mod:`mteval.tesla.metric` (kept for one release)."""
+
+from evalcore._moved import moved
+
+moved(__name__, "mteval.tesla.metric")
