@@ -1,6 +1,5 @@
 """The baselines of every MT table: BLEU, chrF, TER (sacrebleu) and METEOR (nltk)."""
 
-
 from typing import Any
 
 
