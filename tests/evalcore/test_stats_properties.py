@@ -74,3 +74,23 @@ def test_both_design_is_at_least_as_wide_as_either_alone_at_system_level():
         assert e.ci_low is not None and e.ci_high is not None
         width[d] = e.ci_high - e.ci_low
     assert width["both"] >= max(width["inputs"], width["systems"]) - 0.05
+
+
+@pytest.mark.parametrize("design", ["inputs", "systems", "both"])
+@pytest.mark.parametrize("statistic, epsilon", [("pearson", 0.0), ("spearman", 0.0), ("kendall-b", 0.0),
+                                                ("acc-eq", 0.0), ("acc-eq", 0.5), ("acc-eq", None)])
+def test_item_level_draw_counts_equal_stacked_submatrices(design, statistic, epsilon):
+    """The weighted item-level path (evalcore.stats.weighted) gives the values (1e-12) and the
+    calibrated epsilons (exactly) of the stacked sub-matrices, missing cells and ties included."""
+    from evalcore.stats import levels
+
+    rng = np.random.default_rng(0)
+    z = np.round(rng.random((7, 20)) * 4, 1)
+    x = np.round(z + rng.normal(0, 1, z.shape), 1)
+    x[1, 3] = z[1, 3] = x[2, 5] = z[4, 7] = np.nan
+    d = draw(design, 7, 20, 200, 1)
+    fast = resampled(x, z, "item", statistic, d, epsilon)
+    slow = levels.values(d.take(x, 0, 200), d.take(z, 0, 200), "item", statistic, epsilon, d.origin(7, 20, 0, 200))
+    np.testing.assert_allclose(fast[0], slow[0], rtol=0, atol=1e-12)
+    if statistic == "acc-eq":
+        np.testing.assert_array_equal(fast[1], slow[1])
