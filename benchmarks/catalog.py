@@ -183,7 +183,7 @@ def parapeval_speed(argv: Sequence[str]) -> int:
     from benchmarks.parapeval.speed import run_speed, speed_markdown
     from parapeval.cli import _pem_params
     from parapeval.data import read_twitter_para, twitter_para_path
-    from parapeval.pem import PEM
+    from parapeval.pem.metric import PEM
 
     a = _parapeval_parse("parapeval-speed", argv)
     pairs = read_twitter_para(twitter_para_path(a.data))[:a.speed_pairs]

@@ -26,3 +26,17 @@ def _importer_level() -> int:
         frame = frame.f_back
         level += 1
     return level + 1
+
+
+def moved_name(package: str, module: str, name: str) -> object:
+    """Attribute ``name`` of a package that replaced a module of the same name: the old module's
+    names now live in ``module``; warn and return it (AttributeError for anything else)."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    target = importlib.import_module(module)
+    if not hasattr(target, name):
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    warnings.warn(f"{package}.{name} is deprecated; import it from {module}", DeprecationWarning, stacklevel=3)
+    value = getattr(target, name)
+    setattr(sys.modules[package], name, value)
+    return value

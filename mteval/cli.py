@@ -120,11 +120,11 @@ def _add_stream(sub) -> None:
 
 
 def _add_train(sub) -> None:
-    from mteval.beer.train_cli import add_arguments as add_beer_train
-    from mteval.beer.train_cli import run_train as run_beer_train
+    from mteval.beer.cli import add_arguments as add_beer_train
+    from mteval.beer.cli import run_train as run_beer_train
     from mteval.srl.cli import add_train_arguments as add_srl_train
     from mteval.srl.cli import run_train as run_srl_train
-    from mteval.tesla.train_cli import add_arguments, run_train
+    from mteval.tesla.cli import add_arguments, run_train
 
     p = sub.add_parser("train", help="train a learned metric on human judgments")
     models = p.add_subparsers(dest="model", required=True)

@@ -5,14 +5,14 @@ from dataclasses import replace
 
 from evalcore.metric.registry import MetricSpec
 
-_BASE = "mteval.baselines"
+_BASE = "mteval.baselines.metric"
 
 METRICS = {
-    "tesla-m": MetricSpec("mteval.tesla.tesla_m:TeslaM",
+    "tesla-m": MetricSpec("mteval.tesla.metric:TeslaM",
                           "TESLA-M: LP-matched n-grams (n=1..3) with WordNet synonyms and POS, mean of 6 F-measures"),
-    "tesla-b": MetricSpec("mteval.tesla.tesla_b:TeslaB",
+    "tesla-b": MetricSpec("mteval.tesla.metric:TeslaB",
                           "TESLA-B: TESLA-M plus bags of pivot-language n-grams (BPNG), averaged in two steps"),
-    "tesla-f": MetricSpec("mteval.tesla.tesla_f:TeslaF",
+    "tesla-f": MetricSpec("mteval.tesla.metric:TeslaF",
                           "TESLA-F: linear ranker over TESLA-B's features and two LM features"),
     "tesla-celab": MetricSpec("mteval.celab.metric:TeslaCelab",
                               "TESLA-CELAB (Chinese): covered LP matching of character n-grams with Cilin synonyms "
@@ -29,7 +29,7 @@ METRICS = {
     "imeant": MetricSpec("mteval.meant.metric:Meant",
                          "IMEANT: MEANT with filler similarity from a bracketing-ITG biparse (length-normalised "
                          "inside score)", kwargs={"filler_similarity": "itg"}),
-    "xmeant": MetricSpec("mteval.meant.xmeant:Xmeant",
+    "xmeant": MetricSpec("mteval.meant.metric:Xmeant",
                          "XMEANT: reference-free MEANT, frames of the source against the output's with IBM-1 lexical "
                          "probabilities from the suite's eflomal-aligned bitexts (French source, English output by "
                          "default; source_language/language set the pair)", reads="source"),

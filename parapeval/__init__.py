@@ -16,7 +16,7 @@ __all__ = ["PEM", "__version__"]
 
 def __getattr__(name: str):
     if name == "PEM":
-        from parapeval.pem import PEM
+        from parapeval.pem.metric import PEM
 
         return PEM
     raise AttributeError(f"module 'parapeval' has no attribute {name!r}")

@@ -62,7 +62,7 @@ def _pivot_args(args: argparse.Namespace) -> list[str] | None:
 def _features(args: argparse.Namespace):
     """Features from --table/--pivots/--lm/--discount, the defaults filling what is not given
     (for training and the benchmark, where no model fixes the pivots)."""
-    from parapeval.pem import PEMFeatures
+    from parapeval.pem.metric import PEMFeatures
 
     tables = _table_args(args)
     pivots = _pivot_args(args) or list(tables) or list(defaults.DEFAULT_PIVOTS)
@@ -158,8 +158,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     import numpy as np
 
     from parapeval.data import TWITTER_PARA_LICENCE, read_twitter_para, twitter_para_path
-    from parapeval.model import neutral_point, save_pem
-    from parapeval.training import feature_matrix, fit_pem, training_pairs
+    from parapeval.pem.model import neutral_point, save_pem
+    from parapeval.pem.train import feature_matrix, fit_pem, training_pairs
 
     check_output_dir(Path(args.out).parent, "--out")
     features = _features(args)

@@ -3,7 +3,7 @@
 from evalcore.metric.registry import MetricSpec
 
 METRICS = {
-    "pem": MetricSpec(target="parapeval.pem:PEM", reads="source", extra="pem",
+    "pem": MetricSpec(target="parapeval.pem.metric:PEM", reads="source", extra="pem",
                       summary="PEM (Liu et al. 2010): pivot-language adequacy, LM fluency and target n-gram F1 "
                               "of an (original, paraphrase) pair, combined by an SVR"),
 }

@@ -29,7 +29,7 @@ def specs():
     """(old file, new file, metric, allowed classes), the parser before the models quoting it."""
     from coherence.dicomer.model import DicomerModel
     from coherence.parser.nonexplicit import PairFeaturizer
-    from parapeval.model import PEMRegressor
+    from parapeval.pem.model import PEMRegressor
 
     out = [("coherence/models/parser_tier1.joblib", "gdtb-clf-v1", (PairFeaturizer,)),
            ("coherence/models/dicomer_model.joblib", "dicomer", (DicomerModel,)),

@@ -33,7 +33,7 @@ from evalcore.cli.convention import (
 )
 from evalcore.cli.meta_evaluate import add_statistics_args
 from evalcore.io.textfiles import InputError
-from summeval.metrics.multiref import MULTI_REF_MODES
+from summeval.multiref import MULTI_REF_MODES
 from summeval.pipeline import RANK_RULES
 from summeval.registry import ALL_METRICS, BORROWED, DEFAULT_METRICS
 
@@ -281,8 +281,8 @@ def _leaderboards(args, scored: dict, human: dict, names: list[str], dims: list[
 
 def _train(args) -> int:
     from evalcore.resources import shared_data_dir
-    from summeval.cremer import DEFAULT_KERNEL, KERNELS
-    from summeval.cremer_training import train_on_judged, train_on_news_and_chat, train_on_summeval
+    from summeval.cremer.model import DEFAULT_KERNEL, KERNELS
+    from summeval.cremer.train import train_on_judged, train_on_news_and_chat, train_on_summeval
 
     check_output_dir(args.out, "--out")
     kernels = tuple(KERNELS) if args.kernel == "all" else (args.kernel,)

@@ -4,10 +4,10 @@ Read by :mod:`evalcore.metric.registry` without importing any metric; ``dicomer`
 
 from evalcore.metric.registry import MetricSpec
 
-_TESLA = "summeval.metrics.tesla_s:TeslaS"
-_ROUGE = "summeval.metrics.rouge:Rouge"
-_ROUGE_SU = "summeval.metrics.rouge:RougeSU"
-_CREMER = "summeval.metrics.cremer:Cremer"
+_TESLA = "summeval.tesla_s.metric:TeslaS"
+_ROUGE = "summeval.rouge.metric:Rouge"
+_ROUGE_SU = "summeval.rouge.metric:RougeSU"
+_CREMER = "summeval.cremer.metric:Cremer"
 #: spaCy (POS tags, DICOMER's parses) comes with the ``coherence`` extra
 
 METRICS = {

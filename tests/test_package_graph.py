@@ -1,8 +1,10 @@
 """The package graph stays acyclic: evalcore <- coherence <- summeval, evalcore <- parapeval,
 evalcore <- mteval; inside a package no two modules import each other (directly or round a
 longer loop); a metric family imports its own modules, its package's shared modules (data,
-learn, lexical, ...) and evalcore, never another family; shared modules import no family. Every import statement
-(top-level or inside a function) is checked."""
+learn, lexical, ...) and evalcore, never another family (but for a composite metric's declared
+parts); shared modules import no family. Every family has the same roles: ``metric.py`` holds its
+registered metrics, and scoring never imports training or command-line code. Every import
+statement (top-level or inside a function) is checked."""
 
 import ast
 from pathlib import Path
@@ -22,12 +24,21 @@ ALLOWED = {
 SHARED = {
     "mteval": {"data", "learn", "lexical", "metaeval", "baselines", "io", "registry", "srl", "zh_words"},
     "coherence": {"relations", "formats", "corpora", "gold", "heap", "adapters", "parser", "inputs", "registry"},
+    "summeval": {"multiref", "registry"},
+    "parapeval": {"data", "defaults", "io", "registry"},
 }
+#: package -> subpackages that re-export families for users (``summeval.metrics``): neither family nor shared
+FRONT_ENDS = {"summeval": {"metrics"}}
+#: a composite metric's family -> the families it is built from (CREMER regresses over TESLA-S)
+COMPOSITES = {("summeval", "cremer"): {"tesla_s"}}
+#: module names of a family that hold training or command-line code: scoring never imports them
+NOT_SCORING = ("train", "cli", "cv_report")
 
 
 def _families(package: str, root: Path = ROOT) -> set[str]:
     """The metric families of ``package``: its subpackages that are not shared modules."""
-    return {p.name for p in (root / package).iterdir() if (p / "__init__.py").is_file()} - SHARED[package]
+    return ({p.name for p in (root / package).iterdir() if (p / "__init__.py").is_file()} - SHARED[package]
+            - FRONT_ENDS.get(package, set()))
 
 
 #: package -> its metric families; each may import only itself and SHARED[package]
@@ -143,8 +154,46 @@ FAMILY_RULES = [(p, f) for p, fams in FAMILIES.items() for f in sorted(fams)]
 @pytest.mark.parametrize("package,family", FAMILY_RULES,
                          ids=[f"{p}.{f} imports only {f}, shared modules, evalcore" for p, f in FAMILY_RULES])
 def test_a_family_imports_no_other_family(package, family):
-    bad = {unit: where for unit, where in _unit_imports(package, family).items() if unit not in SHARED[package]}
+    allowed = SHARED[package] | COMPOSITES.get((package, family), set())
+    bad = {unit: where for unit, where in _unit_imports(package, family).items() if unit not in allowed}
     assert bad == {}
+
+
+@pytest.mark.parametrize("package,family", FAMILY_RULES,
+                         ids=[f"{p}.{f} has metric.py; scoring imports no training or CLI" for p, f in FAMILY_RULES])
+def test_a_family_has_the_roles_and_its_scoring_imports_no_training(package, family):
+    graph = _module_graph(package)
+    scoring = f"{package}.{family}.metric"
+    assert scoring in graph, f"{package}/{family}/ has no metric.py"
+    reached: set[str] = set()
+    todo = [scoring]
+    while todo:
+        for nxt in graph[todo.pop()] - reached:
+            reached.add(nxt)
+            todo.append(nxt)
+    assert sorted(m for m in reached if m.rpartition(".")[2] in NOT_SCORING or m == f"{package}.cli") == []
+
+
+def test_every_registered_metric_lives_in_its_family_metric_module():
+    from evalcore.metric.registry import registered, spec
+
+    for name in registered():
+        target = spec(name).target.partition(":")[0]
+        package, family, *module = target.split(".")
+        if package in FAMILIES:
+            assert family in FAMILIES[package] | {"baselines"} and module == ["metric"], (name, target)
+
+
+def test_the_roles_checker_sees_scoring_that_imports_training(tmp_path):
+    pkg = tmp_path / "mteval"
+    (pkg / "toy").mkdir(parents=True)
+    (pkg / "toy" / "__init__.py").write_text("")
+    (pkg / "toy" / "metric.py").write_text("from mteval.toy.features import f\n")
+    (pkg / "toy" / "features.py").write_text("def f():\n    from mteval.toy.train import fit\n")
+    (pkg / "toy" / "train.py").write_text("")
+    graph = _module_graph("mteval", tmp_path)
+    assert graph["mteval.toy.metric"] == {"mteval.toy.features"}
+    assert graph["mteval.toy.features"] == {"mteval.toy.train"}
 
 
 SHARED_RULES = [(p, s) for p, shared in SHARED.items() for s in sorted(shared)]

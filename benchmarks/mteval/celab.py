@@ -32,7 +32,7 @@ from evalcore.matching.covered import solve_covered
 from evalcore.metric import Metric
 from evalcore.resources import shared_data_dir
 from evalcore.stats.correlation import correlate, correlation_rows, resample_documents
-from mteval.baselines import Bleu, Chrf
+from mteval.baselines.metric import Bleu, Chrf
 from mteval.celab.metric import TeslaCelab
 from mteval.data.mqm import newstest_testset
 

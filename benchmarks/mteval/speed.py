@@ -58,7 +58,7 @@ def pivot_stages(refs: Sequence[str], hyps: Sequence[str]) -> dict[str, float]:
     hypothesis from cold caches plus their F-measures (BPNG), and TESLA-F's two LM features."""
     from mteval.lexical.bpng_features import PivotFeatures
     from mteval.tesla.lm_features import LMFeatures, default_lms
-    from mteval.tesla.tesla_b import TeslaB
+    from mteval.tesla.metric import TeslaB
 
     tables = TeslaB().extractor.pivots.tables
     state: dict[str, PivotFeatures] = {}

@@ -60,8 +60,8 @@ def wmt12_lines(pair: str, count: int, systems: int = 2) -> tuple[list[str], lis
 
 def run(pair: str = "fr-en", count: int = 500) -> dict:
     """Time every stage on ``count`` segments of ``pair``; per-segment figures in milliseconds."""
-    from mteval.baselines import Bleu, Chrf, Meteor
-    from mteval.tesla.tesla_m import TeslaM
+    from mteval.baselines.metric import Bleu, Chrf, Meteor
+    from mteval.tesla.metric import TeslaM
 
     language = pair.split("-")[1]
     refs, (hyps, other) = wmt12_lines(pair, count)

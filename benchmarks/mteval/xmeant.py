@@ -10,7 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from mteval.meant.xmeant import FILLER_SIMILARITIES, Xmeant, runnable
+from evalcore.resources import ResourceError
+from mteval.meant.metric import FILLER_SIMILARITIES, Xmeant
 
 #: WMT12 pairs by source-target; XMEANT runs where both sides have a labeller and English is one side
 WMT12_BASELINES = ("bleu", "chrf", "meteor", "meant")
@@ -186,3 +187,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench(args.out, None, args.pairs, args.max_segments, args.bootstrap, args.seed)
     print((args.out / "xmeant.md").read_text(encoding="utf-8"))
     return 0
+
+
+def runnable(source_language: str, language: str) -> str | None:
+    """None when XMEANT (the suite's labellers, the default tables) runs on this pair, else why not."""
+    try:
+        Xmeant(source_language, language).validate()
+    except (ResourceError, ValueError) as exc:
+        return str(exc)
+    return None

@@ -19,8 +19,8 @@ from evalcore.resources import ResourceError, shared_data_dir
 from evalcore.stats.correlation import correlations, grouped_correlation
 from parapeval import defaults
 from parapeval.data import read_sts_test, read_twitter_para, source_folds, twitter_para_path
-from parapeval.pem import PEMFeatures
-from parapeval.training import controls_for, feature_matrix, fit_pem
+from parapeval.pem.metric import PEMFeatures
+from parapeval.pem.train import controls_for, feature_matrix, fit_pem
 
 SHARED_BITEXTS = {"fr": ("en-fr", ".eng", ".fra"), "de": ("de-en", ".eng", ".deu")}
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from benchmarks.harness import machine, machine_line, peak_rss_mib
-from parapeval.pem import PEM, WINDOW_PAIRS
+from parapeval.pem.metric import PEM, WINDOW_PAIRS
 
 #: the target: PEM at most this many times slower than sentence BLEU
 TARGET_RATIO = 7.0

@@ -23,7 +23,7 @@ from evalcore.io.tables import correlation_markdown, table
 from evalcore.metric.registry import build_metrics
 from evalcore.resources import shared_data_dir
 from evalcore.stats.correlation import correlation_table, matrices, significance_table
-from summeval.cremer import KERNELS, N_FOLDS, feature_matrix, fit_cremer, scale_dicomer, topic_z
+from summeval.cremer.model import KERNELS, N_FOLDS, feature_matrix, fit_cremer, scale_dicomer, topic_z
 from summeval.pipeline import score_items
 
 DEFAULT_FILE = ("summeval", "summeval_16sys_mean_expert.json")

@@ -20,8 +20,8 @@ from evalcore.data.summeval import read_summeval
 from evalcore.io.tables import table
 from evalcore.metric.registry import build_metrics
 from evalcore.resources import shared_data_dir
-from summeval.metrics.tesla_s import clear_caches
 from summeval.pipeline import score_items
+from summeval.tesla_s.metric import clear_caches
 
 DEFAULT_FILE = ("summeval", "summeval_16sys_mean_expert.json")
 METRICS = ("tesla-s",)

@@ -41,7 +41,7 @@ from evalcore.io.tables import table
 from evalcore.matching import match
 from evalcore.resources import shared_data_dir
 from evalcore.stats.correlation import correlations
-from summeval.metrics.tesla_s import TeslaS, clear_caches
+from summeval.tesla_s.metric import TeslaS, clear_caches
 
 DEFAULT_FILE = ("summeval", "summeval_16sys_mean_expert.json")
 # (row label, match method): "auto" is the dispatcher, the others one backend on the whole problem

@@ -40,7 +40,7 @@ from evalcore.data.summeval import read_summeval
 from evalcore.resources import cache_dir, shared_data_dir
 from evalcore.stats.correlation import correlate, correlation_rows, percentile_bounds, resample_documents
 from evalcore.text import tokenize
-from summeval.cremer import (
+from summeval.cremer.model import (
     DICOMER_SCALING,
     feature_matrix,
     fit_cremer,

@@ -14,25 +14,16 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.io.runinfo import machine_line, write_report
 from evalcore.io.tables import table
 from evalcore.metric.registry import get_metric
 from evalcore.resources import shared_data_dir
-from mteval.baselines import Bleu, Chrf, Meteor
+from mteval.baselines.metric import Bleu, Chrf, Meteor
 from mteval.beer.features import FEATURES
 from mteval.beer.metric import Beer
 from mteval.beer.train import fit, raw_features
 from mteval.learn.pairwise import cross_validated
 from mteval.learn.ranked import RankedSet, load_ranked_set
-from mteval.learn.report import (
-    baseline_scores,
-    beats,
-    kendall_by_pair,
-    kendall_entries,
-    kendall_markdown,
-    ranked_set_header,
-    ranked_set_line,
-)
+from mteval.learn.report import baseline_scores, cv_intro, kendall_markdown, kendall_report, publish
 from mteval.learn.speed import speed
 from mteval.lexical.preprocess import preparer
 
@@ -84,30 +75,19 @@ def run(out: Path, data_root: Path | None = None, max_segments: int = 0, folds: 
         t = time.perf_counter()
         rows[metric.name] = baseline_scores(metric, data)
         log(f"{metric.name}: scored in {time.perf_counter() - t:.0f} s")
-    counts = {label: kendall_by_pair(data, values) for label, values in rows.items()}
-    pairs = list(counts["beer"])
-    report: dict = {**ranked_set_header(root, data, folds, n_boot, seed, max_segments), "features": list(FEATURES),
-                    "ablations": ablations()}
-    report["kendall"], report["beer_beats"] = kendall_entries(counts, n_boot, seed), beats(counts, "beer", n_boot, seed)
-    report["signatures"] = {m.name: str(m.signature()) for m in (Beer(), *baselines)}
+    report, pairs = kendall_report(root, data, rows, "beer", "beer_beats", (Beer(), *baselines), folds, n_boot, seed,
+                                   max_segments, features=list(FEATURES), ablations=ablations())
     preparer("en").clear()  # the baselines above tagged every text: time tagging too, from a cold cache
     report["speed"] = speed([Beer(), *baselines], data.items, seed)
-    report["seconds"] = time.perf_counter() - start
-    md = markdown(report, pairs)
-    write_report(out, "beer_cv", md, report)
-    log(md)
-    return report
+    return publish(out, "beer_cv", report, start, lambda r: markdown(r, pairs), log)
 
 
 def markdown(report: dict, pairs: Sequence[str]) -> str:
     """The report's tables: Kendall per variant, BEER's wins over resamples, speed."""
-    out = ["## BEER cross-validated on WMT12 into English (`mteval train beer --cv-report DIR`)", "",
-           f"{ranked_set_line(report, pairs)}; BEER rows are out-of-fold scores "
-           f"({report['folds']} folds grouped by segment, seed {report['seed']}; `-X` = trained without feature "
-           f"group X; `beer per pair` = one model per language pair, the others one for all into-English pairs); "
-           f"95% bootstrap CIs from {report['bootstrap']} resamples of segments; the average's CI from the mean of "
-           f"the pairs' resamples. {machine_line(report['machine'])} Run time {report['seconds']:.0f} s.",
-           ""]
+    out = cv_intro("BEER cross-validated on WMT12 into English (`mteval train beer --cv-report DIR`)", report, pairs,
+                   f"; BEER rows are out-of-fold scores ({report['folds']} folds grouped by segment, seed "
+                   f"{report['seed']}; `-X` = trained without feature group X; `beer per pair` = one model per "
+                   f"language pair, the others one for all into-English pairs);")
     out += kendall_markdown(report["kendall"], report["beer_beats"], pairs, "BEER")
     out += ["### Speed (end to end with spaCy tagging from a cold text cache, one process, a seeded sample of "
             "outputs per metric)", "",

@@ -4,11 +4,13 @@ resamples in which the trained metric beats each other row."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 
-from evalcore.io.runinfo import machine
+from evalcore.io.runinfo import machine, machine_line, write_report
 from evalcore.io.tables import table
 from evalcore.metric import Item, Metric
 from mteval.data.wmt12 import comparisons
@@ -32,6 +34,39 @@ def ranked_set_line(report: dict, pairs: Sequence[str]) -> str:
     sample = f"a seeded sample of {report['max_segments']}" if report["max_segments"] else "all"
     return (f"{report['outputs']} ranked outputs, {report['rankings']} rankings, {report['segments']} segments of "
             f"{', '.join(pairs)} ({sample} ranked segments)")
+
+
+def kendall_report(root: Path, data: RankedSet, rows: Mapping[str, np.ndarray], main: str, beats_key: str,
+                   metrics: Iterable[Metric], folds: int, n_boot: int, seed: int, max_segments: int,
+                   **extra) -> tuple[dict, list[str]]:
+    """The report every cross-validated run on the WMT12 rankings writes: the ranked set's header,
+    ``extra`` fields, Kendall per row with CIs, ``main``'s wins over each other row (under
+    ``beats_key``) and the metrics' signatures; with the language pairs, in order."""
+    counts = {label: kendall_by_pair(data, values) for label, values in rows.items()}
+    report = {**ranked_set_header(root, data, folds, n_boot, seed, max_segments), **extra,
+              "kendall": kendall_entries(counts, n_boot, seed), beats_key: beats(counts, main, n_boot, seed),
+              "signatures": {m.name: str(m.signature()) for m in metrics}}
+    return report, list(counts[main])
+
+
+def publish(out: Path, stem: str, report: dict, started: float, render: Callable[[dict], str],
+            log: Callable[[str], None]) -> dict:
+    """Stamp the run time on ``report``, write it as ``stem``.md (``render``'s Markdown) and .json
+    into ``out``, log the Markdown, and return the report."""
+    report["seconds"] = time.perf_counter() - started
+    md = render(report)
+    write_report(out, stem, md, report)
+    log(md)
+    return report
+
+
+def cv_intro(title: str, report: dict, pairs: Sequence[str], rows: str, pooled_average: bool = True) -> list[str]:
+    """A report's heading and its first paragraph: the ranked set, what its rows are (``rows``),
+    the bootstrap, the machine and the run time."""
+    average = "; the average's CI from the mean of the pairs' resamples" if pooled_average else ""
+    return [f"## {title}", "",
+            f"{ranked_set_line(report, pairs)}{rows} 95% bootstrap CIs from {report['bootstrap']} resamples of "
+            f"segments{average}. {machine_line(report['machine'])} Run time {report['seconds']:.0f} s.", ""]
 
 
 def baseline_scores(metric: Metric, data: RankedSet) -> np.ndarray:

@@ -1,5 +1,5 @@
 """The options of `mteval tune red` (light to import: the CLI builds its parser from them) and
-what they run (:func:`mteval.red.tune.run`)."""
+what they run (:func:`mteval.red.train.run`)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,7 @@ from pathlib import Path
 
 from evalcore.cli.convention import EXIT_OK, check_output_dir
 from evalcore.io.textfiles import InputError
-
-#: segments of the 2,318 ranked into English that tuning reads by default (0 = all: 20,427
-#: outputs, REDp's statistics ~7 ms each on one core, then the grid per fold)
-DEFAULT_SEGMENTS = 0
+from mteval.learn.ranked import DEFAULT_SEGMENTS
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -30,7 +27,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_tune(args: argparse.Namespace) -> int:
     """Tune REDp on the WMT12 into-English rankings and write the cross-validated report."""
-    from mteval.red.tune import run
+    from mteval.red.train import run
 
     check_output_dir(args.out, "--out")
     if args.folds < 2 or args.iterations < 1 or args.max_segments < 0:

@@ -4,7 +4,7 @@ English (folds grouped by segment, :func:`mteval.tesla.train.cross_validated`), 
 the same run: segment-level Kendall's tau in both WMT12 variants per pair and averaged, bootstrap
 CIs over segments, the share of resamples in which TESLA-F beats each other row, and speed.
 
-It reads the same seeded sample of segments as training (:data:`~mteval.tesla.train_cli.DEFAULT_SEGMENTS`)
+It reads the same seeded sample of segments as training (:data:`~mteval.learn.ranked.DEFAULT_SEGMENTS`)
 and the features training cached, so the report and the shipped model read the same numbers.
 """
 
@@ -16,35 +16,16 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.io.runinfo import machine_line, write_report
 from evalcore.io.tables import table
 from evalcore.resources import shared_data_dir
-from mteval.baselines import Bleu, Chrf
-from mteval.learn.report import (
-    baseline_scores,
-    beats,
-    kendall_by_pair,
-    kendall_entries,
-    kendall_markdown,
-    ranked_set_header,
-    ranked_set_line,
-)
+from mteval.baselines.metric import Bleu, Chrf
+from mteval.learn.ranked import DEFAULT_SEGMENTS, RankedSet, load_ranked_set
+from mteval.learn.report import baseline_scores, cv_intro, kendall_markdown, kendall_report, publish
 from mteval.learn.speed import SPEED_SAMPLE
 from mteval.learn.speed import speed as learn_speed
-from mteval.tesla.features import N_BTNG
-from mteval.tesla.tesla_b import TeslaB, mean_defined, two_step
-from mteval.tesla.tesla_f import TeslaF
-from mteval.tesla.tesla_m import TeslaM
-from mteval.tesla.train import (
-    RankedSet,
-    cross_validated,
-    default_extractors,
-    feature_names,
-    load_ranked_set,
-    model_matrix,
-    raw_features,
-)
-from mteval.tesla.train_cli import DEFAULT_SEGMENTS
+from mteval.tesla.features import N_BTNG, mean_defined, model_matrix, two_step
+from mteval.tesla.metric import TeslaB, TeslaF, TeslaM
+from mteval.tesla.train import cross_validated, default_extractors, feature_names, raw_features
 
 
 def ablations(names: Sequence[str]) -> dict[str, list[int]]:
@@ -80,27 +61,18 @@ def run(out: Path, data_root: Path | None = None, max_segments: int = DEFAULT_SE
     rows["tesla-b"] = two_step(raw[:, :len(names) - len(lms.names())])[2]
     rows["tesla-m"] = mean_defined(raw[:, :N_BTNG])
     rows["bleu"], rows["chrf"] = baseline_scores(Bleu(), data), baseline_scores(Chrf(), data)
-    counts = {label: kendall_by_pair(data, values) for label, values in rows.items()}
-    pairs = list(counts["tesla-f"])
-    report: dict = {**ranked_set_header(root, data, folds, n_boot, seed, max_segments), "features": names}
-    report["kendall"] = kendall_entries(counts, n_boot, seed)
-    report["tesla_f_beats"] = beats(counts, "tesla-f", n_boot, seed)
-    report["signatures"] = {m.name: str(m.signature()) for m in (TeslaM(), TeslaB(), TeslaF(), Bleu(), Chrf())}
+    report, pairs = kendall_report(root, data, rows, "tesla-f", "tesla_f_beats",
+                                   (TeslaM(), TeslaB(), TeslaF(), Bleu(), Chrf()), folds, n_boot, seed, max_segments,
+                                   features=names)
     report["speed"] = speed(data, seed)
-    report["seconds"] = time.perf_counter() - start
-    md = markdown(report, pairs)
-    write_report(out, "tesla_f_cv", md, report)
-    log(md)
-    return report
+    return publish(out, "tesla_f_cv", report, start, lambda r: markdown(r, pairs), log)
 
 
 def markdown(report: dict, pairs: Sequence[str]) -> str:
     """The report's tables: Kendall per variant, TESLA-F's wins over resamples, speed."""
-    out = ["## TESLA-F cross-validated on WMT12 into English (`mteval train tesla-f --cv-report DIR`)", "",
-           f"{ranked_set_line(report, pairs)}; TESLA-F rows "
-           f"are out-of-fold scores ({report['folds']} folds grouped by segment, seed {report['seed']}); 95% "
-           f"bootstrap CIs from {report['bootstrap']} resamples of segments; the average's CI from the mean of "
-           f"the pairs' resamples. {machine_line(report['machine'])} Run time {report['seconds']:.0f} s.", ""]
+    out = cv_intro("TESLA-F cross-validated on WMT12 into English (`mteval train tesla-f --cv-report DIR`)", report,
+                   pairs, f"; TESLA-F rows are out-of-fold scores ({report['folds']} folds grouped by segment, seed "
+                          f"{report['seed']});")
     out += kendall_markdown(report["kendall"], report["tesla_f_beats"], pairs, "TESLA-F")
     out += ["### Speed (segments per second, end to end, one process)", "",
             table(["metric", "segments", "seconds", "segments/s"],

@@ -18,6 +18,7 @@ from mteval.lexical.bpng_features import PivotFeatures
 from mteval.lexical.preprocess import prepare
 from mteval.tesla.btng import FEATURES as BTNG_FEATURES
 from mteval.tesla.btng import btng_fmeasures
+from mteval.tesla.lm_features import LMFeatures
 
 #: items whose phrases are looked up together (their entries fit the stores' caches)
 WINDOW = 256
@@ -63,3 +64,33 @@ def fill_undefined(rows: np.ndarray, n_btng: int = N_BTNG) -> np.ndarray:
         means = np.where(defined > 0, np.nansum(part, axis=-1, keepdims=True) / np.maximum(defined, 1), 0.0)
         part[undefined] = np.broadcast_to(means, part.shape)[undefined]
     return rows
+
+
+def two_step(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(s_BTNG, s_BPNG, TESLA-B) per row of F-measures (BTNG first; NaN: an order neither side
+    has). A reference has a word, so some BTNG order is defined; when no pivot order is (nothing
+    survived pruning on either side), the target side stands alone."""
+    rows = np.atleast_2d(rows)
+    btng = mean_defined(rows[:, :N_BTNG])
+    bpng = mean_defined(rows[:, N_BTNG:])
+    bpng = np.where(np.isnan(bpng), btng, bpng)
+    return btng, bpng, (btng + bpng) / 2
+
+
+def mean_defined(rows: np.ndarray) -> np.ndarray:
+    """Mean of each row's non-NaN values; NaN for a row without any."""
+    defined = ~np.isnan(rows)
+    n = defined.sum(axis=1)
+    return np.where(n > 0, np.where(defined, rows, 0.0).sum(axis=1) / np.maximum(n, 1), np.nan)
+
+
+def output_row(per_reference: np.ndarray, lms: LMFeatures, hypothesis: str) -> np.ndarray:
+    """One output's raw features: its F-measures averaged over references (NaN kept), then LM scores."""
+    return np.concatenate([mean_defined(per_reference.T), lms.compute(hypothesis)])
+
+
+def model_matrix(X: np.ndarray, n_lm: int) -> np.ndarray:
+    """The linear model's input: undefined F-measures filled (:func:`fill_undefined`), LM columns as is."""
+    out = X.copy()
+    out[:, :X.shape[1] - n_lm] = fill_undefined(X[:, :X.shape[1] - n_lm])
+    return out

@@ -27,13 +27,11 @@ from mteval.data.wmt12 import Ranking
 from mteval.learn import pairwise
 from mteval.learn.cache import cached_rows
 from mteval.learn.model import LinearModel, fit_ranker
-from mteval.learn.ranked import INTO_ENGLISH, HypKey, RankedSet, load_ranked_set
+from mteval.learn.ranked import DEFAULT_SEGMENTS, INTO_ENGLISH, HypKey, RankedSet, load_ranked_set
 from mteval.lexical.bpng_features import PivotFeatures, default_tables
 from mteval.lexical.preprocess import preparer
-from mteval.tesla.features import TeslaFeatures, fill_undefined
+from mteval.tesla.features import TeslaFeatures, model_matrix, output_row
 from mteval.tesla.lm_features import LMFeatures, default_lms
-from mteval.tesla.tesla_b import mean_defined
-from mteval.tesla.train_cli import DEFAULT_SEGMENTS
 
 #: licence note the shipped model's header carries (it inherits the rankings' terms)
 LICENCE = ("weights learned from the WMT12 human rankings, which WMT distributes for research use: "
@@ -42,11 +40,6 @@ LICENCE = ("weights learned from the WMT12 human rankings, which WMT distributes
 
 def feature_names(tesla: TeslaFeatures, lms: LMFeatures) -> list[str]:
     return tesla.names() + lms.names()
-
-
-def output_row(per_reference: np.ndarray, lms: LMFeatures, hypothesis: str) -> np.ndarray:
-    """One output's raw features: its F-measures averaged over references (NaN kept), then LM scores."""
-    return np.concatenate([mean_defined(per_reference.T), lms.compute(hypothesis)])
 
 
 def raw_features(data: RankedSet, tesla: TeslaFeatures, lms: LMFeatures,
@@ -66,13 +59,6 @@ def raw_features(data: RankedSet, tesla: TeslaFeatures, lms: LMFeatures,
         return [output_row(rows, lms, hyp) for rows, (_, hyp) in zip(tesla.per_reference(part), part)]
 
     return cached_rows(data.items, path, compute, len(names), log, chunk)
-
-
-def model_matrix(X: np.ndarray, n_lm: int) -> np.ndarray:
-    """The linear model's input: undefined F-measures filled (:func:`fill_undefined`), LM columns as is."""
-    out = X.copy()
-    out[:, :X.shape[1] - n_lm] = fill_undefined(X[:, :X.shape[1] - n_lm])
-    return out
 
 
 def ranking_arrays(rankings: Sequence[Ranking], index: dict[HypKey, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -132,4 +118,4 @@ def train_default(out: Path, data_root: Path | None = None, max_segments: int = 
     return path
 
 
-__all__ = ["INTO_ENGLISH", "LICENCE", "RankedSet", "cross_validated", "fit", "load_ranked_set", "raw_features"]
+__all__ = ["LICENCE", "cross_validated", "fit", "raw_features", "train_default"]

@@ -3,13 +3,13 @@ CREMER (imported on first use: it loads scikit-learn and, through ``coherence``,
 Choose them by name with :func:`evalcore.metric.registry.get_metric` (names in
 :mod:`summeval.registry`)."""
 
-from summeval.metrics.rouge import Rouge, RougeSU
-from summeval.metrics.tesla_s import TeslaS
+from summeval.rouge.metric import Rouge, RougeSU
+from summeval.tesla_s.metric import TeslaS
 
 
 def __getattr__(name: str):
     if name == "Cremer":
-        from summeval.metrics.cremer import Cremer
+        from summeval.cremer.metric import Cremer
 
         return Cremer
     raise AttributeError(f"module 'summeval.metrics' has no attribute {name!r}")

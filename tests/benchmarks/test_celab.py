@@ -53,7 +53,7 @@ def test_word_level_baseline_scores():
 
 def test_word_level_baseline_without_cilin_equals_tesla_m_on_chinese():
     """Two implementations of TESLA-M on jieba words agree where both apply (no synonyms)."""
-    from mteval.tesla.tesla_m import TeslaM
+    from mteval.tesla.metric import TeslaM
 
     demo = Path(__file__).resolve().parents[2] / "data" / "demo" / "mt-zh"
     refs = (demo / "ref.A.zh").read_text("utf-8").splitlines()

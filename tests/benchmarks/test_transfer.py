@@ -18,7 +18,7 @@ from benchmarks.summeval.transfer import (
 from coherence.dicomer.analysis import Analysis
 from coherence.dicomer.synthetic import OPEN_GENRES, Synthetic, moved_orders, window_starts
 from evalcore.stats.correlation import resample_documents
-from summeval.cremer import scale_tesla, topic_z
+from summeval.cremer.model import scale_tesla, topic_z
 
 
 def test_topic_z_standardises_each_topic_and_zeroes_a_constant_one():
@@ -148,7 +148,7 @@ def test_the_runner_offers_transfer(tmp_path, monkeypatch):
 
 def test_cremer_inputs_of_the_bench_scale_dicomer_as_the_shipped_metric_does():
     from benchmarks.summeval.transfer import CremerSpec, _cremer_x
-    from summeval.cremer import scale_dicomer
+    from summeval.cremer.model import scale_dicomer
 
     tesla, dicomer = np.array([-1.0, 1.0, 0.5, -0.5]), np.array([-0.9, -0.3, -0.4, 2.0])
     judged, topics = np.array([True, True, False, True]), np.array(["a", "a", "a", "b"])

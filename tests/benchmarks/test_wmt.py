@@ -8,7 +8,7 @@ import pytest
 from benchmarks.mteval import wmt as bench
 from benchmarks.mteval.wmt import run, wmt12_pair
 from evalcore.resources import shared_data_dir
-from mteval.baselines import Bleu, Chrf
+from mteval.baselines.metric import Bleu, Chrf
 from mteval.data import wmt12
 
 

@@ -23,10 +23,10 @@ def resource_args() -> tuple[str, ...]:
 
     from evalcore.bpng import PhraseTableStore, write_store
     from evalcore.lm import train_lm
-    from parapeval.fluency import FluencyScorer
-    from parapeval.model import PEMRegressor, neutral_point, save_pem
-    from parapeval.pem import PEMFeatures
-    from parapeval.training import feature_matrix, fit_pem, training_pairs
+    from parapeval.pem.fluency import FluencyScorer
+    from parapeval.pem.metric import PEMFeatures
+    from parapeval.pem.model import PEMRegressor, neutral_point, save_pem
+    from parapeval.pem.train import feature_matrix, fit_pem, training_pairs
     from tests.parapeval.conftest import LM_TEXT, PAIRS
 
     folder = Path(tempfile.mkdtemp(prefix="fuzz-pem-"))

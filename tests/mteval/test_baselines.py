@@ -9,7 +9,7 @@ import sacrebleu
 from sacrebleu.metrics.base import Score as SacreScore
 
 from evalcore.metric import Item, ReferenceMetric
-from mteval.baselines import Bleu, Chrf, Meteor, Ter
+from mteval.baselines.metric import Bleu, Chrf, Meteor, Ter
 from tests.scored import scored
 
 HYPS = ["The cat sat on the mat .", "A dog barked loudly at night", "Nothing here at all", "Rain fell ."]

@@ -6,7 +6,7 @@ import pytest
 import sacrebleu
 
 from evalcore.metric import Score
-from mteval.baselines import Bleu, Meteor, Ter
+from mteval.baselines.metric import Bleu, Meteor, Ter
 from mteval.data.wmt12 import Comparison
 from mteval.metaeval import (
     corpus_statistics,

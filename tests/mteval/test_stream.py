@@ -11,7 +11,7 @@ from typing import IO
 
 import pytest
 
-from mteval.baselines import Bleu
+from mteval.baselines.metric import Bleu
 from mteval.cli import main
 from mteval.io import read_segments
 from mteval.stream import Streamer
@@ -126,11 +126,11 @@ def test_implicit_ids_are_input_line_numbers():
 
 def test_references_are_prepared_once_at_start_up(monkeypatch):
     from mteval.lexical import preprocess
-    from mteval.tesla.tesla_m import TeslaM
+    from mteval.tesla.metric import TeslaM
 
     prep = preprocess.Preparer("en")
     monkeypatch.setattr(preprocess, "preparer", lambda language="en": prep)
-    monkeypatch.setattr("mteval.tesla.tesla_m.preparer", lambda language="en": prep)
+    monkeypatch.setattr("mteval.tesla.metric.preparer", lambda language="en": prep)
     tagged: list[str] = []
     tokens = prep._tokens
 

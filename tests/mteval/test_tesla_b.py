@@ -12,8 +12,8 @@ from evalcore.metric import ErrorRecord
 from evalcore.phrase_table.build import english_preprocessor
 from evalcore.resources import ResourceError
 from mteval.lexical.bpng_features import PivotFeatures, lemma_bags, lemma_fmeasures, pivot_lemmatizer
-from mteval.tesla.tesla_b import TeslaB, mean_defined, two_step
-from mteval.tesla.tesla_m import TeslaM
+from mteval.tesla.features import mean_defined, two_step
+from mteval.tesla.metric import TeslaB, TeslaM
 
 REF = "The cat sat on the mat."
 

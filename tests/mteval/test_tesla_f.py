@@ -8,20 +8,12 @@ from evalcore.io.models import ModelFileError
 from evalcore.resources import ResourceError
 from mteval.data.wmt12 import Ranking
 from mteval.learn.model import LinearModel, fit_ranker, load_linear_model, save_linear_model
-from mteval.learn.ranked import HypKey
+from mteval.learn.ranked import HypKey, RankedSet
 from mteval.lexical.bpng_features import PivotFeatures
-from mteval.tesla.features import TeslaFeatures, fill_undefined
+from mteval.tesla.features import TeslaFeatures, fill_undefined, model_matrix
 from mteval.tesla.lm_features import LMFeatures
-from mteval.tesla.tesla_f import ResourceMismatchWarning, TeslaF
-from mteval.tesla.train import (
-    RankedSet,
-    cross_validated,
-    feature_names,
-    fit,
-    model_matrix,
-    ranking_arrays,
-    raw_features,
-)
+from mteval.tesla.metric import ResourceMismatchWarning, TeslaF
+from mteval.tesla.train import cross_validated, feature_names, fit, ranking_arrays, raw_features
 
 REFS = ["The cat sat on the mat.", "The dog sat on the rug.", "The dog barks.", "A cat was sitting on the mat.",
         "The feline sat on the rug.", "The cat barks on the mat."]

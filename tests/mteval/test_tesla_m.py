@@ -12,7 +12,7 @@ from mteval.lexical import german
 from mteval.lexical.preprocess import Segment, function_word, prepare
 from mteval.lexical.similarity import encode, ngram_similarity, unigram_ms
 from mteval.tesla.btng import FEATURES, bags, btng_fmeasures, ms_problem
-from mteval.tesla.tesla_m import TeslaM
+from mteval.tesla.metric import TeslaM
 
 
 def seg(*tokens: str) -> Segment:

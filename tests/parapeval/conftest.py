@@ -7,10 +7,10 @@ import pytest
 from evalcore.bpng import MemoryPhraseTable, PhraseTableStore, write_store
 from evalcore.lm import train_lm
 from parapeval.data import ScoredPair
-from parapeval.fluency import FluencyScorer
-from parapeval.model import PEMRegressor, neutral_point, save_pem
-from parapeval.pem import PEM, PEMFeatures
-from parapeval.training import feature_matrix, fit_pem, training_pairs
+from parapeval.pem.fluency import FluencyScorer
+from parapeval.pem.metric import PEM, PEMFeatures
+from parapeval.pem.model import PEMRegressor, neutral_point, save_pem
+from parapeval.pem.train import feature_matrix, fit_pem, training_pairs
 
 LM_TEXT = [
     "the cat sleeps on the mat .", "the dog sleeps on the rug .", "a cat eats fish .",

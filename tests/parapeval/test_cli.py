@@ -11,8 +11,8 @@ import pytest
 
 from evalcore.bpng import PhraseTableStore
 from parapeval.cli import main
-from parapeval.model import load_pem
-from parapeval.pem import COPY_NOTE
+from parapeval.pem.metric import COPY_NOTE
+from parapeval.pem.model import load_pem
 
 GOOD = ("the cat sleeps .", "the feline dozes .")
 

@@ -5,7 +5,7 @@ import pickle
 import pytest
 
 from evalcore.resources import ResourceError
-from parapeval.fluency import FluencyScorer
+from parapeval.pem.fluency import FluencyScorer
 
 
 def test_fluent_beats_scrambled(toy_lm):

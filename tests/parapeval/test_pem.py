@@ -15,8 +15,8 @@ from evalcore.metric.inputs import EMPTY_NOTE
 from evalcore.resources import ResourceError
 from parapeval import defaults
 from parapeval.data import ScoredPair, source_folds
-from parapeval.model import FEATURES, PEMRegressor, control_pairs, load_pem, neutral_point, save_pem
-from parapeval.pem import COPY_NOTE, MAX_WORDS, PEM
+from parapeval.pem.metric import COPY_NOTE, MAX_WORDS, PEM
+from parapeval.pem.model import FEATURES, PEMRegressor, control_pairs, load_pem, neutral_point, save_pem
 from parapeval.report import Row, system_summary
 
 GOOD = ("the cat sleeps .", "the feline dozes .")
@@ -215,7 +215,7 @@ def test_a_near_copy_scores_as_the_copy_below_a_genuine_rewording(toy_pem, near_
 
 
 def test_is_copy_ignores_case_spacing_punctuation_only():
-    from parapeval.pem import is_copy
+    from parapeval.pem.metric import is_copy
 
     assert is_copy("The council approved the budget.", "the council  approved the budget")
     assert not is_copy("The council approved the budget.", "The council approved the budgets.")

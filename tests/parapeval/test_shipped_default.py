@@ -7,7 +7,7 @@ import pytest
 
 from evalcore.io.models import load_model, read_header
 from parapeval import PEM, defaults
-from parapeval.model import PEMRegressor
+from parapeval.pem.model import PEMRegressor
 
 BUILT = all(defaults.phrase_table_path(p).is_file() for p in defaults.DEFAULT_PIVOTS) and defaults.lm_path().is_file()
 needs_resources = pytest.mark.skipif(not BUILT, reason="default phrase tables / LM not built (run `make setup`)")

@@ -4,8 +4,8 @@ regressor call per batch with values unchanged."""
 import numpy as np
 
 from evalcore.bpng import PhraseTableStore
-from parapeval import pem as pem_module
-from parapeval.pem import PEM, PEMFeatures
+from parapeval.pem import metric as pem_module
+from parapeval.pem.metric import PEM, PEMFeatures
 
 
 def test_pivots_share_one_preprocessor(toy_store, toy_lm):
@@ -58,7 +58,7 @@ def test_target_f1_batch_equals_target_f1_bit_for_bit():
     import random
 
     from evalcore.text import Doc
-    from parapeval.target_ngrams import target_bag, target_f1, target_f1_batch
+    from parapeval.pem.target_ngrams import target_bag, target_f1, target_f1_batch
 
     rng = random.Random(3)
     docs = [Doc(tuple(rng.choices(["a", "b", "c", "the", "."], k=rng.randint(0, 14))), ()) for _ in range(30)]
@@ -75,8 +75,8 @@ def test_compiled_svr_prediction_equals_libsvm_within_the_stated_tolerance(toy_m
     from sklearn.preprocessing import StandardScaler
     from sklearn.svm import SVR
 
-    from parapeval import rbf_svr
-    from parapeval.model import load_pem
+    from parapeval.pem import rbf_svr
+    from parapeval.pem.model import load_pem
 
     rng = np.random.default_rng(5)
     X = rng.normal(size=(400, 3))

@@ -283,7 +283,7 @@ def _demo_human(tmp_path, skip=None):
 
 
 def test_train_cremer_on_judged_tac_folders(capsys, tmp_path):
-    from summeval.cremer import load_cremer
+    from summeval.cremer.model import load_cremer
 
     code, out, err = run(capsys, "train", "cremer", *TAC, "--human", str(_demo_human(tmp_path)),
                          "--target", "responsiveness", "--kernel", "linear", "--out", str(tmp_path / "models"))

@@ -3,7 +3,8 @@ import pytest
 
 from evalcore.io.models import ModelFileError
 from evalcore.metric import Item
-from summeval.cremer import (
+from summeval.cremer.metric import Cremer
+from summeval.cremer.model import (
     DICOMER_SCALING,
     KERNELS,
     SINGLE_SUMMARY_NOTE,
@@ -15,7 +16,6 @@ from summeval.cremer import (
     save_cremer,
     scale_dicomer,
 )
-from summeval.metrics.cremer import Cremer
 from tests.scored import scored
 
 
@@ -144,7 +144,7 @@ def test_polynomial_kernel_keeps_the_sign_of_a_linear_signal():
 
 
 def test_fit_cremer_picks_parameters_from_its_grid_with_grouped_folds():
-    from summeval.cremer import PARAM_GRIDS, fit_cremer, svr_params
+    from summeval.cremer.model import PARAM_GRIDS, fit_cremer, svr_params
 
     rng = np.random.default_rng(2)
     x = feature_matrix(rng.random(120), rng.random(120))
@@ -179,7 +179,7 @@ def test_opt_in_news_chat_model_says_non_commercial_everywhere():
 
 
 def test_training_names_a_model_file_and_refuses_unknown_sets(tmp_path):
-    from summeval.cremer import metric_name, model_path
+    from summeval.cremer.model import metric_name, model_path
 
     assert model_path("linear", tmp_path, "news-chat").name == "cremer_news_chat_linear.npz"
     assert model_path("rbf", tmp_path).name == "cremer_rbf.npz"
@@ -194,7 +194,7 @@ def test_training_names_a_model_file_and_refuses_unknown_sets(tmp_path):
 
 def test_news_chat_training_refuses_a_dicomer_that_saw_summaries(monkeypatch, tmp_path):
     from evalcore.resources import ResourceError
-    from summeval import cremer_training
+    from summeval.cremer import train as cremer_training
 
     monkeypatch.setattr(cremer_training, "_dicomer_saw_summaries", lambda: True)
     with pytest.raises(ResourceError, match="trained on summaries"):

@@ -8,8 +8,8 @@ import pytest
 
 from evalcore.data.records import SummaryItem
 from summeval.cli import main
-from summeval.metrics.tesla_s import TeslaS
 from summeval.pipeline import SummaryResult, aggregate_systems, score_items
+from summeval.tesla_s.metric import TeslaS
 from tests.summeval.named import LowerNamed, Named
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo"
@@ -108,7 +108,7 @@ def test_a_topic_that_would_lose_its_reference_stops_the_run_naming_it(capsys, t
 def test_a_topic_no_metric_could_score_is_reported_with_the_ranking_basis(capsys, tmp_path, monkeypatch):
     """Where a metric cannot score any peer of a topic (its own size cap below the model's length),
     the ranking names the topic and compares the others."""
-    from summeval.metrics.tesla_s import TeslaS
+    from summeval.tesla_s.metric import TeslaS
 
     root = demo_copy(tmp_path)
     (root / "models" / "D0002-A.M.100.A.B").write_text("word " * 600)

@@ -9,7 +9,7 @@ from evalcore.metric.registry import get_metric
 from evalcore.ngrams import merge, ngram_bag, skip_bigram_bag, total
 from evalcore.text import Doc
 from summeval.metrics import Rouge, RougeSU
-from summeval.metrics.rouge import ROUGE_TYPES
+from summeval.rouge.metric import ROUGE_TYPES
 from tests.scored import scored
 
 REF, CAND = "The cats were chasing the mice in the garden.", "Cats chased mice in a garden."

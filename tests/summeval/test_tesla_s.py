@@ -7,7 +7,7 @@ from evalcore.io.textfiles import InputError
 from evalcore.metric.inputs import EMPTY_NOTE
 from evalcore.metric.registry import get_metric
 from summeval.metrics import TeslaS
-from summeval.metrics.multiref import combine
+from summeval.multiref import combine
 
 
 def test_hand_computed_without_function_words():
@@ -129,7 +129,7 @@ def test_tokeniser_fields_are_the_preprocessors(stem, function_words):
 
 
 def test_tokens_never_span_white_space_so_strings_are_tokenised_once():
-    # TESLA-S tokenises each whitespace-separated string once (summeval.metrics.tesla_s._Vocabulary):
+    # TESLA-S tokenises each whitespace-separated string once (summeval.tesla_s.metric._Vocabulary):
     # right only if the tokeniser's tokens of a text are those of its strings end to end
     from hypothesis import given, settings
     from hypothesis import strategies as st
@@ -148,7 +148,7 @@ def test_tokens_never_span_white_space_so_strings_are_tokenised_once():
 
 def test_ids_follow_the_preprocessor_and_the_vocabulary_can_be_forgotten():
     from evalcore.ngrams import token_ids
-    from summeval.metrics.tesla_s import _ids_and_flags, clear_caches, preprocessor
+    from summeval.tesla_s.metric import _ids_and_flags, clear_caches, preprocessor
 
     texts = ["The cat's mat, isn't it?", "", "  the   DOG ran  ", "The cat's mat"]
     for forget in (False, True):
@@ -168,7 +168,7 @@ def test_compiled_batch_path_gives_the_golden_floats(monkeypatch, config, summev
 
     from evalcore import ngrams
     from evalcore.data.summeval import read_summeval
-    from summeval.metrics.tesla_s import clear_caches
+    from summeval.tesla_s.metric import clear_caches
 
     golden = json.loads((Path(__file__).parent / "golden" / "tesla_s_golden.json").read_text())
     by_key = {(it.topic, it.system): it for it in read_summeval(summeval_expert)}

@@ -25,7 +25,7 @@ def _fields(score):
 
 @pytest.mark.parametrize("config", sorted(GOLDEN["configs"]))
 def test_batch_values_are_those_of_the_golden_file_exactly(pairs, config):
-    from summeval.metrics.tesla_s import clear_caches
+    from summeval.tesla_s.metric import clear_caches
 
     clear_caches()
     metric = TeslaS(**GOLDEN["configs"][config])

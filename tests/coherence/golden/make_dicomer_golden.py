@@ -55,7 +55,7 @@ def shipped_model_hashes() -> dict[str, str]:
     1e6608f shipped, whose state the model files hold unchanged)."""
     from coherence.dicomer.metric import resolve_model
     from evalcore.io.models import read_header
-    from summeval.cremer import model_path
+    from summeval.cremer.model import model_path
 
     return {"dicomer": read_header(resolve_model(None))["sha256"],
             **{name: read_header(model_path(kernel))["sha256"] for name, kernel in

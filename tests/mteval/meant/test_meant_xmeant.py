@@ -7,11 +7,13 @@ import numpy as np
 import pytest
 from scipy import sparse
 
+from benchmarks.mteval.xmeant import runnable
 from evalcore.metric import Item
 from evalcore.resources import ResourceError
 from mteval.meant import lexsim
+from mteval.meant.crosslingual import text_key, xmeant_itg_similarity
 from mteval.meant.lexsim import LexicalTable
-from mteval.meant.xmeant import Xmeant, runnable, text_key, xmeant_itg_similarity
+from mteval.meant.metric import Xmeant
 from mteval.srl.frames import Argument, Frame, FramedSentence
 
 SOURCE = "The file could not be opened."

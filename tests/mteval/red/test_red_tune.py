@@ -7,7 +7,7 @@ import pytest
 from mteval.data.wmt12 import Ranking
 from mteval.learn.ranked import RankedSet
 from mteval.red.score import LEN_H, N_STATS
-from mteval.red.tune import START, Objective, grid_search, output_values, weights_of
+from mteval.red.train import START, Objective, grid_search, output_values, weights_of
 
 KEYS = [("cs-en", 1, "A"), ("cs-en", 1, "B"), ("cs-en", 2, "A"), ("cs-en", 2, "B")]
 

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-import summeval.metrics.tesla_s as old
+import summeval.tesla_s.metric as old
 
 assert old.__file__.startswith("/tmp/old/"), f"not the b9955f2 code: {old.__file__}"
 from evalcore.data.summeval import read_summeval  # noqa: E402 - b9955f2's reader

@@ -7,7 +7,7 @@ it is computed here from the suite's skip-bigram bags, on the same tokens, exact
 defines it (see :class:`RougeSU`). Recall is the headline value, as in TAC; ``-f`` variants report
 F1. Several references: the best reference (max, as rouge-score's score_multi) by default, or, with
 ``multi_ref``, the mean or TAC's jackknife (mean over leave-one-reference-out maxima), combined as
-TESLA-S combines them (:func:`summeval.metrics.multiref.combine`).
+TESLA-S combines them (:func:`summeval.multiref.combine`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy as np
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceMetric, Score, Signature
 from evalcore.ngrams import BagSet, token_ids
-from summeval.metrics.multiref import MULTI_REF_MODES, combine
+from summeval.multiref import MULTI_REF_MODES, combine
 
 ROUGE_TYPES = {"rouge-1": "rouge1", "rouge-2": "rouge2", "rouge-l": "rougeL"}
 MEASURES = ("recall", "f")

@@ -1,4 +1,4 @@
-"""Training CREMER (:mod:`summeval.cremer`): its two features of judged summaries, TESLA-S from
+"""Training CREMER (:mod:`summeval.cremer.model`): its two features of judged summaries, TESLA-S from
 :mod:`summeval.metrics` and DICOMER from ``coherence``, then one tuned model file per kernel.
 Apart from the regressor's module so that the metric, which reads the model, and the training,
 which runs the metrics, import each other in one direction only."""
@@ -12,7 +12,7 @@ import numpy as np
 from evalcore.io.textfiles import InputError
 from evalcore.metric import Item
 from evalcore.resources import ResourceError
-from summeval.cremer import (
+from summeval.cremer.model import (
     DEFAULT_KERNEL,
     DEFAULT_TRAINING,
     DICOMER_SCALING,
@@ -100,7 +100,7 @@ def train_on_summeval(data: Path, kernels: tuple[str, ...] = tuple(KERNELS), tar
         from coherence.dicomer.config import variant_config
         from coherence.dicomer.features import judged as judges
         from coherence.dicomer.metric import Dicomer
-        from summeval.metrics.tesla_s import TeslaS
+        from summeval.tesla_s.metric import TeslaS
 
         tesla = TeslaS()
         tesla_values = _values(tesla.score_batch(_metric_items(items)), items, "TESLA-S")
@@ -135,7 +135,7 @@ def shipped_features(items) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
     """(raw TESLA-S, raw DICOMER, DICOMER's judged flags, the two signatures) of judged summaries,
     from TESLA-S against their references and the shipped DICOMER (which never saw a summary)."""
     from coherence.dicomer.metric import Dicomer
-    from summeval.metrics.tesla_s import TeslaS
+    from summeval.tesla_s.metric import TeslaS
 
     tesla, dicomer = TeslaS(), Dicomer()
     tesla_values = _values(tesla.score_batch(_metric_items(items)), items, "TESLA-S")

@@ -25,7 +25,7 @@ from evalcore import __version__
 from evalcore.metric import Item, ReferenceMetric, Score, Signature
 from evalcore.ngrams import BagSet, IdBag, ranges, token_id, token_ids
 from evalcore.text import FUNCTION_WORD_MODES, Preprocessor, tokenize
-from summeval.metrics.multiref import MULTI_REF_MODES, combine
+from summeval.multiref import MULTI_REF_MODES, combine
 
 
 @functools.cache

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import argparse
 
-from mteval.learn.cli import add_train_arguments
-from mteval.learn.cli import run_train as _run
+from mteval.learn.cli import add_train_arguments, run_train_or_report
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Options of `mteval train beer`."""
-    add_train_arguments(p, 0, "instead of training: cross-validate by segment and write beer_cv.md/.json with the "
-                              "feature ablations, sentence BLEU, chrF, METEOR and TESLA-M in the same run")
+    add_train_arguments(p, "instead of training: cross-validate by segment and write beer_cv.md/.json with the "
+                           "feature ablations, sentence BLEU, chrF, METEOR and TESLA-M in the same run")
 
 
 def run_train(args: argparse.Namespace) -> int:
     """Train (``--out``) or write the cross-validated report (``--cv-report``)."""
-    return _run(args, "mteval.beer")
+    from mteval.beer import cv_report, train
+
+    return run_train_or_report(args, train.train_default, cv_report.run)

@@ -1,7 +1,7 @@
 """CREMER as a metric (Lin, Liu, Ng, Kan 2012, section 5): overall responsiveness predicted by an
 SVR from a summary's TESLA-S (content, against its references, standardised within its topic) and
 DICOMER (readability, from ``coherence``'s metric). The shipped models live in ``summeval/models``;
-the regressor and its training are in :mod:`summeval.cremer`.
+the regressor and its training are in :mod:`summeval.cremer.model`.
 
 A topic is the set of summaries in one batch that share their references (``summeval score``
 never splits a topic between batches); a summary alone in its topic is standardised with the
@@ -18,7 +18,7 @@ import numpy as np
 from evalcore import __version__
 from evalcore.metric import InputLimits, Item, Metric, ReferenceMetric, Score, Signature
 from evalcore.metric.lazy import lazy_resource
-from summeval.cremer import (
+from summeval.cremer.model import (
     DEFAULT_KERNEL,
     DEFAULT_TRAINING,
     KERNELS,
@@ -29,7 +29,7 @@ from summeval.cremer import (
     load_cremer,
     metric_name,
 )
-from summeval.metrics.tesla_s import TeslaS
+from summeval.tesla_s.metric import TeslaS
 
 
 def feature_values(items: Sequence[Item], dicomer: Metric) -> tuple[list, list]:

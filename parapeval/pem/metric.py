@@ -28,11 +28,11 @@ from evalcore.phrase_table.build import english_preprocessor
 from evalcore.resources import ResourceError
 from evalcore.text import Preprocessor, tokenize
 from parapeval import defaults
-from parapeval.fluency import FluencyScorer
-from parapeval.target_ngrams import target_bag, target_f1, target_f1_batch
+from parapeval.pem.fluency import FluencyScorer
+from parapeval.pem.target_ngrams import target_bag, target_f1, target_f1_batch
 
 if TYPE_CHECKING:
-    from parapeval.model import PEMRegressor
+    from parapeval.pem.model import PEMRegressor
 
 #: PEM refuses texts of more words (BPNG and n-gram bags grow with length): an error record.
 MAX_WORDS = 1000
@@ -122,7 +122,7 @@ class PEMFeatures:
         return np.array([target_f1(target_bag(original), target_bag(paraphrase)) for original, paraphrase in docs])
 
     def compute(self, original: str, paraphrase: str) -> tuple[np.ndarray, dict[str, float]]:
-        """Feature vector in :data:`parapeval.model.FEATURES` order, and the per-pivot F1."""
+        """Feature vector in :data:`parapeval.pem.model.FEATURES` order, and the per-pivot F1."""
         X, per_pivot = self.compute_many([(original, paraphrase)])
         return X[0], per_pivot[0]
 
@@ -193,7 +193,7 @@ class PEM(SourceMetric):
     @lazy_resource("model", "pivots", "tables", "lm", "discount")
     def _config(self) -> _Config:
         """The parameters resolved: model file and header, pivots, table and LM files, discount."""
-        from parapeval.model import model_info
+        from parapeval.pem.model import model_info
 
         path = Path(self.model) if self.model else defaults.model_path()
         info = model_info(path)
@@ -252,7 +252,7 @@ class PEM(SourceMetric):
     @lazy_resource("model", "pivots", "tables", "lm", "discount")
     def resources(self) -> tuple[PEMFeatures, PEMRegressor]:
         """(features, regressor), loaded once per configuration and process."""
-        from parapeval.model import load_pem
+        from parapeval.pem.model import load_pem
 
         cfg = self.config()
         regressor, _ = load_pem(cfg.model)

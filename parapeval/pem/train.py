@@ -10,8 +10,8 @@ import numpy as np
 
 from evalcore.run.progress import bar
 from parapeval.data import ScoredPair
-from parapeval.model import PEMRegressor, control_pairs
-from parapeval.pem import PEMFeatures
+from parapeval.pem.metric import PEMFeatures
+from parapeval.pem.model import PEMRegressor, control_pairs
 
 
 def feature_matrix(features: PEMFeatures, pairs: Sequence[tuple[str, str]],

@@ -54,14 +54,14 @@ class PEMRegressor(BaseEstimator, RegressorMixin):
         return self
 
     def predict(self, X) -> np.ndarray:
-        """The pipeline's predictions; an RBF SVR's by the compiled loop of :mod:`parapeval.rbf_svr`
+        """The pipeline's predictions; an RBF SVR's by the compiled loop of :mod:`parapeval.pem.rbf_svr`
         (libsvm's values within ``rbf_svr.RTOL``, several times faster) when
         :func:`~evalcore.bpng.compiled.compiled_pays` for this many rows."""
         from evalcore.bpng.compiled import compiled_pays
 
         X = np.asarray(X, dtype=float)
         if compiled_pays(len(X)):
-            from parapeval import rbf_svr
+            from parapeval.pem import rbf_svr
 
             if rbf_svr.supports(self.pipeline_):
                 return rbf_svr.predict(self.pipeline_, X)

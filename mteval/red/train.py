@@ -24,23 +24,22 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.io.runinfo import machine_line, write_report
 from evalcore.io.tables import table
 from evalcore.metric import Item
 from evalcore.resources import shared_data_dir
 from evalcore.stats.correlation import correlation_rows
-from mteval.baselines import Bleu, Chrf, Meteor
+from mteval.baselines.metric import Bleu, Chrf, Meteor
 from mteval.data.wmt12 import Ranking, comparisons
 from mteval.learn.pairwise import segment_folds
 from mteval.learn.ranked import RankedSet, load_ranked_set
 from mteval.learn.report import (
     baseline_scores,
     beats,
+    cv_intro,
     kendall_by_pair,
-    kendall_entries,
     kendall_markdown,
-    ranked_set_header,
-    ranked_set_line,
+    kendall_report,
+    publish,
 )
 from mteval.red.metric import TABLE1, Red, RedP
 from mteval.red.score import Weights, values
@@ -183,24 +182,17 @@ def run(out: Path, data_root: Path | None = None, max_segments: int = 0, folds: 
     rows["red"] = output_values(red_stats, red_owner, n, Red().setting())[0]
     for metric in (Bleu(), Chrf(), Meteor()):
         rows[metric.name] = baseline_scores(metric, data)
-    counts = {label: kendall_by_pair(data, v) for label, v in rows.items()}
-    pairs = list(counts["red"])
+    report, pairs = kendall_report(root, data, rows, MAIN, "tuned_beats", (Red(), RedP()), folds, n_boot, seed,
+                                   max_segments, iterations=iterations,
+                                   grid={k: list(v) for s in SUBSETS for k, v in s.items()}, start=START,
+                                   fold_choices=chosen, tuned_on_all={"objective": final_score, **final})
+    table1 = {k: kendall_by_pair(data, rows[k]) for k in (TABLE1_ROW, "red", "bleu")}
+    report["table1_beats"] = beats(table1, TABLE1_ROW, n_boot, seed)
     everything = Objective.build(data, data.rankings)
-    report: dict = {**ranked_set_header(root, data, folds, n_boot, seed, max_segments), "iterations": iterations,
-                    "grid": {k: list(v) for s in SUBSETS for k, v in s.items()}, "start": START,
-                    "fold_choices": chosen, "tuned_on_all": {"objective": final_score, **final},
-                    "signatures": {m.name: str(m.signature()) for m in (Red(), RedP())},
-                    "kendall": kendall_entries(counts, n_boot, seed), "tuned_beats": beats(counts, MAIN, n_boot, seed),
-                    "table1_beats": beats({k: counts[k] for k in (TABLE1_ROW, "red", "bleu")}, TABLE1_ROW, n_boot,
-                                          seed),
-                    "system_spearman": {label: _spearman_by_pair(everything, v, pairs) for label, v in rows.items()}}
-    report["seconds"] = time.perf_counter() - started
-    md = markdown(report, pairs)
+    report["system_spearman"] = {label: _spearman_by_pair(everything, v, pairs) for label, v in rows.items()}
     out.mkdir(parents=True, exist_ok=True)
     (out / "red_tuned_values.json").write_text(json.dumps(report["tuned_on_all"], indent=2) + "\n", "utf-8")
-    write_report(out, "red_tune", md, report)
-    log(md)
-    return report
+    return publish(out, "red_tune", report, started, lambda r: markdown(r, pairs), log)
 
 
 def _spearman_by_pair(objective: Objective, v: np.ndarray, pairs: Sequence[str]) -> dict[str, float]:
@@ -214,12 +206,11 @@ def _spearman_by_pair(objective: Objective, v: np.ndarray, pairs: Sequence[str])
 
 def markdown(report: dict, pairs: Sequence[str]) -> str:
     """The report's tables: Kendall per variant, the tuned rows' wins, system Spearman, the choices."""
-    out = ["## RED/REDp tuned by grid search, cross-validated on WMT12 into English (`mteval tune red --out DIR`)", "",
-           f"{ranked_set_line(report, pairs)}. `{MAIN}`: out-of-fold values ({report['folds']} "
-           f"folds grouped by segment, seed {report['seed']}; grid chosen on the training folds, "
-           f"{report['iterations']} alternations); the other rows use fixed values (RED untuned, REDp Table 1). "
-           f"95% bootstrap CIs from {report['bootstrap']} resamples of segments. {machine_line(report['machine'])} "
-           f"Run time {report['seconds']:.0f} s.", ""]
+    out = cv_intro("RED/REDp tuned by grid search, cross-validated on WMT12 into English (`mteval tune red --out DIR`)",
+                   report, pairs, f". `{MAIN}`: out-of-fold values ({report['folds']} folds grouped by segment, seed "
+                                  f"{report['seed']}; grid chosen on the training folds, {report['iterations']} "
+                                  f"alternations); the other rows use fixed values (RED untuned, REDp Table 1).",
+                   pooled_average=False)
     out += kendall_markdown(report["kendall"], report["tuned_beats"], pairs, MAIN)
     out += [f"### Share of resamples in which {TABLE1_ROW} beats the row (WMT12 variant / ties excluded)", "",
             table(["row", *pairs], [[other, *(f"{b['wmt12'][p]:.3f} / {b['no-ties'][p]:.3f}" for p in pairs)]
