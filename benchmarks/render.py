@@ -99,6 +99,8 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
     "summeval": ("summeval", {"targets": _table("summeval.summeval_bench", "targets_table"),
                               "original": _table("summeval.summeval_bench", "setting_markdown", "original"),
                               "all": _table("summeval.summeval_bench", "setting_markdown", "all"),
+                              "clusters-original": _table("summeval.summeval_bench", "clusters_markdown", "original"),
+                              "clusters-all": _table("summeval.summeval_bench", "clusters_markdown", "all"),
                               "signatures": _signatures}),
     "transfer": ("transfer", {**{f"{key}-{dim}": _table("summeval.transfer", "setting_table", setting, dim)
                                  for key, setting in TRANSFER_SETTINGS.items()
