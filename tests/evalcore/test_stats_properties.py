@@ -94,3 +94,18 @@ def test_item_level_draw_counts_equal_stacked_submatrices(design, statistic, eps
     np.testing.assert_allclose(fast[0], slow[0], rtol=0, atol=1e-12)
     if statistic == "acc-eq":
         np.testing.assert_array_equal(fast[1], slow[1])
+
+
+def test_soft_pairwise_accuracy_leaves_out_copies_of_a_system():
+    """A bootstrap copy of a system against itself would add a pair both sides call p = 1: with
+    rows (0, 0, 1, 2) the pairs are (0, 1) and (0, 2) twice and (1, 2) once (tolerance 1e-12)."""
+    from evalcore.stats.pairwise import pairwise_p_values, permutation_signs, soft_pairwise_accuracy
+
+    x, z = _pair(5, n=3, m=40)
+    signs = permutation_signs(1000, 40, 4)
+    d = np.abs(pairwise_p_values(x, signs) - pairwise_p_values(z, signs))
+    expected = 1 - (2 * d[0, 1] + 2 * d[0, 2] + d[1, 2]) / 5
+    rows = np.array([0, 0, 1, 2])
+    assert soft_pairwise_accuracy(x[rows], z[rows], ids=rows).value == pytest.approx(expected, abs=1e-12)
+    est = estimate(x, z, "system", "spa", design="systems", n_resamples=20, seed=0)
+    assert est.value is not None and est.n_resamples == 20
