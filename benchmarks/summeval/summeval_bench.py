@@ -83,8 +83,13 @@ def leaderboards(metric_m: dict[str, np.ndarray], human_m: dict[str, np.ndarray]
 
 
 def clusters_markdown(report: dict, refs: str) -> str:
-    """Per level, each metric's statistic, its BOOT-BOTH interval and its cluster rank per dimension."""
-    boards = report["settings"][refs]["leaderboards"]
+    """The leaderboards of one reference setting (see :func:`clusters_table`)."""
+    return clusters_table(report["settings"][refs]["leaderboards"])
+
+
+def clusters_table(boards: dict) -> str:
+    """Per level, each metric's statistic, its BOOT-BOTH interval and its cluster rank per dimension
+    (``boards``: the output of :func:`leaderboards`)."""
     out = []
     for level, by_dim in boards.items():
         dims = list(by_dim)
