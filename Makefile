@@ -50,7 +50,7 @@ fuzz: setup
 # then the runs the docs generate tables from (bench/NAME, and bench/variants/VARIANT for the variants
 # benchmarks/render.py's VARIANTS names) are copied into docs/results/data and the pages' marked
 # regions rewritten (`python -m benchmarks render`), so a rerun is a data commit.
-BENCHMARKS := summeval summeval-speed responsiveness transfer scale parser readability coherence-speed \
+BENCHMARKS := summeval summeval-speed responsiveness transfer scale languages parser readability coherence-speed \
 	parapeval parapeval-speed wmt12 mqm wmt mteval-speed tesla-m-speed matching celab srl hmeant xmeant aso
 bench: setup
 	for name in $(BENCHMARKS); do $(BIN)/python -m benchmarks $$name --out bench/$$name || exit 1; done

@@ -78,6 +78,18 @@ def transfer(argv: Sequence[str]) -> int:
     return 0
 
 
+def languages(argv: Sequence[str]) -> int:
+    from benchmarks.summeval.languages import run
+
+    p = _parser("languages")
+    p.add_argument("--data", type=Path, help="Multi_SummEval folder (default: ../shared/data/multisumm)")
+    p.add_argument("--bootstrap", type=positive_int, default=1000)
+    p.add_argument("--seed", type=int, default=0)
+    a = p.parse_args(argv)
+    run(a.data, a.out, n_boot=a.bootstrap, seed=a.seed)
+    return 0
+
+
 def scale(argv: Sequence[str]) -> int:
     from benchmarks.summeval.scale import run
 
@@ -91,7 +103,7 @@ def scale(argv: Sequence[str]) -> int:
 
 
 def _discourse(data: str | None) -> Path:
-    from evalcore.resources import shared_data_dir
+    from evalcore.resources.registry import shared_data_dir
 
     return Path(data) if data else shared_data_dir() / "discourse"
 
@@ -111,7 +123,7 @@ def parser(argv: Sequence[str]) -> int:
 
 def coherence_speed(argv: Sequence[str]) -> int:
     from benchmarks.coherence.speed import run
-    from evalcore.resources import shared_data_dir
+    from evalcore.resources.registry import shared_data_dir
 
     p = _parser("coherence-speed")
     p.add_argument("--data", help="SummEval JSON (default: shared summeval_16sys_mean_expert.json)")
@@ -285,6 +297,7 @@ BENCHMARKS: dict[str, tuple[str, Callable[[Sequence[str]], int]]] = {
     "summeval-speed": ("TESLA-S throughput against rouge-score and LP solvers", summeval_speed),
     "responsiveness": ("CREMER vs TESLA-S, DICOMER, ROUGE on SummEval overall (5-fold CV)", responsiveness),
     "transfer": ("trained summary metrics across domains: SummEval <-> DialSummEval, in-domain CV", transfer),
+    "languages": ("TESLA-S, ROUGE, chrF, BLEU on German, French, Russian summaries (Multi_SummEval)", languages),
     "scale": ("synthetic corpus: one process vs --jobs vs a Dask cluster", scale),
     "parser": ("discourse parser on GDTB test/test2 and TED-MDB", parser),
     "readability": ("DICOMER readability meta-evaluation", readability),

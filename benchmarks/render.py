@@ -111,6 +111,9 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
                                  "targets": _table("summeval.speed", "targets_table"),
                                  "measurements": _table("summeval.speed", "measurements_markdown")}),
     "scale": ("scale", {"runs": _table("summeval.scale", "runs_markdown")}),
+    "languages": ("languages", {**{lang: _table("summeval.languages", "correlation_markdown", lang)
+                                   for lang in ("de", "fr", "ru")},
+                                "claims": _table("summeval.languages", "claims_line")}),
     "parapeval-speed": ("speed", {"speed": _table("parapeval.speed", "speed_tables")}),
     "mteval-speed": ("speed", {"speed": _table("mteval.speed", "tables")}),
     "tesla-m-speed": ("tesla_m_speed", {"stages": _table("mteval.tesla", "stage_table"),

@@ -132,14 +132,14 @@ def cmd_parse(args) -> int:
 
 
 def _default_data() -> Path:
-    from evalcore.resources import shared_data_dir
+    from evalcore.resources.registry import shared_data_dir
 
     return shared_data_dir() / "discourse"
 
 
 def cmd_train_parser(args) -> int:
     from coherence.train import train
-    from evalcore.resources import package_path
+    from evalcore.resources.registry import package_path
 
     data = Path(args.data) if args.data else _default_data()
     out = check_output_dir(Path(args.out) if args.out else package_path("coherence", "models"), "--out")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from coherence.formats.pdtb_pipe import read_pipe
 from coherence.relations import Relation
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 
 SPLITS = ("train", "dev", "test", "test2")
 

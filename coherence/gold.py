@@ -31,7 +31,7 @@ def parse_corpus(docs: list[GoldDocument]) -> list[ParsedText]:
     from spacy.tokens import DocBin
 
     from evalcore.io.persist import write_cache_entry
-    from evalcore.resources import cache_warning, spacy_pipeline, usable_cache_dir
+    from evalcore.resources.registry import cache_warning, spacy_pipeline, usable_cache_dir
 
     nlp = spacy_pipeline(("ner",))
     key = hashlib.sha256("\x00".join([nlp.meta.get("name", ""), nlp.meta.get("version", "")] +

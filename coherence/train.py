@@ -113,7 +113,7 @@ def train(gdtb_dir: Path, pdtb2_table: Path, out_dir: Path, log=print) -> dict:
     out_dir.mkdir(parents=True, exist_ok=True)
     save_lexicon(lexicon, out_dir / LEXICON_FILE[-1])
     from evalcore.io.models import read_header, save_model
-    from evalcore.resources import spacy_pipeline
+    from evalcore.resources.registry import spacy_pipeline
 
     meta = spacy_pipeline(("ner",)).meta
     info = {

@@ -7,6 +7,7 @@ import importlib
 import sys
 import warnings
 from types import FrameType, ModuleType
+from typing import Any
 
 
 def moved(old_name: str, new_name: str) -> ModuleType:
@@ -28,7 +29,7 @@ def _importer_level() -> int:
     return level + 1
 
 
-def moved_name(package: str, module: str, name: str) -> object:
+def moved_name(package: str, module: str, name: str) -> Any:
     """Attribute ``name`` of a package that replaced a module of the same name: the old module's
     names now live in ``module``; warn and return it (AttributeError for anything else)."""
     if name.startswith("__"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 
 DISTRIBUTION = "aesop-eval"
 

@@ -31,7 +31,8 @@ from evalcore.cli.convention import (
     select_metrics,
 )
 from evalcore.io.textfiles import InputError
-from parapeval import defaults
+from evalcore.resources import defaults
+from evalcore.text.languages import language_code
 
 if TYPE_CHECKING:
     from evalcore.metric.base import Result
@@ -91,7 +92,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     records = read_pairs(args.input, args.system_field)
     todo = [r for r in records if not r.error]
     # a JSON value that is not text is kept as read: the metric's input check names it
-    items = [Item(r.paraphrase, source=r.original, id=r.item) for r in todo]
+    items = [Item(r.paraphrase, source=r.original, id=r.item, lang=args.lang) for r in todo]
     scored = iter(score_with(metrics, items, jobs=args.jobs, progress=True, limits=limits,
                              key=lambda item: item.source, unit="pair", scheduler=args.scheduler))
     rows = []
@@ -120,8 +121,8 @@ def cmd_score(args: argparse.Namespace) -> int:
 # ---- building resources -----------------------------------------------------------------------
 def cmd_build_phrase_table(args: argparse.Namespace) -> int:
     from evalcore.bpng import PhraseTableStore
-    from evalcore.phrase_table import build_phrase_table
-    from evalcore.phrase_table.bitext import read_parallel_files
+    from evalcore.resources.phrase_table import build_phrase_table
+    from evalcore.resources.phrase_table.bitext import read_parallel_files
 
     check_output_dir(Path(args.out).parent, "--out")
     pairs = read_parallel_files(args.src, args.tgt)
@@ -136,7 +137,7 @@ def cmd_build_phrase_table(args: argparse.Namespace) -> int:
 
 def cmd_build_lm(args: argparse.Namespace) -> int:
     from evalcore.io.textfiles import read_text
-    from evalcore.lm import KenLM, train_lm
+    from evalcore.resources.lm import KenLM, train_lm
 
     check_output_dir(Path(args.out).parent, "--out")
     lines = (line for path in args.text for line in read_text(path).splitlines())
@@ -146,11 +147,16 @@ def cmd_build_lm(args: argparse.Namespace) -> int:
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
-    from parapeval.default_resources import build_defaults
+    """Deprecated spelling of ``aesop-eval setup pem`` (kept for one release): builds the same
+    resources and lists them as before (name, tab, path on stdout)."""
+    from evalcore.resources.system import ensure
 
-    _log(f"building missing default resources in {defaults.cache_dir()}")
-    for name, path in build_defaults(log=_log).items():
-        print(f"{name}\t{path}")
+    print("parapeval: `parapeval setup` is deprecated and goes in the next release; use `aesop-eval setup pem`",
+          file=sys.stderr)
+    ensure("pem", verify=True)
+    for pivot in defaults.DEFAULT_PIVOTS:
+        print(f"{pivot}\t{defaults.phrase_table_path(pivot)}")
+    print(f"lm\t{defaults.lm_path()}")
     return EXIT_OK
 
 
@@ -207,6 +213,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "- for standard input")
     p.add_argument("--system-field",
                    help="field (JSONL) or column (TSV) naming the generator (default: system, where present)")
+    p.add_argument("--lang", metavar="CODE", type=language_code, default=None,
+                   help="language of the pairs (ISO 639-1, default en): PEM reads English only, so pairs in "
+                        "another language get error records naming it")
     _feature_args(p, model=True)
 
     p = command(sub, "train", cmd_train, help="train a PEM regressor on Twitter-Para")
@@ -216,8 +225,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     _feature_args(p)
 
-    command(sub, "setup", cmd_setup, help="build the default phrase tables and LM in $AESOP_CACHE/parapeval "
-                                          "(default ~/.cache/aesop/parapeval; skips what exists)")
+    command(sub, "setup", cmd_setup, help="deprecated: use `aesop-eval setup pem` (builds the same default phrase "
+                                          "tables and LM into $AESOP_CACHE/resources)")
 
     p = command(sub, "build-phrase-table", cmd_build_phrase_table, help="phrase table from a line-aligned bitext")
     p.add_argument("--src", required=True, help="English side, one sentence per line")

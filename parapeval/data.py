@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evalcore.io.textfiles import InputError, read_text
-from evalcore.resources import ResourceError, shared_data_dir
+from evalcore.resources.registry import ResourceError, shared_data_dir
 
 #: what a model trained on Twitter-Para inherits (recorded in its model header)
 TWITTER_PARA_LICENCE = "Twitter-Para (ParaScore release): Apache-2.0 container; tweet text for research use"

@@ -1,22 +1,26 @@
-"""Where parapeval's default resources live: phrase tables and LM built by `parapeval setup`
-(run by ``scripts/setup_resources.sh``) below the suite's cache root, in ``<cache root>/parapeval``
-(``AESOP_CACHE``, default ``~/.cache/aesop``); the trained PEM model shipped in data/parapeval/."""
+"""Deprecated (kept for one release): the default resources' paths are in
+:mod:`evalcore.resources.defaults`, the shipped PEM model is :func:`parapeval.pem.metric.default_model_path`."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
-from evalcore.default_resources import DEFAULT_PIVOTS, lm_path, phrase_table_path, resource_dir
-from evalcore.resources import package_path
+from evalcore.resources.defaults import DEFAULT_PIVOTS, lm_path, phrase_table_path, resource_dir
+from evalcore.resources.registry import package_path
 
 __all__ = ["DEFAULT_PIVOTS", "cache_dir", "lm_path", "model_path", "phrase_table_path"]
 
+warnings.warn("parapeval.defaults is deprecated; import evalcore.resources.defaults "
+              "(and parapeval.pem.metric.default_model_path)", DeprecationWarning, stacklevel=2)
+
 
 def cache_dir() -> Path:
-    """parapeval's built resources: ``<cache root>/parapeval`` (paths in :mod:`evalcore.default_resources`)."""
+    """The shared resources' cache folder, :func:`evalcore.resources.registry.resource_dir`."""
     return resource_dir()
 
 
 def model_path() -> Path:
-    """The shipped default PEM model (a model file, :mod:`evalcore.io.models`)."""
+    """The shipped default PEM model, as :func:`parapeval.pem.metric.default_model_path` gives it (a
+    shared module imports no family, so the path is spelled here)."""
     return package_path("parapeval", "models", "pem-default.npz")

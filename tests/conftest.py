@@ -30,7 +30,7 @@ def tamper_model_file():
 def shared_data():
     """The public data folder (``../shared/data`` beside the checkout, or ``AESOP_SHARED_DATA``);
     a test that reads it is skipped, with the reason, where it is absent."""
-    from evalcore.resources import ResourceError, shared_data_dir
+    from evalcore.resources.registry import ResourceError, shared_data_dir
 
     try:
         return shared_data_dir()

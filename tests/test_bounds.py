@@ -80,3 +80,50 @@ def test_own_cap_gives_an_error_record_naming_the_metric_and_its_limit():
     # a smaller cap chosen by the user stays in force, with the user's message
     small = _Capped().score_batch([Item("x" * 8, ("ref",))], InputLimits(5))[0]
     assert not small.ok and "raise the cap" in small.message
+
+
+def _script_line(code: str, seed: int, chars: int) -> str:
+    """A line of exactly ``chars`` characters in ``code``'s script: words of 2-9 letters drawn from
+    the script's first 400 letters (Han/kana characters one after another where the language is
+    read by characters)."""
+    import random
+
+    import regex
+
+    from evalcore.text.languages import LANGUAGES
+
+    lang = LANGUAGES[code]
+    pattern = regex.compile(rf"[\p{{Script={lang.scripts[0]}}}&&\p{{L}}]", regex.V1)
+    pool = [chr(c) for c in range(0x20, 0x30000) if pattern.match(chr(c))][:400]
+    rng = random.Random(seed)
+    if lang.segmentation == "characters":
+        return "".join(rng.choice(pool) for _ in range(chars))
+    vocabulary = ["".join(rng.choice(pool) for _ in range(rng.randint(2, 9))) for _ in range(3000)]
+    words: list[str] = []
+    size = 0
+    while size < chars:
+        words.append(rng.choice(vocabulary))
+        size += len(words[-1]) + 1
+    return " ".join(words)[:chars]
+
+
+def test_every_script_scores_a_cap_sized_line_within_bounds():
+    """TESLA-S and ROUGE with ``lang``: one language per script and way of reading it (docs/bounds.md)."""
+    import time
+
+    from evalcore.metric.inputs import DEFAULT_MAX_CHARS
+    from evalcore.text.languages import LANGUAGES
+    from summeval.metrics import Rouge, RougeSU, TeslaS
+
+    firsts: dict[tuple[str, str], str] = {}
+    for code, lang in sorted(LANGUAGES.items()):
+        firsts.setdefault((lang.scripts[0], lang.segmentation), code)
+    codes = sorted({*firsts.values(), "ru", "de"})  # and the languages of the shared benchmark data
+    assert len(codes) >= 12
+    for code in codes:
+        cand, ref = _script_line(code, 1, DEFAULT_MAX_CHARS), _script_line(code, 2, DEFAULT_MAX_CHARS)
+        for metric in (TeslaS(lang=code), Rouge(kind="rouge-l", lang=code), RougeSU(lang=code)):
+            start = time.process_time()
+            result = metric.score_batch([Item(cand, (ref,))])[0]
+            assert result.ok and result.value > 0, (code, metric.name, result)
+            assert time.process_time() - start < SECONDS, (code, metric.name)

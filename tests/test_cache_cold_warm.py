@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from evalcore.default_resources import DEFAULT_PIVOTS, bible_lm_path, lm_path, phrase_table_path, resource_dir
+from evalcore.resources.defaults import DEFAULT_PIVOTS, bible_lm_path, lm_path, phrase_table_path, resource_dir
 
 #: metrics that read or write a cache below AESOP_CACHE, and what they cache
 CACHED = {
@@ -53,9 +53,9 @@ def test_cold_cache_values_equal_warm_cache_values(tmp_path):
     names = [n for n in CACHED if n != "tesla-f" or bible_lm_path().is_file()]  # TESLA-F reads the Bible LM too
     shared = resource_dir()
     cache = tmp_path / "cache"
-    (cache / "parapeval").mkdir(parents=True)
+    (cache / "resources").mkdir(parents=True)
     for entry in shared.iterdir():  # tables, LMs, lmplz, the Brown corpus, the aligner
-        (cache / "parapeval" / entry.name).symlink_to(entry)
+        (cache / "resources" / entry.name).symlink_to(entry)
     cold = _score(cache, names)
     for folder, pattern in (("mteval", "meant-ibm1-*.npz"), ("mteval", "meant-brown-*.npz"),
                             ("mteval", "pivot-marginals-*.npz"), ("bpng", "*/meta.json"),

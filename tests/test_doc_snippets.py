@@ -20,7 +20,7 @@ from evalcore.metric.registry import spec
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ("README.md", "docs/getting-started.md", *sorted(p.relative_to(ROOT).as_posix()
                                                           for p in (ROOT / "docs" / "guide").glob("*.md")),
-         "docs/metrics/pem.md")
+         "docs/metrics/pem.md", "docs/languages.md")
 PACKAGES = ("evalcore", "summeval", "coherence", "parapeval", "mteval")
 #: what the snippets call `refs` and `candidate`: the reader's own texts
 PLACEHOLDERS = 'refs, candidate = ["The council approved the budget."], "The budget was approved."\n'

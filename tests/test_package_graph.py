@@ -25,7 +25,7 @@ SHARED = {
     "mteval": {"data", "learn", "lexical", "metaeval", "baselines", "io", "registry", "srl", "zh_words"},
     "coherence": {"relations", "formats", "corpora", "gold", "heap", "adapters", "parser", "inputs", "registry"},
     "summeval": {"multiref", "registry"},
-    "parapeval": {"data", "defaults", "io", "registry"},
+    "parapeval": {"data", "io", "registry"},
 }
 #: package -> subpackages that re-export families for users (``summeval.metrics``): neither family nor shared
 FRONT_ENDS = {"summeval": {"metrics"}}
@@ -107,16 +107,34 @@ def _cycle(graph: dict[str, set[str]]) -> list[str]:
     return []
 
 
+#: package -> modules of its subpackages that form a layer of their own, below the rest of their
+#: subpackage: evalcore.resources.registry (the resource error and cache folders every part uses) lies
+#: under evalcore.text, while evalcore.resources.lm and .phrase_table build on evalcore.text
+OWN_LAYER = {"evalcore": {"resources.registry"}}
+
+
+def _unit_of(package: str, parts: list[str]) -> str:
+    """The unit (top-level module, subpackage or :data:`OWN_LAYER` module) that a dotted name below
+    ``package`` (without the package) falls in."""
+    dotted = ".".join(parts)
+    for layer in OWN_LAYER.get(package, ()):
+        if dotted == layer or dotted.startswith(layer + "."):
+            return layer
+    return parts[0]
+
+
 def _unit_imports(package: str, unit: str, root: Path = ROOT) -> dict[str, list[str]]:
     """Other top-level modules/subpackages of ``package`` that ``unit`` imports -> where."""
     where: dict[str, list[str]] = {}
-    base = root / package / unit
+    base = root / package / unit.replace(".", "/")
     paths = sorted(base.rglob("*.py")) if base.is_dir() else [base.with_suffix(".py")]
     for path in paths:
+        if _unit_of(package, list(path.relative_to(root / package).with_suffix("").parts)) != unit:
+            continue
         for line, name in _imports(path):
             parts = name.split(".")
-            if parts[0] == package and len(parts) > 1 and parts[1] != unit:
-                where.setdefault(parts[1], []).append(f"{path.relative_to(root)}:{line}")
+            if parts[0] == package and len(parts) > 1 and (target := _unit_of(package, parts[1:])) != unit:
+                where.setdefault(target, []).append(f"{path.relative_to(root)}:{line}")
     return where
 
 
@@ -135,6 +153,8 @@ def _unit_graph(package: str, root: Path = ROOT) -> dict[str, set[str]]:
     """Top-level module or subpackage of ``package`` -> the others it imports."""
     units = {p.stem if p.is_file() else p.name for p in (root / package).iterdir()
              if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").is_file()}
+    units |= {layer for layer in OWN_LAYER.get(package, ())
+              if (root / package / f"{layer.replace('.', '/')}.py").is_file()}
     return {u: set(_unit_imports(package, u, root)) & units for u in units}
 
 

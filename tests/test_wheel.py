@@ -110,7 +110,7 @@ def test_base_install_scores_tesla_s_and_rouge_outside_the_checkout(base_venv, w
 def test_base_install_imports_every_package_and_cli(base_venv, workdir):
     code = ("import evalcore, summeval, coherence, parapeval, mteval\n"
             "import summeval.cli, coherence.cli, parapeval.cli, mteval.cli, evalcore.cli.aesop\n"
-            "import evalcore.resources as r; print(r.checkout_root())")
+            "import evalcore.resources.registry as r; print(r.checkout_root())")
     proc = _run([str(base_venv / "bin" / "python"), "-c", code], cwd=workdir, env=_user_env(base_venv))
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.strip() == "None", "the installed suite must not find a checkout"

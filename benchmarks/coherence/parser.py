@@ -17,7 +17,7 @@ from coherence.gold import explicit_examples, pair_examples, parse_corpus
 from coherence.parser.document import ParsedText, parse_texts
 from coherence.parser.pipeline import DiscourseParser, load_parser_model
 from coherence.relations import Relation
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 
 PUBLISHED_E2E = {"gold parses": 46.80, "automatic": 38.18}
 ANCHORS = {"explicit_mfs_gdtb_test": 0.868, "nonexplicit_majority_gdtb_test": 0.424}

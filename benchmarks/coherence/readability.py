@@ -21,7 +21,7 @@ from coherence.dicomer.config import variant_config
 from coherence.dicomer.model import DicomerModel
 from coherence.dicomer.train import N_PERMUTATIONS, load_summeval, summeval_file, training_data
 from evalcore.stats.correlation import correlations
-from evalcore.text import tokenize
+from evalcore.text.preprocess import tokenize
 
 VARIANTS = ("LIN", "LIN+C", "LIN+E", "DICOMER", "EGRID", "DICOMER+EGRID")
 MODES = ("listwise", "permutation", "combined")

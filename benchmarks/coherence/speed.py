@@ -71,7 +71,7 @@ def measure(texts: list[str], rounds: int = 3) -> dict:
 
     from coherence.dicomer.metric import Dicomer
     from coherence.parser.document import SPACY_DISABLE, parse_texts, token_offsets
-    from evalcore.resources import spacy_pipeline
+    from evalcore.resources.registry import spacy_pipeline
 
     nlp = spacy_pipeline(SPACY_DISABLE)
     words = [token_offsets(t)[0] for t in texts]

@@ -30,7 +30,7 @@ from evalcore.io.tables import table
 from evalcore.matching import match
 from evalcore.matching.covered import solve_covered
 from evalcore.metric import Metric
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from evalcore.stats.correlation import correlate, correlation_rows, resample_documents
 from mteval.baselines.metric import Bleu, Chrf
 from mteval.celab.metric import TeslaCelab

@@ -20,7 +20,7 @@ import numpy as np
 
 from evalcore.matching import bag_overlap, f_measure, match
 from evalcore.metric import Item, ReferenceMetric, Score
-from evalcore.ngrams import total, weighted_ngrams
+from evalcore.text.ngrams import total, weighted_ngrams
 from mteval.celab.cilin import check_synonyms, signature_facts, word_groups
 from mteval.zh_words import FUNCTION_TAGS, Token, tagged_words
 

@@ -22,7 +22,7 @@ from benchmarks.harness import machine, machine_line, source_commit, write_repor
 from evalcore.io.tables import table
 from evalcore.metric import Item
 from evalcore.metric.registry import declared_options, get_metric
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from evalcore.stats.correlation import CORRELATIONS, correlate, resample_documents
 from mteval.meant.alignment import meant_pair
 from mteval.meant.hmeant import Annotated, HmeantData, hmeant, read_hmeant, reference_frames

@@ -25,7 +25,7 @@ from benchmarks.harness import machine, machine_line, write_report
 from evalcore.io.tables import table
 from evalcore.matching import MatchProblem, bag_overlap, choose, match
 from evalcore.metric import Item
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from mteval.lexical.preprocess import Preparer, preparer
 from mteval.lexical.similarity import encode, synset_ids
 from mteval.tesla.btng import ORDERS, bags, btng_fmeasures, ms_problem

@@ -31,7 +31,7 @@ from evalcore.io.textfiles import InputError
 from evalcore.metric import Item, Metric, Score
 from evalcore.metric.batch import score_with
 from evalcore.metric.registry import declared_options, get_metric, registered
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from evalcore.stats.correlation import correlate, paired_significance, resample_documents
 from mteval.data import mqm, wmt12
 from mteval.data.testset import TestSet

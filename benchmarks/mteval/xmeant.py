@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 from mteval.meant.metric import FILLER_SIMILARITIES, Xmeant
 
 #: WMT12 pairs by source-target; XMEANT runs where both sides have a labeller and English is one side
@@ -28,7 +28,7 @@ NEWS_SETS = {"de": ("newstest2009-2020-no2012-de", "de-en", "deu",
 
 def news_bitext(data: Path, pivot: str = "de") -> tuple[str, list[tuple[str, str]]]:
     """(English, pivot) newstest pairs from ``data/parallel`` (:data:`NEWS_SETS`, never newstest2012)."""
-    from evalcore.phrase_table.bitext import read_parallel_files
+    from evalcore.resources.phrase_table.bitext import read_parallel_files
 
     name, folder, suffix, sets = NEWS_SETS[pivot]
     pairs = [p for part in sets
@@ -42,8 +42,8 @@ def ted_lexical(data: Path, n_boot: int, seed: int) -> dict:
     backoff (IBM-1 phrase F of whole output and source sentences) with the default (gettext) table
     and with a news table, beside the output length, correlated with MQM (segments x MT systems,
     ``ref-A`` left out)."""
-    from evalcore.lm import lm_tokens
-    from evalcore.phrase_table.bitext import tokenize_pivot
+    from evalcore.resources.lm import lm_tokens
+    from evalcore.resources.phrase_table.bitext import tokenize_pivot
     from evalcore.stats.correlation import correlate, resample_documents
     from mteval.data.mqm import read_ted
     from mteval.meant.alignment import phrase_prf
@@ -128,7 +128,7 @@ def bench(out: Path, data: Path | None = None, pairs: Sequence[str] = ("fr-en", 
     TED en-de lexical diagnostic; writes ``xmeant.md`` and ``xmeant.json`` into ``out``."""
     from benchmarks.harness import machine, machine_line, source_commit, write_report
     from evalcore.io.tables import table
-    from evalcore.resources import shared_data_dir
+    from evalcore.resources.registry import shared_data_dir
     from mteval.data import wmt12
 
     root = (data or shared_data_dir()) / "mt"

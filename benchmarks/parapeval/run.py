@@ -13,11 +13,11 @@ import numpy as np
 from benchmarks.parapeval.baselines import baseline_scores
 from benchmarks.parapeval.speed import run_speed, speed_markdown
 from evalcore.bpng import PhraseTableStore
-from evalcore.phrase_table import build_phrase_table
-from evalcore.phrase_table.bitext import read_parallel_files
-from evalcore.resources import ResourceError, shared_data_dir
+from evalcore.resources import defaults
+from evalcore.resources.phrase_table import build_phrase_table
+from evalcore.resources.phrase_table.bitext import read_parallel_files
+from evalcore.resources.registry import ResourceError, shared_data_dir
 from evalcore.stats.correlation import correlations, grouped_correlation
-from parapeval import defaults
 from parapeval.data import read_sts_test, read_twitter_para, source_folds, twitter_para_path
 from parapeval.pem.metric import PEMFeatures
 from parapeval.pem.train import controls_for, feature_matrix, fit_pem
@@ -27,7 +27,7 @@ SHARED_BITEXTS = {"fr": ("en-fr", ".eng", ".fra"), "de": ("de-en", ".eng", ".deu
 
 def _shared_table(pivot: str, log: Callable[[str], None]) -> Path:
     """A phrase table of all of ../shared/data/parallel/<pair> (tests/benchmarks only), cached."""
-    path = defaults.cache_dir() / "bench" / f"shared-{pivot}.sqlite"
+    path = defaults.resource_dir() / "bench" / f"shared-{pivot}.sqlite"
     if path.is_file():
         return path
     folder, e_ext, f_ext = SHARED_BITEXTS[pivot]

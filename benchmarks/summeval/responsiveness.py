@@ -24,7 +24,7 @@ from coherence.dicomer.config import variant_config
 from evalcore.data.summeval import read_summeval
 from evalcore.io.tables import correlation_markdown, table
 from evalcore.metric.registry import build_metrics
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from evalcore.stats.correlation import correlation_table, matrices, significance_table
 from summeval.cremer.model import KERNELS, N_FOLDS, feature_matrix, fit_cremer, scale_dicomer, topic_z
 from summeval.pipeline import score_items

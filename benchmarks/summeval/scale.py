@@ -19,7 +19,7 @@ from evalcore.data.records import SummaryItem
 from evalcore.data.summeval import read_summeval
 from evalcore.io.tables import table
 from evalcore.metric.registry import build_metrics
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from summeval.pipeline import score_items
 from summeval.tesla_s.metric import clear_caches
 

@@ -39,7 +39,7 @@ from benchmarks.harness import machine, machine_line, peak_rss_mib, write_report
 from evalcore.data.summeval import read_summeval
 from evalcore.io.tables import table
 from evalcore.matching import match
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from evalcore.stats.correlation import correlations
 from summeval.tesla_s.metric import TeslaS, clear_caches
 

@@ -19,10 +19,10 @@ from benchmarks.harness import machine, machine_line, write_report
 from evalcore.data.summeval import DIMENSIONS, read_summeval
 from evalcore.io.tables import correlation_markdown, table
 from evalcore.metric.registry import build_metrics
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from evalcore.stats.correlation import correlation_table, matrices, significance_table
 from evalcore.stats.leaderboard import Settings, leaderboard
-from evalcore.text import tokenize
+from evalcore.text.preprocess import tokenize
 from summeval.pipeline import score_items
 
 METRICS = ("tesla-s", "tesla-s-pos", "rouge-1", "rouge-2", "rouge-l", "rouge-su4",

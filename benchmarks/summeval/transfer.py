@@ -37,9 +37,9 @@ from coherence.dicomer.synthetic import OPEN_GENRES, WINDOW_SENTENCES, WINDOWS_P
 from evalcore.data.dialsummeval import LICENCE as DSE_LICENCE
 from evalcore.data.dialsummeval import read_dialsummeval
 from evalcore.data.summeval import read_summeval
-from evalcore.resources import cache_dir, shared_data_dir
+from evalcore.resources.registry import cache_dir, shared_data_dir
 from evalcore.stats.correlation import correlate, correlation_rows, percentile_bounds, resample_documents
-from evalcore.text import tokenize
+from evalcore.text.preprocess import tokenize
 from summeval.cremer.model import (
     DICOMER_SCALING,
     feature_matrix,

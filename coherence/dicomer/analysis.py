@@ -301,7 +301,7 @@ class AnalysisCache:
 def shared_cache(parser) -> AnalysisCache:
     """The analysis cache every command shares for ``parser``: on disk under the suite's cache root
     (``AESOP_CACHE``) when that folder is usable, else in memory after one warning."""
-    from evalcore.resources import usable_cache_dir
+    from evalcore.resources.registry import usable_cache_dir
 
     return AnalysisCache(parser, usable_cache_dir("dicomer"))
 

@@ -22,7 +22,7 @@ from coherence.heap import collect_new_objects_only
 from evalcore import __version__
 from evalcore.io.models import SUFFIX, ModelFileError, load_model
 from evalcore.metric import Item, ReferenceFreeMetric, Score, Signature
-from evalcore.resources import ResourceError, package_path
+from evalcore.resources.registry import ResourceError, package_path
 
 MODEL_NAME = "dicomer_model"
 #: opt-in shipped models by the name ``Dicomer(model=...)`` accepts: file stem in coherence/models
@@ -168,7 +168,7 @@ class _Engine:
 def engine_for(params: dict) -> _Engine:
     """The engine of a configuration, one per process for equal parameters, model file version and
     cache folder: a ``dicomer`` metric and the DICOMER inside each CREMER share their analyses."""
-    from evalcore.resources import cache_root
+    from evalcore.resources.registry import cache_root
 
     file = resolve_model(params["model"])
     stat = file.stat() if file.exists() else None

@@ -24,7 +24,7 @@ import numpy as np
 from coherence.dicomer.analysis import Analysis, parser_id, shared_cache
 from coherence.dicomer.config import variant_config
 from coherence.dicomer.model import DicomerModel, permutation_training_set
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 
 SUMMEVAL_MODES = ("listwise", "permutation", "combined")
 MODES = (*SUMMEVAL_MODES, "gdtb-permutation")

@@ -13,8 +13,8 @@ from evalcore.bpng.network import confusion_network, pivot_ngram_bag
 from evalcore.bpng.segment import candidate_phrases, segment
 from evalcore.bpng.table import Phrase, PhraseEntry, PhraseTable
 from evalcore.matching import bag_overlap, f_measure
-from evalcore.ngrams import Bag, total
-from evalcore.text import Doc
+from evalcore.text.ngrams import Bag, total
+from evalcore.text.preprocess import Doc
 
 #: bags a builder keeps (least recently used go first): enough for the originals of a batch
 #: grouped by original; a bag of a tweet holds hundreds of weighted n-grams, so the bound matters

@@ -27,7 +27,7 @@ import numpy as np
 from evalcore.bpng.network import _EPS
 from evalcore.bpng.table import Phrase, PhraseEntry
 from evalcore.io.persist import arrays_digest
-from evalcore.resources import cache_folder, cache_warning
+from evalcore.resources.registry import cache_folder, cache_warning
 
 #: bump when the arrays' layout changes: older cached forms are then rebuilt
 FORMAT = "3"
@@ -91,15 +91,15 @@ class CompiledTable:
             array.flags.writeable = False
         return cls(vocab, total, arrays)
 
-    def save(self, folder: Path) -> bool:
+    def save(self, folder: Path, source: str = "") -> bool:
         """Write the arrays and the vocabulary into ``folder`` (created; replaced atomically), the
-        meta file holding each array's dtype, shape and SHA-256. False (after one warning) when
-        the cache cannot take it."""
+        meta file holding each array's dtype, shape and SHA-256 and the ``source`` compiled (file, min_arc).
+        False (after one warning) when the cache cannot take it."""
         tmp = folder.with_name(f"{folder.name}.tmp-{os.getpid()}")
         tokens = sorted(self.vocab, key=self.vocab.__getitem__)
         shapes = {name: {"dtype": a.dtype.str, "shape": list(a.shape), "sha256": arrays_digest({name: a})}
                   for name, a in self.arrays.items()}
-        meta = {"format": FORMAT, "total": repr(self.total), "vocab": tokens, "arrays": shapes}
+        meta = {"format": FORMAT, "source": source, "total": repr(self.total), "vocab": tokens, "arrays": shapes}
         try:
             shutil.rmtree(tmp, ignore_errors=True)
             tmp.mkdir(parents=True)
@@ -170,8 +170,10 @@ def compiled_pays(n_items: int) -> bool:
 
 def compile_table(table, min_arc: float) -> CompiledTable | None:
     """The compiled form of ``table`` for ``min_arc``, or None when the table cannot list its
-    entries (it lacks ``items()``). A store's form is cached on disk, one per file and ``min_arc``,
-    replaced when the file changes (size, modification time or signature)."""
+    entries (it lacks ``items()``). A store's form is cached on disk under a key of its content
+    (the table's signature, which holds the rows' SHA-256), ``min_arc`` and the format: a copied
+    or moved table or cache finds its compiled form; a rebuilt table with other rows gets a new
+    one, and the forms compiled earlier from the same file are removed."""
     items = getattr(table, "items", None)
     if items is None:
         return None
@@ -179,21 +181,29 @@ def compile_table(table, min_arc: float) -> CompiledTable | None:
     stat = Path(path).stat() if path is not None else None
     if path is None or stat is None or stat.st_size < DISK_CACHE_MIN_BYTES:
         return CompiledTable.build(items(), table.total, min_arc)
-    path = Path(path).resolve()
-    where = hashlib.sha1(f"{path}|{min_arc!r}".encode()).hexdigest()[:12]
-    version = hashlib.sha1(f"{stat.st_size}|{stat.st_mtime_ns}|{table.signature()}|{FORMAT}"
-                           .encode()).hexdigest()[:12]
+    key = hashlib.sha256(f"{table.signature()}|{min_arc!r}|{FORMAT}".encode()).hexdigest()[:24]
     cache = cache_folder("bpng")
-    folder = cache / f"{where}-{version}" if cache is not None else None
+    folder = cache / f"table-{key}" if cache is not None else None
     compiled = (_LOADED.get(folder) or CompiledTable.load(folder)) if folder is not None else None
     if compiled is None:
         compiled = CompiledTable.build(items(), table.total, min_arc)
         if folder is not None:
-            for stale in folder.parent.glob(f"{where}-*"):  # earlier versions of this file (and min_arc), a bad one
-                if ".tmp-" not in stale.name:
-                    shutil.rmtree(stale, ignore_errors=True)
-            if not compiled.save(folder):
+            source = f"{Path(path).resolve()}|min_arc={min_arc!r}"
+            _remove_earlier_forms(folder, source)
+            if not compiled.save(folder, source):
                 folder = None
     if folder is not None:
         _LOADED[folder] = compiled
     return compiled
+
+
+def _remove_earlier_forms(folder: Path, source: str) -> None:
+    """Remove the cached forms compiled earlier from ``source`` (file and ``min_arc``; another
+    content, or a bad form being replaced): a rebuilt table does not leave its old form behind."""
+    for other in folder.parent.glob("table-*/meta.json"):
+        try:
+            earlier = json.loads(other.read_text("utf-8")).get("source")
+        except (OSError, ValueError):
+            continue
+        if earlier == source and ".tmp-" not in other.parent.name:
+            shutil.rmtree(other.parent, ignore_errors=True)

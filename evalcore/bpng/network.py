@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from evalcore.bpng.table import Phrase, PhraseEntry
-from evalcore.ngrams import Bag
+from evalcore.text.ngrams import Bag
 
 # Inclusive thresholds with a float tolerance: the paper prunes "arcs with probability higher
 # than 0.1" yet its worked example keeps "Salut , / 0.1"; we follow the example.

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from evalcore.bpng.table import Phrase, PhraseEntry
 from evalcore.io.persist import atomic_write
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 
 FORMAT_VERSION = "1"
 _CHUNK = 500
@@ -191,7 +191,7 @@ class PhraseTableStore:
         try:
             yield
         except sqlite3.DatabaseError as exc:
-            raise ResourceError(f"phrase table {self.path} is damaged ({exc}): rebuild it (`parapeval setup` "
+            raise ResourceError(f"phrase table {self.path} is damaged ({exc}): rebuild it (`aesop-eval setup pem` "
                                 "rebuilds the defaults, `parapeval build-phrase-table` your own)") from exc
 
     def _query(self, phrases: Sequence[Phrase]) -> dict[Phrase, PhraseEntry]:

@@ -3,8 +3,10 @@ Ctrl-C quiet (:mod:`evalcore.cli.console`), and the ``aesop-eval`` command (:mod
 
 This package stays import-free: ``console`` must load before anything heavy."""
 
+from typing import Any
 
-def __getattr__(name: str) -> object:
+
+def __getattr__(name: str) -> Any:
     """Names of the former module ``evalcore.cli`` (now :mod:`evalcore.cli.convention`), deprecated."""
     from evalcore._moved import moved_name
 

@@ -14,17 +14,23 @@ from evalcore.cli.meta_evaluate import add_meta_evaluate
 
 
 def _setup(args: argparse.Namespace) -> int:
-    from evalcore.resources import cache_root
-    from evalcore.system_resources import FAMILIES, ensure, status
+    from evalcore.resources.registry import cache_root
+    from evalcore.resources.system import FAMILIES, debian_packages, ensure, home_family, status
 
     families = args.family or ["all"]
     for family in families:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; choose from {', '.join(FAMILIES)}")
+    if args.debian:
+        print(" ".join(debian_packages(families)))
+        return EXIT_OK
     if args.status:
+        shown: set[str] = set()
         for family in families:
             for step, done in status(family).items():
-                print(f"{family:<8} {step:<14} {'built' if done else 'missing'}")
+                if step not in shown:
+                    shown.add(step)
+                    print(f"{home_family(step):<8} {step:<14} {'built' if done else 'missing'}")
         print(f"cache: {cache_root()}", file=sys.stderr)
         return EXIT_OK
     for family in families:
@@ -41,7 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "plus the Bible LM (mt, all) into AESOP_CACHE. Needs the Debian packages the error "
                             "message names; skips what is built and rebuilds what is damaged.")
     s.add_argument("family", nargs="*", metavar="FAMILY", help="wordnet, pem, mt or all (default: all)")
-    s.add_argument("--status", action="store_true", help="list what is built and exit")
+    s.add_argument("--status", action="store_true",
+                   help="list what is built (family that needs the step, step, built or missing) and exit")
+    s.add_argument("--debian", action="store_true",
+                   help="print the Debian packages the families' builds need (space-separated) and exit")
     add_meta_evaluate(sub)
     return parser
 

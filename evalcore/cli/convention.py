@@ -328,8 +328,8 @@ def run(prog: str, args: argparse.Namespace) -> int:
     resource, a file that cannot be read or written included) becomes one line on stderr and exit
     code 2."""
     from evalcore.io.persist import ModelFileError
-    from evalcore.lm import LMTrainingError
-    from evalcore.resources import ResourceError
+    from evalcore.resources.lm import LMTrainingError
+    from evalcore.resources.registry import ResourceError
 
     try:
         return args.func(args)

@@ -1,6 +1,7 @@
 """JSONL input: one object per line with ``topic``, ``system``, ``summary``, ``references``.
 
-Optional ``human`` (an object of dimension -> score) is carried along for ``correlate``. The file
+Optional ``human`` (an object of dimension -> score) is carried along for ``correlate``; optional
+``lang`` (an ISO 639-1 code) is the summary's language, when it is not the command's ``--lang``. The file
 is read by the input rule (:mod:`evalcore.io.textfiles`): a line whose bytes do not decode is read
 for its topic and system and scored as unreadable (an error record naming file, line and the
 encoding guess); the other summaries are scored.
@@ -8,11 +9,14 @@ encoding guess); the other summaries are scored.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 from evalcore.data.records import SummaryItem, check_unique
 from evalcore.io.textfiles import InputError, UnreadableText, jsonl_lines, read_bytes
+
+_ISO_639_1 = re.compile(r"[a-z]{2}")
 
 
 def read_jsonl(path: str | Path) -> list[SummaryItem]:
@@ -36,9 +40,12 @@ def read_jsonl(path: str | Path) -> list[SummaryItem]:
         for name in ("topic", "system"):
             if not isinstance(obj[name], (str, int)) or isinstance(obj[name], bool) or not str(obj[name]).strip():
                 raise InputError(f"{where}: {name!r} must be a non-empty string or number")
+        lang = obj.get("lang")
+        if lang is not None and not (isinstance(lang, str) and _ISO_639_1.fullmatch(lang)):
+            raise InputError(f"{where}: 'lang' must be an ISO 639-1 code such as \"de\", got {lang!r}")
         summary = UnreadableText(problem) if problem else obj["summary"]
         items.append(SummaryItem(str(obj["topic"]), str(obj["system"]), summary, tuple(refs), where,
-                                 _human_scores(obj.get("human"), where)))
+                                 _human_scores(obj.get("human"), where), lang))
     if not items:
         raise InputError(f"{path}: no summaries in file")
     check_unique(items)

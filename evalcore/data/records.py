@@ -23,6 +23,8 @@ class SummaryItem:
     references: tuple[str, ...]
     origin: str = ""
     human: dict[str, float] = field(default_factory=dict)
+    #: its language (ISO 639-1) when the input names one; None: the command's ``--lang``
+    lang: str | None = None
 
     @property
     def key(self) -> tuple[str, str]:

@@ -30,7 +30,7 @@ import numpy as np
 from evalcore import __version__
 from evalcore.io.persist import HEADER as _CACHE_HEADER
 from evalcore.io.persist import ModelFileError, arrays_digest, atomic_write
-from evalcore.resources import package_path
+from evalcore.resources.registry import package_path
 
 __all__ = ["FORMAT", "SUFFIX", "ModelFileError", "load_model", "model_digest", "model_file", "read_header", "resolve",
            "save_model"]
@@ -77,7 +77,8 @@ def _class_name(cls: type) -> str:
 
 #: class names that model files written before a class moved hold -> the class's name now; the
 #: shipped models keep their bytes (and so their hashes in the signatures)
-MOVED_CLASSES = {"evalcore.ranking.RankSVM": "evalcore.learn.ranking.RankSVM"}
+MOVED_CLASSES = {"evalcore.ranking.RankSVM": "evalcore.learn.ranking.RankSVM",
+                 "parapeval.model.PEMRegressor": "parapeval.pem.model.PEMRegressor"}
 
 
 def _allowed(classes: Iterable[type]) -> dict[str, tuple[str, str] | type]:

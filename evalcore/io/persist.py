@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.resources import cache_warning
+from evalcore.resources.registry import cache_warning
 
 
 class ModelFileError(RuntimeError):

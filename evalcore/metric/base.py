@@ -59,12 +59,14 @@ def _checked_references(references, name: str, limits: InputLimits, english: boo
 @dataclass(frozen=True)
 class Item:
     """One thing to score: a candidate, with references and/or a source where the metric reads
-    them; ``id`` names the item in error records."""
+    them; ``id`` names the item in error records; ``lang`` (ISO 639-1) is the item's language
+    when it is not the metric's own (None: the metric's language)."""
 
     candidate: str
     references: tuple[str, ...] = ()
     source: str | None = None
     id: str = ""
+    lang: str | None = None
 
 
 Result = Score | ErrorRecord
@@ -108,6 +110,13 @@ class Metric(ABC):
     lower_is_better: ClassVar[bool] = False
     #: the target languages it supports (ISO 639-1 codes), ``("*",)`` for any language.
     languages: ClassVar[tuple[str, ...]] = ("en",)
+    #: the parameter that selects the language it reads (TESLA-S's ``lang``), None where it reads
+    #: one language or any: an item in another language it supports is scored by a copy set to
+    #: that language; an item in a language it does not read gets an error record naming both.
+    language_param: ClassVar[str | None] = None
+    #: parameter -> the value its signature leaves unnamed (``lang: "en"``: English signatures
+    #: stay as they were before the parameter existed); any other value is named.
+    signature_implicit: ClassVar[dict[str, object]] = {}
     #: what data the shipped model learned from (None: nothing learned), e.g. "WMT12 human rankings into English".
     trained_on: ClassVar[str | None] = None
     #: benchmark sets the shipped model saw, as ``"benchmark:pair"`` (``"wmt12:de-en"``): a benchmark
@@ -179,7 +188,8 @@ class Metric(ABC):
     def signature(self) -> Signature:
         """The :class:`Signature` of this configuration (printed with every score)."""
         params = {self.signature_keys.get(k, k): v for k, v in self.get_params().items()
-                  if k not in self.signature_exempt and k not in self.signature_via}
+                  if k not in self.signature_exempt and k not in self.signature_via
+                  and not (k in self.signature_implicit and v == self.signature_implicit[k])}
         return Signature(self.name, params, self.signature_extras(), __version__)
 
     # ---- scoring -----------------------------------------------------------------------------
@@ -217,16 +227,18 @@ class Metric(ABC):
     def _check(self, item: Item, limits: InputLimits) -> tuple[Item, tuple[str, ...]]:
         """The item with cleaned texts, and its notes; InputError names the item and the text."""
         name = item.id or "item"
-        cand = self._check_candidate(item.candidate, f"{name}: candidate", limits, self.english)
+        # the English notes apply where the item is read as English
+        english = self.english if item.lang is None or item.lang == self.own_language() else item.lang == "en"
+        cand = self._check_candidate(item.candidate, f"{name}: candidate", limits, english)
         notes = cand.notes
         refs: tuple[str, ...] = ()
         source = None
         if self.reads == "references":
             if isinstance(item.references, str) or not item.references:
                 raise InputError(f"{name}: no references given")
-            refs = _checked_references(item.references, name, limits, self.english)
+            refs = _checked_references(item.references, name, limits, english)
         elif self.reads == "source":
-            src: TextCheck = check_text(item.source, f"{name}: source", limits, self.english)
+            src: TextCheck = check_text(item.source, f"{name}: source", limits, english)
             source, notes = src.text, tuple(dict.fromkeys((*src.notes, *notes)))
         return replace(item, candidate=cand.text, references=refs, source=source), notes
 
@@ -263,9 +275,50 @@ class Metric(ABC):
                 out[k] = neutral.with_notes(*notes, "neutral: the model's neutral value, not a judgment")
             else:
                 todo.append((k, checked, notes))
-        for k, result in self._score_isolated([t[1] for t in todo]):
-            out[todo[k][0]] = result.with_notes(*todo[k][2]) if result.ok and todo[k][2] else result
+        for metric, group in self._by_language(todo, out):
+            read_as = () if metric is self else (f"lang: read as {metric.own_language()} ({metric.signature()})",)
+            for k, result in metric._score_isolated([t[1] for t in group]):
+                notes = (*group[k][2], *read_as)
+                out[group[k][0]] = result.with_notes(*notes) if result.ok and notes else result
         return [out[k] for k in range(len(items))]
+
+    def own_language(self) -> str:
+        """The language this configuration reads: its :attr:`language_param`'s value, else its
+        only language (English for the English metrics), "*" for any."""
+        if self.language_param is not None:
+            return str(getattr(self, self.language_param))
+        return self.languages[0] if len(self.languages) == 1 else "*"
+
+    def _by_language(self, todo: list, out: dict) -> list[tuple[Metric, list]]:
+        """The items grouped by the metric that reads their language: this one for its own
+        language (and for items without ``lang``, and for any language it reads where no parameter
+        selects the language), a copy set to another language it supports; an item in a language
+        it does not read gets an error record in ``out``."""
+        own = self.own_language()
+        fixed = self.language_param is None
+        groups: dict[str, list] = {}
+        for entry in todo:
+            lang = entry[1].lang
+            if lang is None or lang == own or "*" in self.languages or (fixed and lang in self.languages):
+                groups.setdefault(own, []).append(entry)
+            elif self.language_param is not None and lang in self.languages:
+                groups.setdefault(lang, []).append(entry)
+            else:
+                out[entry[0]] = ErrorRecord(entry[1].id, self.name, f"{self.name} does not read language "
+                                            f"{lang!r}: it reads {', '.join(self.languages)}")
+        runs: list[tuple[Metric, list]] = []
+        for lang, group in groups.items():
+            if lang == own or self.language_param is None:
+                runs.append((self, group))
+                continue
+            metric = type(self)(**{**self.get_params(), self.language_param: lang})
+            try:
+                metric._ensure_valid()
+            except ValueError as exc:  # a setting the other language cannot have (English POS tags)
+                out.update((k, ErrorRecord(item.id, self.name, f"lang {lang!r}: {exc}")) for k, item, _ in group)
+                continue
+            runs.append((metric, group))
+        return runs
 
     def input_limits(self, limits: InputLimits) -> InputLimits:
         """``limits`` narrowed to this metric's own :attr:`max_chars`."""

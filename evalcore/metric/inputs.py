@@ -176,7 +176,7 @@ def judge_english(text: str) -> tuple[str, ...]:
 def _has_function_word(words: list[str]) -> bool:
     """Whether any word is on the shipped English closed-class list (227 words: a text of eight
     words or more without one is not English prose)."""
-    from evalcore.text import function_word_list
+    from evalcore.text.preprocess import function_word_list
 
     closed = function_word_list()
     return any(w in closed for w in words)

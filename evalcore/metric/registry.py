@@ -191,7 +191,71 @@ def list_metrics(package: str | None = None, also: tuple[str, ...] = ()) -> str:
     rows = {**registered(package), **{name: spec(name) for name in also}}
     rows = dict(sorted(rows.items()))
     width = max((len(n) for n in rows), default=4)
-    return "\n".join(f"{n:<{width}}  {s.reads:<10}  {s.package:<9}  {s.summary}"
+    return "\n".join(f"{n:<{width}}  {s.reads:<10}  {s.package:<9}  {s.summary}  [lang: {languages_text(s)}]"
                      + (f"  [plugin: {s.plugin}]" if s.plugin else "")
                      + ("" if s.installed else f"  [not installed: {install_command(s.extra)}]")
                      for n, s in rows.items())
+
+
+#: the bases of evalcore's metric contract, whose ``languages`` is English
+_CONTRACT_BASES = frozenset({"Metric", "ReferenceMetric", "ReferenceFreeMetric", "SourceMetric"})
+
+
+def _class_languages(module: str, name: str, seen: int = 0) -> tuple[str, ...] | None:
+    """The ``languages`` a class of ``module`` declares, read from the module's source without
+    running it (a literal tuple, or the contract's default where no class up its chain in the module
+    declares one); None where the source computes it."""
+    import ast
+    import importlib.util
+    from pathlib import Path
+
+    top, *parts = module.split(".")
+    found = importlib.util.find_spec(top)  # the top package only: a subpackage's spec would run its __init__
+    if found is None or not found.submodule_search_locations or seen > 8:
+        return None
+    base = Path(next(iter(found.submodule_search_locations))).joinpath(*parts)
+    path = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+    if not path.is_file():
+        return None
+    tree = ast.parse(path.read_text("utf-8"))
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    node = classes.get(name)
+    if node is None:
+        return None
+    for stmt in node.body:
+        target: ast.expr
+        if isinstance(stmt, ast.AnnAssign):
+            target, value = stmt.target, stmt.value
+        elif isinstance(stmt, ast.Assign):
+            target, value = stmt.targets[0], stmt.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id == "languages" and value is not None:
+            try:
+                return tuple(ast.literal_eval(value))
+            except ValueError:
+                return None
+    bases = [b.id for b in node.bases if isinstance(b, ast.Name)]
+    if len(bases) == 1 and bases[0] in classes:
+        return _class_languages(module, bases[0], seen + 1)
+    if bases and all(b in _CONTRACT_BASES for b in bases):
+        return ("en",)
+    return None
+
+
+def languages_text(entry: MetricSpec) -> str:
+    """The languages a metric reads (its class's ``languages``), as ``--list-metrics`` shows them:
+    read from the source where it spells them, else from the class (importing its module, when its
+    extra is installed; "?" otherwise)."""
+    module, _, attr = entry.target.partition(":")
+    codes = _class_languages(module, attr)
+    if codes is None and entry.installed:
+        try:
+            codes = tuple(getattr(importlib.import_module(module), attr).languages)
+        except Exception:  # noqa: BLE001 - a listing never fails on one metric's import
+            codes = None
+    if codes is None:
+        return "?"
+    if codes == ("*",):
+        return "any"
+    return ",".join(codes) if len(codes) <= 6 else f"{','.join(codes[:3])} +{len(codes) - 3} (docs/languages.md)"

@@ -1,9 +1,11 @@
-"""Building phrase tables from a sentence-aligned bitext: read and tokenise (:mod:`.bitext`),
-word-align both ways with eflomal's seeded build (:mod:`.align`, :mod:`.seeded_eflomal`: the same
-alignments on every machine), symmetrise (:mod:`.symmetrize`), extract
-consistent phrase pairs (:mod:`.extract`), write the compact store (:mod:`.build`). Reading the
-table back is :class:`evalcore.bpng.PhraseTableStore`."""
+"""Deprecated location of :mod:`evalcore.resources.phrase_table` (kept for one release). The old
+package stays a package of its own so that its submodules (each a shim) still import."""
 
-from evalcore.phrase_table.build import build_phrase_table
+import warnings
+
+from evalcore.resources.phrase_table import build_phrase_table
 
 __all__ = ["build_phrase_table"]
+
+warnings.warn("evalcore.phrase_table is deprecated; import evalcore.resources.phrase_table",
+              DeprecationWarning, stacklevel=2)

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from evalcore.extras import MissingExtraError, require
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 
 #: the scheduler value meaning "Dask's default for the current context" (a default client, else threads)
 CONTEXT = "context"

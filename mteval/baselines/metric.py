@@ -182,7 +182,7 @@ def _tokenizer_13a():
 
 class Meteor(ReferenceMetric):
     """METEOR as nltk implements it (exact, Porter-stem and WordNet synonym matches, fragmentation
-    penalty; best reference), on sacrebleu's 13a tokens; WordNet from :mod:`evalcore.wordnet`
+    penalty; best reference), on sacrebleu's 13a tokens; WordNet from :mod:`evalcore.resources.wordnet`
     (Debian's wordnet-base, read offline). Corpus score = mean of segment scores (nltk has no
     corpus METEOR)."""
 
@@ -209,7 +209,7 @@ class Meteor(ReferenceMetric):
         from nltk.stem.porter import PorterStemmer
         from nltk.translate.meteor_score import meteor_score
 
-        from evalcore.wordnet import wordnet
+        from evalcore.resources.wordnet import wordnet
 
         wn, stemmer, tok = wordnet(), PorterStemmer(), _tokenizer_13a()
         words: dict[str, list[str]] = {}

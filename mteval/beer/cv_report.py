@@ -16,7 +16,7 @@ import numpy as np
 
 from evalcore.io.tables import table
 from evalcore.metric.registry import get_metric
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from mteval.baselines.metric import Bleu, Chrf, Meteor
 from mteval.beer.features import FEATURES
 from mteval.beer.metric import Beer

@@ -16,7 +16,7 @@ from typing import ClassVar
 from evalcore.io.models import ModelFileError
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.metric.lazy import lazy_resource
-from evalcore.resources import ResourceError, package_path
+from evalcore.resources.registry import ResourceError, package_path
 from mteval.beer.extract import describe, feature_rows
 from mteval.beer.features import FEATURES
 from mteval.learn.model import LinearModel, load_linear_model

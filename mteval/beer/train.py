@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.io.runinfo import source_commit
-from evalcore.resources import shared_data_dir, usable_cache_dir
+from evalcore.resources.registry import shared_data_dir, usable_cache_dir
 from mteval.beer.extract import describe, feature_rows
 from mteval.beer.features import FEATURES
 from mteval.learn.cache import cached_rows

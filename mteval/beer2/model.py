@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.io.persist import ModelFileError
-from evalcore.resources import package_path
+from evalcore.resources.registry import package_path
 from mteval.beer2.features import FeatureTemplate
 
 MODEL_FILES = ("core_model", "feature_names_mapping", "feature_template.yaml", "feature_values_scaling",

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.io.persist import load_arrays, save_arrays
-from evalcore.resources import cache_warning
+from evalcore.resources.registry import cache_warning
 
 #: the header of a rows file (bump the number when the layout changes)
 ROWS_KIND = "feature-rows/1"

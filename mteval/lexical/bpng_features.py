@@ -19,12 +19,12 @@ import numpy as np
 
 from evalcore.bpng import BPNGBuilder, PhraseTableStore
 from evalcore.bpng.table import PhraseTable
-from evalcore.default_resources import DEFAULT_PIVOTS, phrase_table_path
 from evalcore.matching import bag_overlap, f_measure
-from evalcore.ngrams import Bag
-from evalcore.phrase_table.build import english_preprocessor
-from evalcore.resources import ResourceError
-from evalcore.text import Preprocessor
+from evalcore.resources.defaults import DEFAULT_PIVOTS, phrase_table_path
+from evalcore.resources.phrase_table.build import english_preprocessor
+from evalcore.resources.registry import ResourceError
+from evalcore.text.ngrams import Bag
+from evalcore.text.preprocess import Preprocessor
 
 ORDERS = (1, 2, 3)
 #: TESLA's function-word discount, applied by the builder to pivot tokens of function-word segments
@@ -143,8 +143,8 @@ class PivotFeatures:
 
 def default_tables(pivots: Sequence[str] = DEFAULT_PIVOTS) -> dict[str, Path]:
     """The default phrase table of each pivot, built on first use
-    (:func:`evalcore.system_resources.ensure`); a clear error when a pivot has no table."""
-    from evalcore.system_resources import ensure
+    (:func:`evalcore.resources.system.ensure`); a clear error when a pivot has no table."""
+    from evalcore.resources.system import ensure
 
     out = {pivot: phrase_table_path(pivot) for pivot in pivots}
     if not all(path.is_file() for path in out.values()):

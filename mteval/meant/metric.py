@@ -28,7 +28,7 @@ import numpy as np
 from evalcore.io.textfiles import InputError
 from evalcore.metric import Item, ReferenceMetric, Score, SourceMetric
 from evalcore.metric.inputs import InputLimits, check_text
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 from mteval.meant.alignment import FillerSimilarity, SentenceMeant, meant_pair, phrase_similarity
 from mteval.meant.crosslingual import external_frames, file_digest, table_file, text_key, xmeant_itg_similarity
 from mteval.meant.formula import DENOMINATORS, FRAME_WEIGHTS
@@ -261,14 +261,14 @@ class Xmeant(SourceMetric):
         if "en" not in (self.source_language, self.language):
             raise ValueError(f"xmeant: the lexical tables pair English with another language; "
                              f"{self.source_language}-{self.language} has no English side")
-        from evalcore.default_resources import GETTEXT_LOCALES
+        from evalcore.resources.inputs import LOCALES
 
         pivot = self.language if self.source_language == "en" else self.source_language
         if self.lexical_table:
             table_file(self.lexical_table, Path(self.lexical_table).stat().st_mtime_ns)
-        elif pivot not in GETTEXT_LOCALES:
+        elif pivot not in LOCALES:
             raise ResourceError(f"xmeant {self.source_language}-{self.language}: no English-{pivot} bitext in the "
-                                f"suite for the IBM-1 table (it has English with {', '.join(GETTEXT_LOCALES)})")
+                                f"suite for the IBM-1 table (it has English with {', '.join(LOCALES)})")
         self._side("source")
         self._side("output")
 

@@ -14,7 +14,7 @@ from datetime import date
 from pathlib import Path
 
 from evalcore.io.runinfo import source_commit
-from evalcore.resources import package_path, shared_data_dir, shipped_file
+from evalcore.resources.registry import package_path, shared_data_dir, shipped_file
 from mteval.meant.roles import ROLE_CLASSES, RoleWeights, count_roles, read_counts, umeant_weights
 
 #: the shipped counts, below the data folder

@@ -1,6 +1,6 @@
 """REDp's word alignment (RED §3, after the Meteor aligner): staged one-to-one matching of
 reference and hypothesis words, exact first, then Porter stems (nltk), then WordNet synonyms
-(:mod:`evalcore.wordnet`: two words match when they share a synset), each stage over the words
+(:mod:`evalcore.resources.wordnet`: two words match when they share a synset), each stage over the words
 the earlier stages left.
 
 Decision where Meteor differs: within a stage the alignment is the maximum matching (scipy's
@@ -35,7 +35,7 @@ def _stemmer():
 @functools.lru_cache(maxsize=200_000)
 def synsets(word: str) -> frozenset[tuple[str, int]]:
     """The WordNet synsets of a word under any part of speech, as (pos, offset)."""
-    from evalcore.wordnet import synset_offsets
+    from evalcore.resources.wordnet import synset_offsets
 
     return frozenset((pos, off) for pos in _WORDNET_POS for off in synset_offsets(word, pos))
 

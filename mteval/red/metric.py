@@ -153,7 +153,7 @@ class RedP(_RedBase):
         _check_unit("par_min", self.par_min, low_open=True)
 
     def signature_extras(self) -> dict[str, object]:
-        from evalcore.wordnet import version
+        from evalcore.resources.wordnet import version
 
         extras = {**super().signature_extras(), "match": "+".join(MODULES) + "+para", "stem": "porter",
                   "syn": f"wordnet-{version()}", "align": "staged-assignment"}

@@ -20,8 +20,8 @@ import numpy as np
 from evalcore.bpng import PhraseTableStore
 from evalcore.bpng.table import ListedPhraseTable, Phrase, PhraseTable
 from evalcore.io.persist import array_strings, load_arrays, save_arrays, strings_array
-from evalcore.phrase_table.build import english_preprocessor
-from evalcore.resources import cache_folder
+from evalcore.resources.phrase_table.build import english_preprocessor
+from evalcore.resources.registry import cache_folder
 from mteval.lexical.bpng_features import default_tables, table_hash
 
 REF_MAX = 3

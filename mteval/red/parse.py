@@ -11,8 +11,8 @@ import functools
 import re
 from collections.abc import Sequence
 
-from evalcore.resources import spacy_pipeline
-from evalcore.text import closed_class
+from evalcore.resources.registry import spacy_pipeline
+from evalcore.text.preprocess import closed_class
 from mteval.red.depngrams import DepTree
 
 _ALNUM = re.compile(r"[^\W_]")

@@ -26,7 +26,7 @@ import numpy as np
 
 from evalcore.io.tables import table
 from evalcore.metric import Item
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from evalcore.stats.correlation import correlation_rows
 from mteval.baselines.metric import Bleu, Chrf, Meteor
 from mteval.data.wmt12 import Ranking, comparisons

@@ -194,7 +194,7 @@ def noun_classes(lemma: str) -> tuple[str, ...]:
     """WordNet 3.0's lexicographer files of a noun's first two senses (``noun.act``, ``noun.event``...)
     and ``deverbal`` when its first sense derives from a verb: what makes an unseen noun read as an
     event, where the training data (one dev set) has seen few nominal predicates."""
-    from evalcore.wordnet import wordnet
+    from evalcore.resources.wordnet import wordnet
 
     synsets = wordnet().synsets(lemma, "n")
     names = {s.lexname() for s in synsets[:2]}

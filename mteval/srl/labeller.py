@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evalcore.io.models import load_model, save_model
-from evalcore.resources import ResourceError, package_path, spacy_pipeline
+from evalcore.resources.registry import ResourceError, package_path, spacy_pipeline
 from mteval.srl.features import Parsed, parse_texts
 from mteval.srl.frames import FramedSentence
 from mteval.srl.model import SRLModel

@@ -7,7 +7,7 @@ import datetime
 from pathlib import Path
 
 from evalcore.io.runinfo import source_commit
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from mteval.srl.features import parse_gold_tokens
 from mteval.srl.labeller import language_of, parser_for, save_labeller
 from mteval.srl.model import Settings, SRLModel, train_model

@@ -21,8 +21,8 @@ from typing import NamedTuple
 import numpy as np
 
 from evalcore.matching import bag_overlap, f_measure, match
-from evalcore.ngrams import Bag, ngram_bag, token_weights, weighted_ngrams
-from evalcore.text import Doc
+from evalcore.text.ngrams import Bag, ngram_bag, token_weights, weighted_ngrams
+from evalcore.text.preprocess import Doc
 from mteval.lexical.preprocess import Segment
 from mteval.lexical.similarity import encode, ngram_similarity, unigram_ms
 

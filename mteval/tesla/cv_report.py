@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.io.tables import table
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from mteval.baselines.metric import Bleu, Chrf
 from mteval.learn.ranked import DEFAULT_SEGMENTS, RankedSet, load_ranked_set
 from mteval.learn.report import baseline_scores, cv_intro, kendall_markdown, kendall_report, publish

@@ -3,7 +3,7 @@ hypothesis under each of two KenLM models, computed as PEM's fluency feature is 
 tokens + 1 for the end-of-sentence event, so an empty sentence is defined).
 
 The paper used a Europarl and a news LM; the defaults here are the two English LMs the suite
-builds offline (:mod:`evalcore.default_resources`): Brown corpus (1960s American prose) and the
+builds offline (:mod:`evalcore.resources.defaults`): Brown corpus (1960s American prose) and the
 King James Bible. Neither is news: the LM features are weaker than the paper's.
 """
 
@@ -14,13 +14,13 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.default_resources import bible_lm_path, lm_path
-from evalcore.lm import KenLM
+from evalcore.resources.defaults import bible_lm_path, lm_path
+from evalcore.resources.lm import KenLM
 
 
 def default_lms() -> dict[str, Path]:
-    """The two default LMs, built on first use (:func:`evalcore.system_resources.ensure`)."""
-    from evalcore.system_resources import ensure
+    """The two default LMs, built on first use (:func:`evalcore.resources.system.ensure`)."""
+    from evalcore.resources.system import ensure
 
     lms = {"brown": lm_path(), "bible": bible_lm_path()}
     if not all(path.is_file() for path in lms.values()):

@@ -35,11 +35,11 @@ from typing import ClassVar
 
 import numpy as np
 
-from evalcore.default_resources import DEFAULT_PIVOTS
 from evalcore.io.models import ModelFileError
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.metric.lazy import lazy_resource
-from evalcore.resources import ResourceError, package_path
+from evalcore.resources.defaults import DEFAULT_PIVOTS
+from evalcore.resources.registry import ResourceError, package_path
 from mteval.learn.model import LinearModel, load_linear_model
 from mteval.lexical.bpng_features import PivotFeatures, default_tables
 from mteval.lexical.preprocess import LANGUAGES, preparer

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evalcore.resources import shared_data_dir, usable_cache_dir
+from evalcore.resources.registry import shared_data_dir, usable_cache_dir
 from mteval.data.wmt12 import Ranking
 from mteval.learn import pairwise
 from mteval.learn.cache import cached_rows

@@ -1,12 +1,12 @@
 """PEM's fluency feature: length-normalised LM score, log10 Pr(P) / (length(P) + 1), on top of the
-suite's KenLM wrapper (:mod:`evalcore.lm`). The +1 counts the end-of-sentence event the LM also
+suite's KenLM wrapper (:mod:`evalcore.resources.lm`). The +1 counts the end-of-sentence event the LM also
 scores, so an empty sentence is defined."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from evalcore.lm import KenLM
+from evalcore.resources.lm import KenLM
 
 
 class FluencyScorer:

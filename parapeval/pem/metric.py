@@ -24,15 +24,20 @@ from evalcore.io.models import ModelFileError
 from evalcore.io.textfiles import InputError
 from evalcore.metric import InputLimits, Item, Score, Signature, SourceMetric
 from evalcore.metric.lazy import lazy_resource
-from evalcore.phrase_table.build import english_preprocessor
-from evalcore.resources import ResourceError
-from evalcore.text import Preprocessor, tokenize
-from parapeval import defaults
+from evalcore.resources import defaults
+from evalcore.resources.phrase_table.build import english_preprocessor
+from evalcore.resources.registry import ResourceError, package_path
+from evalcore.text.preprocess import Preprocessor, tokenize
 from parapeval.pem.fluency import FluencyScorer
 from parapeval.pem.target_ngrams import target_bag, target_f1, target_f1_batch
 
 if TYPE_CHECKING:
     from parapeval.pem.model import PEMRegressor
+
+def default_model_path() -> Path:
+    """The shipped default PEM model (a model file, :mod:`evalcore.io.models`)."""
+    return package_path("parapeval", "models", "pem-default.npz")
+
 
 #: PEM refuses texts of more words (BPNG and n-gram bags grow with length): an error record.
 MAX_WORDS = 1000
@@ -195,7 +200,7 @@ class PEM(SourceMetric):
         """The parameters resolved: model file and header, pivots, table and LM files, discount."""
         from parapeval.pem.model import model_info
 
-        path = Path(self.model) if self.model else defaults.model_path()
+        path = Path(self.model) if self.model else default_model_path()
         info = model_info(path)
         if self.tables is not None and not isinstance(self.tables, Mapping):
             raise ValueError(f"PEM's tables must map pivot -> phrase-table file, got {self.tables!r}")
@@ -227,7 +232,7 @@ class PEM(SourceMetric):
                              f"{', '.join(cfg.pivots)}")
         steps = self._missing_default_steps(cfg)
         if steps:
-            from evalcore.system_resources import ensure
+            from evalcore.resources.system import ensure
 
             ensure("pem", steps=steps)
         for pivot, path in cfg.tables.items():
@@ -240,7 +245,7 @@ class PEM(SourceMetric):
 
     @staticmethod
     def _missing_default_steps(cfg) -> tuple[str, ...]:
-        """The build steps of :func:`~evalcore.system_resources.ensure` that make ``cfg``'s missing
+        """The build steps of :func:`~evalcore.resources.system.ensure` that make ``cfg``'s missing
         default resources (a resource the user named is never built)."""
         steps: tuple[str, ...] = ()
         if any(path == defaults.phrase_table_path(p) and not path.is_file() for p, path in cfg.tables.items()):
@@ -272,7 +277,7 @@ class PEM(SourceMetric):
             return self._raw_signature()
 
     def _resolved_signature(self) -> Signature:
-        from evalcore.lm import KenLM
+        from evalcore.resources.lm import KenLM
 
         cfg = self.config()
         pivots = tuple(f"{p}={_table_hash(t)}" for p, t in cfg.tables.items())
@@ -290,7 +295,7 @@ class PEM(SourceMetric):
             shown.append(f"tables={self.tables}")
         params = {"pivots": tuple(shown), "fw": self.discount if self.discount is not None else "model",
                   "lm": Path(str(self.lm)).stem if self.lm else "default",
-                  "model": Path(str(self.model)).stem if self.model else defaults.model_path().stem}
+                  "model": Path(str(self.model)).stem if self.model else default_model_path().stem}
         return Signature(self.name, params, {"unresolved": True}, __version__)
 
     # ---- scoring ------------------------------------------------------------------------------

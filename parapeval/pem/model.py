@@ -17,7 +17,7 @@ from sklearn.svm import SVR
 
 from evalcore.io import models
 from evalcore.io.persist import ModelFileError
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 
 #: the regressor's inputs, in column order (target_ngram_f1 is a similarity of wording: 1 for a copy)
 FEATURES = ("adequacy", "fluency", "target_ngram_f1")

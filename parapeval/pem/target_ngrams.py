@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from evalcore.matching import bag_overlap, f_measure
-from evalcore.ngrams import Bag, merge, ngram_bag, total
-from evalcore.text import Doc
+from evalcore.text.ngrams import Bag, merge, ngram_bag, total
+from evalcore.text.preprocess import Doc
 
 
 def target_bag(doc: Doc, max_n: int = 4) -> Bag:

@@ -33,7 +33,7 @@ from sklearn.svm import SVR
 from evalcore import __version__
 from evalcore.io.models import SUFFIX, load_model, save_model
 from evalcore.metric import Signature
-from evalcore.resources import ResourceError, package_path
+from evalcore.resources.registry import ResourceError, package_path
 
 KERNELS = {"linear": "CREMER-LF", "poly": "CREMER-PF", "rbf": "CREMER-RBF"}
 #: the registered metric name of each kernel's CREMER (linear is the default)

@@ -11,7 +11,7 @@ import numpy as np
 
 from evalcore.io.textfiles import InputError
 from evalcore.metric import Item
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 from summeval.cremer.model import (
     DEFAULT_KERNEL,
     DEFAULT_TRAINING,

@@ -8,6 +8,11 @@ defines it (see :class:`RougeSU`). Recall is the headline value, as in TAC; ``-f
 F1. Several references: the best reference (max, as rouge-score's score_multi) by default, or, with
 ``multi_ref``, the mean or TAC's jackknife (mean over leave-one-reference-out maxima), combined as
 TESLA-S combines them (:func:`summeval.multiref.combine`).
+
+``lang`` other than English tokenises as TESLA-S does for that language
+(:class:`evalcore.text.languages.LanguageTokenizer`: Unicode words or Han/kana characters,
+Snowball stems with ``stem``), handed to rouge-score-rs as its ``tokenizer``; English keeps
+rouge-score's own tokenizer and Porter stemmer, so English values stay rouge-score's.
 """
 
 from __future__ import annotations
@@ -22,7 +27,8 @@ import numpy as np
 
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceMetric, Score, Signature
-from evalcore.ngrams import BagSet, token_ids
+from evalcore.text.languages import LANGUAGES, LanguageTokenizer, language, text_notes
+from evalcore.text.ngrams import BagSet, token_ids
 from summeval.multiref import MULTI_REF_MODES, combine
 
 ROUGE_TYPES = {"rouge-1": "rouge1", "rouge-2": "rouge2", "rouge-l": "rougeL"}
@@ -37,11 +43,21 @@ def _scorer(rouge_type: str):
     return rouge_score_rs.RougeScorer([rouge_type], use_stemmer=False)
 
 
+@functools.lru_cache(maxsize=8)
+def _language_scorer(rouge_type: str, lang: str, stem: bool):
+    """rouge-score-rs for one ROUGE type on a language's tokens (:class:`LanguageTokenizer`)."""
+    import rouge_score_rs
+
+    return rouge_score_rs.RougeScorer([rouge_type], tokenizer=LanguageTokenizer(lang, stem))
+
+
 @functools.lru_cache(maxsize=65536)
-def tokens(text: str, stem: bool) -> tuple[str, ...]:
+def tokens(text: str, stem: bool, lang: str = "en") -> tuple[str, ...]:
     """rouge-score's tokens of a text (lowercased, split on non-alphanumerics, Porter-stemmed when
     longer than three characters if ``stem``), by rouge-score-rs; cached, so a reference is
-    stemmed once, not once per candidate."""
+    stemmed once, not once per candidate. Another ``lang``: its :class:`LanguageTokenizer`'s."""
+    if lang != "en":
+        return tuple(LanguageTokenizer(lang, stem).tokenize(text))
     from rouge_score_rs import tokenizers
 
     return tuple(tokenizers.DefaultTokenizer(stem).tokenize(text))
@@ -60,7 +76,16 @@ class _MultiReference(ReferenceMetric):
     measure: str
     stem: bool
     multi_ref: str
+    lang: str
     signature_keys: ClassVar[dict[str, str]] = {"multi_ref": "refs"}
+    languages: ClassVar[tuple[str, ...]] = ("en", *LANGUAGES)
+    language_param: ClassVar[str | None] = "lang"
+    signature_implicit: ClassVar[dict[str, object]] = {"lang": "en"}
+
+    @property
+    def english(self) -> bool:  # type: ignore[override]  # a property: it follows the language
+        """English input notes apply to English text only."""
+        return self.lang == "en"
 
     def validate(self) -> None:
         if self.measure not in MEASURES:
@@ -69,10 +94,16 @@ class _MultiReference(ReferenceMetric):
             raise ValueError(f"stem must be True or False, got {self.stem!r}")
         if self.multi_ref not in MULTI_REF_MODES:
             raise ValueError(f"multi_ref must be one of {MULTI_REF_MODES}, got {self.multi_ref!r}")
+        if self.lang != "en":
+            language(self.lang)  # ValueError naming the supported languages
 
     def _signature_fields(self) -> dict[str, object]:
-        return {"measure": self.measure, "refs": self.multi_ref, "tok": "rouge-score",
-                "stem": "porter" if self.stem else "no"}
+        fields: dict[str, object] = {"measure": self.measure, "refs": self.multi_ref, "tok": "rouge-score",
+                                     "stem": "porter" if self.stem else "no"}
+        if self.lang != "en":  # lang, tok, stem, syn; ROUGE reads no stop-word list
+            fields.update(language(self.lang).describe(self.stem) if self.lang in LANGUAGES else {"lang": self.lang})
+            fields.pop("sw", None)
+        return fields
 
     def signature(self) -> Signature:
         """sacrebleu's short form, e.g. ``rouge-2|measure:recall|refs:max|tok:rouge-score|stem:porter``
@@ -90,8 +121,12 @@ class _MultiReference(ReferenceMetric):
             rows = prf[[start + int(np.argmax(headline[start:end])) for start, end in spans]]  # the first best
         else:
             rows = np.array([[combine(prf[start:end, k], self.multi_ref) for k in range(3)] for start, end in spans])
-        return [Score(components[self.measure], components)
-                for components in (dict(zip(("precision", "recall", "f"), row)) for row in rows.tolist())]
+        scores = [Score(components[self.measure], components)
+                  for components in (dict(zip(("precision", "recall", "f"), row)) for row in rows.tolist())]
+        if self.lang == "en":
+            return scores
+        notes = (text_notes(item.candidate, item.references, self.lang) for item in items)
+        return [s.with_notes(*n) if n else s for s, n in zip(scores, notes)]
 
     @abstractmethod
     def _score_pairs(self, references: list[str], candidates: list[str]) -> np.ndarray:
@@ -104,11 +139,13 @@ class Rouge(_MultiReference):
 
     signature_via = {"kind": "name"}
 
-    def __init__(self, kind: str = "rouge-2", measure: str = "recall", stem: bool = True, multi_ref: str = "max"):
+    def __init__(self, kind: str = "rouge-2", measure: str = "recall", stem: bool = True, multi_ref: str = "max",
+                 lang: str = "en"):
         self.kind = kind
         self.measure = measure
         self.stem = stem
         self.multi_ref = multi_ref
+        self.lang = lang
 
     @property
     def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
@@ -121,6 +158,9 @@ class Rouge(_MultiReference):
 
     def _score_pairs(self, references: list[str], candidates: list[str]) -> np.ndarray:
         key = ROUGE_TYPES[self.kind]
+        if self.lang != "en":
+            results = _language_scorer(key, self.lang, self.stem).score_batch(references, candidates)
+            return np.array([(s.precision, s.recall, s.fmeasure) for s in (r[key] for r in results)], dtype=float)
         texts = {t: _pretokenised(t, self.stem) for t in dict.fromkeys(references + candidates)}
         results = _scorer(key).score_batch([texts[r] for r in references], [texts[c] for c in candidates])
         return np.array([(s.precision, s.recall, s.fmeasure) for s in (r[key] for r in results)], dtype=float)
@@ -136,11 +176,13 @@ class RougeSU(_MultiReference):
 
     signature_keys: ClassVar[dict[str, str]] = {"max_gap": "skip", "multi_ref": "refs"}
 
-    def __init__(self, max_gap: int = 4, measure: str = "recall", stem: bool = True, multi_ref: str = "max"):
+    def __init__(self, max_gap: int = 4, measure: str = "recall", stem: bool = True, multi_ref: str = "max",
+                 lang: str = "en"):
         self.max_gap = max_gap
         self.measure = measure
         self.stem = stem
         self.multi_ref = multi_ref
+        self.lang = lang
 
     @property
     def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
@@ -157,7 +199,7 @@ class RougeSU(_MultiReference):
     def _score_pairs(self, references: list[str], candidates: list[str]) -> np.ndarray:
         texts = dict.fromkeys(candidates + references)
         texts.update(zip(texts, range(len(texts))))
-        bags = su_bags(list(texts), self.max_gap, self.stem)
+        bags = su_bags(list(texts), self.max_gap, self.stem, self.lang)
         cand_idx = np.fromiter(map(texts.__getitem__, candidates), dtype=np.int64, count=len(candidates))
         ref_idx = np.fromiter(map(texts.__getitem__, references), dtype=np.int64, count=len(references))
         totals, hits = bags.totals(), bags.overlaps(cand_idx, ref_idx[:, None])[:, 0]
@@ -169,10 +211,11 @@ class RougeSU(_MultiReference):
         return np.stack([p, r, f], axis=1)
 
 
-def su_bags(texts: Sequence[str], max_gap: int, stem: bool) -> BagSet:
+def su_bags(texts: Sequence[str], max_gap: int, stem: bool, lang: str = "en") -> BagSet:
     """ROUGE-SU bags (the unigrams of every token but the last, then the skip-bigrams; bag ``t``
-    is text ``t``'s) on rouge-score's tokens, as one :class:`BagSet`."""
-    token_lists = [tokens(t, stem) for t in texts]
+    is text ``t``'s) on rouge-score's tokens (``lang``'s tokens for another language), as one
+    :class:`BagSet`."""
+    token_lists = [tokens(t, stem, lang) for t in texts]
     ids = token_ids([t for toks in token_lists for t in toks])
     lengths = np.array([len(toks) for toks in token_lists], dtype=np.int64)
     return BagSet.of_texts(ids, np.ones(len(ids)), lengths, max_gap, last_unigram=False, merged=True)

@@ -5,10 +5,14 @@ function words discounted by 0.1 and alpha = 0.8 (recall-weighted).
 Similarity is exact surface match, so the matching LP has the closed form of
 :mod:`evalcore.matching.closed_form`: the summed minimum of two bags' weights. Tokens are integer
 ids (each whitespace-separated string tokenised once per process) and the bags of a batch are one
-:class:`evalcore.ngrams.BagSet`, whose overlaps add the same floats in the same order as a
+:class:`evalcore.text.ngrams.BagSet`, whose overlaps add the same floats in the same order as a
 sparse matrix of the bags would, so scores are those of the matrix definition to the last bit. A corpus batch is bagged
-and joined in compiled code (numba, :mod:`evalcore.ngram_kernels`: numpy's memory-bound passes
+and joined in compiled code (numba, :mod:`evalcore.text.ngram_kernels`: numpy's memory-bound passes
 left TESLA-S at 4x rouge-score-rs); a one-document run stays on numpy and never imports numba.
+
+``lang`` other than English reads the text as :mod:`evalcore.text.languages` defines the
+language (Unicode words or Han/kana characters, Snowball stems, the ``stop-words`` list as
+function words); English keeps the PTB-like tokenizer and the shipped closed-class list.
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ import numpy as np
 
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceMetric, Score, Signature
-from evalcore.ngrams import BagSet, IdBag, ranges, token_id, token_ids
-from evalcore.text import FUNCTION_WORD_MODES, Preprocessor, tokenize
+from evalcore.text.languages import LANGUAGES, language, reader, text_notes
+from evalcore.text.ngrams import BagSet, IdBag, ranges, token_id, token_ids
+from evalcore.text.preprocess import FUNCTION_WORD_MODES, Preprocessor, tokenize
 from summeval.multiref import MULTI_REF_MODES, combine
 
 
@@ -43,14 +48,15 @@ CACHE_TOKENS = 1_000_000
 
 
 def bag_set(texts: Sequence[str], stem: bool, function_words: str, max_gap: int,
-            discount: float | None) -> BagSet:
+            discount: float | None, lang: str = "en") -> BagSet:
     """The bags of ``texts`` under one setting as one :class:`BagSet`, built in one vectorised
     pass: bag ``2t`` is text ``t``'s unigrams, bag ``2t + 1`` its skip-bigrams. The last
     few batches' bags are kept (:func:`clear_caches` empties them for timing)."""
-    key = (stem, function_words, max_gap, discount, tuple(texts))
+    key = (stem, function_words, max_gap, discount, lang, tuple(texts))
     bags = _BAG_SETS.pop(key, None)
     if bags is None:
-        ids, function, lengths = _ids_and_flags(texts, stem, function_words)
+        ids, function, lengths = (_ids_and_flags(texts, stem, function_words) if lang == "en"
+                                  else _language_ids_and_flags(texts, stem, function_words, lang))
         weights = np.ones(len(ids)) if discount is None else np.where(function, discount, 1.0)
         bags = BagSet.of_texts(ids, weights, lengths, max_gap)
         if len(_BAG_SETS) >= CACHE_BATCHES:
@@ -126,6 +132,17 @@ def _ids_and_flags(texts: Sequence[str], stem: bool, function_words: str) -> tup
     return code >> 1, (code & 1).astype(bool), lengths
 
 
+def _language_ids_and_flags(texts: Sequence[str], stem: bool, function_words: str,
+                            lang: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_ids_and_flags` for a language of :mod:`evalcore.text.languages` (each word's form
+    and flag computed once per process by its reader)."""
+    read = reader(lang, stem, function_words == "list").read
+    docs = [read(t) for t in texts]
+    lengths = np.array([len(tokens) for tokens, _ in docs], dtype=np.int64)
+    ids = token_ids([t for tokens, _ in docs for t in tokens])
+    return ids, np.array([f for _, flags in docs for f in flags], dtype=bool), lengths
+
+
 def clear_caches(vocabulary: bool = False) -> None:
     """Forget every cached bag and preprocessed text (benchmarks time TESLA-S from cold caches).
     The vocabulary (a word type's id and function-word flag, the tokens of a whitespace-separated
@@ -147,14 +164,24 @@ class TeslaS(ReferenceMetric):
     """
 
     cost: ClassVar[str] = "light"  # tesla-s-pos (spaCy tags) is medium
+    languages: ClassVar[tuple[str, ...]] = ("en", *LANGUAGES)
+    language_param: ClassVar[str | None] = "lang"
+    signature_implicit: ClassVar[dict[str, object]] = {"lang": "en"}
+
     def __init__(self, alpha: float = 0.8, discount: float = 0.1, max_gap: int = 4,
-                 multi_ref: str = "max", stem: bool = False, function_words: str = "list"):
+                 multi_ref: str = "max", stem: bool = False, function_words: str = "list", lang: str = "en"):
         self.alpha = alpha
         self.discount = discount
         self.max_gap = max_gap
         self.multi_ref = multi_ref
         self.stem = stem
         self.function_words = function_words
+        self.lang = lang
+
+    @property
+    def english(self) -> bool:  # type: ignore[override]  # a property: it follows the language
+        """English input notes apply to English text only."""
+        return self.lang == "en"
 
     @property
     def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
@@ -173,6 +200,11 @@ class TeslaS(ReferenceMetric):
             raise ValueError(f"stem must be True or False, got {self.stem!r}")
         if self.function_words not in FUNCTION_WORD_MODES:
             raise ValueError(f"function_words must be one of {FUNCTION_WORD_MODES}, got {self.function_words!r}")
+        if self.lang != "en":
+            language(self.lang)  # ValueError naming the supported languages
+            if self.function_words == "pos":
+                raise ValueError("function_words='pos' tags English text (spaCy's English model); "
+                                 f"use 'list' or 'none' with lang={self.lang!r}")
 
     # ---- signature: sacrebleu's short form, recorded in CREMER's model headers -----------------
     signature_keys: ClassVar[dict[str, str]] = {"max_gap": "ngrams", "discount": "fw", "multi_ref": "refs",
@@ -183,14 +215,17 @@ class TeslaS(ReferenceMetric):
         ``fw`` is the function-word discount (``none`` when function words are not detected); the
         tokeniser's fields (``tok``, ``stem``, ``fwd``) are named as :class:`Preprocessor` names them."""
         fw = "none" if self.function_words == "none" else self.discount
-        params = {"ngrams": f"1+sb{self.max_gap}", "fw": fw, "alpha": self.alpha, "refs": self.multi_ref,
-                  "tok": "ptb-lc", "stem": "porter" if self.stem else "no", "fwd": self.function_words}
+        params: dict[str, object] = {"ngrams": f"1+sb{self.max_gap}", "fw": fw, "alpha": self.alpha,
+                                     "refs": self.multi_ref, "tok": "ptb-lc", "stem": "porter" if self.stem else "no",
+                                     "fwd": self.function_words}
+        if self.lang != "en":  # lang, tok, stem, sw (the function-word list), syn
+            params.update(_language_fields(self.lang, self.stem, self.function_words))
         return Signature(self.name, params, {}, __version__)
 
     # ---- scoring ---------------------------------------------------------------------------------
     def _bag_set(self, texts: Sequence[str]) -> BagSet:
         discount = None if self.function_words == "none" else self.discount
-        return bag_set(texts, self.stem, self.function_words, self.max_gap, discount)
+        return bag_set(texts, self.stem, self.function_words, self.max_gap, discount, self.lang)
 
     def bags(self, texts: Sequence[str]) -> list[tuple[IdBag, IdBag]]:
         """(unigram bag, skip-bigram bag) of each text under this metric's settings (cached)."""
@@ -209,7 +244,11 @@ class TeslaS(ReferenceMetric):
         refs[slots] = number[ranges(starts + 1, n_refs)]
         per_pair = self._pair_prf(self._bag_set(list(texts)), number[starts], refs)
         headline = (per_pair[0][2] + per_pair[1][2]) / 2
-        return self._per_item(n_refs, per_pair, headline)
+        scores = self._per_item(n_refs, per_pair, headline)
+        if self.lang == "en":
+            return scores
+        notes = (text_notes(item.candidate, item.references, self.lang) for item in items)
+        return [s.with_notes(*n) if n else s for s, n in zip(scores, notes)]
 
     def _pair_prf(self, bags: BagSet, cand: np.ndarray, refs: np.ndarray):
         """(precision, recall, F) of every candidate against each of its references (items x
@@ -240,3 +279,11 @@ class TeslaS(ReferenceMetric):
             picked = ([combine(a[i, :k], self.multi_ref) for a in fields] for i, k in enumerate(n_refs.tolist()))
         return [Score(f, {"precision": (p1 + p2) / 2, "recall": (r1 + r2) / 2, "f": f, "unigram_f": f1,
                           "skip_bigram_f": f2}) for f, (p1, p2, r1, r2, f1, f2) in zip(values, picked)]
+
+
+def _language_fields(lang: str, stem: bool, function_words: str) -> dict[str, object]:
+    """Signature fields of a language other than English (its stop words only where they are read)."""
+    fields: dict[str, object] = dict(language(lang).describe(stem)) if lang in LANGUAGES else {"lang": lang}
+    if function_words == "none" and "sw" in fields:
+        fields["sw"] = "none"
+    return fields

@@ -15,7 +15,7 @@ from evalcore.metric import Item
 
 def test_bench_writes_rankings_agreement_and_speed(tmp_path):
     from benchmarks.mteval import celab as bench
-    from evalcore.resources import shared_data_dir
+    from evalcore.resources.registry import shared_data_dir
 
     root = shared_data_dir() / "mt" / "wmt21-en-zh"
     if not root.is_dir():

@@ -13,7 +13,7 @@ from benchmarks.__main__ import main
 
 
 def test_speed_bench_writes_its_tables(tmp_path, capsys, monkeypatch):
-    from evalcore.resources import ResourceError, shared_data_dir
+    from evalcore.resources.registry import ResourceError, shared_data_dir
 
     try:
         data = shared_data_dir() / "summeval" / "summeval_16sys_mean_expert.json"

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from benchmarks.__main__ import main
-from evalcore.resources import ResourceError, shared_data_dir
+from evalcore.resources.registry import ResourceError, shared_data_dir
 
 
 def _shared():

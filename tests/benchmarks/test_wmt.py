@@ -7,7 +7,7 @@ import pytest
 
 from benchmarks.mteval import wmt as bench
 from benchmarks.mteval.wmt import run, wmt12_pair
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from mteval.baselines.metric import Bleu, Chrf
 from mteval.data import wmt12
 

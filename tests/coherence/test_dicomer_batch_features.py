@@ -68,7 +68,7 @@ def random_analyses():
 
 @pytest.fixture(scope="module")
 def summeval_analyses():
-    from evalcore.resources import ResourceError, shared_data_dir
+    from evalcore.resources.registry import ResourceError, shared_data_dir
 
     try:
         data = shared_data_dir() / "summeval" / "summeval_16sys_mean_expert.json"

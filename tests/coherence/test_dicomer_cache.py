@@ -75,7 +75,7 @@ def test_long_runs_save_every_few_seconds(tmp_path, monkeypatch):
 def test_corpus_parse_cache_that_does_not_fit_is_parsed_again_and_replaced(tmp_path, monkeypatch, capsys):
     """The spaCy cache of the discourse corpora: a file with the wrong number of parses (or not a
     DocBin) is named once, parsed again and written over."""
-    import evalcore.resources as resources
+    import evalcore.resources.registry as resources
     from coherence.corpora import GoldDocument
     from coherence.gold import parse_corpus
 

@@ -21,7 +21,7 @@ from coherence.parser.document import ParsedText
 from coherence.parser.pipeline import DiscourseParser
 from evalcore.io.models import save_model
 from evalcore.metric import InputLimits, Item, Score
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 from tests.scored import scored
 
 TEXTS = [
@@ -251,7 +251,7 @@ def uncached_values(model_file):
 def test_read_only_cache_folder_falls_back_to_no_cache(model_file, uncached_values, tmp_path, monkeypatch, capsys):
     import pathlib
 
-    import evalcore.resources as resources
+    import evalcore.resources.registry as resources
 
     root = tmp_path / "ro"
     (root / "dicomer").mkdir(parents=True)

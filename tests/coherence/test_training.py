@@ -47,7 +47,7 @@ def test_train_parser_writes_a_usable_model(gdtb_dir, pdtb2_table, tmp_path, mon
 
 def test_a_tampered_parser_model_is_refused(tmp_path, tamper_model_file):
     from coherence.parser.pipeline import load_parser_model, model_path
-    from evalcore.resources import ResourceError
+    from evalcore.resources.registry import ResourceError
 
     shipped = model_path()
     copy = tmp_path / shipped.name
@@ -59,7 +59,7 @@ def test_a_tampered_parser_model_is_refused(tmp_path, tamper_model_file):
 
 @pytest.fixture(scope="module")
 def tiny_summeval(tmp_path_factory) -> Path:
-    from evalcore.resources import ResourceError, shared_data_dir
+    from evalcore.resources.registry import ResourceError, shared_data_dir
 
     try:
         full = shared_data_dir() / "summeval" / "summeval_16sys_mean_expert.json"

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from evalcore.phrase_table.align import align_both_ways
-from evalcore.resources import ResourceError
+from evalcore.resources.phrase_table.align import align_both_ways
+from evalcore.resources.registry import ResourceError
 
 
 def synthetic_bitext(n: int = 300, seed: int = 3) -> tuple[list[list[str]], list[list[str]]]:

@@ -24,7 +24,7 @@ from evalcore.bpng import (
 from evalcore.bpng.builder import BAG_CACHE_SIZE
 from evalcore.bpng.segment import candidate_phrases
 from evalcore.bpng.table import Phrase
-from evalcore.text import Doc
+from evalcore.text.preprocess import Doc
 
 
 def _doc(text):
@@ -357,3 +357,27 @@ def test_small_batches_before_numba_is_loaded_take_the_python_path(paper_table):
     from evalcore.bpng import builder as builder_module
 
     assert python._compiled is builder_module._UNCOMPILED  # the Python path never compiled the table
+
+
+def test_a_copied_or_moved_cache_and_table_find_their_compiled_form(store_path, tmp_path, monkeypatch):
+    """The compiled form is keyed by the table's content, not its path: a table and cache copied
+    elsewhere (another user, a CI cache restored at another path) load it instead of compiling."""
+    import shutil
+
+    from evalcore.bpng import compiled as compiled_module
+
+    monkeypatch.setattr(compiled_module, "DISK_CACHE_MIN_BYTES", 0)
+    monkeypatch.setenv("AESOP_CACHE", str(tmp_path / "cache"))
+    assert BPNGBuilder(PhraseTableStore(store_path)).compiled() is not None
+    (form,) = (tmp_path / "cache" / "bpng").iterdir()
+    shutil.copytree(tmp_path / "cache", tmp_path / "moved-cache")
+    moved_table = tmp_path / "elsewhere" / "table.sqlite"
+    moved_table.parent.mkdir()
+    shutil.copy2(store_path, moved_table)
+    monkeypatch.setenv("AESOP_CACHE", str(tmp_path / "moved-cache"))
+    compiled_module._LOADED.clear()
+    monkeypatch.setattr(compiled_module.CompiledTable, "build",
+                        classmethod(lambda cls, *a: pytest.fail("the moved table was compiled again")))
+    compiled = BPNGBuilder(PhraseTableStore(moved_table)).compiled()
+    assert compiled is not None and all(isinstance(a.base, np.memmap) for a in compiled.arrays.values())
+    assert [f.name for f in (tmp_path / "moved-cache" / "bpng").iterdir()] == [form.name]

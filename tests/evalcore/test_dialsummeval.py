@@ -126,7 +126,7 @@ def test_dialogue_text_puts_one_turn_per_line():
 
 
 def _shared() -> Path | None:
-    from evalcore.resources import ResourceError, shared_data_dir
+    from evalcore.resources.registry import ResourceError, shared_data_dir
 
     try:
         path = shared_data_dir() / "dialsummeval"

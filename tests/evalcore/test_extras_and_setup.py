@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from evalcore import extras, system_resources
+from evalcore import extras
 from evalcore.metric import registry
-from evalcore.resources import ResourceError
+from evalcore.resources import system as system_resources
+from evalcore.resources.registry import ResourceError
 
 
 def _without(monkeypatch, *modules: str) -> None:
@@ -53,7 +54,7 @@ def _fake_family(monkeypatch, tmp_path: Path, debian: tuple[str, ...] = ()) -> P
     monkeypatch.setenv("AESOP_CACHE", str(tmp_path / "cache"))
     target = tmp_path / "built.txt"
 
-    def build() -> Path:
+    def build(progress) -> Path:
         with target.open("a") as fh:
             fh.write("built\n")
         return target
@@ -96,7 +97,7 @@ def _locked_build(cache: str, target: str, barrier) -> None:
     os.environ["AESOP_CACHE"] = cache
     path = Path(target)
 
-    def build() -> Path:
+    def build(progress) -> Path:
         time.sleep(0.3)  # long enough for the other process to wait on the lock
         with path.open("a") as fh:
             fh.write("built\n")
@@ -167,8 +168,8 @@ def test_messages_name_commands_an_installed_wheel_has():
 
 
 def test_missing_default_resources_name_the_setup_command(monkeypatch, tmp_path):
-    from evalcore import lm
     from evalcore.bpng.store import PhraseTableStore
+    from evalcore.resources import lm
 
     with pytest.raises(ResourceError, match="`aesop-eval setup pem`"):
         PhraseTableStore(tmp_path / "fr.sqlite")

@@ -1,11 +1,11 @@
-"""KenLM language models (evalcore.lm): training with lmplz on toy text, querying, finding lmplz."""
+"""KenLM language models (evalcore.resources.lm): training with lmplz on toy text, querying, finding lmplz."""
 
 import pickle
 
 import pytest
 
-from evalcore.lm import KenLM, LMTrainingError, cached_lmplz, find_lmplz, lm_tokens, train_lm
-from evalcore.resources import ResourceError
+from evalcore.resources.lm import KENLM_VERSION, KenLM, LMTrainingError, cached_lmplz, find_lmplz, lm_tokens, train_lm
+from evalcore.resources.registry import ResourceError
 
 TEXT = ["the cat sleeps on the mat .", "the dog sleeps on the rug .", "a cat eats fish .",
         "a dog eats meat .", "my friend opens the door .", "she opens the window ."] * 5
@@ -68,7 +68,7 @@ def test_lmplz_is_looked_up_below_the_cache_root(tmp_path, monkeypatch):
     monkeypatch.delenv("AESOP_LMPLZ", raising=False)
     monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
     monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
-    assert cached_lmplz() == tmp_path / "parapeval" / "kenlm" / "bin" / "lmplz"
+    assert cached_lmplz() == tmp_path / "resources" / f"kenlm-{KENLM_VERSION}" / "bin" / "lmplz"
     with pytest.raises(ResourceError, match="AESOP_LMPLZ"):
         find_lmplz()
     cached_lmplz().parent.mkdir(parents=True)

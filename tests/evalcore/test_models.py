@@ -136,7 +136,7 @@ def test_shipped_models_load_by_name_and_by_path():
 
 
 def test_no_shipped_model_is_a_pickle():
-    from evalcore.resources import package_path
+    from evalcore.resources.registry import package_path
 
     files = [f for p in ("summeval", "coherence", "parapeval", "mteval")
              for f in package_path(p, "models").rglob("*") if f.is_file()]

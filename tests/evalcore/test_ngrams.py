@@ -3,8 +3,8 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from evalcore import ngrams
-from evalcore.ngrams import (
+from evalcore.text import ngrams
+from evalcore.text.ngrams import (
     Bag,
     BagRows,
     BagSet,
@@ -17,7 +17,7 @@ from evalcore.ngrams import (
     token_ids,
     total,
 )
-from evalcore.text import Doc
+from evalcore.text.preprocess import Doc
 
 
 def doc(words, function=()):
@@ -142,7 +142,7 @@ def test_bag_rows_numpy_and_scipy_paths_give_the_same_floats(monkeypatch, discou
 
 
 def test_bag_rows_follow_scipys_summation_order_on_sorted_and_unsorted_rows():
-    from evalcore.ngrams import IdBag
+    from evalcore.text.ngrams import IdBag
 
     cand = IdBag(np.array([1, 2, 3]), np.array([0.1, 0.2, 0.3]))
     sums = []
@@ -198,7 +198,7 @@ def _queries(rng, n_bags, n_queries=60, slots=5):
 
 def _scipy_rows(bags):
     """The bags as a sparse matrix of dict bags: unigram keys (even bags) kept apart from skip-bigram keys."""
-    from evalcore.ngrams import IdBag
+    from evalcore.text.ngrams import IdBag
 
     return BagRows([IdBag((b.keys << 32) | (1 << 31), b.weights) if k % 2 == 0 else b
                     for k, b in enumerate(bags.id_bags(range(bags.n_bags)))]).matrix()

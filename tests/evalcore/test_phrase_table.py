@@ -1,4 +1,4 @@
-"""Phrase tables (evalcore.phrase_table): symmetrisation, extraction on a hand-aligned toy bitext,
+"""Phrase tables (evalcore.resources.phrase_table): symmetrisation, extraction on a hand-aligned toy bitext,
 reading bitexts, the store, the build with eflomal."""
 
 import codecs
@@ -9,12 +9,12 @@ import pytest
 
 from evalcore.bpng import BPNGBuilder, PhraseTableStore, write_store
 from evalcore.io.textfiles import InputError
-from evalcore.phrase_table import build_phrase_table
-from evalcore.phrase_table.bitext import read_parallel_files, tokenize_pivot
-from evalcore.phrase_table.build import english_preprocessor
-from evalcore.phrase_table.extract import count_phrase_pairs, extract_phrase_pairs
-from evalcore.phrase_table.symmetrize import grow_diag_final_and
-from evalcore.resources import ResourceError
+from evalcore.resources.phrase_table import build_phrase_table
+from evalcore.resources.phrase_table.bitext import read_parallel_files, tokenize_pivot
+from evalcore.resources.phrase_table.build import english_preprocessor
+from evalcore.resources.phrase_table.extract import count_phrase_pairs, extract_phrase_pairs
+from evalcore.resources.phrase_table.symmetrize import grow_diag_final_and
+from evalcore.resources.registry import ResourceError
 
 
 def test_extraction_hand_aligned_with_unaligned_pivot_words():

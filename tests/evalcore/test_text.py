@@ -1,4 +1,4 @@
-from evalcore.text import Preprocessor, function_word_list, tokenize
+from evalcore.text.preprocess import Preprocessor, function_word_list, tokenize
 
 
 def test_tokenize_splits_clitics_and_punctuation():

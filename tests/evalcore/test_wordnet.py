@@ -1,4 +1,4 @@
-"""evalcore.wordnet: Debian's WordNet 3.0 read by nltk offline, the lexnames file it needs, and a
+"""evalcore.resources.wordnet: Debian's WordNet 3.0 read by nltk offline, the lexnames file it needs, and a
 clear error when the Debian files are missing."""
 
 import errno
@@ -7,8 +7,8 @@ import stat
 
 import pytest
 
-from evalcore import wordnet as wn_module
-from evalcore.resources import ResourceError
+from evalcore.resources import wordnet as wn_module
+from evalcore.resources.registry import ResourceError
 
 
 def test_lexnames_has_wordnets_45_files_in_order():
@@ -57,7 +57,7 @@ def test_missing_debian_files_give_a_resource_error(tmp_path):
 @pytest.fixture
 def fresh_reader(monkeypatch):
     """A process state where WordNet was not loaded yet (restored afterwards)."""
-    import evalcore.resources as resources
+    import evalcore.resources.registry as resources
 
     monkeypatch.setattr(resources, "_WARNED", set())
     wn_module.wordnet.cache_clear()

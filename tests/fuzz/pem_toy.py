@@ -1,6 +1,6 @@
 """Tiny PEM resources for fuzzing ``parapeval score`` (a toy phrase table, LM and model, as the
 parapeval tests build them): the fuzzer exercises reading and reporting, so it needs PEM to
-score, fast, whether or not ``parapeval setup`` has built the default resources."""
+score, fast, whether or not ``aesop-eval setup pem`` has built the default resources."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def resource_args() -> tuple[str, ...]:
     import numpy as np
 
     from evalcore.bpng import PhraseTableStore, write_store
-    from evalcore.lm import train_lm
+    from evalcore.resources.lm import train_lm
     from parapeval.pem.fluency import FluencyScorer
     from parapeval.pem.metric import PEMFeatures
     from parapeval.pem.model import PEMRegressor, neutral_point, save_pem

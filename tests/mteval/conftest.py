@@ -4,7 +4,7 @@ Chinese, so both pivot lemmatisers run) and two toy KenLM models."""
 import pytest
 
 from evalcore.bpng import write_store
-from evalcore.lm import train_lm
+from evalcore.resources.lm import train_lm
 
 # English phrase -> (N(e), {pivot phrase: N(e, f)}); the English side as the scorer preprocesses it
 # (lowercased, not stemmed: the tables' metadata say stem False)

@@ -77,7 +77,7 @@ def test_meteor_is_nltks_meteor_on_13a_tokens():
     from nltk.translate.meteor_score import meteor_score
     from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
-    from evalcore.wordnet import wordnet
+    from evalcore.resources.wordnet import wordnet
 
     tok = Tokenizer13a()
     scores = Meteor().score_batch(_items(2))

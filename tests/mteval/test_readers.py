@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from evalcore.io.textfiles import InputError
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from mteval.data import mqm, wmt12
 
 RNK_HEADER = ("srclang,trglang,srcIndex,documentId,segmentId,judgeId,system1Number,system1Id,system2Number,"

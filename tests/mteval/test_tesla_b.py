@@ -9,8 +9,8 @@ import pytest
 from evalcore.bpng import BPNGBuilder, PhraseTableStore
 from evalcore.matching import match
 from evalcore.metric import ErrorRecord
-from evalcore.phrase_table.build import english_preprocessor
-from evalcore.resources import ResourceError
+from evalcore.resources.phrase_table.build import english_preprocessor
+from evalcore.resources.registry import ResourceError
 from mteval.lexical.bpng_features import PivotFeatures, lemma_bags, lemma_fmeasures, pivot_lemmatizer
 from mteval.tesla.features import mean_defined, two_step
 from mteval.tesla.metric import TeslaB, TeslaM

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from evalcore.io.models import ModelFileError
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 from mteval.data.wmt12 import Ranking
 from mteval.learn.model import LinearModel, fit_ranker, load_linear_model, save_linear_model
 from mteval.learn.ranked import HypKey, RankedSet

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from evalcore.bpng import MemoryPhraseTable, PhraseTableStore, write_store
-from evalcore.lm import train_lm
+from evalcore.resources.lm import train_lm
 from parapeval.data import ScoredPair
 from parapeval.pem.fluency import FluencyScorer
 from parapeval.pem.metric import PEM, PEMFeatures

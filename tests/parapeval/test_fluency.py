@@ -1,10 +1,10 @@
-"""PEM's fluency feature on top of evalcore.lm: length-normalised log10 probability."""
+"""PEM's fluency feature on top of evalcore.resources.lm: length-normalised log10 probability."""
 
 import pickle
 
 import pytest
 
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 from parapeval.pem.fluency import FluencyScorer
 
 

@@ -16,9 +16,11 @@ import pytest
 
 from evalcore.io.models import read_header
 from evalcore.io.persist import file_sha256
-from evalcore.resources import ResourceError
-from parapeval import PEM, defaults
+from evalcore.resources import defaults
+from evalcore.resources.registry import ResourceError
+from parapeval import PEM
 from parapeval.data import read_twitter_para, twitter_para_path
+from parapeval.pem.metric import default_model_path
 
 GOLDEN = Path(__file__).parent / "data" / "pem_golden.json"
 #: recorded on another machine: values agree within this, relative and absolute
@@ -32,7 +34,7 @@ def _sha256(key: str, path: Path) -> str:
 
 def _resource_files() -> dict[str, Path]:
     files = {f"table_{p}": defaults.phrase_table_path(p) for p in defaults.DEFAULT_PIVOTS}
-    return {**files, "lm": defaults.lm_path(), "model": defaults.model_path()}
+    return {**files, "lm": defaults.lm_path(), "model": default_model_path()}
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +83,7 @@ def test_compiled_path_equals_the_python_path_on_the_default_tables():
     """On any machine with the default resources (whatever eflomal gave): each pivot's compiled F1
     equals the dict-based reference (``pivot_f1`` of ``BPNGBuilder.bag``) on Twitter-Para pairs."""
     from evalcore.bpng import BPNGBuilder, PhraseTableStore, pivot_f1
-    from evalcore.phrase_table.build import english_preprocessor
+    from evalcore.resources.phrase_table.build import english_preprocessor
 
     tables = {p: defaults.phrase_table_path(p) for p in defaults.DEFAULT_PIVOTS}
     if not all(path.is_file() for path in tables.values()):

@@ -12,8 +12,8 @@ from evalcore.io.models import ModelFileError, read_header, save_model
 from evalcore.metric import Item, Score
 from evalcore.metric.batch import score_with
 from evalcore.metric.inputs import EMPTY_NOTE
-from evalcore.resources import ResourceError
-from parapeval import defaults
+from evalcore.resources import defaults
+from evalcore.resources.registry import ResourceError
 from parapeval.data import ScoredPair, source_folds
 from parapeval.pem.metric import COPY_NOTE, MAX_WORDS, PEM
 from parapeval.pem.model import FEATURES, PEMRegressor, control_pairs, load_pem, neutral_point, save_pem
@@ -150,7 +150,7 @@ def test_missing_resources_fail_validation_but_not_the_signature(toy_pem, tmp_pa
         missing.validate()
     (result,) = score_with([missing], [Item(GOOD[1], source=GOOD[0], id="p1")])
     assert not result["pem"].ok and "parapeval train" in result["pem"].message
-    from evalcore import system_resources
+    from evalcore.resources import system as system_resources
 
     # a default resource is built on first use; without the Debian packages its build needs, the
     # message names them and the setup command
@@ -200,8 +200,8 @@ def test_system_summary_ranks_and_counts(toy_pem):
 def test_default_resources_live_below_the_cache_root(tmp_path, monkeypatch):
     monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
     monkeypatch.setenv("PARAPEVAL_CACHE", str(tmp_path / "ignored"))
-    assert defaults.phrase_table_path("fr") == tmp_path / "parapeval" / "phrase_tables" / "fr.sqlite"
-    assert defaults.lm_path() == tmp_path / "parapeval" / "lm" / "default.klm"
+    assert defaults.phrase_table_path("fr") == tmp_path / "resources" / "phrase_tables" / "fr.sqlite"
+    assert defaults.lm_path() == tmp_path / "resources" / "lm" / "default.klm"
 
 
 @pytest.mark.parametrize("near_copy", ["the ca\u200bt sleeps .", "\u202ethe cat sleeps .\u202c",
@@ -234,7 +234,7 @@ def test_a_table_differing_in_one_count_changes_the_signature(toy_pem, toy_table
 def test_the_default_tables_are_named_by_hash_in_the_signature(toy_pem, toy_store, tmp_path, monkeypatch):
     """A pivot read from the default cache shows its table's hash too, not just its name."""
     monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
-    target = tmp_path / "parapeval" / "phrase_tables" / "fr.sqlite"
+    target = tmp_path / "resources" / "phrase_tables" / "fr.sqlite"
     target.parent.mkdir(parents=True)
     target.write_bytes(toy_store.read_bytes())
     from_cache = PEM(**{**toy_pem.get_params(), "tables": None})

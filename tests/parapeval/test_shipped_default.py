@@ -6,7 +6,9 @@ import re
 import pytest
 
 from evalcore.io.models import load_model, read_header
-from parapeval import PEM, defaults
+from evalcore.resources import defaults
+from parapeval import PEM
+from parapeval.pem.metric import default_model_path
 from parapeval.pem.model import PEMRegressor
 
 BUILT = all(defaults.phrase_table_path(p).is_file() for p in defaults.DEFAULT_PIVOTS) and defaults.lm_path().is_file()
@@ -35,12 +37,12 @@ def test_shipped_model_prefers_rewording_over_copy_and_noise():
 def test_shipped_model_flags_non_english_pairs_with_its_neutral_value(pair):
     """On the old main these pairs got a confident PEM of about 0.71 and no flag."""
     score = PEM().score(*pair)
-    neutral = read_header(defaults.model_path())["neutral"]
+    neutral = read_header(default_model_path())["neutral"]
     assert score.value == neutral["value"] and score.notes[0].startswith("non-english")
 
 
 def test_shipped_model_file_and_header():
-    path = defaults.model_path()
+    path = default_model_path()
     assert path.is_file(), "parapeval/models/pem-default.npz missing: run `parapeval train --controls`"
     info = read_header(path)
     assert info["metric"] == "pem" and load_model(path, classes=(PEMRegressor,))[1] == info  # hash checked

@@ -57,7 +57,7 @@ def test_a_batch_calls_the_regressor_once(toy_pem, toy_pairs, monkeypatch):
 def test_target_f1_batch_equals_target_f1_bit_for_bit():
     import random
 
-    from evalcore.text import Doc
+    from evalcore.text.preprocess import Doc
     from parapeval.pem.target_ngrams import target_bag, target_f1, target_f1_batch
 
     rng = random.Random(3)

@@ -109,7 +109,7 @@ def test_dicomer_is_standardised_within_topic_over_judged_summaries_and_unjudged
 
 
 def test_cremer_features_refuse_a_model_trained_with_another_scaling():
-    from evalcore.resources import ResourceError
+    from evalcore.resources.registry import ResourceError
 
     info = {"tesla_scaling": "topic-z", "dicomer_scaling": DICOMER_SCALING,
             "tesla_s_training": {"mean": 0.0, "sd": 1.0}}
@@ -130,7 +130,7 @@ def test_cremer_score_carries_its_inputs_and_no_precision_recall_f():
 
 
 def test_missing_model_is_a_clear_error(tmp_path):
-    from evalcore.resources import ResourceError
+    from evalcore.resources.registry import ResourceError
 
     with pytest.raises(ResourceError, match="summeval train cremer"):
         load_cremer("rbf", tmp_path)
@@ -193,7 +193,7 @@ def test_training_names_a_model_file_and_refuses_unknown_sets(tmp_path):
 
 
 def test_news_chat_training_refuses_a_dicomer_that_saw_summaries(monkeypatch, tmp_path):
-    from evalcore.resources import ResourceError
+    from evalcore.resources.registry import ResourceError
     from summeval.cremer import train as cremer_training
 
     monkeypatch.setattr(cremer_training, "_dicomer_saw_summaries", lambda: True)

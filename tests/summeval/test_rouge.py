@@ -6,8 +6,8 @@ from rouge_score import rouge_scorer, tokenizers
 
 from evalcore.data.summeval import read_summeval
 from evalcore.metric.registry import get_metric
-from evalcore.ngrams import merge, ngram_bag, skip_bigram_bag, total
-from evalcore.text import Doc
+from evalcore.text.ngrams import merge, ngram_bag, skip_bigram_bag, total
+from evalcore.text.preprocess import Doc
 from summeval.metrics import Rouge, RougeSU
 from summeval.rouge.metric import ROUGE_TYPES
 from tests.scored import scored
@@ -95,7 +95,7 @@ def _su4_of_0_1_0(reference, candidate, stem):
 
 @pytest.mark.parametrize("compiled", [False, True])
 def test_rouge_su4_equals_the_dict_bag_computation_on_summeval(summeval_pairs, monkeypatch, compiled):
-    from evalcore import ngrams
+    from evalcore.text import ngrams
 
     # the numpy engine, or the corpus-batch one (numba) forced on this small batch
     monkeypatch.setattr(ngrams, "COMPILED_FROM", 0 if compiled else float("inf"))

@@ -122,7 +122,7 @@ def test_swapped_arguments_say_so():
 
 @pytest.mark.parametrize("stem,function_words", [(False, "list"), (True, "pos"), (False, "none")])
 def test_tokeniser_fields_are_the_preprocessors(stem, function_words):
-    from evalcore.text import Preprocessor
+    from evalcore.text.preprocess import Preprocessor
 
     fields = str(TeslaS(stem=stem, function_words=function_words).signature()).split("|")[5:8]
     assert "|".join(fields) == Preprocessor(lowercase=True, stem=stem, function_words=function_words).signature()
@@ -134,7 +134,7 @@ def test_tokens_never_span_white_space_so_strings_are_tokenised_once():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from evalcore.text import tokenize
+    from evalcore.text.preprocess import tokenize
 
     alphabet = st.sampled_from(list("an't’sdmlrve-._,;:!?\"()$%0123 \t\n\u00a0\u2028xyzÉé") + ["n't", "'s", "’re"])
 
@@ -147,7 +147,7 @@ def test_tokens_never_span_white_space_so_strings_are_tokenised_once():
 
 
 def test_ids_follow_the_preprocessor_and_the_vocabulary_can_be_forgotten():
-    from evalcore.ngrams import token_ids
+    from evalcore.text.ngrams import token_ids
     from summeval.tesla_s.metric import _ids_and_flags, clear_caches, preprocessor
 
     texts = ["The cat's mat, isn't it?", "", "  the   DOG ran  ", "The cat's mat"]
@@ -166,8 +166,8 @@ def test_compiled_batch_path_gives_the_golden_floats(monkeypatch, config, summev
     import json
     from pathlib import Path
 
-    from evalcore import ngrams
     from evalcore.data.summeval import read_summeval
+    from evalcore.text import ngrams
     from summeval.tesla_s.metric import clear_caches
 
     golden = json.loads((Path(__file__).parent / "golden" / "tesla_s_golden.json").read_text())

@@ -45,7 +45,7 @@ from benchmarks.harness import machine, machine_line, write_report
 from benchmarks.mteval.aso import unlabelled
 from benchmarks.mteval.aso.estimator import ALPHA_GRID, H_GRID, ASOClassifier
 from evalcore.io.tables import table
-from evalcore.resources import shared_data_dir
+from evalcore.resources.registry import shared_data_dir
 from evalcore.stats.correlation import percentile_interval, resample_counts
 from evalcore.stats.significance import paired_bootstrap
 from mteval.srl.features import Parsed, path, path_string

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from evalcore.io.persist import load_json, save_json
-from evalcore.resources import cache_folder, cache_warning
+from evalcore.resources.registry import cache_folder, cache_warning
 from mteval.srl.features import Parsed
 
 #: dependents of the noun that are not candidate arguments (function words, coordination)
@@ -89,7 +89,7 @@ def parse_pairs(sentences: Iterable[Sequence[str]], is_predicate: Callable[[str]
     """spaCy (tagger, parser, lemmatiser; no NER) on pre-tokenised sentences, then :func:`noun_pairs`."""
     from spacy.tokens import Doc
 
-    from evalcore.resources import spacy_pipeline
+    from evalcore.resources.registry import spacy_pipeline
     from mteval.srl.features import from_doc
 
     nlp = spacy_pipeline(("ner",))
@@ -99,11 +99,11 @@ def parse_pairs(sentences: Iterable[Sequence[str]], is_predicate: Callable[[str]
 
 def brown_pairs(limit: int | None = None, log: Callable[[str], None] = lambda m: None) -> list[Pair]:
     """The pairs of the first ``limit`` Brown sentences (None: all), parsed once and cached."""
-    from evalcore.default_resources import _brown_sentences
-    from evalcore.resources import spacy_pipeline
+    from evalcore.resources.defaults import brown_sentences
+    from evalcore.resources.registry import spacy_pipeline
     from mteval.meant.lexsim import brown_dir
 
-    sentences = [s.split() for s in _brown_sentences(brown_dir())][:limit]
+    sentences = [s.split() for s in brown_sentences(brown_dir())][:limit]
     meta = spacy_pipeline(("ner",)).meta
     key = hashlib.sha256(json.dumps([EXTRACTION, meta.get("name"), meta.get("version"), sentences])
                          .encode()).hexdigest()[:16]

@@ -73,7 +73,7 @@ def main() -> None:
     from coherence.parser.pipeline import DiscourseParser
     from evalcore.data.summeval import read_summeval
     from evalcore.metric.registry import build_metrics
-    from evalcore.resources import shared_data_dir
+    from evalcore.resources.registry import shared_data_dir
     from summeval.pipeline import score_items
 
     items = golden_items(read_summeval(shared_data_dir() / "summeval" / "summeval_16sys_mean_expert.json"))

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from evalcore.io.textfiles import InputError
-from evalcore.resources import ResourceError, shared_data_dir
+from evalcore.resources.registry import ResourceError, shared_data_dir
 from mteval.meant.hmeant import aligned_frames, hmeant, read_hmeant, reference_frames
 from mteval.meant.roles import equal_weights
 

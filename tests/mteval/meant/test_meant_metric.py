@@ -4,7 +4,7 @@ backoff flags, several references, role weights, signatures and languages withou
 import pytest
 
 from evalcore.metric import Item
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 from mteval.meant.metric import Meant
 from mteval.meant.up_counts import up_weights
 from mteval.srl.frames import Argument, Frame, FramedSentence

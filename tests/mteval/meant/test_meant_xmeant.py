@@ -9,7 +9,7 @@ from scipy import sparse
 
 from benchmarks.mteval.xmeant import runnable
 from evalcore.metric import Item
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 from mteval.meant import lexsim
 from mteval.meant.crosslingual import text_key, xmeant_itg_similarity
 from mteval.meant.lexsim import LexicalTable

@@ -4,7 +4,7 @@
 import numpy as np
 import pytest
 
-from evalcore.resources import ResourceError
+from evalcore.resources.registry import ResourceError
 from mteval.srl.labeller import default_labeller
 from mteval.srl.model import decode
 

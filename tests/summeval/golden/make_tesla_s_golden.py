@@ -17,7 +17,7 @@ import summeval.tesla_s.metric as old
 
 assert old.__file__.startswith("/tmp/old/"), f"not the b9955f2 code: {old.__file__}"
 from evalcore.data.summeval import read_summeval  # noqa: E402 - b9955f2's reader
-from evalcore.resources import shared_data_dir  # noqa: E402 - after the check that the old code is imported
+from evalcore.resources.registry import shared_data_dir  # noqa: E402 - after the check that the old code is imported
 
 N_TOPICS = 5
 CONFIGS: dict[str, dict[str, Any]] = {

@@ -11,7 +11,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from evalcore.resources import shipped_file, spacy_pipeline
+from evalcore.resources.registry import shipped_file, spacy_pipeline
 
 # Penn-Treebank-like tokens: "do|n't", "team|'s", hyphenated and dotted words kept whole,
 # every other non-space character its own token. Works on raw and on pre-tokenised text.

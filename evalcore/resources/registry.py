@@ -36,7 +36,7 @@ def shipped_file(package: str, *parts: str) -> Path:
 
 def checkout_root() -> Path | None:
     """The source checkout the suite runs from (an editable install), else None."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     return root if (root / "pyproject.toml").is_file() else None
 
 
@@ -78,6 +78,13 @@ def cache_root() -> Path:
     ``$AESOP_CACHE``, else ``$XDG_CACHE_HOME/aesop`` (default ``~/.cache/aesop``)."""
     env = os.environ.get("AESOP_CACHE")
     return Path(env) if env else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "aesop"
+
+
+def resource_dir() -> Path:
+    """The one cache folder of the shared built resources (default phrase tables and LMs, lmplz,
+    the seeded eflomal, the Brown corpus) that PEM, TESLA-B/F, REDp and MEANT read:
+    ``<cache root>/resources``."""
+    return cache_root() / "resources"
 
 
 def cache_dir(name: str) -> Path:

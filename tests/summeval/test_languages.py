@@ -1,0 +1,169 @@
+"""Summary metrics in other languages: TESLA-S and ROUGE read a language with ``lang``
+(evalcore.text.languages), English stays as it was, English-only metrics refuse other languages
+with an error record naming the language and the metric."""
+
+import json
+from pathlib import Path
+
+import pytest
+from rouge_score import rouge_scorer
+
+from evalcore.metric import Item
+from evalcore.metric.inputs import clean_text
+from evalcore.metric.registry import get_metric
+from evalcore.text.languages import LanguageTokenizer
+from summeval.cli import main
+from summeval.metrics import Rouge, RougeSU, TeslaS
+
+#: (lang, reference, candidate): news-like sentences in several scripts, NFD French included
+PAIRS = [
+    ("de", "Die geplante Fusion von Fiat Chrysler und PSA macht Beschäftigten Sorgen.",
+     "Die Fusion von Fiat und PSA macht den Beschäftigten und Politikern große Sorgen."),
+    ("fr", "Le président a annoncé une réforme des retraites pour l'été.",
+     "Le président annonce la réforme des retraites cet été."),
+    ("fr", "Le pre\u0301sident a annonce\u0301 une re\u0301forme.", "Le président a annoncé la réforme."),
+    ("ru", "Президент России Владимир Путин заявил, что выборы пройдут в сентябре.",
+     "Владимир Путин заявил о выборах в сентябре."),
+    ("zh", "国务院总理李克强今天在北京会见了德国总理。", "李克强在北京会见德国总理。"),
+    ("ja", "東京都は新しい感染対策を発表しました。", "東京都が感染対策を発表した。"),
+    ("ar", "أعلن الرئيس عن خطة جديدة للاقتصاد", "أعلن الرئيس خطة جديدة"),
+]
+ROUGE_KEYS = {"rouge-1": "rouge1", "rouge-2": "rouge2", "rouge-l": "rougeL"}
+
+
+@pytest.mark.parametrize("kind", list(ROUGE_KEYS))
+@pytest.mark.parametrize("stem", [True, False])
+def test_rouge_of_a_language_is_rouge_score_given_the_same_tokenizer(kind, stem):
+    """Value for value (exact float equality) against Google's rouge-score with our tokenizer, on
+    the texts the input rule hands every metric (NFC)."""
+    for lang, ref, cand in PAIRS:
+        ours = Rouge(kind=kind, stem=stem, lang=lang, measure="f").score(ref, cand)
+        key = ROUGE_KEYS[kind]
+        scorer = rouge_scorer.RougeScorer([key], tokenizer=LanguageTokenizer(lang, stem))
+        theirs = scorer.score(clean_text(ref), clean_text(cand))[key]
+        assert (ours.precision, ours.recall, ours.f) == (theirs.precision, theirs.recall, theirs.fmeasure), lang
+        assert ours.value > 0, lang
+
+
+def test_english_signatures_are_unchanged_and_other_languages_name_their_parts():
+    assert str(TeslaS().signature()) == ("tesla-s|ngrams:1+sb4|fw:0.1|alpha:0.8|refs:max|tok:ptb-lc|stem:no|fwd:list"
+                                         "|v:0.2.0")
+    assert str(Rouge().signature()) == "rouge-2|measure:recall|refs:max|tok:rouge-score|stem:porter|v:0.2.0"
+    assert str(TeslaS(lang="en").signature()) == str(TeslaS().signature())
+    sig = str(TeslaS(lang="ru", stem=True).signature())
+    assert "lang:ru" in sig and "tok:unicode-words-lc" in sig and "stem:snowball-russian" in sig
+    assert "sw:stop-words-" in sig and ":russian" in sig and "syn:none" in sig
+    assert "tok:unicode-characters-lc" in str(RougeSU(lang="zh").signature())
+
+
+def test_english_values_do_not_move_with_the_new_parameter():
+    ref, cand = "The cat sat on the mat near the door.", "A cat was sitting on the mat."
+    assert TeslaS(lang="en").score(ref, cand) == TeslaS().score(ref, cand)
+    assert Rouge(kind="rouge-l", lang="en").score(ref, cand) == Rouge(kind="rouge-l").score(ref, cand)
+
+
+@pytest.mark.parametrize("lang, ref, cand", [p for p in PAIRS if p[0] in ("ru", "zh", "ja")])
+def test_russian_chinese_japanese_score_where_english_reads_nothing(lang, ref, cand):
+    for metric in (TeslaS(lang=lang), Rouge(kind="rouge-2", lang=lang), RougeSU(lang=lang)):
+        score = metric.score(ref, cand)
+        assert score.value > 0 and not score.notes, (metric.name, score)
+    assert Rouge(kind="rouge-1").score(ref, cand).value == 0  # rouge-score's tokenizer keeps [a-z0-9] only
+
+
+def test_a_shared_character_is_never_a_zero_in_chinese():
+    for metric in (TeslaS(lang="zh"), Rouge(kind="rouge-1", lang="zh"), RougeSU(lang="zh")):
+        assert metric.score("他昨天去了上海。", "北京很冷，上海很热。").value > 0, metric.name
+
+
+def test_a_text_in_another_script_gets_a_note_not_a_silent_zero():
+    score = TeslaS(lang="de").score("国务院总理李克强今天在北京会见了德国总理。", "李克强在北京会见德国总理。")
+    assert score.value == 0 and any(n.startswith("script: 100% of letters are not Latin") for n in score.notes)
+    english = Rouge(kind="rouge-1").score("国务院总理李克强今天在北京会见了德国总理。", "李克强在北京会见德国总理。")
+    assert any("not Latin script" in n for n in english.notes)
+
+
+def test_an_item_in_another_language_is_read_in_its_language_or_refused():
+    items = [Item("Владимир Путин заявил о выборах.", ("Путин заявил, что выборы пройдут.",), lang="ru"),
+             Item("A cat sat on the mat.", ("The cat sat on the mat.",)),
+             Item("สวัสดีครับ", ("สวัสดี",), lang="th")]
+    ru, en, th = TeslaS().score_batch(items)
+    assert ru.value == TeslaS(lang="ru").score(items[0].references, items[0].candidate).value
+    assert any(n.startswith("lang: read as ru (tesla-s|") for n in ru.notes)
+    assert en.value == TeslaS().score(items[1].references, items[1].candidate).value
+    assert not th.ok and "tesla-s does not read language 'th'" in th.message
+
+
+def test_english_only_metrics_refuse_another_language_naming_both():
+    pytest.importorskip("spacy")
+    item = Item("Die Fusion macht Sorgen.", ("Die geplante Fusion macht Beschäftigten Sorgen.",), id="d1", lang="de")
+    for name in ("dicomer", "cremer"):
+        record = get_metric(name).score_batch([item])[0]
+        assert not record.ok and record.item == "d1"
+        assert record.message.startswith(f"{name} does not read language 'de'"), record.message
+
+
+def test_pos_function_words_refuse_another_language():
+    with pytest.raises(ValueError, match="English"):
+        TeslaS(function_words="pos", lang="de").validate()
+    record = TeslaS(function_words="pos").score_batch([Item("Die Fusion.", ("Die Fusion.",), lang="de")])[0]
+    assert not record.ok and "lang 'de'" in record.message
+
+
+def _jsonl(path: Path, rows) -> Path:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_cli_lang_scores_what_reads_it_and_refuses_the_rest(tmp_path, capsys):
+    pytest.importorskip("spacy")
+    rows = [{"topic": "t1", "system": "a", "summary": "Путин заявил о выборах в сентябре.",
+             "references": ["Владимир Путин заявил, что выборы пройдут в сентябре."]},
+            {"topic": "t1", "system": "b", "summary": "Выборы пройдут осенью.",
+             "references": ["Владимир Путин заявил, что выборы пройдут в сентябре."]}]
+    path = _jsonl(tmp_path / "ru.jsonl", rows)
+    code = main(["score", "-i", str(path), "--lang", "ru", "-m", "tesla-s", "-m", "rouge-2", "-m", "dicomer",
+                 "--format", "json"])
+    out = capsys.readouterr()
+    assert code == 1
+    doc = json.loads(out.out)
+    assert "lang:ru" in doc["signature"]["tesla-s"]["short"]
+    for summary in doc["summaries"]:
+        assert summary["scores"]["tesla-s"] > 0 and summary["scores"]["rouge-2"] is not None
+        assert "dicomer does not read language 'ru'" in summary["errors"]["dicomer"]
+
+
+def test_cli_per_item_lang_and_a_script_line_on_stderr(tmp_path, capsys):
+    rows = [{"topic": "t1", "system": "a", "summary": "李克强在北京会见德国总理。",
+             "references": ["国务院总理李克强今天在北京会见了德国总理。"], "lang": "zh"},
+            {"topic": "t2", "system": "a", "summary": "李克强在北京会见德国总理。",
+             "references": ["国务院总理李克强今天在北京会见了德国总理。"]}]
+    path = _jsonl(tmp_path / "zh.jsonl", rows)
+    code = main(["score", "-i", str(path), "-m", "tesla-s", "--format", "jsonl"])
+    out = capsys.readouterr()
+    assert code == 0
+    zh, en = (json.loads(line) for line in out.out.splitlines())
+    assert zh["scores"]["tesla-s"] > 0.5 > 0.1 > en["scores"]["tesla-s"]  # English shares only the "。"
+    script_lines = [line for line in out.err.splitlines() if "not Latin script" in line]
+    assert len(script_lines) == 1 and ":2" in script_lines[0] and "--lang" in script_lines[0]
+
+
+def test_a_bad_lang_field_names_its_line(tmp_path, capsys):
+    path = _jsonl(tmp_path / "bad.jsonl", [{"topic": "t", "system": "s", "summary": "x", "references": ["y"],
+                                            "lang": "German"}])
+    assert main(["score", "-i", str(path)]) == 2
+    assert "'lang' must be an ISO 639-1 code" in capsys.readouterr().err
+
+
+def test_the_documented_command_on_the_demo_file(capsys):
+    """docs/languages.md's command: every summary scored in its language, DICOMER refused, exit 1."""
+    pytest.importorskip("spacy")
+    demo = Path(__file__).resolve().parents[2] / "data" / "demo" / "lang" / "summaries.jsonl"
+    code = main(["score", "-i", str(demo), "-m", "tesla-s", "-m", "rouge-2", "-m", "dicomer", "--format", "tsv"])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 1 and out[0].split("\t") == ["topic", "system", "tesla-s", "rouge-2", "dicomer", "errors"]
+    rows = {(r.split("\t")[0], r.split("\t")[1]): r.split("\t") for r in out[1:]}
+    assert len(rows) == 6
+    for (topic, system), row in rows.items():
+        assert "dicomer does not read language" in row[5]
+        if system == "1":  # the close summary beats the off-topic one in every language
+            assert float(row[2]) > float(rows[topic, "2"][2]) and float(row[3]) > float(rows[topic, "2"][3])
