@@ -99,6 +99,8 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
     "summeval": ("summeval", {"targets": _table("summeval.summeval_bench", "targets_table"),
                               "original": _table("summeval.summeval_bench", "setting_markdown", "original"),
                               "all": _table("summeval.summeval_bench", "setting_markdown", "all"),
+                              "clusters-original": _table("summeval.summeval_bench", "clusters_markdown", "original"),
+                              "clusters-all": _table("summeval.summeval_bench", "clusters_markdown", "all"),
                               "signatures": _signatures}),
     "transfer": ("transfer", {**{f"{key}-{dim}": _table("summeval.transfer", "setting_table", setting, dim)
                                  for key, setting in TRANSFER_SETTINGS.items()
@@ -119,7 +121,8 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
                                         "paths": _table("mteval.tesla", "paths_line")}),
     "responsiveness": ("responsiveness", {"setup": _table("summeval.responsiveness", "setup_markdown"),
                                           "targets": _table("summeval.responsiveness", "target_table"),
-                                          "full": _table("summeval.responsiveness", "full_tables")}),
+                                          "full": _table("summeval.responsiveness", "full_tables"),
+                                          "clusters": _table("summeval.responsiveness", "clusters")}),
     "parser": ("parser", {"setup": _table("coherence.parser", "header_markdown"),
                           **{key: _table("coherence.parser", "set_markdown", t) for key, t in PARSER_SETS.items()},
                           "speed": _table("coherence.parser", "speed_markdown")}),

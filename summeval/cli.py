@@ -216,9 +216,10 @@ def _write_report(folder: Path, human, signatures, names, results, systems, rank
     import numpy as np
 
     from evalcore.stats.correlation import correlation_table, matrices
+    from evalcore.stats.leaderboard import Settings, leaderboard
     from summeval.report_html import write_report
 
-    human_by_system, corr = None, None
+    human_by_system, corr, clusters = None, None, None
     if human is not None:
         scored = {(r.topic, r.system): r.scores for r in results if r.scores}
         keys = scored.keys() & human.keys()
@@ -227,9 +228,13 @@ def _write_report(folder: Path, human, signatures, names, results, systems, rank
         topics, systems_ = sorted({t for t, _ in keys}), sorted({s for _, s in keys})
         dims = sorted({d for k in keys for d in human[k]})
         human_m = matrices({k: human[k] for k in keys}, dims, topics, systems_)
-        corr = correlation_table(matrices({k: scored[k] for k in keys}, names, topics, systems_), human_m)
+        metric_m = matrices({k: scored[k] for k in keys}, names, topics, systems_)
+        corr = correlation_table(metric_m, human_m)
+        settings = Settings("system", "kendall-b", resample="both", test="perm-both")
+        clusters = {d: leaderboard({n: m.T for n, m in metric_m.items()}, human_m[d].T, settings) for d in dims}
         human_by_system = {s: {d: float(np.nanmean(human_m[d][:, j])) for d in dims} for j, s in enumerate(systems_)}
-    html_path, _ = write_report(folder, signatures, names, results, systems, rankings, human_by_system, corr)
+    html_path, _ = write_report(folder, signatures, names, results, systems, rankings, human_by_system, corr,
+                                clusters)
     print(f"report written to {html_path}", file=sys.stderr)
 
 

@@ -91,8 +91,10 @@ def _system_cells(names: Sequence[str], systems: Sequence[SystemResult], ranking
 def write_report(out: Path, signatures: Mapping[str, Signature], names: Sequence[str],
                  summaries: Sequence[SummaryResult], systems: Sequence[SystemResult], rankings: Mapping[str, Ranking],
                  human: Mapping[str, Mapping[str, float]] | None = None,
-                 correlations: Mapping | None = None) -> tuple[Path, Path]:
-    """Write ``report.html`` and ``report.md`` into ``out``; ``human`` = per-system human means."""
+                 correlations: Mapping | None = None,
+                 clusters: Mapping[str, list[dict]] | None = None) -> tuple[Path, Path]:
+    """Write ``report.html`` and ``report.md`` into ``out``; ``human`` = per-system human means;
+    ``clusters``: per human dimension, the leaderboard rows of :mod:`evalcore.stats.leaderboard`."""
     from summeval import report_plots
 
     out.mkdir(parents=True, exist_ok=True)
@@ -113,10 +115,10 @@ def write_report(out: Path, signatures: Mapping[str, Signature], names: Sequence
         plots = {"bars": report_plots.bars(names, correlations),
                  "scatter": report_plots.scatter(names, points, human, correlations)}
     md = _markdown(out, sys_head, system_rows(names, systems, rankings, intervals), notes, topic_tables, plots,
-                   signatures, correlations)
+                   signatures, correlations, clusters)
     (out / "report.md").write_text(md, "utf-8")
     (out / "report.html").write_text(_html(sys_head, _system_cells(names, systems, rankings, intervals), notes,
-                                           topic_tables, plots, signatures, correlations), "utf-8")
+                                           topic_tables, plots, signatures, correlations, clusters), "utf-8")
     return out / "report.html", out / "report.md"
 
 
@@ -141,7 +143,20 @@ def _levels(correlations: Mapping | None) -> list[tuple[str, str, str, list[str]
     return [(grouping, *rest) for grouping, rest in levels]
 
 
-def _markdown(out: Path, sys_head, sys_rows, notes, topic_tables, plots, signatures, correlations) -> str:
+CLUSTERS_NOTE = ("System-level Kendall τ-b per human dimension, its 95% interval from resampling systems and topics "
+                 "together (BOOT-BOTH), and its significance cluster (PERM-BOTH, one-sided, alpha 0.05): a metric "
+                 "joins the cluster of the best metric above it unless that one is significantly better.")
+
+
+def _cluster_tables(clusters: Mapping[str, list[dict]] | None) -> list[tuple[str, list[str], list[list[str]]]]:
+    """(dimension, header, rows) of each dimension's leaderboard."""
+    from evalcore.stats.leaderboard import text_rows
+
+    return [(dim, *text_rows(rows)) for dim, rows in (clusters or {}).items()]
+
+
+def _markdown(out: Path, sys_head, sys_rows, notes, topic_tables, plots, signatures, correlations,
+              clusters=None) -> str:
     md = ["# Summary evaluation report", "", "## Systems", "", SYSTEMS_NOTE.replace(" Click a heading to sort.", ""),
           "", table(sys_head, sys_rows), "", *(f"{n}  " for n in notes), *([""] if notes else [])]
     if correlations:
@@ -154,6 +169,10 @@ def _markdown(out: Path, sys_head, sys_rows, notes, topic_tables, plots, signatu
                 if name in plots:  # the Markdown report links the same PNGs the HTML embeds
                     (out / f"{name}.png").write_bytes(base64.b64decode(plots[name]))
                     md += [f"![{PLOT_ALT[name]}]({name}.png)", "", PLOT_NOTE[name], ""]
+    if clusters:
+        md += ["## Significance clusters", "", CLUSTERS_NOTE, ""]
+    for dim, header, rows in _cluster_tables(clusters):
+        md += [f"### {dim}", "", table(header, rows), ""]
     md += ["## Per topic", ""]
     for topic, head, rows in topic_tables:
         md += [f"### {topic}", "", table(head, [[c.text for c in r] for r in rows]), ""]
@@ -183,7 +202,7 @@ def _correlation_cells(grouping: str, header: Sequence[str], rows: Sequence[Sequ
                              for dim, text in zip(header[1:], row[1:]))] for row in rows]
 
 
-def _html(sys_head, sys_cells, notes, topic_tables, plots, signatures, correlations) -> str:
+def _html(sys_head, sys_cells, notes, topic_tables, plots, signatures, correlations, clusters=None) -> str:
     parts = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>"
              "<meta name='viewport' content='width=device-width, initial-scale=1'>"
              f"<title>Summary evaluation report</title><style>{CSS}</style></head><body>",
@@ -200,6 +219,10 @@ def _html(sys_head, sys_cells, notes, topic_tables, plots, signatures, correlati
             parts += [f"<figure><img alt='{html.escape(PLOT_ALT[name], quote=True)}' "
                       f"src='data:image/png;base64,{plots[name]}'><figcaption>{html.escape(PLOT_NOTE[name])}"
                       "</figcaption></figure>" for name in ("bars", "scatter") if name in plots]
+    if clusters:
+        parts += ["<h2 id='clusters'>Significance clusters</h2>", f"<p>{html.escape(CLUSTERS_NOTE)}</p>"]
+    for dim, header, rows in _cluster_tables(clusters):
+        parts += [f"<h3>{html.escape(dim)}</h3>", _html_table(header, [[Cell(c) for c in r] for r in rows], dim)]
     parts.append("<h2 id='topics'>Per topic</h2>")
     for topic, head, rows in topic_tables:
         parts.append(f"<details><summary>{html.escape(topic)}</summary>{_html_table(head, rows, topic)}</details>")

@@ -1,5 +1,7 @@
 """`python -m benchmarks responsiveness`: CREMER vs its components and ROUGE on SummEval overall
-responsiveness (mean of the four expert dimensions), 5-fold cross-validation grouped by document.
+responsiveness (mean of the four expert dimensions), 5-fold cross-validation grouped by document;
+correlation tables with document-bootstrap CIs, and leaderboards with BOOT-BOTH intervals and
+PERM-BOTH clusters.
 
 Folds are fixed (sort document ids, fold = index mod 5). CREMER is configured as shipped (TESLA-S
 and the shipped DICOMER standardised within each document, DICOMER over the summaries it judged)
@@ -16,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.harness import machine, machine_line, write_report
+from benchmarks.summeval.summeval_bench import clusters_table, leaderboards
 from coherence.dicomer import oof
 from coherence.dicomer.config import variant_config
 from evalcore.data.summeval import read_summeval
@@ -80,6 +83,7 @@ def run(data: Path | None, out: Path, n_boot: int = 1000, seed: int = 0) -> dict
     sig = significance_table(metric_m, human_m, pairs, n_boot, seed)
     report = {"data": str(data), "machine": machine(), "folds": "sorted document ids, fold = index mod 5",
               "bootstrap": n_boot, "seed": seed, "correlations": corr, "significance": sig,
+              "leaderboards": leaderboards(metric_m, human_m, n_boot, seed),
               "seconds": time.perf_counter() - start}
     md = _markdown(report)
     write_report(out, "responsiveness", md, report)
@@ -117,6 +121,11 @@ def full_tables(r: dict) -> str:
     return correlation_markdown(r["correlations"], r["significance"])
 
 
+def clusters(r: dict) -> str:
+    """BOOT-BOTH intervals and PERM-BOTH clusters of every metric at both levels."""
+    return clusters_table(r["leaderboards"])
+
+
 def _markdown(r: dict) -> str:
     return (
         "## SummEval overall responsiveness: CREMER (5-fold CV grouped by document)\n\n"
@@ -125,5 +134,5 @@ def _markdown(r: dict) -> str:
         "\"best other\") "
         "on overall:\n\n"
         + target_table(r) + "\n\n"
-        + full_tables(r)
+        + full_tables(r) + "\n\n" + clusters(r)
     )

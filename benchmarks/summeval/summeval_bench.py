@@ -2,7 +2,9 @@
 
 100 CNN/DM documents x 16 systems; relevance, coherence, consistency, fluency and their mean;
 summary and system level; original reference only and all 11 references; bootstrap CIs over
-documents; Koehn-style significance of TESLA-S vs ROUGE-2 and vs ROUGE-SU4.
+documents; Koehn-style significance of TESLA-S vs ROUGE-2 and vs ROUGE-SU4; and the leaderboards
+of `aesop-eval meta-evaluate` (intervals resampling systems and documents together, BOOT-BOTH;
+significance clusters by PERM-BOTH) at both levels.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from evalcore.io.tables import correlation_markdown, table
 from evalcore.metric.registry import build_metrics
 from evalcore.resources.registry import shared_data_dir
 from evalcore.stats.correlation import correlation_table, matrices, significance_table
+from evalcore.stats.leaderboard import Settings, leaderboard
 from evalcore.text.preprocess import tokenize
 from summeval.pipeline import score_items
 
@@ -26,6 +29,8 @@ METRICS = ("tesla-s", "tesla-s-pos", "rouge-1", "rouge-2", "rouge-l", "rouge-su4
            "rouge-1-f", "rouge-2-f", "rouge-l-f")
 PAIRS = (("tesla-s", "rouge-2"), ("tesla-s", "rouge-su4"))
 HUMAN = (*DIMENSIONS, "mean")
+#: the leaderboards' statistic per level: the headline correlation of each level's tables
+LEADERBOARDS = {"system": "kendall-b", "item": "spearman"}
 DEFAULT_FILE = ("summeval", "summeval_16sys_mean_expert.json")
 
 
@@ -50,17 +55,59 @@ def run(data: Path | None, out: Path, n_boot: int = 1000, seed: int = 0) -> dict
         human_m = matrices(human, HUMAN, topics, systems)
         corr = correlation_table(metric_m, human_m, n_boot, seed)
         sig = significance_table(metric_m, human_m, PAIRS, n_boot, seed)
-        report["settings"][refs] = {"correlations": corr, "significance": sig,
+        boards = leaderboards(metric_m, human_m, n_boot, seed)
+        report["settings"][refs] = {"correlations": corr, "significance": sig, "leaderboards": boards,
                                     "seconds": time.perf_counter() - start,
                                     "n_documents": len(topics), "n_systems": len(systems)}
         label = "original reference only" if refs == "original" else "all 11 references"
-        sections.append(f"### {label}\n\n" + setting_markdown(report, refs))
+        sections.append(f"### {label}\n\n" + setting_markdown(report, refs) + "\n\n"
+                        + clusters_markdown(report, refs))
         system_means[refs] = (systems, {n: np.nanmean(m, axis=0) for n, m in {**metric_m, **human_m}.items()})
     _scatter(system_means["all"], out)
     md = _markdown(report, sections)
     write_report(out, "summeval", md, report)
     print(md)
     return report
+
+
+def leaderboards(metric_m: dict[str, np.ndarray], human_m: dict[str, np.ndarray], n_boot: int,
+                 seed: int) -> dict:
+    """{level: {dimension: leaderboard rows}} with BOOT-BOTH intervals and PERM-BOTH clusters
+    (the matrices are documents x systems; the statistics take systems x documents)."""
+    out: dict = {}
+    for level, statistic in LEADERBOARDS.items():
+        settings = Settings(level, statistic, resample="both", test="perm-both", n_resamples=n_boot, seed=seed)
+        out[level] = {dim: leaderboard({n: m.T for n, m in metric_m.items()}, h.T, settings)
+                      for dim, h in human_m.items()}
+    return out
+
+
+def clusters_markdown(report: dict, refs: str) -> str:
+    """The leaderboards of one reference setting (see :func:`clusters_table`)."""
+    return clusters_table(report["settings"][refs]["leaderboards"])
+
+
+def clusters_table(boards: dict) -> str:
+    """Per level, each metric's statistic, its BOOT-BOTH interval and its cluster rank per dimension
+    (``boards``: the output of :func:`leaderboards`)."""
+    out = []
+    for level, by_dim in boards.items():
+        dims = list(by_dim)
+        cell = {(r["metric"], d): r for d in dims for r in by_dim[d]}
+        names = [r["metric"] for r in by_dim[dims[0]]]
+        rows = []
+        for name in sorted(names):
+            cells = []
+            for d in dims:
+                r = cell[(name, d)]
+                cells.append(r["undefined"] or f"{r['value']:.3f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}] "
+                                               f"#{r['cluster']}")
+            rows.append([name, *cells])
+        statistic = LEADERBOARDS[level]
+        out.append(f"**{level} level**: {statistic}, 95% BOOT-BOTH interval (systems and documents resampled "
+                   f"together), `#k` = significance cluster (PERM-BOTH, one-sided, alpha 0.05)\n\n"
+                   + table(["metric", *dims], rows) + "\n")
+    return "\n".join(out)
 
 
 def setting_markdown(report: dict, refs: str) -> str:

@@ -49,7 +49,7 @@ def values(x: np.ndarray, z: np.ndarray, level: str, statistic: str, epsilon: fl
     """(statistic, epsilon) for every leading index of ``x`` and ``z`` (shape (..., N, M));
     ``epsilon`` is acc-eq's tie threshold, None to calibrate it (NaN epsilon for other statistics).
     ``origin``: the original row and column of each row (..., N) and column (..., M) of a
-    resample; acc-eq leaves out pairs of two copies of one system (one cell at ``global``)."""
+    resample; acc-eq and spa leave out pairs of two copies of one system (one cell at ``global``)."""
     statistic = check(level, statistic)
     x, z = np.asarray(x, dtype=float), np.asarray(z, dtype=float)
     if x.shape != z.shape or x.ndim < 2:
@@ -58,7 +58,10 @@ def values(x: np.ndarray, z: np.ndarray, level: str, statistic: str, epsilon: fl
     lead = x.shape[:-2]
     if statistic == "spa":
         flat_x, flat_z = x.reshape(-1, *x.shape[-2:]), z.reshape(-1, *z.shape[-2:])
-        out = np.array([soft_pairwise_accuracy(a, b, SPA_PERMUTATIONS).value for a, b in zip(flat_x, flat_z)])
+        ids = (np.broadcast_to(origin[0], (*lead, x.shape[-2])).reshape(-1, x.shape[-2]) if origin is not None
+               else [None] * len(flat_x))
+        out = np.array([soft_pairwise_accuracy(a, b, SPA_PERMUTATIONS, ids=r).value
+                        for a, b, r in zip(flat_x, flat_z, ids)])
         return out.reshape(lead), np.full(lead, np.nan)
     if level == "system":
         gx, gz = _row_means(x)[..., None, :], _row_means(z)[..., None, :]

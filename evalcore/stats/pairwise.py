@@ -164,9 +164,10 @@ class SoftPairwiseAccuracy:
 
 
 def soft_pairwise_accuracy(x: np.ndarray, z: np.ndarray, n_permutations: int = 1000,
-                           seed: int = 4) -> SoftPairwiseAccuracy:
+                           seed: int = 4, ids: np.ndarray | None = None) -> SoftPairwiseAccuracy:
     """1 - mean over system pairs of |p_human - p_metric|, both p-values from the same seeded
-    permutations of inputs (mt-metrics-eval's default seed, 4, and 1,000 permutations)."""
+    permutations of inputs (mt-metrics-eval's default seed, 4, and 1,000 permutations). ``ids``:
+    where each row came from; two copies of one system (a bootstrap drew it twice) are no pair."""
     x, z = np.asarray(x, dtype=float), np.asarray(z, dtype=float)
     complete = ~(np.isnan(x) | np.isnan(z)).any(axis=0)
     n_sys, n_in = x.shape[0], int(complete.sum())
@@ -177,4 +178,9 @@ def soft_pairwise_accuracy(x: np.ndarray, z: np.ndarray, n_permutations: int = 1
     p_metric = pairwise_p_values(x[:, complete], signs)
     p_human = pairwise_p_values(z[:, complete], signs)
     i, k = np.triu_indices(n_sys, k=1)
+    if ids is not None:
+        distinct = np.asarray(ids)[i] != np.asarray(ids)[k]
+        i, k = i[distinct], k[distinct]
+    if not len(i):
+        return SoftPairwiseAccuracy(float("nan"), n_sys, n_in, dropped)
     return SoftPairwiseAccuracy(float(1.0 - np.abs(p_human[i, k] - p_metric[i, k]).mean()), n_sys, n_in, dropped)

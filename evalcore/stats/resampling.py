@@ -5,7 +5,9 @@ Every resample is an index draw: ``systems`` draws N rows with replacement and k
 ``inputs`` draws M columns and keeps every system, ``both`` draws rows and columns independently
 (rows first) and uses the sub-matrix; metric and human matrices share the draw. The ``inputs``
 draw equals :func:`evalcore.stats.correlation.resample_documents` for the same seed. Resamples
-are computed in chunks of stacked sub-matrices, so a whole bootstrap is a few numpy calls.
+are computed in chunks of stacked sub-matrices, so a whole bootstrap is a few numpy calls; at item
+level Pearson, Spearman, Kendall tau-b and acc-eq take draw counts instead
+(:mod:`evalcore.stats.weighted`), which skips the sub-matrices.
 
 Memory: the index draws take 8 x resamples x (systems + inputs) bytes; each chunk holds about
 :data:`CHUNK` cells or compared pairs, and the statistic builds up to about ten temporaries of
@@ -23,6 +25,7 @@ import numpy as np
 from evalcore.stats import levels
 from evalcore.stats.correlation import bca_bounds, percentile_bounds
 from evalcore.stats.names import CI_METHODS, DESIGNS
+from evalcore.stats.weighted import WEIGHTED, draw_counts, item_values
 
 #: cells (or compared pairs) per chunk of resamples
 CHUNK = 1 << 21
@@ -92,6 +95,13 @@ def resampled(x: np.ndarray, z: np.ndarray, level: str, statistic: str, draws: D
     n, m = x.shape
     vals, eps = [], []
     for start, stop in chunks(draws, n, m, level, statistic):
+        if level == "item" and statistic in WEIGHTED:
+            rows, cols = draws.origin(n, m, start, stop)
+            v, e = item_values(x, z, statistic, draw_counts(rows, n, stop - start),
+                               draw_counts(cols, m, stop - start), epsilon)
+            vals.append(v)
+            eps.append(e)
+            continue
         v, e = levels.values(draws.take(x, start, stop), draws.take(z, start, stop), level, statistic, epsilon,
                              draws.origin(n, m, start, stop))
         vals.append(v)

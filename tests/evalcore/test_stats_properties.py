@@ -74,3 +74,38 @@ def test_both_design_is_at_least_as_wide_as_either_alone_at_system_level():
         assert e.ci_low is not None and e.ci_high is not None
         width[d] = e.ci_high - e.ci_low
     assert width["both"] >= max(width["inputs"], width["systems"]) - 0.05
+
+
+@pytest.mark.parametrize("design", ["inputs", "systems", "both"])
+@pytest.mark.parametrize("statistic, epsilon", [("pearson", 0.0), ("spearman", 0.0), ("kendall-b", 0.0),
+                                                ("acc-eq", 0.0), ("acc-eq", 0.5), ("acc-eq", None)])
+def test_item_level_draw_counts_equal_stacked_submatrices(design, statistic, epsilon):
+    """The weighted item-level path (evalcore.stats.weighted) gives the values (1e-12) and the
+    calibrated epsilons (exactly) of the stacked sub-matrices, missing cells and ties included."""
+    from evalcore.stats import levels
+
+    rng = np.random.default_rng(0)
+    z = np.round(rng.random((7, 20)) * 4, 1)
+    x = np.round(z + rng.normal(0, 1, z.shape), 1)
+    x[1, 3] = z[1, 3] = x[2, 5] = z[4, 7] = np.nan
+    d = draw(design, 7, 20, 200, 1)
+    fast = resampled(x, z, "item", statistic, d, epsilon)
+    slow = levels.values(d.take(x, 0, 200), d.take(z, 0, 200), "item", statistic, epsilon, d.origin(7, 20, 0, 200))
+    np.testing.assert_allclose(fast[0], slow[0], rtol=0, atol=1e-12)
+    if statistic == "acc-eq":
+        np.testing.assert_array_equal(fast[1], slow[1])
+
+
+def test_soft_pairwise_accuracy_leaves_out_copies_of_a_system():
+    """A bootstrap copy of a system against itself would add a pair both sides call p = 1: with
+    rows (0, 0, 1, 2) the pairs are (0, 1) and (0, 2) twice and (1, 2) once (tolerance 1e-12)."""
+    from evalcore.stats.pairwise import pairwise_p_values, permutation_signs, soft_pairwise_accuracy
+
+    x, z = _pair(5, n=3, m=40)
+    signs = permutation_signs(1000, 40, 4)
+    d = np.abs(pairwise_p_values(x, signs) - pairwise_p_values(z, signs))
+    expected = 1 - (2 * d[0, 1] + 2 * d[0, 2] + d[1, 2]) / 5
+    rows = np.array([0, 0, 1, 2])
+    assert soft_pairwise_accuracy(x[rows], z[rows], ids=rows).value == pytest.approx(expected, abs=1e-12)
+    est = estimate(x, z, "system", "spa", design="systems", n_resamples=20, seed=0)
+    assert est.value is not None and est.n_resamples == 20

@@ -4,7 +4,10 @@ resampling and permutation designs; a test-only dependency, fed the same random 
 expected numbers of mt-metrics-eval's own unit tests (stats_test.py, tau_optimization_test.py) and
 of the worked example in its soft pairwise accuracy module (pce.py). mt-metrics-eval itself is
 not on PyPI (a different project holds that name there), so its published cases are the reference.
-Tolerances are stated per test."""
+sacrerouge 0.2.5's statistics are not used: the package pins sacrebleu 2.0.0, overrides 3.1.0 and
+repro 0.1.1, which conflict with this project's locked versions, so it cannot be installed beside
+it; nlpstats is the same authors' later implementation of the same designs. Tolerances are
+stated per test."""
 
 import numpy as np
 import pytest

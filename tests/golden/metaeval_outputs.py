@@ -4,7 +4,8 @@ JSON and table) and the summeval system means, on the demo data and small writte
     .venv/bin/python tests/golden/metaeval_outputs.py   # rewrites metaeval_golden.json
 
 ``metaeval_golden.json`` was written by the code before the statistics and readers moved into
-evalcore; ``tests/test_metaeval_pinned.py`` checks that today's outputs equal it.
+evalcore; ``tests/test_metaeval_pinned.py`` checks that today's outputs equal it. The summeval
+report's "Significance clusters" section was added to it later, the rest of the file unchanged.
 """
 
 from __future__ import annotations

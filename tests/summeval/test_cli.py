@@ -207,6 +207,8 @@ def test_report_with_human_scores(capsys, tmp_path):
     assert "![system-level scatter plots](scatter.png)" in md
     assert (tmp_path / "rep" / "scatter.png").stat().st_size > 1000
     assert "[τ " in page  # correlation cells carry their bootstrap CI
+    assert "## Significance clusters" in md and "### overall" in md and "| cluster | metric" in md
+    assert "<h2 id='clusters'>Significance clusters</h2>" in page
 
 
 def test_report_escapes_names(capsys, tmp_path):
