@@ -40,11 +40,12 @@ def read_text_file(path: Path, topic: str = "", max_chars: int | None = None) ->
         text = read_text(path)
     except InputError as exc:
         raise InputError(f"topic {topic!r}: {exc}" if topic else str(exc)) from None
-    if not clean_text(text).strip():
+    clean = clean_text(text)
+    if not clean.strip():
         raise InputError(f"{what}: empty summary file" + (" (only control or invisible characters)"
                                                           if text.strip() else ""))
-    if max_chars is not None and len(text) > max_chars:
-        raise InputError(f"{what}: too long ({len(text):,} characters > {max_chars:,}); every peer of the "
+    if max_chars is not None and len(clean) > max_chars:  # counted as metrics read it: cleaned, NFC
+        raise InputError(f"{what}: too long ({len(clean):,} characters > {max_chars:,}); every peer of the "
                          "topic is scored against it: raise the cap with --max-chars or AESOP_MAX_CHARS")
     return text
 
