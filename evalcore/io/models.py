@@ -77,7 +77,8 @@ def _class_name(cls: type) -> str:
 
 #: class names that model files written before a class moved hold -> the class's name now; the
 #: shipped models keep their bytes (and so their hashes in the signatures)
-MOVED_CLASSES = {"evalcore.ranking.RankSVM": "evalcore.learn.ranking.RankSVM"}
+MOVED_CLASSES = {"evalcore.ranking.RankSVM": "evalcore.learn.ranking.RankSVM",
+                 "parapeval.model.PEMRegressor": "parapeval.pem.model.PEMRegressor"}
 
 
 def _allowed(classes: Iterable[type]) -> dict[str, tuple[str, str] | type]:
