@@ -269,18 +269,37 @@ class OutputError(Exception):
 
 def write_output(text: str, path: Path | None) -> None:
     """Write to the (pre-checked) output file, or stdout; a failing write (no space left) is an
-    :class:`OutputError` naming the file."""
+    :class:`OutputError` naming the file. A regular file is written to a temporary file in its
+    folder and renamed into place, so a failed write leaves the old content whole; a device or
+    pipe (``/dev/null``, a FIFO) is written directly."""
     try:
         if path is None:
             sys.stdout.write(text)
             sys.stdout.flush()
-        else:
+        elif path.exists() and not path.resolve().is_file():
             path.write_text(text, "utf-8")
+        else:
+            _replace_file(path.resolve(), text)
     except BrokenPipeError:
         raise
     except OSError as exc:
         raise OutputError(f"cannot write {'standard output' if path is None else path}: "
                           f"{exc.strerror or exc}") from None
+
+
+def _replace_file(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file renamed into place, keeping the old
+    file's permissions."""
+    from evalcore.io.persist import atomic_write
+
+    mode = path.stat().st_mode & 0o7777 if path.exists() else None
+
+    def write(tmp: Path) -> None:
+        tmp.write_text(text, "utf-8")
+        if mode is not None:
+            os.chmod(tmp, mode)
+
+    atomic_write(path, write)
 
 
 def emit(fmt: str, body: str | Mapping[str, Callable[[], str]], signatures: Iterable[str], path: Path | None) -> None:
