@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
 from evalcore import __version__
-from evalcore.io.textfiles import InputError
+from evalcore.io.textfiles import InputError, shown
 from evalcore.run.distributed import add_scheduler_arg
 from evalcore.run.workers import jobs_arg
 
@@ -358,7 +358,7 @@ def run(prog: str, args: argparse.Namespace) -> int:
     except (InputError, OutputError, ValueError, OSError, ResourceError, ModelFileError, LMTrainingError) as exc:
         if isinstance(exc, OSError) and exc.errno in _WRITE_ERRNOS:
             raise  # a full disk: guarded() says so
-        print(f"{prog}: error: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {shown(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
 
 

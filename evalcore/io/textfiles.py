@@ -55,7 +55,11 @@ _BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32LE"), (codecs.BOM_UTF32_BE, "
 
 
 class InputError(ValueError):
-    """Bad input; the message names the file (and line or id) at fault."""
+    """Bad input; the message names the file (and line or id) at fault, its undecodable bytes as
+    :func:`shown` writes them."""
+
+    def __init__(self, *args: object):
+        super().__init__(*(shown(a) if isinstance(a, str) else a for a in args))
 
 
 class UnreadableText(str):
@@ -171,10 +175,26 @@ def guess_8bit(raw: bytes) -> str:
     return "latin-1 / Windows-1252"
 
 
+def shown(name: str | Path) -> str:
+    """A file name (or a message holding one) as the CLI shows it: bytes that are not UTF-8, which
+    Python holds as lone surrogates (``\\udce9``), as backslash escapes of the bytes (``\\xe9``), so
+    a name stays readable and every output stays UTF-8."""
+    text = str(name)
+    if text.isascii() or not any("\ud800" <= ch <= "\udfff" for ch in text):
+        return text
+    return text.encode("utf-8", "surrogateescape" if _escaped_bytes_only(text) else "backslashreplace") \
+        .decode("utf-8", "backslashreplace")
+
+
+def _escaped_bytes_only(text: str) -> bool:
+    """Whether every surrogate in ``text`` stands for one undecodable byte (U+DC80-U+DCFF)."""
+    return all("\udc80" <= ch <= "\udcff" for ch in text if "\ud800" <= ch <= "\udfff")
+
+
 def undecodable(name: str, raw: bytes, exc: UnicodeDecodeError) -> str:
     """The message for ``raw`` bytes of ``name`` (file, file:line) that are not UTF-8: the byte,
     where, the encoding it looks like and how to convert."""
-    return (f"{name}: not valid UTF-8 (byte 0x{raw[exc.start]:02x} at byte {exc.start}; it looks like "
+    return (f"{shown(name)}: not valid UTF-8 (byte 0x{raw[exc.start]:02x} at byte {exc.start}; it looks like "
             f"{guess_8bit(raw)}); convert it to UTF-8, e.g. `iconv -f WINDOWS-1252 -t UTF-8`")
 
 
@@ -240,7 +260,7 @@ def read_item_text(path: str | Path) -> str:
     try:
         return decode_text(data, path)
     except InputError as exc:
-        return UnreadableText(str(exc).removeprefix(f"{path}: "))
+        return UnreadableText(str(exc).removeprefix(f"{shown(path)}: "))
 
 
 def jsonl_lines(data: bytes, source: str | Path):

@@ -1,4 +1,5 @@
 import json
+import os
 import re
 from pathlib import Path
 
@@ -194,3 +195,30 @@ def test_a_latin1_jsonl_line_is_an_error_record_naming_file_and_line(tmp_path):
     assert results[1].errors["tesla-s"] == (f"{path}:2: candidate: not valid UTF-8 (byte 0xe9 at byte 48; it looks "
                                             "like latin-1 / Windows-1252); convert it to UTF-8, e.g. `iconv -f "
                                             "WINDOWS-1252 -t UTF-8`")
+
+
+def _escaped(tmp_path: Path, name: bytes) -> Path:
+    """``tmp_path / name`` for a name whose bytes are not UTF-8 (Python holds them as surrogates)."""
+    return Path(os.fsdecode(os.path.join(os.fsencode(tmp_path), name)))
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_with_backslash_escapes(tmp_path, capsys):
+    """A peer named ``D2\\xe9-A...`` was printed as ``D2\\udce9-A``, and ids holding the byte could
+    not be written as UTF-8 JSON."""
+    from summeval.cli import main
+
+    models, peers = tmp_path / "models", tmp_path / "peers"
+    write(models, "D1.M.100.A.A", "The council met on Monday.")
+    _escaped(models, b"D1.M.100.A.B\xe9").write_text("The council met.")
+    write(peers, "D1.M.100.A.1", "The council met.")
+    items = read_tac(models, peers, include_models=True)
+    assert sorted(i.system for i in items) == ["1", "A", "B\\xe9"]
+    assert any(i.origin.endswith("D1.M.100.A.B\\xe9") for i in items)
+    json.dumps([i.system for i in items], ensure_ascii=False).encode("utf-8")  # UTF-8 all through
+    _escaped(peers, b"D2\xe9-A.M.100.A.2").write_text("The budget.")
+    with pytest.raises(InputError) as refused:
+        read_tac(models, peers)
+    message = f"{peers}/D2\\xe9-A.M.100.A.2: topic 'D2\\xe9-A' has no model summaries in {models}"
+    assert str(refused.value) == message
+    assert main(["score", "--models", str(models), "--peers", str(peers), "-m", "rouge-2"]) == 2
+    assert capsys.readouterr().err == f"summeval: error: {message}\n"
