@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.io.textfiles import InputError, jsonl_objects, read_text
+from evalcore.io.textfiles import InputError, json_id, jsonl_objects, read_text
 
 HumanScores = dict[tuple[str, str], dict[str, float]]
 
@@ -115,7 +115,7 @@ def _key(row: dict, keys: Sequence[str], index: str | None, where: str) -> tuple
     missing = [k for k in keys if row.get(k) is None or not str(row[k]).strip()]
     if missing:
         raise InputError(f"{where}: needs {_names(keys)} (missing {', '.join(missing)})")
-    key = tuple(str(row[k]) for k in keys)
+    key = tuple(json_id(row[k], k, where) for k in keys)  # TSV cells are text; a JSON number is refused
     if index is None:
         return key
     try:

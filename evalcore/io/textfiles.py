@@ -27,6 +27,7 @@ input rule (:mod:`evalcore.metric.inputs`) removes, with a note, like any other.
 from __future__ import annotations
 
 import codecs
+import json
 import re
 import sys
 import unicodedata
@@ -293,8 +294,6 @@ def jsonl_objects(text: str, source: str | Path, numbered: bool = True):
     U+2028 that ``json.dumps(..., ensure_ascii=False)`` leaves inside a string ends no line. A raw
     control character inside a string (a NUL, an escape code, which strict JSON refuses) is read as
     part of it: the metric input rule removes it from the text, with a note, as from any text."""
-    import json
-
     for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
@@ -306,6 +305,22 @@ def jsonl_objects(text: str, source: str | Path, numbered: bool = True):
         if not isinstance(obj, dict):
             raise InputError(f"{where}: expected a JSON object, got {type(obj).__name__}")
         yield where, obj
+
+
+def json_id(value: object, name: str, where: str = "") -> str:
+    """An id field of a JSON Lines object (``topic``, ``system``) as its text; InputError naming
+    ``where`` (when given) for anything but a non-blank string. A number is refused, not turned
+    into text: JSON keeps no spelling of a number (``1``, ``1.0`` and ``1e0`` are one value), so
+    ``1`` could not be told from ``"1"`` or matched with the ``1`` of a TSV file
+    (docs/input-rule.md)."""
+    if isinstance(value, str) and value.strip():
+        return value
+    at = f"{where}: " if where else ""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        number = json.dumps(value)
+        raise InputError(f"{at}'{name}' is the number {number}; ids are text in JSON: write \"{name}\": \"{number}\"")
+    got = "blank" if isinstance(value, str) else json.dumps(value)[:40]
+    raise InputError(f"{at}'{name}' must be a non-blank string, got {got}")
 
 
 def read_input_text(path: str | Path | None) -> str:

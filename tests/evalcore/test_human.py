@@ -19,7 +19,7 @@ def test_reads_tsv_csv_and_jsonl(tmp_path):
     assert read_human(tsv) == {("D1", "1"): {"rel": 3.5}, ("D1", "2"): {"rel": 4.0, "coh": 2.0}}
     csv_ = _write(tmp_path, "h.CSV", "topic,system,rel\nD1,1,3\n\n")
     assert read_human(csv_) == {("D1", "1"): {"rel": 3.0}}
-    jsonl = _write(tmp_path, "h.jsonl", '{"topic": "D1", "system": 1, "human": {"rel": 3}, "coh": null}\n\n'
+    jsonl = _write(tmp_path, "h.jsonl", '{"topic": "D1", "system": "1", "human": {"rel": 3}, "coh": null}\n\n'
                                         '{"topic": "D2", "system": "1", "rel": 2.5, "summary": "text"}\n')
     assert read_human(jsonl) == {("D1", "1"): {"rel": 3.0}, ("D2", "1"): {"rel": 2.5}}
 
@@ -144,3 +144,17 @@ def test_a_blank_judgment_is_missing_not_matched_and_said_so(tmp_path):
     assert match.matched == [("D1", "2"), ("D1", "3")] and match.only_scored == [("D1", "1")]
     with pytest.raises(InputError, match=r"no human scores found \(every judgment cell is blank\)"):
         read_human(_write(tmp_path, "b.tsv", "topic\tsystem\trel\nD1\t1\t \n"))
+
+
+@pytest.mark.parametrize("value, message", [
+    ("1", r"h\.jsonl:2: 'system' is the number 1; ids are text in JSON: write \"system\": \"1\""),
+    ("1.0", r"'system' is the number 1\.0;"),
+    ("true", r"'system' must be a non-blank string, got true"),
+    ('["a"]', r"'system' must be a non-blank string, got \[\"a\"\]"),
+])
+def test_a_json_id_is_a_string_and_a_number_is_refused_not_merged_with_its_text(tmp_path, value, message):
+    """``1`` and ``"1"`` were one system; JSON keeps no spelling of a number, so a number is refused."""
+    path = _write(tmp_path, "h.jsonl", f'{{"topic": "D1", "system": "1", "rel": 3}}\n'
+                                       f'{{"topic": "D1", "system": {value}, "rel": 4}}\n')
+    with pytest.raises(InputError, match=message):
+        read_human(path)

@@ -222,3 +222,16 @@ def test_a_file_name_that_is_not_utf8_is_shown_with_backslash_escapes(tmp_path, 
     assert str(refused.value) == message
     assert main(["score", "--models", str(models), "--peers", str(peers), "-m", "rouge-2"]) == 2
     assert capsys.readouterr().err == f"summeval: error: {message}\n"
+
+
+def test_jsonl_ids_are_strings_and_references_a_list_or_one_string(tmp_path):
+    """docs/input-rule.md: ``1`` and ``"1"`` were merged into one system; a number is refused."""
+    rows = ['{"topic": "D1", "system": "1", "summary": "a cat", "references": "the cat"}',
+            '{"topic": "D1", "system": "2", "summary": "a dog", "references": ["the dog", "a dog"]}']
+    items = read_jsonl(write(tmp_path, "ok.jsonl", "\n".join(rows) + "\n"))
+    assert [(i.system, i.references) for i in items] == [("1", ("the cat",)), ("2", ("the dog", "a dog"))]
+    for field, value in (("system", "1"), ("topic", "7"), ("system", "2.5")):
+        bad = json.dumps({**json.loads(rows[0]), field: json.loads(value)})
+        with pytest.raises(InputError, match=rf"bad\.jsonl:2: '{field}' is the number {re.escape(value)}; ids are "
+                                             rf"text in JSON: write \"{field}\": \"{re.escape(value)}\""):
+            read_jsonl(write(tmp_path, "bad.jsonl", rows[1] + "\n" + bad + "\n"))
