@@ -137,20 +137,32 @@ def metric_names(requested: Sequence[str] | None, package: str, *, default: Sequ
                  groups: Mapping[str, Sequence[str]] | None = None) -> list[str]:
     """The metrics ``-m`` names: groups (``all``) expanded, duplicates dropped; a name the command
     does not offer is an :class:`InputError`, one whose pip extra is missing a
-    :class:`~evalcore.extras.MissingExtraError` naming the install: one line, before any scoring."""
-    from evalcore.extras import require
+    :class:`~evalcore.extras.MissingExtraError` naming the install: one line, before any scoring.
+    A group scores what is installed of it: its metrics whose extra is missing are left out and
+    named on stderr with the install command (an error when none is left)."""
+    from evalcore.extras import install_command, is_installed, require
     from evalcore.metric.registry import registered, spec
 
     groups = groups or {}
     offered = [*registered(package), *also]
-    names = list(dict.fromkeys(n for m in (requested or default) for n in groups.get(m, (m,))))
+    asked = list(requested or default)
+    names = list(dict.fromkeys(n for m in asked for n in groups.get(m, (m,))))
     for name in names:
         if name not in offered:
             choices = ", ".join(sorted(offered)) + "".join(f"; {g} = {' '.join(ms)}" for g, ms in groups.items())
             raise InputError(f"unknown metric {name!r}; {package} offers: {choices}")
+    skipped: dict[str, list[str]] = {}
     for name in names:
+        extra = spec(name).extra
+        if name not in asked and not is_installed(extra):  # from a group only
+            skipped.setdefault(extra, []).append(name)
+    kept = [n for n in names if not any(n in ms for ms in skipped.values())]
+    for extra, left_out in skipped.items():
+        print(f"{package}: -m {', '.join(g for g in asked if g in groups)}: skipping {', '.join(left_out)} "
+              f"(not installed: {install_command(extra)})", file=sys.stderr)
+    for name in kept or names:
         require(spec(name).extra, f"metric {name!r}")
-    return names
+    return kept
 
 
 def select_metrics(requested: Sequence[str] | None, package: str, *, default: Sequence[str],
