@@ -1,7 +1,8 @@
 """``aesop-eval``: the suite's one setup command. ``aesop-eval setup [FAMILY ...]`` builds the
 resources a pip install cannot ship (WordNet for nltk, lmplz, the Brown corpus, the default
 phrase tables and LMs) into ``AESOP_CACHE``; ``--status`` lists what is built. Metrics build the
-same resources on first use; this command does it ahead of time."""
+same resources on first use; this command does it ahead of time. ``aesop-eval demo`` scores the
+demo shipped inside the package (:mod:`evalcore.cli.demo`)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,11 @@ def build_parser() -> argparse.ArgumentParser:
                             "message names; skips what is built and rebuilds what is damaged.")
     s.add_argument("family", nargs="*", metavar="FAMILY", help="wordnet, pem, mt or all (default: all)")
     s.add_argument("--status", action="store_true", help="list what is built and exit")
+    from evalcore.cli.demo import add_demo_args, run_demo
+
+    add_demo_args(command(sub, "demo", run_demo, help="score the small demo shipped with the package",
+                          description="Score the demo summaries and translations shipped inside the package "
+                                      "(and the demo paraphrases when asked), printing each command first."))
     return parser
 
 
