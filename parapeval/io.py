@@ -95,7 +95,9 @@ def _jsonl_record(item: str, text: str, system_field: str | None, default_system
         raise ValueError("a JSON object per line is expected")
     original, paraphrase = _pick(obj, ORIGINAL_FIELDS), _pick(obj, PARAPHRASE_FIELDS)
     field = system_field or "system"
-    system = json_id(obj[field], field) if field in obj else default_system
+    system = obj.get(field, default_system)
+    if not isinstance(system, str):  # a number or null: refused, not turned into text (docs/input-rule.md)
+        system = json_id(system, field)
     if "id" in obj:
         item = f"{item} (id {obj['id']})"
     return PairRecord(item, original, paraphrase, system)
