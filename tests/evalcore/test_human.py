@@ -3,9 +3,12 @@
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evalcore.data.human import match_keys, read_human, read_judgments
 from evalcore.io.textfiles import InputError
+from tests.fuzz.hostile import ODD
 
 
 def _write(tmp_path, name, text):
@@ -158,3 +161,20 @@ def test_a_json_id_is_a_string_and_a_number_is_refused_not_merged_with_its_text(
                                        f'{{"topic": "D1", "system": {value}, "rel": 4}}\n')
     with pytest.raises(InputError, match=message):
         read_human(path)
+
+
+#: the fuzzer's hostile tokens that may stand inside a cell (no delimiter, quote or line end)
+CELL_TOKENS = [t for t in ODD if not set(t) & set('\t\n\r",')] + ["a", "b"]
+
+
+@settings(max_examples=60, derandomize=True, deadline=None, database=None)
+@given(names=st.lists(st.lists(st.sampled_from(CELL_TOKENS), min_size=1, max_size=4).map("".join)
+                      .filter(lambda s: s.strip() and s == s.strip()), min_size=1, max_size=5, unique=True),
+       delimiter=st.sampled_from(["\t", ","]), eol=st.sampled_from(["\n", "\r\n", "\r"]))
+def test_any_cell_text_but_a_line_end_reads_back_as_written(tmp_path_factory, names, delimiter, eol):
+    """The hostile tokens of the fuzzer's model (U+2028, NEL, form feed, U+001E, bidi marks, ...)
+    inside a judgment cell: one row per written row, keyed by the text as written."""
+    path = tmp_path_factory.mktemp("h") / ("h.tsv" if delimiter == "\t" else "h.csv")
+    rows = [delimiter.join(row) for row in [("topic", "system", "rel"), *(("D1", n, str(k)) for k, n in enumerate(names))]]
+    path.write_bytes(eol.join(rows).encode("utf-8") + eol.encode())
+    assert read_human(path) == {("D1", n): {"rel": float(k)} for k, n in enumerate(names)}
