@@ -175,6 +175,7 @@ def test_any_cell_text_but_a_line_end_reads_back_as_written(tmp_path_factory, na
     """The hostile tokens of the fuzzer's model (U+2028, NEL, form feed, U+001E, bidi marks, ...)
     inside a judgment cell: one row per written row, keyed by the text as written."""
     path = tmp_path_factory.mktemp("h") / ("h.tsv" if delimiter == "\t" else "h.csv")
-    rows = [delimiter.join(row) for row in [("topic", "system", "rel"), *(("D1", n, str(k)) for k, n in enumerate(names))]]
+    table = [("topic", "system", "rel"), *(("D1", n, str(k)) for k, n in enumerate(names))]
+    rows = [delimiter.join(row) for row in table]
     path.write_bytes(eol.join(rows).encode("utf-8") + eol.encode())
     assert read_human(path) == {("D1", n): {"rel": float(k)} for k, n in enumerate(names)}
