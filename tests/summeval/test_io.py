@@ -235,3 +235,16 @@ def test_jsonl_ids_are_strings_and_references_a_list_or_one_string(tmp_path):
         with pytest.raises(InputError, match=rf"bad\.jsonl:2: '{field}' is the number {re.escape(value)}; ids are "
                                              rf"text in JSON: write \"{field}\": \"{re.escape(value)}\""):
             read_jsonl(write(tmp_path, "bad.jsonl", rows[1] + "\n" + bad + "\n"))
+
+
+def test_a_model_summary_is_capped_as_metrics_read_it(tmp_path):
+    """A model summary in NFD stopped the run where its NFC twin was read."""
+    import unicodedata
+
+    text = "한국어 문장입니다. " * 4  # 44 characters in NFC, 100 in NFD
+    models, peers = tmp_path / "models", tmp_path / "peers"
+    write(models, "D1.M.100.A.A", unicodedata.normalize("NFD", text))
+    write(peers, "D1.M.100.A.1", "The council met.")
+    assert read_tac(models, peers, max_chars=44)[0].references[0] == unicodedata.normalize("NFD", text)
+    with pytest.raises(InputError, match=r"too long \(44 characters > 43\)"):
+        read_tac(models, peers, max_chars=43)
