@@ -80,10 +80,12 @@ def test_reference_reads_the_parsers_of_its_own_checkout(tmp_path):
     (tmp_path / "scripts").mkdir()
     shutil.copy(ROOT / "scripts" / "gen_cli_reference.py", tmp_path / "scripts")
     for module in ("evalcore.cli.aesop", "summeval.cli", "coherence.cli", "parapeval.cli", "mteval.cli"):
-        package, name = module.split(".")
-        (tmp_path / package).mkdir()
-        (tmp_path / package / "__init__.py").write_text("", encoding="utf-8")
-        (tmp_path / package / f"{name}.py").write_text(
+        *packages, name = module.split(".")
+        folder = tmp_path.joinpath(*packages)
+        folder.mkdir(parents=True, exist_ok=True)
+        for depth in range(1, len(packages) + 1):
+            (tmp_path.joinpath(*packages[:depth]) / "__init__.py").write_text("", encoding="utf-8")
+        (folder / f"{name}.py").write_text(
             "import argparse\n\n\ndef build_parser():\n"
             f"    return argparse.ArgumentParser(description='the {module} of this checkout')\n", encoding="utf-8")
     done = subprocess.run([sys.executable, "scripts/gen_cli_reference.py"], cwd=tmp_path, capture_output=True,
