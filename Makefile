@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml constraints.txt scripts/setup_resources.sh
 demo: setup
 	$(BIN)/summeval score --models data/demo/models --peers data/demo/peers --metric all --report demo-report
 	$(BIN)/parapeval score --input data/parapeval/demo_pairs.tsv
-	$(BIN)/mteval score -r data/demo/mt/ref.A.en -r data/demo/mt/ref.B.en -i data/demo/mt/system-a.en data/demo/mt/system-b.en -m tesla-m -m beer2 -m red -m bleu -m chrf -m ter -m meteor --paired-bs
+	$(BIN)/mteval score -r data/demo/mt/ref.A.en -r data/demo/mt/ref.B.en -i data/demo/mt/system-a.en data/demo/mt/system-b.en --src data/demo/mt/src.fr -m tesla-m -m beer2 -m red -m bleu -m chrf -m ter -m meteor -m xmeant --paired-bs
 
 test: setup
 	$(BIN)/python -m pytest

@@ -10,9 +10,12 @@ from pathlib import Path
 from coherence.adapters import FORMATS, ExternalParser, PrecomputedParses, RelationAdapter
 from evalcore.cli.convention import check_input_path
 from evalcore.io.textfiles import InputError, read_input_text, read_text
-from evalcore.metric.inputs import InputLimits
+from evalcore.metric.inputs import InputLimits, clean_text
 
 STDIN = "-"
+#: a file larger than this many bytes per allowed character is refused unread: even an NFD text
+#: padded with invisible characters stays far below it
+RAW_BYTES_PER_CHAR = 64
 
 
 @dataclass(frozen=True)
@@ -27,13 +30,17 @@ class Source:
 
     def read(self, limits: InputLimits) -> str:
         """The text (UTF-8, BOM dropped); InputError names the file when it cannot be read or is
-        larger than the cap (checked on the byte size before decoding a huge file)."""
-        if self.path != STDIN and Path(self.path).stat().st_size > 4 * limits.max_chars:
-            raise InputError(f"{self.path}: too long ({Path(self.path).stat().st_size:,} bytes > "
+        larger than the cap. The cap counts the cleaned text (NFC, control and invisible characters
+        removed), as metrics read it; a file over :data:`RAW_BYTES_PER_CHAR` bytes per allowed
+        character is refused before it is decoded."""
+        size = 0 if self.path == STDIN else Path(self.path).stat().st_size
+        if size > RAW_BYTES_PER_CHAR * limits.max_chars:
+            raise InputError(f"{self.path}: too long ({size:,} bytes, over {RAW_BYTES_PER_CHAR} bytes for each of "
                              f"{limits.max_chars:,} characters; raise the cap with --max-chars or AESOP_MAX_CHARS)")
         text = read_input_text(None) if self.path == STDIN else read_text(self.path)
-        if len(text) > limits.max_chars:
-            raise InputError(f"{self.name}: too long ({len(text):,} characters > {limits.max_chars:,}; "
+        length = len(clean_text(text))
+        if length > limits.max_chars:
+            raise InputError(f"{self.name}: too long ({length:,} characters > {limits.max_chars:,}; "
                              "raise the cap with --max-chars or AESOP_MAX_CHARS)")
         return text
 

@@ -36,7 +36,7 @@ from evalcore.cli.convention import (
     strict_json,
 )
 from evalcore.cli.meta_evaluate import add_statistics_args
-from evalcore.io.textfiles import InputError
+from evalcore.io.textfiles import InputError, shown
 from mteval.registry import DEFAULT_METRICS
 
 PROG = "mteval"
@@ -218,7 +218,7 @@ def _metrics(requested: list[str] | None, language_pair: str | None) -> list:
 def _system_names(paths: list[str]) -> list[str]:
     """File names as system names; full paths where two files share a name; a file given more
     than once is one system per mention, the later ones numbered ("hyp.en (2)")."""
-    names = [Path(p).name if p != "-" else "stdin" for p in paths]
+    names = [shown(Path(p).name) if p != "-" else "stdin" for p in paths]
     files: dict[str, set[str]] = {}
     for name, path in zip(names, paths):
         files.setdefault(name, set()).add(path)

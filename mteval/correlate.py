@@ -122,6 +122,8 @@ def correlate_files(scores_path: Path, human_path: Path, fmt: str, n_boot: int, 
     scored, signatures = read_scored(scores_path)
     human = read_judgments(human_path)
     messages = [f"column {c!r} of {human_path} holds no number: ignored (not a judgment)" for c in human.ignored]
+    if human.missing_note():
+        messages.append(f"{human_path}: {human.missing_note()}")
     shorts = [s["short"] if isinstance(s, dict) else str(s) for s in signatures.values()]
     names = sorted({m for lines in scored.values() for row in lines.values() for m in row})
     missing = sorted({k[0] for k in human.values} - set(scored))

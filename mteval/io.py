@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.io.textfiles import InputError, LineError, decode_lines, read_bytes
+from evalcore.io.textfiles import InputError, LineError, decode_lines, read_bytes, shown
 from evalcore.metric import Item
 
 
@@ -40,7 +40,7 @@ class Segments:
 
     @property
     def name(self) -> str:
-        return "stdin" if self.path == "-" else Path(self.path).name
+        return "stdin" if self.path == "-" else shown(Path(self.path).name)
 
 
 def read_segments(path: str | Path, output: bool = False) -> Segments:

@@ -16,6 +16,7 @@ an error line naming the input line, and the stream goes on.
 
 from __future__ import annotations
 
+import codecs
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -118,9 +119,14 @@ def segment_number(text: str) -> int | None:
 
 
 def read_lines(stream: BinaryIO) -> Iterator[bytes]:
-    """Lines of a binary stream as they arrive (``readline``, never a read to the end)."""
+    """Lines of a binary stream as they arrive (``readline``, never a read to the end). A UTF-8
+    byte-order mark opening the stream is dropped, as the input rule drops it from every file
+    (``printf '\\xef\\xbb\\xbf1\\t...'``, a Windows tool's output, names segment 1)."""
+    first = True
     while True:
         line = stream.readline()
         if not line:
             return
+        if first:
+            line, first = line.removeprefix(codecs.BOM_UTF8), False
         yield line

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evalcore.io.textfiles import InputError, LineError, decode_lines, read_bytes
+from evalcore.io.textfiles import InputError, LineError, decode_lines, json_id, read_bytes
 from evalcore.metric.inputs import is_blank
 
 ORIGINAL_FIELDS = ("original", "source", "reference")
@@ -94,10 +94,13 @@ def _jsonl_record(item: str, text: str, system_field: str | None, default_system
     if not isinstance(obj, dict):
         raise ValueError("a JSON object per line is expected")
     original, paraphrase = _pick(obj, ORIGINAL_FIELDS), _pick(obj, PARAPHRASE_FIELDS)
-    system = obj.get(system_field or "system", default_system)
+    field = system_field or "system"
+    system = obj.get(field, default_system)
+    if not isinstance(system, str):  # a number or null: refused, not turned into text (docs/input-rule.md)
+        system = json_id(system, field)
     if "id" in obj:
         item = f"{item} (id {obj['id']})"
-    return PairRecord(item, original, paraphrase, str(system))
+    return PairRecord(item, original, paraphrase, system)
 
 
 def _tsv_record(item: str, cols: list[str], header: list[str] | None, system_field: str | None,

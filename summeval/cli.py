@@ -205,10 +205,14 @@ def _score(args) -> int:
 
 
 def _read_human(path: Path):
-    from evalcore.data.human import read_human
+    """Human scores per (topic, system); blank judgments (missing, not matched) said on stderr."""
+    from evalcore.data.human import read_judgments
 
     check_input_path(path, "--human")
-    return read_human(path)
+    judgments = read_judgments(path)
+    if judgments.missing_note():
+        print(f"{path}: {judgments.missing_note()}", file=sys.stderr)
+    return judgments.values
 
 
 def _write_report(folder: Path, human, signatures, names, results, systems, rankings) -> None:

@@ -1,5 +1,6 @@
 """The documentation's examples run as written: every Python snippet of the README and the guides
-that needs only the base install runs, and prints the signatures its comments show; the commands
+that needs only the base install runs, prints something, and prints the signatures its comments
+show; the README's other snippets do so too where their extras are installed; the commands
 getting-started says `make demo` runs are the Makefile's; every metric the README's table names
 with `-m` is listed by `--list-metrics` of the command it names."""
 
@@ -22,8 +23,6 @@ PAGES = ("README.md", "docs/getting-started.md", *sorted(p.relative_to(ROOT).as_
                                                           for p in (ROOT / "docs" / "guide").glob("*.md")),
          "docs/metrics/pem.md", "docs/languages.md")
 PACKAGES = ("evalcore", "summeval", "coherence", "parapeval", "mteval")
-#: what the snippets call `refs` and `candidate`: the reader's own texts
-PLACEHOLDERS = 'refs, candidate = ["The council approved the budget."], "The budget was approved."\n'
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
@@ -38,21 +37,32 @@ def _blocks(lang: str) -> list[tuple[str, str]]:
     return found
 
 
-def _needs_only_base(code: str) -> bool:
-    """Whether a snippet imports only the suite's packages (no Dask) and names only metrics
-    without a pip extra."""
+def _extras(code: str) -> set[str] | None:
+    """The pip extras a snippet needs: those of the metrics it names by literal and of the
+    imports outside the suite (Dask); None when it cannot be told (a metric named other than by
+    a literal, a module of no extra)."""
+    needed: set[str] = set()
     for node in ast.walk(ast.parse(code)):
         modules = ([a.name for a in node.names] if isinstance(node, ast.Import)
                    else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-        if any(m.split(".")[0] not in PACKAGES or "distributed" in m for m in modules):
-            return False
+        for module in modules:
+            if "distributed" in module or module.split(".")[0] == "dask":  # summeval.distributed too
+                needed.add("dask")
+            elif module.split(".")[0] not in PACKAGES:
+                return None
         if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "get_metric" \
                 and node.args:
             name = node.args[0]
-            # a metric named other than by a literal may need an extra: the snippet is not base-only
-            if not (isinstance(name, ast.Constant) and isinstance(name.value, str)) or spec(name.value).extra:
-                return False
-    return True
+            if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+                return None
+            needed.add(spec(name.value).extra)
+    return needed - {""}
+
+
+def _needs_only_base(code: str) -> bool:
+    """Whether a snippet imports only the suite's packages (no Dask) and names only metrics
+    without a pip extra."""
+    return _extras(code) == set()
 
 
 def _expected_outputs(code: str) -> list[re.Pattern]:
@@ -63,21 +73,46 @@ def _expected_outputs(code: str) -> list[re.Pattern]:
 
 
 BASE = [(where, code) for where, code in _blocks("python") if _needs_only_base(code)]
+#: the README's snippets that need an extra, run where it is installed (a wheel user meets them first)
+README_EXTRA = [(where, code) for where, code in _blocks("python")
+                if where.startswith("README.md:") and not _needs_only_base(code)]
 
 
 def test_the_readme_and_guides_have_base_snippets():
     assert {w.split(":")[0] for w, _ in BASE} >= {"README.md", "docs/guide/summaries.md"}
 
 
-@pytest.mark.parametrize("where, code", BASE, ids=[w for w, _ in BASE])
-def test_base_snippet_runs_and_prints_what_its_comments_show(where, code):
+def _run_snippet(where: str, code: str) -> None:
+    """Run ``code`` as written (no name defined for it) and check it prints what its comments show."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        source = (PLACEHOLDERS if "(refs, candidate)" in code else "") + code
-        exec(compile(source, where, "exec"), {})  # noqa: S102 - running the docs' own snippet is the test
+        exec(compile(code, where, "exec"), {})  # noqa: S102 - running the docs' own snippet is the test
     lines = out.getvalue().splitlines()
+    assert lines, f"{where}: the snippet prints nothing"
     for expected in _expected_outputs(code):
         assert any(expected.fullmatch(line) for line in lines), (where, expected.pattern, lines)
+
+
+@pytest.mark.parametrize("where, code", BASE, ids=[w for w, _ in BASE])
+def test_base_snippet_runs_and_prints_what_its_comments_show(where, code):
+    _run_snippet(where, code)
+
+
+@pytest.mark.parametrize("where, code", README_EXTRA, ids=[w for w, _ in README_EXTRA])
+def test_readme_snippet_with_an_extra_runs_where_it_is_installed(where, code):
+    from evalcore.extras import is_installed
+
+    needed = _extras(code)
+    assert needed is not None, f"{where}: name the snippet's metrics by literal"
+    missing = sorted(e for e in needed if not is_installed(e))
+    if missing:
+        pytest.skip(f"needs the extra(s) {', '.join(missing)}")
+    _run_snippet(where, code)
+
+
+def test_every_readme_snippet_is_run_by_one_of_the_tests():
+    readme = [w for w, _ in _blocks("python") if w.startswith("README.md:")]
+    assert len(readme) >= 4 and set(readme) == {w for w, _ in BASE + README_EXTRA if w.startswith("README.md:")}
 
 
 def test_expected_output_reader_sees_a_signature_comment():

@@ -30,6 +30,27 @@ def test_every_docs_page_is_in_the_nav():
     assert pages - _nav_pages() == set()
 
 
+def _shipped(path: str) -> bool:
+    """Whether a package's non-code file is package data (pyproject's ``package-data``), so a
+    wheel carries it."""
+    import fnmatch
+    import tomllib
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    package, _, rest = path.partition("/")
+    return any(fnmatch.fnmatchcase(rest, pattern) for pattern in data.get(package, [])) or \
+        any("/" not in rest and fnmatch.fnmatchcase(rest, pattern) for pattern in data.get("*", []))
+
+
+def test_docs_point_only_at_package_files_a_wheel_carries():
+    """docs/metrics/pem.md sent readers to `parapeval/README.md`, which no wheel holds."""
+    reference = re.compile(r"`((?:evalcore|summeval|coherence|parapeval|mteval)/[\w./-]+\.(?:md|txt|json|tsv))`")
+    named = {(page.relative_to(ROOT).as_posix(), ref) for page in (ROOT / "docs").rglob("*.md")
+             for ref in reference.findall(page.read_text(encoding="utf-8"))}
+    assert _shipped("coherence/models/README.md") and not _shipped("parapeval/README.md")
+    assert [(page, ref) for page, ref in sorted(named) if not _shipped(ref)] == []
+
+
 def test_the_nav_reader_sees_nested_entries():
     assert {"index.md", "reference/cli.md", "metrics/tesla-s.md"} <= _nav_pages()
 

@@ -22,11 +22,12 @@ CONSTRAINTS = ROOT / "constraints.txt"
 
 PACKAGES = ("evalcore", "summeval", "coherence", "parapeval", "mteval")
 #: files a metric reads at run time, which the wheel must carry: every file below a package's
-#: models/ folder (a new model ships without being listed here), the word lists, the connectives
+#: models/ folder (a new model ships without being listed here), the word lists, the connectives,
+#: and the demo `aesop-eval demo` scores
 SHIPPED = ("evalcore/wordlists/function_words_en.txt", "coherence/parser/connectives.json",
            *sorted(p.relative_to(ROOT).as_posix()
-                   for package in PACKAGES for p in (ROOT / package / "models").rglob("*")
-                   if p.is_file() and "__pycache__" not in p.parts))
+                   for folder in [*(ROOT / package / "models" for package in PACKAGES), ROOT / "evalcore" / "demo"]
+                   for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts))
 
 
 def _run(cmd: list[str], cwd: Path, env: dict | None = None, timeout: int = 1500) -> subprocess.CompletedProcess:
@@ -105,6 +106,16 @@ def test_base_install_scores_tesla_s_and_rouge_outside_the_checkout(base_venv, w
     dev = _dev_json(["summeval.cli", "score", "--models", "demo/models", "--peers", "demo/peers", "--format", "json",
                      "-m", "tesla-s", "-m", "rouge-2"], workdir)
     assert doc == dev and doc["summaries"]
+
+
+def test_base_install_scores_the_shipped_demo(base_venv, workdir):
+    """A wheel user has no data/demo: `aesop-eval demo` scores the one inside the package."""
+    proc = _run([str(base_venv / "bin" / "aesop-eval"), "demo", "--out", "shipped-demo"], cwd=workdir,
+                env=_user_env(base_venv))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "| D0003-A | 4      |" in proc.stdout and "tesla-s|ngrams:1+sb4|" in proc.stdout
+    assert "skipping translations (not installed: pip install 'aesop-eval[mt]')" in proc.stderr
+    assert (workdir / "shipped-demo" / "mt" / "src.fr").is_file()
 
 
 def test_base_install_imports_every_package_and_cli(base_venv, workdir):

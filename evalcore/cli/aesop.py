@@ -2,7 +2,8 @@
 resources a pip install cannot ship (WordNet for nltk, lmplz, the Brown corpus, the default
 phrase tables and LMs) into ``AESOP_CACHE``; ``--status`` lists what is built. Metrics build the
 same resources on first use; this command does it ahead of time. ``aesop-eval meta-evaluate`` ranks
-metrics against human judgments (:mod:`evalcore.cli.meta_evaluate`)."""
+metrics against human judgments (:mod:`evalcore.cli.meta_evaluate`); ``aesop-eval demo`` scores the
+demo shipped inside the package (:mod:`evalcore.cli.demo`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import argparse
 import sys
 
 from evalcore.cli.convention import EXIT_OK, command, dispatch, guarded, new_parser
+from evalcore.cli.demo import add_demo_args, run_demo
 from evalcore.cli.meta_evaluate import add_meta_evaluate
 
 
@@ -52,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--debian", action="store_true",
                    help="print the Debian packages the families' builds need (space-separated) and exit")
     add_meta_evaluate(sub)
+    add_demo_args(command(sub, "demo", run_demo, help="score the small demo shipped with the package",
+                          description="Score the demo summaries and translations shipped inside the package "
+                                      "(and the demo paraphrases when asked), printing each command first."))
     return parser
 
 

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
 from evalcore import __version__
-from evalcore.io.textfiles import InputError
+from evalcore.io.textfiles import InputError, shown
 from evalcore.run.distributed import add_scheduler_arg
 from evalcore.run.workers import jobs_arg
 
@@ -137,20 +137,32 @@ def metric_names(requested: Sequence[str] | None, package: str, *, default: Sequ
                  groups: Mapping[str, Sequence[str]] | None = None) -> list[str]:
     """The metrics ``-m`` names: groups (``all``) expanded, duplicates dropped; a name the command
     does not offer is an :class:`InputError`, one whose pip extra is missing a
-    :class:`~evalcore.extras.MissingExtraError` naming the install: one line, before any scoring."""
-    from evalcore.extras import require
+    :class:`~evalcore.extras.MissingExtraError` naming the install: one line, before any scoring.
+    A group scores what is installed of it: its metrics whose extra is missing are left out and
+    named on stderr with the install command (an error when none is left)."""
+    from evalcore.extras import install_command, is_installed, require
     from evalcore.metric.registry import registered, spec
 
     groups = groups or {}
     offered = [*registered(package), *also]
-    names = list(dict.fromkeys(n for m in (requested or default) for n in groups.get(m, (m,))))
+    asked = list(requested or default)
+    names = list(dict.fromkeys(n for m in asked for n in groups.get(m, (m,))))
     for name in names:
         if name not in offered:
             choices = ", ".join(sorted(offered)) + "".join(f"; {g} = {' '.join(ms)}" for g, ms in groups.items())
             raise InputError(f"unknown metric {name!r}; {package} offers: {choices}")
+    skipped: dict[str, list[str]] = {}
     for name in names:
+        extra = spec(name).extra
+        if name not in asked and not is_installed(extra):  # from a group only
+            skipped.setdefault(extra, []).append(name)
+    kept = [n for n in names if not any(n in ms for ms in skipped.values())]
+    for extra, left_out in skipped.items():
+        print(f"{package}: -m {', '.join(g for g in asked if g in groups)}: skipping {', '.join(left_out)} "
+              f"(not installed: {install_command(extra)})", file=sys.stderr)
+    for name in kept or names:
         require(spec(name).extra, f"metric {name!r}")
-    return names
+    return kept
 
 
 def select_metrics(requested: Sequence[str] | None, package: str, *, default: Sequence[str],
@@ -269,18 +281,37 @@ class OutputError(Exception):
 
 def write_output(text: str, path: Path | None) -> None:
     """Write to the (pre-checked) output file, or stdout; a failing write (no space left) is an
-    :class:`OutputError` naming the file."""
+    :class:`OutputError` naming the file. A regular file is written to a temporary file in its
+    folder and renamed into place, so a failed write leaves the old content whole; a device or
+    pipe (``/dev/null``, a FIFO) is written directly."""
     try:
         if path is None:
             sys.stdout.write(text)
             sys.stdout.flush()
-        else:
+        elif path.exists() and not path.resolve().is_file():
             path.write_text(text, "utf-8")
+        else:
+            _replace_file(path.resolve(), text)
     except BrokenPipeError:
         raise
     except OSError as exc:
         raise OutputError(f"cannot write {'standard output' if path is None else path}: "
                           f"{exc.strerror or exc}") from None
+
+
+def _replace_file(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file renamed into place, keeping the old
+    file's permissions."""
+    from evalcore.io.persist import atomic_write
+
+    mode = path.stat().st_mode & 0o7777 if path.exists() else None
+
+    def write(tmp: Path) -> None:
+        tmp.write_text(text, "utf-8")
+        if mode is not None:
+            os.chmod(tmp, mode)
+
+    atomic_write(path, write)
 
 
 def emit(fmt: str, body: str | Mapping[str, Callable[[], str]], signatures: Iterable[str], path: Path | None) -> None:
@@ -339,7 +370,7 @@ def run(prog: str, args: argparse.Namespace) -> int:
     except (InputError, OutputError, ValueError, OSError, ResourceError, ModelFileError, LMTrainingError) as exc:
         if isinstance(exc, OSError) and exc.errno in _WRITE_ERRNOS:
             raise  # a full disk: guarded() says so
-        print(f"{prog}: error: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {shown(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
 
 

@@ -12,12 +12,13 @@ without a single number (an annotator, a comment) be ignored, and say so.
 from __future__ import annotations
 
 import csv
+import io
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.io.textfiles import InputError, jsonl_objects, read_text
+from evalcore.io.textfiles import InputError, json_id, jsonl_objects, read_text
 
 HumanScores = dict[tuple[str, str], dict[str, float]]
 
@@ -37,6 +38,23 @@ class Judgments:
     dimensions: tuple[str, ...]
     index: str | None = None
     ignored: tuple[str, ...] = ()
+    #: ``file:line`` of the rows whose every judgment cell is blank: missing judgments, left out of
+    #: ``values`` (their keys are not matched)
+    unjudged: tuple[str, ...] = ()
+    #: blank judgment cells in rows that hold other judgments (each missing from its dimension only)
+    blank_cells: int = 0
+
+    def missing_note(self) -> str:
+        """One line on the blank judgments ("" when there are none), for stderr."""
+        parts = []
+        if self.unjudged:
+            n = len(self.unjudged)
+            parts.append(f"{n} row{'s' * (n != 1)} without a judgment (blank cells: missing judgments, not "
+                         f"matched), e.g. {self.unjudged[0]}")
+        if self.blank_cells:
+            parts.append(f"{self.blank_cells} blank judgment cell{'s' * (self.blank_cells != 1)} in judged rows "
+                         "(missing judgments, left out of their dimension)")
+        return "; ".join(parts)
 
 
 def read_judgments(path: str | Path, keys: Sequence[str] = KEY_FIELDS, index: Sequence[str] = (),
@@ -63,20 +81,28 @@ def read_judgments(path: str | Path, keys: Sequence[str] = KEY_FIELDS, index: Se
         raise InputError(f"{path}:1: no judgment column (a column of numbers) besides "
                          + " and ".join(k for k in (*keys, column) if k))
     out: dict[tuple, dict[str, float]] = {}
+    seen: set[tuple] = set()
+    unjudged: list[str] = []
+    blank = 0
     for where, row in rows:
         key = _key(row, keys, column, where)
-        if key in out:
+        if key in seen:
             raise InputError(f"{where}: duplicate human scores for " + ", ".join(
                 f"{name} {value!r}" for name, value in zip((*keys, column), key)))
+        seen.add(key)
         values = {}
         for name in dims:
             number = _number(row.get(name), name, where)
             if number is not None:
                 values[name] = number
-        out[key] = values
+        if values or not dims:
+            out[key] = values
+            blank += len(dims) - len(values)
+        else:
+            unjudged.append(where)
     if not out:
-        raise InputError(f"{path}: no human scores found")
-    return Judgments(out, dims, column, ignored)
+        raise InputError(f"{path}: no human scores found" + (" (every judgment cell is blank)" if unjudged else ""))
+    return Judgments(out, dims, column, ignored, tuple(unjudged), blank)
 
 
 def read_human(path: str | Path) -> HumanScores:
@@ -89,7 +115,7 @@ def _key(row: dict, keys: Sequence[str], index: str | None, where: str) -> tuple
     missing = [k for k in keys if row.get(k) is None or not str(row[k]).strip()]
     if missing:
         raise InputError(f"{where}: needs {_names(keys)} (missing {', '.join(missing)})")
-    key = tuple(str(row[k]) for k in keys)
+    key = tuple(json_id(row[k], k, where) for k in keys)  # TSV cells are text; a JSON number is refused
     if index is None:
         return key
     try:
@@ -178,13 +204,10 @@ def _jsonl_rows(path: Path, text: str) -> list[tuple[str, dict]]:
 def _table_rows(path: Path, text: str, delimiter: str, keys: Sequence[str]) -> list[tuple[str, dict]]:
     """(file:line, row of stripped cells) per data row of a delimited file whose first row is the
     header, which must name ``keys``."""
-    try:
-        table = list(csv.reader(text.splitlines(), delimiter=delimiter))
-    except csv.Error as exc:
-        raise InputError(f"{path}: not a readable {'TSV' if delimiter == chr(9) else 'CSV'} file ({exc})") from None
+    table = _records(path, text, delimiter)
     if not table:
         return []
-    header = [h.strip() for h in table[0]]
+    header = [h.strip() for h in table[0][1]]
     doubled = sorted({h for h in header if header.count(h) > 1})
     if doubled:
         raise InputError(f"{path}:1: column {', '.join(map(repr, doubled))} appears more than once in the header")
@@ -194,10 +217,28 @@ def _table_rows(path: Path, text: str, delimiter: str, keys: Sequence[str]) -> l
         raise InputError(f"{path}:1: the header needs {columns} (missing "
                          f"{', '.join(absent)}; is the delimiter {'a tab' if delimiter == chr(9) else 'a comma'}?)")
     rows = []
-    for k, cells in enumerate(table[1:], 2):
+    for k, cells in table[1:]:
         if not any(c.strip() for c in cells):
             continue
         if len(cells) != len(header):
             raise InputError(f"{path}:{k}: {len(cells)} fields, the header has {len(header)}")
         rows.append((f"{path}:{k}", dict(zip(header, (c.strip() for c in cells)))))
     return rows
+
+
+def _records(path: Path, text: str, delimiter: str) -> list[tuple[int, list[str]]]:
+    """(line where the record starts, cells) per record of a delimited file. Records end at
+    ``\n``, ``\r\n`` or ``\r`` only (as the csv module reads a file opened with ``newline=""``),
+    never at the other characters ``str.splitlines`` takes for line ends (U+2028, NEL, form feed,
+    U+001E): inside a cell they are text."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    out = []
+    start = 1
+    try:
+        for cells in reader:
+            out.append((start, cells))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise InputError(f"{path}:{start}: not a readable {'TSV' if delimiter == chr(9) else 'CSV'} file "
+                         f"({exc})") from None
+    return out

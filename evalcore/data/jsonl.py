@@ -1,4 +1,6 @@
 """JSONL input: one object per line with ``topic``, ``system``, ``summary``, ``references``.
+``topic`` and ``system`` are strings (a number is refused: :func:`~evalcore.io.textfiles.json_id`);
+``references`` is a list of strings, or one string for a single reference.
 
 Optional ``human`` (an object of dimension -> score) is carried along for ``correlate``; optional
 ``lang`` (an ISO 639-1 code) is the summary's language, when it is not the command's ``--lang``. The file
@@ -14,7 +16,7 @@ import sys
 from pathlib import Path
 
 from evalcore.data.records import SummaryItem, check_unique
-from evalcore.io.textfiles import InputError, UnreadableText, jsonl_lines, read_bytes
+from evalcore.io.textfiles import InputError, UnreadableText, json_id, jsonl_lines, read_bytes
 
 _ISO_639_1 = re.compile(r"[a-z]{2}")
 
@@ -37,15 +39,13 @@ def read_jsonl(path: str | Path) -> list[SummaryItem]:
             raise InputError(f"{where}: 'references' must be a list of strings")
         if not isinstance(obj["summary"], str):
             raise InputError(f"{where}: 'summary' must be a string")
-        for name in ("topic", "system"):
-            if not isinstance(obj[name], (str, int)) or isinstance(obj[name], bool) or not str(obj[name]).strip():
-                raise InputError(f"{where}: {name!r} must be a non-empty string or number")
+        topic, system = json_id(obj["topic"], "topic", where), json_id(obj["system"], "system", where)
         lang = obj.get("lang")
         if lang is not None and not (isinstance(lang, str) and _ISO_639_1.fullmatch(lang)):
             raise InputError(f"{where}: 'lang' must be an ISO 639-1 code such as \"de\", got {lang!r}")
         summary = UnreadableText(problem) if problem else obj["summary"]
-        items.append(SummaryItem(str(obj["topic"]), str(obj["system"]), summary, tuple(refs), where,
-                                 _human_scores(obj.get("human"), where), lang))
+        items.append(SummaryItem(topic, system, summary, tuple(refs), where, _human_scores(obj.get("human"), where),
+                                 lang))
     if not items:
         raise InputError(f"{path}: no summaries in file")
     check_unique(items)

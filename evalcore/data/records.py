@@ -37,16 +37,17 @@ def read_text_file(path: Path, topic: str = "", max_chars: int | None = None) ->
     the file and ``topic``, since every peer of the topic would be scored against it."""
     from evalcore.metric.inputs import clean_text
 
-    what = f"topic {topic!r}: model summary {path}" if topic else str(path)
+    what = f"topic '{topic}': model summary {path}" if topic else str(path)
     try:
         text = read_text(path)
     except InputError as exc:
-        raise InputError(f"topic {topic!r}: {exc}" if topic else str(exc)) from None
-    if not clean_text(text).strip():
+        raise InputError(f"topic '{topic}': {exc}" if topic else str(exc)) from None
+    clean = clean_text(text)
+    if not clean.strip():
         raise InputError(f"{what}: empty summary file" + (" (only control or invisible characters)"
                                                           if text.strip() else ""))
-    if max_chars is not None and len(text) > max_chars:
-        raise InputError(f"{what}: too long ({len(text):,} characters > {max_chars:,}); every peer of the "
+    if max_chars is not None and len(clean) > max_chars:  # counted as metrics read it: cleaned, NFC
+        raise InputError(f"{what}: too long ({len(clean):,} characters > {max_chars:,}); every peer of the "
                          "topic is scored against it: raise the cap with --max-chars or AESOP_MAX_CHARS")
     return text
 
@@ -56,6 +57,6 @@ def check_unique(items: list[SummaryItem]) -> None:
     seen: dict[tuple[str, str], str] = {}
     for item in items:
         if item.key in seen:
-            raise InputError(f"duplicate summary for topic {item.topic!r}, system {item.system!r}: "
+            raise InputError(f"duplicate summary for topic '{item.topic}', system '{item.system}': "
                              f"{seen[item.key]} and {item.origin}")
         seen[item.key] = item.origin

@@ -20,12 +20,13 @@ from collections import defaultdict
 from pathlib import Path
 
 from evalcore.data.records import SummaryItem, check_unique, read_text_file
-from evalcore.io.textfiles import InputError, read_item_text
+from evalcore.io.textfiles import InputError, read_item_text, shown
 
 
 def parse_tac_name(path: Path) -> tuple[str, str]:
-    """(topic, summarizer id) from a TAC file name; an error names the file if it does not fit."""
-    parts = path.name.split(".")
+    """(topic, summarizer id) from a TAC file name, bytes that are not UTF-8 as backslash escapes
+    (:func:`~evalcore.io.textfiles.shown`); an error names the file if it does not fit."""
+    parts = shown(path.name).split(".")
     if len(parts) < 2 or not parts[0] or not parts[-1]:
         raise InputError(f"{path}: file name does not follow TAC's TOPIC.M.100.A.ID form")
     return parts[0], parts[-1]
@@ -51,27 +52,27 @@ def read_tac(models_dir: str | Path, peers_dir: str | Path, include_models: bool
     for path in _summary_files(Path(models_dir), "models"):
         topic, mid = parse_tac_name(path)
         if mid.isdigit():
-            raise InputError(f"{path}: model summaries have letter ids, found numeric id {mid!r}")
+            raise InputError(f"{path}: model summaries have letter ids, found numeric id '{mid}'")
         twin = next((p for m, _, p in models[topic] if m == mid), None)
         if twin is not None:
-            raise InputError(f"duplicate model summary for topic {topic!r}, id {mid!r}: {twin} and {path}")
+            raise InputError(f"duplicate model summary for topic '{topic}', id '{mid}': {twin} and {path}")
         models[topic].append((mid, read_text_file(path, topic, max_chars), path))
     items: list[SummaryItem] = []
     for path in _summary_files(Path(peers_dir), "peers"):
         topic, pid = parse_tac_name(path)
         if not pid.isdigit():
-            raise InputError(f"{path}: peer summaries have numeric ids, found {pid!r} (is it a model summary?)")
+            raise InputError(f"{path}: peer summaries have numeric ids, found '{pid}' (is it a model summary?)")
         if topic not in models:
-            raise InputError(f"{path}: topic {topic!r} has no model summaries in {models_dir}")
+            raise InputError(f"{path}: topic '{topic}' has no model summaries in {models_dir}")
         refs = tuple(text for _, text, _ in models[topic])
-        items.append(SummaryItem(topic, pid, read_item_text(path), refs, str(path)))
+        items.append(SummaryItem(topic, pid, read_item_text(path), refs, shown(path)))
     if include_models:
         for topic, entries in models.items():
             if len(entries) < 2:
-                raise InputError(f"topic {topic!r} has one model summary ({entries[0][2]}): scoring models "
+                raise InputError(f"topic '{topic}' has one model summary ({entries[0][2]}): scoring models "
                                  "against the other models needs at least two")
             for mid, text, path in entries:
                 refs = tuple(t for other, t, _ in entries if other != mid)
-                items.append(SummaryItem(topic, mid, text, refs, str(path)))
+                items.append(SummaryItem(topic, mid, text, refs, shown(path)))
     check_unique(items)
     return items

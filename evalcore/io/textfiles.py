@@ -27,6 +27,7 @@ input rule (:mod:`evalcore.metric.inputs`) removes, with a note, like any other.
 from __future__ import annotations
 
 import codecs
+import json
 import re
 import sys
 import unicodedata
@@ -55,7 +56,11 @@ _BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32LE"), (codecs.BOM_UTF32_BE, "
 
 
 class InputError(ValueError):
-    """Bad input; the message names the file (and line or id) at fault."""
+    """Bad input; the message names the file (and line or id) at fault, its undecodable bytes as
+    :func:`shown` writes them."""
+
+    def __init__(self, *args: object):
+        super().__init__(*(shown(a) if isinstance(a, str) else a for a in args))
 
 
 class UnreadableText(str):
@@ -171,10 +176,26 @@ def guess_8bit(raw: bytes) -> str:
     return "latin-1 / Windows-1252"
 
 
+def shown(name: str | Path) -> str:
+    """A file name (or a message holding one) as the CLI shows it: bytes that are not UTF-8, which
+    Python holds as lone surrogates (``\\udce9``), as backslash escapes of the bytes (``\\xe9``), so
+    a name stays readable and every output stays UTF-8."""
+    text = str(name)
+    if text.isascii() or not any("\ud800" <= ch <= "\udfff" for ch in text):
+        return text
+    return text.encode("utf-8", "surrogateescape" if _escaped_bytes_only(text) else "backslashreplace") \
+        .decode("utf-8", "backslashreplace")
+
+
+def _escaped_bytes_only(text: str) -> bool:
+    """Whether every surrogate in ``text`` stands for one undecodable byte (U+DC80-U+DCFF)."""
+    return all("\udc80" <= ch <= "\udcff" for ch in text if "\ud800" <= ch <= "\udfff")
+
+
 def undecodable(name: str, raw: bytes, exc: UnicodeDecodeError) -> str:
     """The message for ``raw`` bytes of ``name`` (file, file:line) that are not UTF-8: the byte,
     where, the encoding it looks like and how to convert."""
-    return (f"{name}: not valid UTF-8 (byte 0x{raw[exc.start]:02x} at byte {exc.start}; it looks like "
+    return (f"{shown(name)}: not valid UTF-8 (byte 0x{raw[exc.start]:02x} at byte {exc.start}; it looks like "
             f"{guess_8bit(raw)}); convert it to UTF-8, e.g. `iconv -f WINDOWS-1252 -t UTF-8`")
 
 
@@ -240,7 +261,7 @@ def read_item_text(path: str | Path) -> str:
     try:
         return decode_text(data, path)
     except InputError as exc:
-        return UnreadableText(str(exc).removeprefix(f"{path}: "))
+        return UnreadableText(str(exc).removeprefix(f"{shown(path)}: "))
 
 
 def jsonl_lines(data: bytes, source: str | Path):
@@ -273,8 +294,6 @@ def jsonl_objects(text: str, source: str | Path, numbered: bool = True):
     U+2028 that ``json.dumps(..., ensure_ascii=False)`` leaves inside a string ends no line. A raw
     control character inside a string (a NUL, an escape code, which strict JSON refuses) is read as
     part of it: the metric input rule removes it from the text, with a note, as from any text."""
-    import json
-
     for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
@@ -286,6 +305,22 @@ def jsonl_objects(text: str, source: str | Path, numbered: bool = True):
         if not isinstance(obj, dict):
             raise InputError(f"{where}: expected a JSON object, got {type(obj).__name__}")
         yield where, obj
+
+
+def json_id(value: object, name: str, where: str = "") -> str:
+    """An id field of a JSON Lines object (``topic``, ``system``) as its text; InputError naming
+    ``where`` (when given) for anything but a non-blank string. A number is refused, not turned
+    into text: JSON keeps no spelling of a number (``1``, ``1.0`` and ``1e0`` are one value), so
+    ``1`` could not be told from ``"1"`` or matched with the ``1`` of a TSV file
+    (docs/input-rule.md)."""
+    if isinstance(value, str) and value.strip():
+        return value
+    at = f"{where}: " if where else ""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        number = json.dumps(value)
+        raise InputError(f"{at}'{name}' is the number {number}; ids are text in JSON: write \"{name}\": \"{number}\"")
+    got = "blank" if isinstance(value, str) else json.dumps(value)[:40]
+    raise InputError(f"{at}'{name}' must be a non-blank string, got {got}")
 
 
 def read_input_text(path: str | Path | None) -> str:

@@ -24,7 +24,15 @@ import numpy as np
 
 from evalcore import __version__
 from evalcore.io.textfiles import InputError
-from evalcore.metric.inputs import EMPTY_NOTE, InputLimits, TextCheck, check_text, cleaning_note, is_blank
+from evalcore.metric.inputs import (
+    EMPTY_NOTE,
+    InputLimits,
+    TextCheck,
+    check_text,
+    clean_text,
+    cleaning_note,
+    is_blank,
+)
 from evalcore.metric.lazy import reset
 from evalcore.metric.records import ErrorRecord, Score
 from evalcore.metric.signature import Signature
@@ -220,7 +228,7 @@ class Metric(ABC):
     def _check_candidate(text, role: str, limits: InputLimits, english: bool) -> TextCheck:
         """The input rule for a candidate: an empty one is an output to score (with
         :data:`EMPTY_NOTE`), not an error; anything else as :func:`check_text`."""
-        if is_blank(text) and len(text) <= limits.max_chars:
+        if is_blank(text) and len(clean_text(text)) <= limits.max_chars:  # the cap counts cleaned text
             return TextCheck("", (EMPTY_NOTE,))
         return check_text(text, role, limits, english)
 

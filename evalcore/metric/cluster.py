@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from evalcore.metric.base import Item, Metric, Result
 from evalcore.metric.inputs import InputLimits
 from evalcore.metric.records import ErrorRecord
-from evalcore.run.distributed import one_line, open_client
+from evalcore.run.distributed import SchedulerError, one_line, open_client, scheduler_lost
 
 #: metric configurations a worker process keeps loaded (the most recently used)
 WORKER_CACHE_SIZE = 8
@@ -48,14 +48,21 @@ def map_chunks(score_chunk: ChunkScorer, metrics: Sequence[Metric], batches: Seq
         futures = [client.submit(run_chunk, score_chunk, metrics, expected, list(b), limits, pure=False)
                    for b in batches]
         index_of = {f.key: k for k, f in enumerate(futures)}
+        done = 0
         try:
             for future in as_completed(futures, loop=client.loop):
                 index = index_of[future.key]
                 try:
                     results = future.result()
                 except Exception as exc:  # noqa: BLE001 - a lost task costs its chunk's items only
+                    if scheduler_lost(client, exc):
+                        raise SchedulerError(f"--scheduler {scheduler}: lost the connection to the Dask scheduler "
+                                             f"after {done} of {len(batches)} chunks; run again") from None
                     results = _failed(metrics, batches[index], f"Dask task failed: {one_line(exc)}")
                 on_done(index, results)
+                done += 1
+        except SchedulerError:
+            raise
         except BaseException:
             client.cancel(futures)
             raise

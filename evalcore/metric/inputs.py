@@ -125,24 +125,33 @@ def check_text(text: object, role: str, limits: InputLimits | None = None, engli
                 else " (decode bytes to str first)" if isinstance(text, (bytes, bytearray)) else "")
         raise InputError(f"{role} must be a string, got {type(text).__name__}{hint}")
     limits = limits or InputLimits.from_env()
-    if len(text) > limits.max_chars and limits.owner:
-        raise InputError(f"{role} is too long for {limits.owner} ({len(text):,} characters > {limits.max_chars:,}, "
-                         "the metric's own limit; see docs/bounds.md)")
-    if len(text) > limits.max_chars:
-        raise InputError(f"{role} is too long ({len(text):,} characters > {limits.max_chars:,}; "
-                         "raise the cap with --max-chars or AESOP_MAX_CHARS)")
     checked = _accepted.get((text, english))
-    if checked is not None:  # a reference met again with its next candidate: one dict look-up
+    if checked is None:
+        clean = clean_text(text)
+        _check_size(clean, role, limits)
+        if not clean.strip():
+            raise InputError(f"{role} is empty"
+                             + (" (only control or invisible characters)" if text.strip() else ""))
+        checked = TextCheck(clean, judge_english(clean) if english else ())
+        if len(_accepted) >= _ACCEPTED_SIZE:
+            _accepted.clear()
+        _accepted[text, english] = checked
         return checked
-    clean = clean_text(text)
-    if not clean.strip():
-        raise InputError(f"{role} is empty"
-                         + (" (only control or invisible characters)" if text.strip() else ""))
-    checked = TextCheck(clean, judge_english(clean) if english else ())
-    if len(_accepted) >= _ACCEPTED_SIZE:
-        _accepted.clear()
-    _accepted[text, english] = checked
+    _check_size(checked.text, role, limits)  # a reference met again: one look-up, its cap still applies
     return checked
+
+
+def _check_size(clean: str, role: str, limits: InputLimits) -> None:
+    """Refuse a cleaned text over the size cap. The cap counts what the metric reads (after NFC and
+    with control and invisible characters removed), so an NFD text and its NFC twin, or a text
+    padded with zero-width spaces and its clean twin, get one verdict."""
+    if len(clean) <= limits.max_chars:
+        return
+    if limits.owner:
+        raise InputError(f"{role} is too long for {limits.owner} ({len(clean):,} characters > "
+                         f"{limits.max_chars:,}, the metric's own limit; see docs/bounds.md)")
+    raise InputError(f"{role} is too long ({len(clean):,} characters > {limits.max_chars:,}; "
+                     "raise the cap with --max-chars or AESOP_MAX_CHARS)")
 
 
 #: (text, english) -> its check, for texts that passed (what fails is not cached: its message names

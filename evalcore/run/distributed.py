@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import logging
 import os
 from collections.abc import Iterator
@@ -34,13 +35,14 @@ class SchedulerError(ResourceError):
 
 
 class _SchedulerAction(argparse.Action):
-    """``--scheduler``: checks the ``dask`` extra while parsing, so a missing one is one line and
-    exit 2 before any input is read."""
+    """``--scheduler``: checks the ``dask`` extra and the address while parsing, so a missing extra
+    or a malformed address is one line and exit 2 before any input is read."""
 
     def __call__(self, parser, namespace, value, option_string=None):
         try:
             require("dask", option_string or "--scheduler")
-        except MissingExtraError as exc:
+            check_scheduler(value)
+        except (MissingExtraError, SchedulerError) as exc:
             parser.exit(2, f"{parser.prog}: error: {exc}\n")  # 2: the convention's usage error
         setattr(namespace, self.dest, value)
 
@@ -76,15 +78,74 @@ def open_client(scheduler: object, jobs: int = 1) -> Iterator[Any]:  # a distrib
                 distributed.Client(cluster, set_as_default=False) as client:
             yield client
         return
+    kind = check_scheduler(scheduler)
+    with _dask_logs_quiet():
+        try:
+            client = distributed.Client(**{kind: scheduler}, set_as_default=False)
+        except (OSError, ValueError) as exc:  # refused, timed out, or not an address
+            raise SchedulerError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
+        try:
+            yield client
+        finally:
+            client.close(timeout=CLOSE_TIMEOUT)
+
+
+#: seconds a client waits to close (a lost scheduler never answers)
+CLOSE_TIMEOUT = 5
+
+
+def scheduler_lost(client: Any, exc: BaseException) -> bool:
+    """Whether ``exc``, raised by one of ``client``'s futures, means the scheduler is gone (killed,
+    or its machine unreachable) rather than that one task failed."""
+    return getattr(exc, "reason", None) == "scheduler-connection-lost" or client.status != "running"
+
+
+@contextlib.contextmanager
+def _dask_logs_quiet() -> Iterator[None]:
+    """Dask's own log records off while a client runs: a lost scheduler makes its client log a
+    traceback per reconnection attempt, where the command says in one line what happened."""
+    loggers = [logging.getLogger(name) for name in ("distributed", "distributed.client", "distributed.core",
+                                                     "distributed.comm", "tornado", "asyncio")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
+
+
+def check_scheduler(scheduler: str) -> str:
+    """How ``scheduler`` names a scheduler (``address``, ``scheduler_file``, or itself for
+    :data:`LOCAL` and :data:`CONTEXT`); SchedulerError when it is no file, not a scheduler file, or
+    an address Dask cannot parse or resolve. A client made on such an address leaves a
+    half-started event loop whose clean-up waits 60 s and prints a traceback."""
+    if scheduler in (LOCAL, CONTEXT):
+        return scheduler
     kind = "scheduler_file" if scheduler.endswith(".json") else "address"
     if kind == "scheduler_file" and not os.path.isfile(scheduler):
         raise SchedulerError(f"--scheduler {scheduler}: no such scheduler file")
+    address = _file_address(scheduler) if kind == "scheduler_file" else scheduler
+    from distributed.comm import resolve_address
+
     try:
-        client = distributed.Client(**{kind: scheduler}, set_as_default=False)
-    except (OSError, ValueError) as exc:  # refused, timed out, or not an address
+        resolve_address(address)
+    except (OSError, ValueError) as exc:  # a malformed address, an unknown scheme or host name
         raise SchedulerError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
-    with client:
-        yield client
+    return kind
+
+
+def _file_address(path: str) -> str:
+    """The scheduler address a scheduler file holds (``dask scheduler --scheduler-file`` writes it)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            address = json.load(f)["address"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SchedulerError(f"--scheduler {path}: not a Dask scheduler file ({one_line(exc)})") from None
+    if not isinstance(address, str):
+        raise SchedulerError(f"--scheduler {path}: not a Dask scheduler file (its address is {address!r})")
+    return address
 
 
 def one_line(exc: BaseException) -> str:

@@ -55,16 +55,14 @@ class PEMRegressor(BaseEstimator, RegressorMixin):
 
     def predict(self, X) -> np.ndarray:
         """The pipeline's predictions; an RBF SVR's by the compiled loop of :mod:`parapeval.pem.rbf_svr`
-        (libsvm's values within ``rbf_svr.RTOL``, several times faster) when
-        :func:`~evalcore.bpng.compiled.compiled_pays` for this many rows."""
-        from evalcore.bpng.compiled import compiled_pays
+        (libsvm's values within ``rbf_svr.RTOL``, several times faster) for every batch, however
+        small: the two differ in the last digits, so a path chosen by batch size would make a value
+        depend on how the items were split between workers (``--jobs``, ``--scheduler``)."""
+        from parapeval.pem import rbf_svr
 
         X = np.asarray(X, dtype=float)
-        if compiled_pays(len(X)):
-            from parapeval.pem import rbf_svr
-
-            if rbf_svr.supports(self.pipeline_):
-                return rbf_svr.predict(self.pipeline_, X)
+        if rbf_svr.supports(self.pipeline_):
+            return rbf_svr.predict(self.pipeline_, X)
         return self.pipeline_.predict(X)
 
 

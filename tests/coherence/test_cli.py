@@ -287,3 +287,19 @@ def test_input_texts_are_read_by_the_shared_input_rule(tmp_path):
     path.write_bytes("Le café ferme.".encode("latin-1"))
     with pytest.raises(InputError, match="doc.txt: not valid UTF-8 .*latin-1"):
         Source(str(path)).read(InputLimits())
+
+
+@pytest.mark.parametrize("twin", ["nfd", "zero-width"])
+def test_the_size_cap_counts_the_text_as_metrics_read_it(tmp_path, twin):
+    """A text in NFD or padded with zero-width spaces was refused where its clean twin was read."""
+    import unicodedata
+
+    from coherence.inputs import Source
+    from evalcore.metric.inputs import InputLimits
+
+    text = "한국어 문장입니다. " * 4  # 44 characters in NFC
+    raw = unicodedata.normalize("NFD", text) if twin == "nfd" else text.replace(" ", " " + "\u200b" * 20)
+    (path,) = _files(tmp_path, raw, names=["t.txt"])
+    assert len(raw) > 60 and Source(path).read(InputLimits(44)) == raw
+    with pytest.raises(ValueError, match=r"t\.txt: too long \(44 characters > 43;"):
+        Source(path).read(InputLimits(43))

@@ -166,3 +166,45 @@ def test_every_score_command_takes_the_option(command, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and err == (f"{command} score: error: --scheduler needs the optional dependencies "
                                              "of 'dask' (missing: dask, distributed): pip install 'aesop-eval[dask]'\n")
+
+
+def test_a_malformed_scheduler_address_is_one_line_and_exit_2_at_once(tmp_path):
+    """``--scheduler bogus`` printed its line, then hung 60 s in a half-made client's clean-up and
+    printed a traceback. A scheduler file holding a bad address, or no JSON, is refused alike."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    pytest.importorskip("distributed")
+    demo = Path(__file__).resolve().parents[2] / "data" / "demo" / "mt"
+    bad_file = tmp_path / "scheduler.json"
+    bad_file.write_text('{"address": "bogus"}')
+    for value, why in (("bogus", "missing port number in address 'bogus'"), (str(bad_file), "missing port number"),
+                       ("foo://x:1", "unknown address scheme 'foo'")):
+        done = subprocess.run([sys.executable, "-m", "mteval", "score", "-r", str(demo / "ref.A.en"), "-i",
+                               str(demo / "system-a.en"), "-m", "bleu", "--scheduler", value],
+                              capture_output=True, text=True, timeout=45)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.startswith(f"mteval score: error: --scheduler {value}: cannot reach the Dask scheduler (")
+        assert why in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_a_scheduler_that_dies_mid_run_is_one_line_without_dask_tracebacks(tmp_path, capfd):
+    from evalcore.run.distributed import SchedulerError
+    from tests.dask_cluster import scheduler_process, slow_chunk
+
+    items = _items(40)
+    done: list[int] = []
+    with scheduler_process(tmp_path) as (address, process):
+        def on_done(index, results):
+            done.append(index)
+            process.kill()  # the scheduler dies after the first chunk
+
+        with pytest.raises(SchedulerError) as lost:
+            from evalcore.metric.cluster import map_chunks
+
+            map_chunks(slow_chunk, [Overlap()], [items[k:k + 4] for k in range(0, 40, 4)], None, address, 1, on_done)
+    assert str(lost.value).startswith(f"--scheduler {address}: lost the connection to the Dask scheduler after 1 of 10")
+    assert done == [done[0]]
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "distributed" not in err

@@ -221,3 +221,44 @@ def test_an_invalid_byte_near_the_end_of_a_whole_file_is_not_forgiven_as_a_cut_s
         assert detect_encoding(data).name == "binary", data
     cut = b"a" * 65535 + "é".encode()  # the sniffed 64 KiB end inside the last character
     assert detect_encoding(cut).name == "UTF-8"
+
+
+class Capped(Words):
+    """Words with its own, smaller cap (TER's path: ``max_chars`` on the class)."""
+
+    name = "capped"
+    max_chars = 40
+
+
+KOREAN = "한국어 문장입니다 " * 4  # 40 syllables and spaces in NFC; NFD spells each syllable in 2-3 jamo
+
+
+@pytest.mark.parametrize("metric", [Words(), Capped()], ids=["general cap", "metric's own cap"])
+@pytest.mark.parametrize("twin", [lambda t: unicodedata.normalize("NFD", t),
+                                  lambda t: t.replace(" ", " " + "\u200b" * 30)], ids=["NFD", "zero-width padding"])
+def test_the_size_cap_counts_the_cleaned_text_so_twins_get_one_verdict(metric, twin):
+    from evalcore.metric.inputs import InputLimits
+
+    raw = twin(KOREAN)
+    assert len(raw) > 40 and clean_text(raw) == KOREAN and len(KOREAN) == 40
+    scored = metric.score_batch([Item(KOREAN), Item(raw)], InputLimits(40))
+    assert [r.ok for r in scored] == [True, True]
+    assert scored[0].value == scored[1].value
+    longer = metric.score_batch([Item(twin(KOREAN + "가"))], InputLimits(40))[0]
+    assert not longer.ok and "(41 characters > 40" in longer.message
+
+
+def test_a_text_accepted_under_one_cap_is_refused_under_a_smaller_one():
+    from evalcore.metric.inputs import InputLimits
+
+    text = unicodedata.normalize("NFD", KOREAN)
+    assert check_text(text, "r", InputLimits(100)).text == KOREAN
+    with pytest.raises(InputError, match=r"r is too long \(40 characters > 39"):
+        check_text(text, "r", InputLimits(39))
+
+
+def test_a_candidate_of_invisible_padding_longer_than_the_cap_is_an_empty_candidate():
+    from evalcore.metric.inputs import EMPTY_NOTE, InputLimits
+
+    result = Words().score_batch([Item("\u200b" * 100)], InputLimits(10))[0]
+    assert result.ok and EMPTY_NOTE in result.notes

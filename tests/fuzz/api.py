@@ -1,9 +1,13 @@
 """Fuzz target of the Python API: ``get_metric(name).score_batch(items)`` with hostile entries
-(odd types, bytes, lone surrogates, empty and oversized texts, swapped arguments)."""
+(odd types, bytes, lone surrogates, empty and oversized texts, swapped arguments, decomposed
+Korean and zero-width padding around the size cap). An item and its cleaned twin (the texts as
+the input rule leaves them: NFC, no control or invisible characters) get one verdict and value."""
 
 from __future__ import annotations
 
 import math
+import unicodedata
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -22,6 +26,8 @@ def hostile_value() -> st.SearchStrategy:
                      st.builds(lambda t, s: t + s, text, st.sampled_from(("\ud800", "\udfff") + SURROGATE_ESCAPES)),
                      text.map(lambda t: t.encode("utf-8", "surrogateescape")),
                      text.map(lambda t: t.encode("latin-1", "replace")),
+                     text.map(lambda t: unicodedata.normalize("NFD", t + " 한국어 문장입니다")),
+                     st.builds(lambda t, n: t.replace(" ", " " + "\u200b" * n, 3), text, st.integers(1, 20)),
                      st.sampled_from((None, 3, 1.5, float("nan"), b"", ["a list"], {"a": "dict"}, ("a", "tuple"))))
 
 
@@ -84,12 +90,37 @@ def check_api(case: dict, workdir: Path) -> None:
     again = metric.score_batch(items, limits)
     for k, (first, second) in enumerate(zip(results, again)):
         check.expect(_same(first, second), "same-score-twice", f"item {k + 1}: {first!r} then {second!r}")
+    for k, raw in enumerate(items):
+        twin = _cleaned_twin(raw)
+        if twin is not None:
+            cleaned = metric.score_batch([twin], limits)[0]
+            alone = metric.score_batch([raw], limits)[0]
+            check.expect(_same(alone, cleaned), "cleaned-twin",
+                         f"item {k + 1}: {alone!r} as given, {cleaned!r} once cleaned")
     if metric.scope != "item":
         return
     for k, raw in enumerate(items):
         alone = metric.score_batch([raw], limits)
         check.expect(len(alone) == 1 and _same(alone[0], results[k]), "batch-independent",
                      f"item {k + 1}: {results[k]!r} in the batch, {alone!r} alone")
+
+
+def _cleaned_twin(raw):
+    """``raw`` with its texts as the input rule leaves them, when it is an Item of strings; else None."""
+    from evalcore.io.textfiles import UnreadableText
+    from evalcore.metric import Item
+    from evalcore.metric.inputs import clean_text
+
+    if not isinstance(raw, Item):
+        return None
+    def plain(text) -> bool:
+        return isinstance(text, str) and not isinstance(text, UnreadableText)
+
+    if not (plain(raw.candidate) and isinstance(raw.references, tuple) and all(map(plain, raw.references))
+            and (raw.source is None or plain(raw.source))):
+        return None
+    return replace(raw, candidate=clean_text(raw.candidate), references=tuple(map(clean_text, raw.references)),
+                   source=None if raw.source is None else clean_text(raw.source))
 
 
 def _same(a, b) -> bool:

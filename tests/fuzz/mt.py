@@ -295,6 +295,8 @@ def stream_case(draw) -> dict:
     stdin = b"".join(draw(st.lists(stream_line(n), max_size=8)))
     if stdin and draw(st.integers(0, 4)) == 0:
         stdin = stdin.rstrip(b"\r\n")  # no final newline
+    if stdin and draw(st.integers(0, 5)) == 0:
+        stdin = b"\xef\xbb\xbf" + stdin  # a Windows tool's byte-order mark opening the stream
     return {"refs": refs, "stdin": stdin.decode("latin-1"),
             "ids": draw(st.sampled_from(("explicit", "explicit", "implicit"))),
             "stats": draw(st.booleans()),
@@ -313,7 +315,7 @@ def check_stream(case: dict, workdir: Path) -> None:
     out = check.run("mteval", argv, stdin)
     if out.code == 2:
         return
-    lines = data_lines(stdin)
+    lines = data_lines(stdin.removeprefix(b"\xef\xbb\xbf"))  # a BOM opening the stream is no part of line 1
     answers = out.stdout.split("\n")
     check.expect(answers[-1] == "", "one-answer-per-line", f"stdout does not end with a newline: {out.stdout[-80:]!r}")
     answers = answers[:-1]
@@ -331,6 +333,12 @@ def check_stream(case: dict, workdir: Path) -> None:
         if answer.startswith("ERROR\t"):
             check.expect(f"stdin:{number}" in answer, "error-names-item", f"answer {answer!r} does not name "
                                                                           f"stdin:{number}")
+            if "unknown segment id" in answer:
+                seg_id = (str(number) if case["ids"] == "implicit"
+                          else raw.decode("utf-8", "replace").partition("\t")[0])
+                k = _id(seg_id)
+                check.expect(k is None or not 1 <= k <= len(ref_lines[0]), "unknown-id-is-unknown",
+                             f"line {number}: id {seg_id!r} names a reference line, answered {answer!r}")
             continue
         text = raw.removesuffix(b"\n").removesuffix(b"\r").decode("utf-8")
         seg_id, _, cand = (str(number), "", text) if case["ids"] == "implicit" else text.partition("\t")

@@ -64,7 +64,8 @@ def pairs_case(draw) -> dict:
     if draw(st.integers(0, 19)) == 0:
         spec = {"raw": draw(st.binary(max_size=120)).decode("latin-1")}
     return {"spec": spec, "jsonl": jsonl, "format": draw(st.sampled_from(FORMATS)),
-            "system_field": draw(st.booleans()), "stdin": draw(st.integers(0, 9)) == 0}
+            "system_field": draw(st.booleans()), "stdin": draw(st.integers(0, 9)) == 0,
+            "jobs": draw(st.integers(0, 7)) == 0}
 
 
 def _argv(path: str, case: dict, fmt: str, resources: list[str]) -> list[str]:
@@ -144,6 +145,11 @@ def check_pairs(case: dict, workdir: Path, resources: list[str]) -> None:
                  f"--format {case['format']}{' from stdin' if stdin else ''} exits {out.code}, json {full.code}")
     if full.code == 2:
         return
+    if case.get("jobs"):  # the same bytes from two worker processes as from one (issue 31: PEM's last digits)
+        two = check.run("parapeval", [*_argv(path, case, "json", resources), "--jobs", "2"])
+        check.expect(two.code == full.code and two.stdout == full.stdout, "same-output-any-jobs",
+                     f"--jobs 2 exits {two.code}, one process {full.code}; outputs "
+                     f"{'equal' if two.stdout == full.stdout else 'differ'}")
     rows = item_results(check, parse_output(check, full, "json"), case["spec"], data)
     failed = any(v is None for values in rows.values() for v in values.values())
     check.expect(full.code == (1 if failed else 0), "exit-code-counts-errors",

@@ -36,6 +36,8 @@ def test_mteval_score(case):
 @example(case={"refs": [_file("the council approved the budget .")], "ids": "explicit", "stats": False,
                "metric": "bleu",
                "stdin": "9" * 5000 + "\tthe council\n1\tthe council approved\n"})
+@example(case={"refs": [_file("the council approved the budget .")], "ids": "explicit", "stats": False,
+               "metric": "bleu", "stdin": "\xef\xbb\xbf1\tthe council approved\n"})  # issue 31: a BOM on stdin
 def test_mteval_stream(case):
     run("mteval-stream", case)
 

@@ -186,3 +186,17 @@ def test_stats_come_from_the_metric_in_the_order_it_declares():
 
     streamer = Streamer(Counts(), [Segments("ref", ("the cat sat",), {})], stats=True)
     assert streamer.answer(b"1\ta cat", 1) == "1\t3 2 nan"
+
+
+@pytest.mark.parametrize("ids", ["explicit", "implicit"])
+def test_a_byte_order_mark_opening_standard_input_is_dropped(ids):
+    """A UTF-8 BOM before the first line (a Windows tool's output) does not become part of the
+    segment id: it was ``ERROR unknown segment id '\\ufeff1'``."""
+    line = b"Heavy rain closed roads." if ids == "implicit" else b"1\tHeavy rain closed roads."
+    answers = []
+    for bom in (b"\xef\xbb\xbf", b""):
+        tuner = Tuner("-m", "bleu", "--ids", ids)
+        answers.append(tuner.ask(bom + line))
+        rc, err = tuner.close()
+        assert rc == 0, err
+    assert answers[0] == answers[1] and answers[0].startswith("1\t")

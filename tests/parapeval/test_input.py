@@ -202,3 +202,14 @@ def test_a_raw_control_character_in_a_json_string_costs_nothing(tmp_path):
     path.write_bytes(b'{"original": "the \x01cat", "paraphrase": "a cat"}\n')
     (rec,) = read_pairs(path)
     assert (rec.original, rec.paraphrase, rec.error) == ("the \x01cat", "a cat", "")
+
+
+def test_a_numeric_system_is_that_line_s_error_record_not_merged_with_its_text(tmp_path):
+    """``"system": 1`` and ``"system": "1"`` were one system (docs/input-rule.md: ids are text)."""
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("".join(json.dumps({"original": "a", "paraphrase": "b", "system": s}) + "\n" for s in ("1", 1)),
+                    "utf-8")
+    records = read_pairs(path)
+    assert records[0].system == "1" and not records[0].error
+    assert records[1].error == ('unreadable line: \'system\' is the number 1; ids are text in JSON: '
+                                'write "system": "1"')

@@ -176,6 +176,19 @@ def test_correlate_says_what_did_not_match_and_strict_refuses(capsys, tmp_path):
     assert code == 2 and out == "" and "--strict: 6 (topic, system) pairs matched; 6 scored pairs" in err
 
 
+def test_correlate_counts_a_blank_judgment_as_missing_and_says_so(capsys, tmp_path):
+    # defect: a row with a blank judgment cell was counted among the matched pairs
+    scores = tmp_path / "scores.json"
+    run(capsys, "score", *TAC, "-m", "rouge-2", "--format", "json", "-o", str(scores))
+    human = tmp_path / "human.tsv"
+    human.write_text("topic\tsystem\tq\n" + "".join(f"D000{t}-A\t{s}\t{s + t if s != 4 else ''}\n"
+                                                    for t in (1, 2, 3) for s in (1, 2, 3, 4)))
+    code, out, err = run(capsys, "correlate", "--scores", str(scores), "--human", str(human), "--bootstrap", "20",
+                         "--format", "json")
+    assert code == 0 and strict(out)["pairs"] == {"matched": 9, "only_scored": 3, "only_human": 0}
+    assert f"{human}: 3 rows without a judgment (blank cells: missing judgments, not matched), e.g. {human}:5" in err
+
+
 def test_correlate_explains_malformed_score_files(capsys, tmp_path):
     # defect: a score file of the wrong shape ended in a traceback
     human = tmp_path / "human.tsv"

@@ -1,4 +1,5 @@
 import json
+import os
 import re
 from pathlib import Path
 
@@ -194,3 +195,56 @@ def test_a_latin1_jsonl_line_is_an_error_record_naming_file_and_line(tmp_path):
     assert results[1].errors["tesla-s"] == (f"{path}:2: candidate: not valid UTF-8 (byte 0xe9 at byte 48; it looks "
                                             "like latin-1 / Windows-1252); convert it to UTF-8, e.g. `iconv -f "
                                             "WINDOWS-1252 -t UTF-8`")
+
+
+def _escaped(tmp_path: Path, name: bytes) -> Path:
+    """``tmp_path / name`` for a name whose bytes are not UTF-8 (Python holds them as surrogates)."""
+    return Path(os.fsdecode(os.path.join(os.fsencode(tmp_path), name)))
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_with_backslash_escapes(tmp_path, capsys):
+    """A peer named ``D2\\xe9-A...`` was printed as ``D2\\udce9-A``, and ids holding the byte could
+    not be written as UTF-8 JSON."""
+    from summeval.cli import main
+
+    models, peers = tmp_path / "models", tmp_path / "peers"
+    write(models, "D1.M.100.A.A", "The council met on Monday.")
+    _escaped(models, b"D1.M.100.A.B\xe9").write_text("The council met.")
+    write(peers, "D1.M.100.A.1", "The council met.")
+    items = read_tac(models, peers, include_models=True)
+    assert sorted(i.system for i in items) == ["1", "A", "B\\xe9"]
+    assert any(i.origin.endswith("D1.M.100.A.B\\xe9") for i in items)
+    json.dumps([i.system for i in items], ensure_ascii=False).encode("utf-8")  # UTF-8 all through
+    _escaped(peers, b"D2\xe9-A.M.100.A.2").write_text("The budget.")
+    with pytest.raises(InputError) as refused:
+        read_tac(models, peers)
+    message = f"{peers}/D2\\xe9-A.M.100.A.2: topic 'D2\\xe9-A' has no model summaries in {models}"
+    assert str(refused.value) == message
+    assert main(["score", "--models", str(models), "--peers", str(peers), "-m", "rouge-2"]) == 2
+    assert capsys.readouterr().err == f"summeval: error: {message}\n"
+
+
+def test_jsonl_ids_are_strings_and_references_a_list_or_one_string(tmp_path):
+    """docs/input-rule.md: ``1`` and ``"1"`` were merged into one system; a number is refused."""
+    rows = ['{"topic": "D1", "system": "1", "summary": "a cat", "references": "the cat"}',
+            '{"topic": "D1", "system": "2", "summary": "a dog", "references": ["the dog", "a dog"]}']
+    items = read_jsonl(write(tmp_path, "ok.jsonl", "\n".join(rows) + "\n"))
+    assert [(i.system, i.references) for i in items] == [("1", ("the cat",)), ("2", ("the dog", "a dog"))]
+    for field, value in (("system", "1"), ("topic", "7"), ("system", "2.5")):
+        bad = json.dumps({**json.loads(rows[0]), field: json.loads(value)})
+        with pytest.raises(InputError, match=rf"bad\.jsonl:2: '{field}' is the number {re.escape(value)}; ids are "
+                                             rf"text in JSON: write \"{field}\": \"{re.escape(value)}\""):
+            read_jsonl(write(tmp_path, "bad.jsonl", rows[1] + "\n" + bad + "\n"))
+
+
+def test_a_model_summary_is_capped_as_metrics_read_it(tmp_path):
+    """A model summary in NFD stopped the run where its NFC twin was read."""
+    import unicodedata
+
+    text = "한국어 문장입니다. " * 4  # 44 characters in NFC, 100 in NFD
+    models, peers = tmp_path / "models", tmp_path / "peers"
+    write(models, "D1.M.100.A.A", unicodedata.normalize("NFD", text))
+    write(peers, "D1.M.100.A.1", "The council met.")
+    assert read_tac(models, peers, max_chars=44)[0].references[0] == unicodedata.normalize("NFD", text)
+    with pytest.raises(InputError, match=r"too long \(44 characters > 43\)"):
+        read_tac(models, peers, max_chars=43)

@@ -1,0 +1,1 @@
+A solar-powered library opened in Millbrook on Saturday after two years of construction. Most of the 4 million dollar budget came from the state. The library plans free classes in computing and foreign languages.

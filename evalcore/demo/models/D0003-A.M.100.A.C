@@ -1,0 +1,1 @@
+Northfield High School is banning phones in class starting in September, with devices kept in lockers. School leaders say it will improve focus and reduce bullying, while some parents fear losing contact with their children.
