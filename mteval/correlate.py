@@ -31,7 +31,7 @@ from evalcore.cli.meta_evaluate import Board, board
 from evalcore.data.human import Judgments
 from evalcore.data.human import read_judgments as read_keyed_judgments
 from evalcore.data.scores import read_score_json
-from evalcore.io.tables import HEADLINE, SHORT, table
+from evalcore.io.tables import HEADLINE, SHORT, interval, table
 from evalcore.io.textfiles import InputError
 from evalcore.metric import Score
 from evalcore.metric.registry import get_metric
@@ -188,7 +188,7 @@ def _entry(c: dict) -> str:
     """One correlation with its interval, or why it is undefined."""
     if c.get("undefined"):
         return c["undefined"]
-    return f"{c['value']:.3f} [{c['ci_low']:.2f}, {c['ci_high']:.2f}]" + (" !" if c.get("flags") else "")
+    return f"{c['value']:.3f} {interval(c)}"
 
 
 def _markdown(correlations: dict) -> str:
@@ -208,9 +208,7 @@ def _markdown(correlations: dict) -> str:
                     continue
                 parts = " · ".join(f"{SHORT[k]} {entry[k]['value']:.3f}" if entry[k].get("value") is not None
                                    else f"{SHORT[k]} -" for k in ("pearson", "spearman", "kendall"))
-                ci = entry[head]
-                cells.append(f"{parts} [{SHORT[head]} {ci['ci_low']:.2f}, {ci['ci_high']:.2f}]"
-                             + (" !" if ci.get("flags") else ""))
+                cells.append(f"{parts} {interval(entry[head], SHORT[head])}")
             rows.append([name, *cells])
         out += [table(["metric", *dims], rows), ""]
     return "\n".join(out)

@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from evalcore.io.tables import interval
+
 MAX_WIDTH_IN = 10.0
 DPI = 100
 #: label offsets in points, tried in order: near the point first, then further out
@@ -88,7 +90,7 @@ def scatter(names: Sequence[str], points: Mapping[str, Mapping[str, tuple[float,
                if s in human and dim in human[s] and not np.isnan(v)]
         c = correlations["system"][dim][name]
         r, tau = c["pearson"], c["kendall"]
-        ax.set_title(f"r {r['value']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}] · τ {tau['value']:.2f}", fontsize=8)
+        ax.set_title(f"r {r['value']:.2f} {interval(r)} · τ {tau['value']:.2f}", fontsize=8)
         ax.set_xlabel(name, fontsize=8)
         ax.set_ylabel(dim, fontsize=8)
         ax.tick_params(labelsize=7)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 # Per grouping, the correlation whose CI a table shows, and the heading it gets.
@@ -24,11 +25,19 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join([line(headers), sep, *(line(r) for r in rows)])
 
 
+def interval(entry: dict, label: str = "") -> str:
+    """A correlation entry's interval as tables show it: ``[label low, high]``, or ``[no interval]``
+    where none is defined (one document to resample, no defined resample); `` !`` marks a flag."""
+    low, high = entry.get("ci_low"), entry.get("ci_high")
+    if low is None or high is None or math.isnan(low) or math.isnan(high):
+        return "[no interval] !"
+    prefix = f"{label} " if label else ""
+    return f"[{prefix}{low:.2f}, {high:.2f}]" + (" !" if entry.get("flags") else "")
+
+
 def _cell(entry: dict, headline: str) -> str:
     parts = [f"{SHORT[k]} {entry[k]['value']:.3f}" for k in ("pearson", "spearman", "kendall")]
-    ci = entry[headline]
-    mark = " !" if ci.get("flags") else ""
-    return " · ".join(parts) + f" [{SHORT[headline]} {ci['ci_low']:.2f}, {ci['ci_high']:.2f}]{mark}"
+    return " · ".join(parts) + " " + interval(entry[headline], SHORT[headline])
 
 
 def correlation_rows(correlations: Mapping) -> list[tuple[str, str, list[str], list[list[str]]]]:

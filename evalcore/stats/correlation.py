@@ -326,6 +326,9 @@ def correlate(metric, human, grouping: str = "none", kind: str = "pearson", resa
     value = float(_grouping_values(metric, human, grouping, kind, None, pooled))
     if resamples is None:
         return Correlation(value, math.nan, math.nan, ci)
+    if metric.shape[0] < 2:
+        return Correlation(value, math.nan, math.nan, ci,
+                           (f"no-interval: {metric.shape[0]} document to resample (every resample is the same)",))
     boot = _grouping_values(metric, human, grouping, kind, resamples, pooled)
     boot = boot[~np.isnan(boot)]
     if math.isnan(value):

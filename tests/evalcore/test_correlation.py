@@ -265,3 +265,19 @@ def test_share_better_skips_resamples_where_either_is_undefined():
     b = np.array([0.1, 0.4, 0.3, np.nan])
     assert share_better(a, b) == 0.5
     assert np.isnan(share_better(np.array([np.nan]), np.array([1.0])))
+
+
+def test_one_document_has_a_value_but_no_interval():
+    """Resampling one document (one topic, one segment) repeats it: every resample is the same,
+    so the interval is undefined, never a zero-width one."""
+    from evalcore.io.tables import interval
+    from evalcore.stats.correlation import correlate, resample_documents
+
+    metric, human = np.array([[0.1, 0.5, 0.9]]), np.array([[0.2, 0.4, 0.8]])
+    c = correlate(metric, human, "system", "kendall", resample_documents(1, 200))
+    assert c.value == pytest.approx(1.0, abs=1e-12)
+    assert np.isnan(c.low) and np.isnan(c.high) and c.flags[0].startswith("no-interval: 1 document")
+    assert interval(c.as_dict()) == "[no interval] !"
+    two = correlate(np.array([[0.1, 0.5, 0.9], [0.3, 0.2, 0.6]]), np.array([[0.2, 0.4, 0.8], [0.1, 0.3, 0.5]]),
+                    "system", "kendall", resample_documents(2, 200))
+    assert not np.isnan(two.low) and interval(two.as_dict(), "τ").startswith("[τ ")
