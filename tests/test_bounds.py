@@ -87,6 +87,7 @@ def _script_line(code: str, seed: int, chars: int) -> str:
     the script's first 400 letters (Han/kana characters one after another where the language is
     read by characters)."""
     import random
+    import unicodedata
 
     import regex
 
@@ -94,7 +95,10 @@ def _script_line(code: str, seed: int, chars: int) -> str:
 
     lang = LANGUAGES[code]
     pattern = regex.compile(rf"[\p{{Script={lang.scripts[0]}}}&&\p{{L}}]", regex.V1)
-    pool = [chr(c) for c in range(0x20, 0x30000) if pattern.match(chr(c))][:400]
+    # letters that NFC keeps as they are: the caps count the text as read (NFC), and a presentation
+    # form (Hebrew U+FB2A, say) decomposes into two or three characters there
+    pool = [chr(c) for c in range(0x20, 0x30000)
+            if pattern.match(chr(c)) and unicodedata.normalize("NFC", chr(c)) == chr(c)][:400]
     rng = random.Random(seed)
     if lang.segmentation == "characters":
         return "".join(rng.choice(pool) for _ in range(chars))
