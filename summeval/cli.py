@@ -318,7 +318,10 @@ def _leaderboards(args, scored: dict, human: dict, names: list[str], dims: list[
 # ---- train ----------------------------------------------------------------------------
 
 def _train(args) -> int:
+    from evalcore.extras import require
     from evalcore.resources.registry import shared_data_dir
+
+    require("coherence", "summeval train cremer (spaCy parses, a scikit-learn SVR)")
     from summeval.cremer.model import DEFAULT_KERNEL, KERNELS
     from summeval.cremer.train import train_on_judged, train_on_news_and_chat, train_on_summeval
 

@@ -221,6 +221,30 @@ def test_the_lp_matchers_network_simplex_without_pot_names_the_lp_extra(monkeypa
     assert match([1.0, 2.0], [2.0, 1.0], np.eye(2)) == 2.0  # vertex-disjoint edges: a closed form
 
 
+def test_the_reference_matcher_without_pulp_names_the_lp_extra(monkeypatch):
+    from evalcore.matching import CoveredProblem, match
+    from evalcore.matching.covered import solve_covered_pulp
+
+    _without(monkeypatch, "pulp")
+    with pytest.raises(extras.MissingExtraError, match=r"reference matcher \(PuLP\) needs .*\(missing: pulp\)"):
+        match([1.0], [1.0], np.ones((1, 1)), method="pulp")
+    problem = CoveredProblem.from_links(2, 2, [((0, 1), (0, 1))])
+    with pytest.raises(extras.MissingExtraError, match=r"pip install 'aesop-eval\[lp\]'"):
+        solve_covered_pulp(problem)
+
+
+def test_training_cremer_without_the_coherence_extra_names_it(monkeypatch, capsys):
+    """scikit-learn comes with the learned metrics' extras: ``summeval train cremer`` in the base
+    install says which one, in one line."""
+    from summeval.cli import main
+
+    _without(monkeypatch, "sklearn")
+    assert main(["train", "cremer", "--out", "unused"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert "(missing: sklearn): pip install 'aesop-eval[coherence]'" in err
+
+
 def test_report_plots_without_matplotlib_stop_before_scoring(monkeypatch, tmp_path, capsys):
     """matplotlib is the ``report`` extra: ``--report`` with ``--human`` (the plots) says so in one
     line and exit 2 before any metric runs; the report without plots needs no extra."""
