@@ -138,6 +138,9 @@ def test_base_install_imports_every_package_and_cli(base_venv, workdir):
     proc = _run([str(base_venv / "bin" / "python"), "-c", code], cwd=workdir, env=_user_env(base_venv))
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.strip() == "None", "the installed suite must not find a checkout"
+    for command in ("aesop-eval", "summeval", "coherence", "parapeval", "mteval"):
+        proc = _run([str(base_venv / "bin" / command), "--help"], cwd=workdir, env=_user_env(base_venv))
+        assert proc.returncode == 0 and "usage:" in proc.stdout, (command, proc.stderr[-3000:])
 
 
 @pytest.mark.parametrize("command, metric, extra", [

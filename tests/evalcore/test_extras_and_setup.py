@@ -5,9 +5,12 @@ uses build once)."""
 from __future__ import annotations
 
 import ast
+import importlib
 import importlib.util
 import json
 import multiprocessing
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -233,16 +236,31 @@ def test_the_reference_matcher_without_pulp_names_the_lp_extra(monkeypatch):
         solve_covered_pulp(problem)
 
 
-def test_training_cremer_without_the_coherence_extra_names_it(monkeypatch, capsys):
-    """scikit-learn comes with the learned metrics' extras: ``summeval train cremer`` in the base
-    install says which one, in one line."""
-    from summeval.cli import main
-
+@pytest.mark.parametrize("prog, args, extra", [
+    ("summeval", ["train", "cremer"], "coherence"),
+    ("coherence", ["train", "dicomer"], "coherence"),
+    ("coherence", ["train", "parser"], "coherence"),
+    ("parapeval", ["train"], "pem"),
+])
+def test_training_without_scikit_learn_names_the_extra(monkeypatch, capsys, tmp_path, prog, args, extra):
+    """scikit-learn comes with the learned metrics' extras: a training command in the base install
+    says which one, in one line, before reading any data."""
+    main = importlib.import_module(f"{prog}.cli").main
     _without(monkeypatch, "sklearn")
-    assert main(["train", "cremer", "--out", "unused"]) == 2
+    assert main([*args, "--out", str(tmp_path / "model")]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
-    assert "(missing: sklearn): pip install 'aesop-eval[coherence]'" in err
+    assert f"(missing: sklearn): pip install 'aesop-eval[{extra}]'" in err
+
+
+def test_coherence_help_needs_no_extra():
+    """The command line lists DICOMER's training modes without importing scikit-learn."""
+    code = ("import sys; sys.modules['sklearn'] = None\n"
+            "from coherence.cli import main\n"
+            "sys.exit(main(['train', 'dicomer', '--help']))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "gdtb-permutation" in proc.stdout
 
 
 def test_report_plots_without_matplotlib_stop_before_scoring(monkeypatch, tmp_path, capsys):
