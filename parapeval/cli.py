@@ -30,6 +30,7 @@ from evalcore.cli.convention import (
     new_parser,
     select_metrics,
 )
+from evalcore.extras import require
 from evalcore.io.textfiles import InputError
 from evalcore.resources import defaults
 from evalcore.text.languages import language_code
@@ -163,6 +164,7 @@ def cmd_setup(args: argparse.Namespace) -> int:
 def cmd_train(args: argparse.Namespace) -> int:
     import numpy as np
 
+    require("pem", "parapeval train (PEM's features and scikit-learn SVR)")
     from parapeval.data import TWITTER_PARA_LICENCE, read_twitter_para, twitter_para_path
     from parapeval.pem.model import neutral_point, save_pem
     from parapeval.pem.train import feature_matrix, fit_pem, training_pairs

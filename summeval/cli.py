@@ -179,6 +179,10 @@ def _score(args) -> int:
     output = check_output_path(args.output)
     if args.human and not args.report:
         raise InputError("--human is read for the report's correlations: give --report DIR too")
+    if args.human:
+        from evalcore.extras import require
+
+        require("report", "the report's plots against --human")
     report = check_output_dir(args.report, "--report")
     human = _read_human(args.human) if args.human else None
     limits = limits_of(args)
@@ -314,7 +318,10 @@ def _leaderboards(args, scored: dict, human: dict, names: list[str], dims: list[
 # ---- train ----------------------------------------------------------------------------
 
 def _train(args) -> int:
+    from evalcore.extras import require
     from evalcore.resources.registry import shared_data_dir
+
+    require("coherence", "summeval train cremer (spaCy parses, a scikit-learn SVR)")
     from summeval.cremer.model import DEFAULT_KERNEL, KERNELS
     from summeval.cremer.train import train_on_judged, train_on_news_and_chat, train_on_summeval
 

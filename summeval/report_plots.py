@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from evalcore.extras import require
 from evalcore.io.tables import interval
 
 MAX_WIDTH_IN = 10.0
@@ -62,6 +63,7 @@ def place_labels(ax, xs: Sequence[float], ys: Sequence[float], labels: Sequence[
 
 
 def _pyplot():
+    require("report", "the report's plots")
     import matplotlib
 
     matplotlib.use("Agg")

@@ -118,6 +118,19 @@ def test_base_install_scores_the_shipped_demo(base_venv, workdir):
     assert (workdir / "shipped-demo" / "mt" / "src.fr").is_file()
 
 
+#: the base install's size guard in MiB (apparent size of a fresh venv's site-packages, pip and
+#: setuptools included): measured 471 MiB with POT, PuLP, matplotlib and scikit-learn in extras
+#: (828 MiB before); numba and llvmlite (~200 MiB) stay in it for TESLA-S's speed target
+BASE_INSTALL_MAX_MIB = 500
+
+
+def test_base_install_is_small_and_leaves_the_heavy_dependencies_to_extras(base_venv):
+    (site,) = (base_venv / "lib").glob("python3*/site-packages")
+    mib = sum(p.stat().st_size for p in site.rglob("*") if p.is_file() and not p.is_symlink()) / 2**20
+    assert mib <= BASE_INSTALL_MAX_MIB, f"the base install is {mib:.0f} MiB"
+    assert [m for m in ("ot", "pulp", "matplotlib", "sklearn") if (site / m).exists()] == []
+
+
 def test_base_install_imports_every_package_and_cli(base_venv, workdir):
     code = ("import evalcore, summeval, coherence, parapeval, mteval\n"
             "import summeval.cli, coherence.cli, parapeval.cli, mteval.cli, evalcore.cli.aesop\n"
@@ -125,6 +138,9 @@ def test_base_install_imports_every_package_and_cli(base_venv, workdir):
     proc = _run([str(base_venv / "bin" / "python"), "-c", code], cwd=workdir, env=_user_env(base_venv))
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.strip() == "None", "the installed suite must not find a checkout"
+    for command in ("aesop-eval", "summeval", "coherence", "parapeval", "mteval"):
+        proc = _run([str(base_venv / "bin" / command), "--help"], cwd=workdir, env=_user_env(base_venv))
+        assert proc.returncode == 0 and "usage:" in proc.stdout, (command, proc.stderr[-3000:])
 
 
 @pytest.mark.parametrize("command, metric, extra", [

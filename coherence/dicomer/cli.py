@@ -8,9 +8,8 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from coherence.dicomer.config import VARIANTS
+from coherence.dicomer.config import DEFAULT_MODE, DEFAULT_VARIANT, MODES, VARIANTS
 from coherence.dicomer.synthetic import GENRE_SETS
-from coherence.dicomer.train import DEFAULT_MODE, DEFAULT_VARIANT, MODES
 from coherence.inputs import add_relation_source_args, add_text_inputs, text_sources
 from evalcore.cli.convention import (
     EXIT_OK,
@@ -28,6 +27,7 @@ from evalcore.cli.convention import (
     strict_json,
     tsv_cell,
 )
+from evalcore.extras import require
 from evalcore.io.textfiles import InputError
 from evalcore.metric import ErrorRecord, Item, Score
 
@@ -125,6 +125,7 @@ def cmd_score(args) -> int:
 
 
 def cmd_train_dicomer(args) -> int:
+    require("coherence", "coherence train dicomer (spaCy parses, a scikit-learn RankSVM)")
     from coherence.dicomer.metric import model_path
     from coherence.dicomer.train import model_name, train
 

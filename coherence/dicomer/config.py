@@ -13,6 +13,12 @@ EN_MODES = ("union", "separate")
 COLUMNS = ("all_terms", "terms_in_args")
 TF_DEFINITIONS = ("occurrences", "sentences")
 INTRA_VALUES = ("relative", "count")
+#: training settings of :mod:`coherence.dicomer.train`, here so that the command line offers them
+#: without importing scikit-learn (the ``coherence`` extra)
+SUMMEVAL_MODES = ("listwise", "permutation", "combined")
+MODES = (*SUMMEVAL_MODES, "gdtb-permutation")
+DEFAULT_MODE = "gdtb-permutation"
+DEFAULT_VARIANT = "DICOMER-N"
 
 
 @dataclass(frozen=True)

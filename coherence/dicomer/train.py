@@ -22,14 +22,10 @@ from pathlib import Path
 import numpy as np
 
 from coherence.dicomer.analysis import Analysis, parser_id, shared_cache
-from coherence.dicomer.config import variant_config
+from coherence.dicomer.config import DEFAULT_MODE, DEFAULT_VARIANT, MODES, SUMMEVAL_MODES, variant_config
 from coherence.dicomer.model import DicomerModel, permutation_training_set
 from evalcore.resources.registry import shared_data_dir
 
-SUMMEVAL_MODES = ("listwise", "permutation", "combined")
-MODES = (*SUMMEVAL_MODES, "gdtb-permutation")
-DEFAULT_MODE = "gdtb-permutation"
-DEFAULT_VARIANT = "DICOMER-N"
 SUMMEVAL_FILE = ("summeval", "summeval_16sys_mean_expert.json")
 N_PERMUTATIONS = 20
 GDTB_NOTE = ("GDTB annotations CC BY 4.0 (Liu, Zeldes et al.); parser: coherence/models/parser_tier1.json")

@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from evalcore.extras import require
 from evalcore.matching.highs import new_highs
 from evalcore.matching.solve import match
 
@@ -243,6 +244,7 @@ def solve_covered(problem: CoveredProblem) -> CoveredSolution:
 
 def solve_covered_pulp(problem: CoveredProblem, solver: str = "highs") -> float:
     """The same LP written out in full for PuLP (every node, the paper's rows): the reference."""
+    require("lp", "the reference matcher (PuLP)")
     import pulp
 
     lp = pulp.LpProblem("covered_match", pulp.LpMaximize)

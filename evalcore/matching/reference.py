@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from evalcore.extras import require
 from evalcore.matching.highs import silence_highs_banner
 from evalcore.matching.problem import MatchProblem
 
 
 def solve_pulp(problem: MatchProblem, solver: str = "cbc") -> float:
+    require("lp", "the reference matcher (PuLP)")
     import pulp
 
     x, y, sim = problem.x, problem.y, problem.sim

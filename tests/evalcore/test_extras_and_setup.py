@@ -5,10 +5,15 @@ uses build once)."""
 from __future__ import annotations
 
 import ast
+import importlib
 import importlib.util
+import json
 import multiprocessing
+import subprocess
+import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from evalcore import extras
@@ -203,3 +208,78 @@ def test_all_scores_every_installed_metric_and_names_the_skipped_ones(monkeypatc
     assert main(["score", "--models", str(demo / "models"), "--peers", str(demo / "peers"), "-m", "all",
                  "-m", "dicomer"]) == 2
     assert "metric 'dicomer' needs the optional dependencies of 'coherence'" in capsys.readouterr().err
+
+
+def test_the_lp_matchers_network_simplex_without_pot_names_the_lp_extra(monkeypatch):
+    """POT is the ``lp`` extra: a general LP (no closed form) without it is an error naming the
+    install, while closed forms (TESLA-S's exact match) need no extra."""
+    from evalcore.matching import match, transport
+
+    _without(monkeypatch, "ot")
+    transport._emd_wrap.cache_clear()
+    general = np.array([[0.5, 0.2], [0.3, 0.9]])
+    with pytest.raises(extras.MissingExtraError, match=r"network simplex needs .*\(missing: ot\): "
+                                                      r"pip install 'aesop-eval\[lp\]'"):
+        match([1.0, 2.0], [2.0, 1.0], general)
+    assert match([1.0, 2.0], [2.0, 1.0], np.eye(2)) == 2.0  # vertex-disjoint edges: a closed form
+
+
+def test_the_reference_matcher_without_pulp_names_the_lp_extra(monkeypatch):
+    from evalcore.matching import CoveredProblem, match
+    from evalcore.matching.covered import solve_covered_pulp
+
+    _without(monkeypatch, "pulp")
+    with pytest.raises(extras.MissingExtraError, match=r"reference matcher \(PuLP\) needs .*\(missing: pulp\)"):
+        match([1.0], [1.0], np.ones((1, 1)), method="pulp")
+    problem = CoveredProblem.from_links(2, 2, [((0, 1), (0, 1))])
+    with pytest.raises(extras.MissingExtraError, match=r"pip install 'aesop-eval\[lp\]'"):
+        solve_covered_pulp(problem)
+
+
+@pytest.mark.parametrize("prog, args, extra", [
+    ("summeval", ["train", "cremer"], "coherence"),
+    ("coherence", ["train", "dicomer"], "coherence"),
+    ("coherence", ["train", "parser"], "coherence"),
+    ("parapeval", ["train"], "pem"),
+])
+def test_training_without_scikit_learn_names_the_extra(monkeypatch, capsys, tmp_path, prog, args, extra):
+    """scikit-learn comes with the learned metrics' extras: a training command in the base install
+    says which one, in one line, before reading any data."""
+    main = importlib.import_module(f"{prog}.cli").main
+    _without(monkeypatch, "sklearn")
+    assert main([*args, "--out", str(tmp_path / "model")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert f"(missing: sklearn): pip install 'aesop-eval[{extra}]'" in err
+
+
+def test_coherence_help_needs_no_extra():
+    """The command line lists DICOMER's training modes without importing scikit-learn."""
+    code = ("import sys; sys.modules['sklearn'] = None\n"
+            "from coherence.cli import main\n"
+            "sys.exit(main(['train', 'dicomer', '--help']))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "gdtb-permutation" in proc.stdout
+
+
+def test_report_plots_without_matplotlib_stop_before_scoring(monkeypatch, tmp_path, capsys):
+    """matplotlib is the ``report`` extra: ``--report`` with ``--human`` (the plots) says so in one
+    line and exit 2 before any metric runs; the report without plots needs no extra."""
+    from summeval.cli import main
+
+    _without(monkeypatch, "matplotlib")
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text(json.dumps({"topic": "d1", "system": "s1", "summary": "The cat sat on the mat.",
+                                 "references": ["A cat was sitting on the mat."]}) + "\n", "utf-8")
+    human = tmp_path / "human.jsonl"
+    human.write_text(json.dumps({"topic": "d1", "system": "s1", "overall": 3.0}) + "\n", "utf-8")
+    args = ["score", "-i", str(pairs), "-m", "tesla-s", "--format", "json"]
+    code = main([*args, "--report", str(tmp_path / "plotted"), "--human", str(human)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("summeval: error: the report's plots against --human needs") \
+        and "(missing: matplotlib): pip install 'aesop-eval[report]'" in err
+    assert not (tmp_path / "plotted").exists()
+    assert main([*args, "--report", str(tmp_path / "plain")]) == 0
+    assert (tmp_path / "plain" / "report.html").is_file()
