@@ -97,8 +97,12 @@ def scale(argv: Sequence[str]) -> int:
     p.add_argument("--data", type=Path, help="SummEval 16-system JSON the corpus is drawn from")
     p.add_argument("--summaries", type=int, default=100_000)
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--memory-base", type=int, default=2_000, metavar="N",
+                   help="items at 1x of the peak-memory table (10x and 100x follow; 0 = no memory table)")
+    p.add_argument("--no-throughput", action="store_true", help="only the peak-memory table")
     a = p.parse_args(argv)
-    run(a.data, a.out, n_summaries=a.summaries, workers=a.workers)
+    run(a.data, a.out, n_summaries=a.summaries, workers=a.workers, memory_base=a.memory_base,
+        throughput=not a.no_throughput)
     return 0
 
 

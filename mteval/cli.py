@@ -12,8 +12,10 @@ unreadable input, such as files whose line counts differ).
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
+from typing import IO
 
 from evalcore.cli.convention import (
     EXIT_OK,
@@ -26,6 +28,7 @@ from evalcore.cli.convention import (
     command,
     dispatch,
     emit,
+    emit_streamed,
     exit_code,
     guarded,
     limits_of,
@@ -270,16 +273,51 @@ def _score(args) -> int:
     src = read_segments(args.src) if args.src else None
     check_aligned([*refs, *hyps, *([src] if src else [])])
     systems = {(name, h.path): segments_of(h, refs, src) for name, h in zip(_system_names(args.input), hyps)}
-    results = score_systems(systems, metrics, jobs=args.jobs, limits=limits, scheduler=args.scheduler)
-    sig = significance(metrics, results, test, args.paired_n, args.seed, args.paired_incomplete) if test else None
     signatures = signatures_of(metrics, len(refs))
-    emit(args.format, {"json": lambda: to_json({n: s.as_dict() for n, s in signatures.items()}, names, results, sig,
-                                               args.segments),
-                       "jsonl": lambda: to_jsonl(names, results, args.segments),
-                       "tsv": lambda: to_tsv(names, results, args.segments),
-                       "table": lambda: to_text(names, results, sig, args.segments)},
-         [str(s) for s in signatures.values()], output)
-    return exit_code(sum(r.failed for r in results), sum(len(r.segments) for r in results), "segments")
+    score = functools.partial(score_systems, systems, metrics, jobs=args.jobs, limits=limits, scheduler=args.scheduler)
+    if args.format in ("jsonl", "tsv") and args.segments:  # written line by line as the lines are scored
+        results: list = []
+        emit_streamed(lambda out: results.extend(_stream_segments(out, args.format, names, [n for n, _ in systems],
+                                                                  score)),
+                      [str(s) for s in signatures.values()], output)
+    else:  # JSON and the table show every line's errors: they keep the lines
+        results = score(keep_segments=args.format in ("json", "table"))
+    sig = significance(metrics, results, test, args.paired_n, args.seed, args.paired_incomplete) if test else None
+    if not (args.format in ("jsonl", "tsv") and args.segments):
+        emit(args.format, {"json": lambda: to_json({n: s.as_dict() for n, s in signatures.items()}, names, results,
+                                                   sig, args.segments),
+                           "jsonl": lambda: to_jsonl(names, results, args.segments),
+                           "tsv": lambda: to_tsv(names, results, args.segments),
+                           "table": lambda: to_text(names, results, sig, args.segments)},
+             [str(s) for s in signatures.values()], output)
+    return exit_code(sum(r.failed for r in results), sum(r.n_lines for r in results), "segments")
+
+
+def _stream_segments(out, fmt: str, names: list[str], system_names: list[str], score) -> list:
+    """Score, writing every line's JSONL or TSV row as soon as it is scored: the first system's
+    straight to ``out``, the others' to a temporary file each, copied after it in system order."""
+    import shutil
+    import tempfile
+    from contextlib import ExitStack
+
+    from mteval.report import segment_jsonl, segment_tsv, tsv_segment_head
+
+    row = segment_jsonl if fmt == "jsonl" else segment_tsv
+    if fmt == "tsv":
+        out.write(tsv_segment_head(names))
+    with ExitStack() as stack:
+        spools: dict[int, IO[str]] = {}
+
+        def on_line(s: int, k: int, results) -> None:
+            if s and s not in spools:
+                spools[s] = stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8"))
+            (spools[s] if s else out).write(row(names, system_names[s], k, results))
+
+        results = score(keep_segments=False, on_line=on_line)
+        for s in sorted(spools):
+            spools[s].seek(0)
+            shutil.copyfileobj(spools[s], out)
+    return results
 
 
 # ---- correlate ----------------------------------------------------------------------------------

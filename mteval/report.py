@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from evalcore.cli.convention import jsonl_line, strict_json, tsv_cell
 from evalcore.io.tables import table
+from evalcore.metric.base import Result
 from evalcore.metric.records import finite_or_none
 from mteval.scoring import SystemResult
 
@@ -23,7 +24,7 @@ def _errors(results: Sequence[SystemResult]) -> list[str]:
     """One line per unscorable (line, metric set): metrics that fail alike share a line."""
     out = []
     for r in results:
-        for row in r.segments:
+        for row in _kept(r):
             failed: dict[str, list[str]] = {}
             for name, res in row.items():
                 if not res.ok:
@@ -38,7 +39,7 @@ def _errors(results: Sequence[SystemResult]) -> list[str]:
 def _corpus_cell(r: SystemResult, name: str) -> str:
     """A corpus score, marked when it leaves lines out."""
     value = _num(r.corpus[name].value)
-    return value if r.complete(name) else f"{value} (incomplete: {len(r.scored(name))} of {len(r.segments)})"
+    return value if r.complete(name) else f"{value} (incomplete: {len(r.scored(name))} of {r.n_lines})"
 
 
 def _notes(results: Sequence[SystemResult], names: Sequence[str]) -> list[str]:
@@ -60,7 +61,7 @@ def _notes(results: Sequence[SystemResult], names: Sequence[str]) -> list[str]:
 def to_text(names: Sequence[str], results: Sequence[SystemResult], sig: dict | None, segments: bool) -> str:
     """System scores (and counts of scored lines), paired tests, segment scores, error lines."""
     rows = [[r.name, *(_corpus_cell(r, n) for n in names),
-             f"{len(r.segments) - r.failed}/{len(r.segments)}"] for r in results]
+             f"{r.n_lines - r.failed}/{r.n_lines}"] for r in results]
     out = [table(["system", *names, "lines scored"], rows), ""]
     notes = _notes(results, names)
     if notes:
@@ -85,7 +86,7 @@ def to_text(names: Sequence[str], results: Sequence[SystemResult], sig: dict | N
         out += [table(["metric", "system", "score", "difference", "95% CI", "p"], sig_rows), ""]
     if segments:
         seg_rows = [[r.name, str(k + 1), *(_num(row[n].value) for n in names)]
-                    for r in results for k, row in enumerate(r.segments)]
+                    for r in results for k, row in enumerate(_kept(r))]
         out += [table(["system", "line", *names], seg_rows), ""]
     errors = _errors(results)
     if errors:
@@ -93,27 +94,50 @@ def to_text(names: Sequence[str], results: Sequence[SystemResult], sig: dict | N
     return "\n".join(out)
 
 
+def segment_record(names: Sequence[str], system: str, k: int, row: dict[str, Result]) -> dict:
+    """Line k+1 of a system as JSON: its scores, and where present components, notes, errors."""
+    entry: dict = {"system": system, "line": k + 1, "scores": {n: finite_or_none(row[n].value) for n in names}}
+    comps = {}
+    for n in names:
+        res = row[n]
+        if res.ok and res.components:
+            comps[n] = dict(res.components)
+    if comps:
+        entry["components"] = comps
+    notes = {n: list(row[n].notes) for n in names if row[n].ok and row[n].notes}
+    if notes:
+        entry["notes"] = notes
+    errors = {n: row[n].message for n in names if not row[n].ok}
+    if errors:
+        entry["errors"] = errors
+    return entry
+
+
+def segment_tsv(names: Sequence[str], system: str, k: int, row: dict[str, Result]) -> str:
+    """Line k+1 of a system as a TSV row: system, line, one value per metric, the errors."""
+    cells = [system, k + 1, *(row[n].value for n in names),
+             "; ".join(f"{n}: {row[n].message}" for n in names if not row[n].ok)]
+    return "\t".join(tsv_cell(c) for c in cells) + "\n"
+
+
+def segment_jsonl(names: Sequence[str], system: str, k: int, row: dict[str, Result]) -> str:
+    """Line k+1 of a system as a JSONL line (:func:`segment_record`)."""
+    return jsonl_line(segment_record(names, system, k, row)) + "\n"
+
+
+def tsv_segment_head(names: Sequence[str]) -> str:
+    return "\t".join(tsv_cell(c) for c in ["system", "line", *names, "error"]) + "\n"
+
+
 def _segment_rows(names: Sequence[str], results: Sequence[SystemResult]) -> list[dict]:
-    rows = []
-    for r in results:
-        for k, row in enumerate(r.segments):
-            entry: dict = {"system": r.name, "line": k + 1,
-                           "scores": {n: finite_or_none(row[n].value) for n in names}}
-            comps = {}
-            for n in names:
-                res = row[n]
-                if res.ok and res.components:
-                    comps[n] = dict(res.components)
-            if comps:
-                entry["components"] = comps
-            notes = {n: list(row[n].notes) for n in names if row[n].ok and row[n].notes}
-            if notes:
-                entry["notes"] = notes
-            errors = {n: row[n].message for n in names if not row[n].ok}
-            if errors:
-                entry["errors"] = errors
-            rows.append(entry)
-    return rows
+    return [segment_record(names, r.name, k, row) for r in results for k, row in enumerate(_kept(r))]
+
+
+def _kept(r: SystemResult) -> list[dict[str, Result]]:
+    """The system's per-line results, which a caller rendering every line has kept."""
+    if r.segments is None:
+        raise ValueError(f"{r.name}: the per-line results were not kept (score_systems(keep_segments=True))")
+    return r.segments
 
 
 def _complete_value(r: SystemResult, name: str) -> float | None:
@@ -125,9 +149,9 @@ def _system_rows(names: Sequence[str], results: Sequence[SystemResult]) -> list[
     rows = []
     for r in results:
         partial = [n for n in names if not r.complete(n)]
-        row = {"system": r.name, "path": r.path, "lines": len(r.segments), "complete": not partial,
+        row = {"system": r.name, "path": r.path, "lines": r.n_lines, "complete": not partial,
                "scored": {n: len(r.scored(n)) for n in names},
-               "incomplete": {n: f"scored {len(r.scored(n))} of {len(r.segments)} lines" for n in partial},
+               "incomplete": {n: f"scored {len(r.scored(n))} of {r.n_lines} lines" for n in partial},
                "empty_lines": r.empty_lines(),
                "scores": {n: _complete_value(r, n) for n in names}}
         if partial:
@@ -149,19 +173,17 @@ def to_json(signatures: dict, names: Sequence[str], results: Sequence[SystemResu
 
 
 def to_jsonl(names: Sequence[str], results: Sequence[SystemResult], segments: bool) -> str:
-    rows = _segment_rows(names, results) if segments else _system_rows(names, results)
-    return "".join(jsonl_line(r) + "\n" for r in rows)
+    if segments:
+        return "".join(segment_jsonl(names, r.name, k, row) for r in results for k, row in enumerate(_kept(r)))
+    return "".join(jsonl_line(r) + "\n" for r in _system_rows(names, results))
 
 
 def to_tsv(names: Sequence[str], results: Sequence[SystemResult], segments: bool) -> str:
     if segments:
-        head: list[object] = ["system", "line", *names, "error"]
-        rows: list[list[object]] = [[r.name, k + 1, *(row[n].value for n in names),
-                 "; ".join(f"{n}: {row[n].message}" for n in names if not row[n].ok)]
-                for r in results for k, row in enumerate(r.segments)]
-    else:
-        head = ["system", *names, "lines", "lines_scored", "complete"]
-        rows = [[r.name, *(_complete_value(r, n) for n in names), len(r.segments), len(r.segments) - r.failed,
-                 "yes" if all(r.complete(n) for n in names) else "no"]
-                for r in results]
+        return tsv_segment_head(names) + "".join(segment_tsv(names, r.name, k, row)
+                                                 for r in results for k, row in enumerate(_kept(r)))
+    head: list[object] = ["system", *names, "lines", "lines_scored", "complete"]
+    rows: list[list[object]] = [[r.name, *(_complete_value(r, n) for n in names), r.n_lines, r.n_lines - r.failed,
+             "yes" if all(r.complete(n) for n in names) else "no"]
+            for r in results]
     return "".join("\t".join(tsv_cell(c) for c in row) + "\n" for row in [head, *rows])

@@ -17,7 +17,8 @@ import numpy as np
 
 from evalcore.metric import ErrorRecord, InputLimits, Item, Metric, Score
 from evalcore.metric.base import Result
-from evalcore.metric.batch import score_with
+from evalcore.metric.batch import iter_scored
+from evalcore.metric.columns import ScoreColumns
 from evalcore.metric.inputs import EMPTY_NOTE
 from evalcore.metric.statistics import SufficientStatistics
 from mteval.io import Segment
@@ -25,50 +26,79 @@ from mteval.io import Segment
 
 @dataclass
 class SystemResult:
-    """One system's per-line results (a Score or an ErrorRecord per metric) and corpus scores."""
+    """One system's results, kept compactly as they are scored: per metric, which lines it scored
+    and their scores as columns (what corpus scores and paired tests read), the lines with an empty
+    output, how many lines some metric could not score; ``segments`` (every line's Score or
+    ErrorRecord per metric) only where the caller keeps them; and the corpus scores."""
 
     name: str
     path: str
-    segments: list[dict[str, Result]]
+    n_lines: int
+    metrics: Sequence[str]
+    segments: list[dict[str, Result]] | None = None
     corpus: dict[str, Score] = field(default_factory=dict)
+    columns: dict[str, ScoreColumns] = field(init=False)
+    _scored: dict[str, bytearray] = field(init=False)
+    _empty: list[int] = field(init=False, default_factory=list)
+    _failed: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        self.columns = {m: ScoreColumns() for m in self.metrics}
+        self._scored = {m: bytearray() for m in self.metrics}
+
+    def add(self, row: dict[str, Result]) -> None:
+        """The next line's results (lines are added in order)."""
+        line = len(next(iter(self._scored.values()), ()))
+        for name, result in row.items():
+            self._scored[name].append(result.ok)
+            if result.ok:
+                self.columns[name].append(result)
+        if any(r.ok and EMPTY_NOTE in r.notes for r in row.values()):
+            self._empty.append(line + 1)
+        self._failed += not all(r.ok for r in row.values())
+        if self.segments is not None:
+            self.segments.append(row)
 
     def scored(self, metric: str) -> list[int]:
         """0-based lines this metric scored."""
-        return [k for k, row in enumerate(self.segments) if row[metric].ok]
-
-    def scores(self, metric: str, lines: Sequence[int]) -> list[Score]:
-        """The metric's scores of ``lines`` (0-based), each of which it scored."""
-        out = []
-        for k in lines:
-            result = self.segments[k][metric]
-            if not result.ok:
-                raise ValueError(f"{self.path}: line {k + 1} has no {metric} score: {result.message}")
-            out.append(result)
-        return out
+        return np.flatnonzero(np.frombuffer(self._scored[metric], dtype=np.uint8)).tolist()
 
     def complete(self, metric: str) -> bool:
         """Whether this metric scored every line (its corpus score covers the whole test set)."""
-        return all(row[metric].ok for row in self.segments)
+        return all(self._scored[metric])
 
     def empty_lines(self) -> list[int]:
         """1-based lines whose output is empty (scored as empty translations)."""
-        return [k + 1 for k, row in enumerate(self.segments)
-                if any(r.ok and EMPTY_NOTE in r.notes for r in row.values())]
+        return list(self._empty)
 
     @property
     def failed(self) -> int:
         """Lines some metric could not score."""
-        return sum(not all(r.ok for r in row.values()) for row in self.segments)
+        return self._failed
+
+
+def corpus_score(metric: Metric, columns: ScoreColumns) -> Score:
+    """The metric's corpus score of the scores in ``columns`` (its own aggregate; for sufficient
+    statistics, from their matrix without making a Score per line)."""
+    if isinstance(metric, SufficientStatistics):
+        return metric.score_of_statistics(columns.matrix(metric.statistic_names()))
+    return metric.aggregate_scores(columns)
 
 
 def score_systems(systems: dict[tuple[str, str], list[Segment]], metrics: Sequence[Metric], jobs: int = 1,
-                  limits: InputLimits | None = None, progress: bool = True, scheduler=None) -> list[SystemResult]:
+                  limits: InputLimits | None = None, progress: bool = True, scheduler=None,
+                  keep_segments: bool = True, on_line=None) -> list[SystemResult]:
     """Score every system's segments with every metric; unscorable lines get error records. Items
     are scored line by line across systems, so each reference set is preprocessed once; with
-    ``scheduler`` on a Dask cluster (:mod:`evalcore.run.distributed`). Corpus scores are made here from
+    ``scheduler`` on a Dask cluster (:mod:`evalcore.run.distributed`). Each system's lines are
+    handed on in order as soon as they and the lines before them are scored: to
+    ``on_line(system index, 0-based line, results)`` if given, and kept in ``segments`` if
+    ``keep_segments``; otherwise only their compact columns stay. Corpus scores are made here from
     every segment's score (summed statistics for BLEU, chrF, TER), wherever the segments ran."""
     keys = list(systems)
     n_lines = len(next(iter(systems.values())))
+    names = [m.name for m in metrics]
+    out = [SystemResult(name, path, n_lines, names, [] if keep_segments else None) for name, path in keys]
     order: list[tuple[int, int]] = []
     items: list[Item] = []
     for k in range(n_lines):
@@ -77,22 +107,40 @@ def score_systems(systems: dict[tuple[str, str], list[Segment]], metrics: Sequen
             if item is not None:
                 order.append((s, k))
                 items.append(item)
-    scored = score_with(metrics, items, jobs=jobs, progress=progress, limits=limits, unit="segment",
-                        key=lambda item: item.references, scheduler=scheduler)
-    rows: list[list[dict[str, Result] | None]] = [[None] * n_lines for _ in keys]
-    for (s, k), line_results in zip(order, scored):
-        rows[s][k] = line_results
-    out = []
-    for s, (name, path) in enumerate(keys):
-        segments: list[dict[str, Result]] = []
-        for k, seg in enumerate(systems[(name, path)]):
-            row = rows[s][k]
-            segments.append(row if row is not None else
-                            {m.name: ErrorRecord(f"{path}:{k + 1}", m.name, seg.error) for m in metrics})
-        result = SystemResult(name, path, segments)
+    waiting: list[dict[int, dict[str, Result]]] = [{} for _ in keys]  # scored before an earlier line
+    next_line = [0] * len(keys)
+
+    def hand_on(s: int) -> None:
+        segments = systems[keys[s]]
+        while next_line[s] < n_lines:
+            k = next_line[s]
+            seg = segments[k]
+            if seg.item is None:
+                row: dict[str, Result] = {m.name: ErrorRecord(f"{keys[s][1]}:{k + 1}", m.name, seg.error)
+                                          for m in metrics}
+            elif k in waiting[s]:
+                row = waiting[s].pop(k)
+            else:
+                return
+            out[s].add(row)
+            if on_line is not None:
+                on_line(s, k, row)
+            next_line[s] += 1
+
+    for s in range(len(keys)):
+        hand_on(s)  # unscorable first lines
+    for chunk, results in iter_scored(metrics, items, jobs=jobs, progress=progress, limits=limits, unit="segment",
+                                      key=lambda item: item.references, scheduler=scheduler):
+        touched = set()
+        for position, line_results in zip(chunk, results):
+            s, k = order[position]
+            waiting[s][k] = line_results
+            touched.add(s)
+        for s in sorted(touched):
+            hand_on(s)
+    for result in out:
         for m in metrics:
-            result.corpus[m.name] = m.aggregate([row[m.name] for row in result.segments if row[m.name].ok])
-        out.append(result)
+            result.corpus[m.name] = corpus_score(m, result.columns[m.name])
     return out
 
 
@@ -102,11 +150,12 @@ def paired_inputs(metric: Metric, results: Sequence[SystemResult]):
     common = sorted(set.intersection(*(set(r.scored(metric.name)) for r in results)))
     per_system = {}
     for r in results:
-        scores = r.scores(metric.name, common)
+        rows = np.searchsorted(r.scored(metric.name), common)  # each common line's place among the scored
+        columns = r.columns[metric.name]
         if isinstance(metric, SufficientStatistics):
-            per_system[r.name] = metric.statistics(scores)
+            per_system[r.name] = columns.matrix(metric.statistic_names())[rows]
         else:
-            per_system[r.name] = np.array([s.value for s in scores], dtype=float)
+            per_system[r.name] = columns.values()[rows]
     aggregate = metric.corpus_from_statistics if isinstance(metric, SufficientStatistics) else None
     return per_system, aggregate, common
 
@@ -125,7 +174,7 @@ def significance(metrics: Sequence[Metric], results: Sequence[SystemResult], tes
                        "n_samples": n_samples or DEFAULT_SAMPLES[test], "seed": seed}
         kept = [incomplete or r.complete(metric.name) for r in results]
         compared = [r for r, keep in zip(results, kept) if keep]
-        left_out = {r.name: f"scored {len(r.scored(metric.name))} of {len(r.segments)} lines"
+        left_out = {r.name: f"scored {len(r.scored(metric.name))} of {r.n_lines} lines"
                     for r, keep in zip(results, kept) if not keep}
         if left_out:
             entry["left_out"] = left_out

@@ -1,5 +1,6 @@
 """`python -m benchmarks scale`: throughput on a large synthetic corpus, one process vs local worker
-processes vs a Dask cluster running the unchanged batch function.
+processes vs a Dask cluster running the unchanged batch function; and the peak memory of every
+scoring command at 1x, 10x and 100x the items (:mod:`benchmarks.summeval.memory`).
 
 The corpus is made from SummEval: each synthetic summary is three sentences drawn (seeded) from
 the 16 system summaries of one of the 100 documents, scored against that document's first four
@@ -53,12 +54,33 @@ def _throughput(label: str, workers: int, fn, items) -> dict:
             "per_worker": len(items) / seconds / workers}
 
 
-def run(data: Path | None, out: Path, n_summaries: int = 100_000, workers: int = 2) -> dict:
+def run(data: Path | None, out: Path, n_summaries: int = 100_000, workers: int = 2, memory_base: int = 2_000,
+        throughput: bool = True) -> dict:
+    from benchmarks.summeval.memory import measure, memory_markdown
+
+    data = data or shared_data_dir().joinpath(*DEFAULT_FILE)
+    report: dict[str, Any] = {"data": str(data), "machine": machine()}
+    md = ""
+    if throughput:
+        report.update(n_summaries=n_summaries, metrics=list(METRICS), references_per_summary=4,
+                      runs=_throughput_runs(data, n_summaries, workers), peak_rss_mib=peak_rss_mib())
+        md += f"## Scale: {n_summaries:,} synthetic summaries x 4 references, TESLA-S\n\n{runs_markdown(report)}\n"
+    if memory_base:
+        report["memory"] = {"base_items": memory_base,
+                            "rows": measure(lambda n: synthetic_corpus(data, n), memory_base)}
+        md += ("\n" if md else "") + (f"## Peak memory at 1x, 10x and 100x the items\n\n"
+               f"{machine_line(report['machine'])} Each command runs in its own process; the peak is its maximum "
+               f"resident set size.\n\n{memory_markdown(report['memory'])}\n")
+    write_report(out, "scale", md, report)
+    print(md)
+    return report
+
+
+def _throughput_runs(data: Path, n_summaries: int, workers: int) -> list[dict]:
     from dask.distributed import Client, LocalCluster
 
     from summeval.distributed import score_items_dask
 
-    data = data or shared_data_dir().joinpath(*DEFAULT_FILE)
     items = synthetic_corpus(data, n_summaries)
     metrics = build_metrics(METRICS)
     rows = [_throughput("one process (score_items)", 1, lambda it: score_items(it, metrics), items),
@@ -68,13 +90,7 @@ def run(data: Path | None, out: Path, n_summaries: int = 100_000, workers: int =
             Client(cluster) as client:
         rows.append(_throughput(f"Dask LocalCluster, {workers} workers", workers,
                                 lambda it: score_items_dask(it, metrics, client=client), items))
-    report: dict[str, Any] = {"data": str(data), "machine": machine(), "n_summaries": n_summaries,
-                              "metrics": list(METRICS),
-              "references_per_summary": 4, "runs": rows, "peak_rss_mib": peak_rss_mib()}
-    md = f"## Scale: {n_summaries:,} synthetic summaries x 4 references, TESLA-S\n\n{runs_markdown(report)}\n"
-    write_report(out, "scale", md, report)
-    print(md)
-    return report
+    return rows
 
 
 def runs_markdown(report: dict) -> str:

@@ -29,7 +29,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, TextIO, overload
 
 from evalcore import __version__
 from evalcore.io.textfiles import InputError, shown
@@ -280,18 +280,25 @@ class OutputError(Exception):
 
 
 def write_output(text: str, path: Path | None) -> None:
-    """Write to the (pre-checked) output file, or stdout; a failing write (no space left) is an
-    :class:`OutputError` naming the file. A regular file is written to a temporary file in its
-    folder and renamed into place, so a failed write leaves the old content whole; a device or
-    pipe (``/dev/null``, a FIFO) is written directly."""
+    """Write to the (pre-checked) output file, or stdout (:func:`stream_output`)."""
+    stream_output(path, lambda out: out.write(text))
+
+
+def stream_output(path: Path | None, write: Callable[[TextIO], object]) -> None:
+    """Call ``write`` with the (pre-checked) output file open, or stdout, so a long output can be
+    written piece by piece; a failing write (no space left) is an :class:`OutputError` naming the
+    file. A regular file is written to a temporary file in its folder and renamed into place, so a
+    failed write leaves the old content whole; a device or pipe (``/dev/null``, a FIFO) is written
+    directly."""
     try:
         if path is None:
-            sys.stdout.write(text)
+            write(sys.stdout)
             sys.stdout.flush()
         elif path.exists() and not path.resolve().is_file():
-            path.write_text(text, "utf-8")
+            with path.open("w", encoding="utf-8") as out:
+                write(out)
         else:
-            _replace_file(path.resolve(), text)
+            _replace_file(path.resolve(), write)
     except BrokenPipeError:
         raise
     except OSError as exc:
@@ -299,15 +306,16 @@ def write_output(text: str, path: Path | None) -> None:
                           f"{exc.strerror or exc}") from None
 
 
-def _replace_file(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file renamed into place, keeping the old
-    file's permissions."""
+def _replace_file(path: Path, write_text: Callable[[TextIO], object]) -> None:
+    """Write ``path`` through a temporary file renamed into place, keeping the old file's
+    permissions."""
     from evalcore.io.persist import atomic_write
 
     mode = path.stat().st_mode & 0o7777 if path.exists() else None
 
     def write(tmp: Path) -> None:
-        tmp.write_text(text, "utf-8")
+        with tmp.open("w", encoding="utf-8") as out:
+            write_text(out)
         if mode is not None:
             os.chmod(tmp, mode)
 
@@ -323,10 +331,18 @@ def emit(fmt: str, body: str | Mapping[str, Callable[[], str]], signatures: Iter
     signatures = list(signatures)
     if fmt == "table":
         body = body.rstrip("\n") + "\n\nSignatures:\n" + "".join(f"  {s}\n" for s in signatures)
-    write_output(body, path)
     if fmt in ("jsonl", "tsv"):
-        for sig in signatures:
-            print(sig, file=sys.stderr)
+        emit_streamed(lambda out: out.write(body), signatures, path)
+    else:
+        write_output(body, path)
+
+
+def emit_streamed(write: Callable[[TextIO], object], signatures: Iterable[str], path: Path | None) -> None:
+    """JSONL or TSV written piece by piece as ``write`` makes it (:func:`stream_output`), then the
+    signatures on stderr, as :func:`emit` puts them."""
+    stream_output(path, write)
+    for sig in signatures:
+        print(sig, file=sys.stderr)
 
 
 def exit_code(n_failed: int, n_total: int, what: str = "items") -> int:

@@ -376,19 +376,27 @@ class Metric(ABC):
         records = list(records)
         scores = [r for r in records if r.ok]
         errors = len(records) - len(scores)
-        result = self._aggregate(scores)
+        result = self.aggregate_scores(scores)
         if not errors:
             return result
         note = f"{errors} of {len(records)} items have error records and are not in this score"
         return Score(result.value, {**result.components, "n_errors": errors}, (*result.notes, note))
 
+    def aggregate_scores(self, scores: Sequence[Score]) -> Score:
+        """Corpus score of scores alone (no error records); ``scores`` is read in order, possibly
+        more than once, and may make each Score as it is read (:class:`~evalcore.metric.columns.ScoreColumns`)."""
+        return self._aggregate(scores)
+
     def _aggregate(self, scores: Sequence[Score]) -> Score:
         """Corpus score from segment scores (mean of values and of shared components)."""
         if not scores:
             return Score(math.nan, notes=("no item scored",))
-        keys = set.intersection(*(set(s.components) for s in scores))
-        comps = {k: float(np.mean([s.components[k] for s in scores])) for k in sorted(keys)}
-        return Score(float(np.mean([s.value for s in scores])), comps)
+        keys = set(scores[0].components)
+        for s in scores:  # one score at a time: ``scores`` may make them as it is read (ScoreColumns)
+            keys &= s.components.keys()
+        comps = {k: float(np.mean(np.fromiter((s.components[k] for s in scores), float, len(scores))))
+                 for k in sorted(keys)}
+        return Score(float(np.mean(np.fromiter((s.value for s in scores), float, len(scores)))), comps)
 
 
 #: the prefix of the notes saying what the input rule removed from a text

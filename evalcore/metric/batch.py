@@ -9,7 +9,7 @@ chunk ran.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from evalcore.metric.base import Item, Metric, Result
 from evalcore.metric.inputs import InputLimits
@@ -75,40 +75,54 @@ def score_with(metrics: Sequence[Metric], items: Sequence[Item], jobs: int = 1, 
     """Score every item with every metric, in input order; ``key`` keeps groups together;
     ``scheduler`` (see :mod:`evalcore.run.distributed`; with ``local``, ``jobs`` is its worker count)
     scores the chunks on a Dask cluster."""
+    out: list[dict[str, Result] | None] = [None] * len(items)
+    for chunk, results in iter_scored(metrics, items, jobs, progress, limits, key, chunk_size, unit, scheduler):
+        for k, result in zip(chunk, results):
+            out[k] = result
+    return out  # type: ignore[return-value]  # every position is in exactly one chunk
+
+
+def iter_scored(metrics: Sequence[Metric], items: Sequence[Item], jobs: int = 1, progress: bool = False,
+                limits: InputLimits | None = None, key=None, chunk_size: int = CHUNK_ITEMS,
+                unit: str = "item", scheduler=None) -> Iterator[tuple[list[int], list[dict[str, Result]]]]:
+    """As :func:`score_with`, chunk by chunk: ``(positions, results)`` in the order of the chunks
+    (a chunk's positions ascend, but with ``key`` a later chunk may hold an earlier position), so a
+    caller can write and drop results as they come. On a Dask cluster the chunks are gathered
+    first, then given in order."""
     from evalcore.run.progress import bar
     from evalcore.run.workers import stop_workers
 
     limits = limits or InputLimits.from_env()
     chunks = chunked(items, chunk_size, key)
-    batches = [[items[k] for k in chunk] for chunk in chunks]
-    out: dict[int, dict[str, Result]] = {}
     with bar(len(items), progress, unit) as pbar:
         if scheduler is not None:
             from evalcore.metric.cluster import map_chunks
 
+            done_chunks: dict[int, list[dict[str, Result]]] = {}
+
             def done(index: int, results: list[dict[str, Result]]) -> None:
-                for k, result in zip(chunks[index], results):
-                    out[k] = result
+                done_chunks[index] = results
                 pbar.update(len(chunks[index]))
 
-            map_chunks(score_chunk, metrics, batches, limits, scheduler, jobs, done)
+            map_chunks(score_chunk, metrics, [[items[k] for k in chunk] for chunk in chunks], limits, scheduler,
+                       jobs, done)
+            for index, chunk in enumerate(chunks):
+                yield chunk, done_chunks.pop(index)
         elif jobs > 1 and len(chunks) > 1:
             from concurrent.futures import ProcessPoolExecutor  # here: one-process runs start faster
 
             with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
                                      initargs=(list(metrics), limits)) as pool:
                 try:
-                    results_iter = pool.map(_work, batches)
+                    results_iter = pool.map(_work, ([items[k] for k in chunk] for chunk in chunks))
                     for chunk, results in zip(chunks, results_iter):
-                        for k, result in zip(chunk, results):
-                            out[k] = result
                         pbar.update(len(chunk))
+                        yield chunk, results
                 except KeyboardInterrupt:
                     stop_workers(pool)
                     raise
         else:
-            for chunk, batch in zip(chunks, batches):
-                for k, result in zip(chunk, score_chunk(metrics, batch, limits)):
-                    out[k] = result
+            for chunk in chunks:
+                results = score_chunk(metrics, [items[k] for k in chunk], limits)
                 pbar.update(len(chunk))
-    return [out[k] for k in range(len(items))]
+                yield chunk, results

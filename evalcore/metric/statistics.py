@@ -31,9 +31,13 @@ class SufficientStatistics(Metric):
         names = self.statistic_names()
         return np.array([[s.components[n] for n in names] for s in scores], dtype=float).reshape(-1, len(names))
 
+    def score_of_statistics(self, statistics: np.ndarray) -> Score:
+        """The corpus score of a (segments x statistics) matrix, computed from its column sums."""
+        if not len(statistics):
+            return super()._aggregate([])
+        summed = statistics.sum(axis=0)
+        return Score(float(self.corpus_from_statistics(summed)[0]), dict(zip(self.statistic_names(), summed)))
+
     def _aggregate(self, scores: Sequence[Score]) -> Score:
         """The corpus score computed from the summed statistics of the scored segments."""
-        if not scores:
-            return super()._aggregate(scores)
-        summed = self.statistics(scores).sum(axis=0)
-        return Score(float(self.corpus_from_statistics(summed)[0]), dict(zip(self.statistic_names(), summed)))
+        return self.score_of_statistics(self.statistics(scores))
