@@ -130,24 +130,22 @@ def test_python_m_runs_the_command(prog):
     assert proc.returncode == 0 and proc.stdout.startswith(prog), proc.stderr
 
 
-def test_a_full_disk_keeps_the_old_output_file_whole(tmp_path, monkeypatch):
+def test_a_full_disk_keeps_the_old_output_file_whole(tmp_path):
     """``-o FILE`` is written to a temporary file in FILE's folder and renamed: a write that fails
     half-way (ENOSPC) leaves the old content, its permissions and no temporary file behind."""
-    from evalcore.cli.convention import OutputError, write_output
+    from evalcore.cli.convention import OutputError, stream_output, write_output
 
     out = tmp_path / "scores.json"
     out.write_text("old content\n", "utf-8")
     out.chmod(0o640)
-    real_write_text = Path.write_text
 
-    def half_then_full(self, data, *args, **kwargs):
-        real_write_text(self, data[: len(data) // 2], *args, **kwargs)
+    def half_then_full(handle) -> None:
+        handle.write("new content that")
+        handle.flush()
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(Path, "write_text", half_then_full)
     with pytest.raises(OutputError, match=f"cannot write {out}: No space left on device"):
-        write_output("new content that does not fit\n", out)
-    monkeypatch.undo()
+        stream_output(out, half_then_full)
     assert out.read_text("utf-8") == "old content\n" and [p.name for p in tmp_path.iterdir()] == ["scores.json"]
     write_output("new\n", out)
     assert out.read_text("utf-8") == "new\n" and out.stat().st_mode & 0o777 == 0o640
