@@ -33,6 +33,9 @@ METRICS = {
                          "XMEANT: reference-free MEANT, frames of the source against the output's with IBM-1 lexical "
                          "probabilities from the suite's eflomal-aligned bitexts (French source, English output by "
                          "default; source_language/language set the pair)", reads="source"),
+    "xmeant-itg": MetricSpec("mteval.meant.metric:Xmeant",
+                             "XMEANT with filler similarity from a bracketing-ITG biparse over the IBM-1 lexical "
+                             "probabilities", reads="source", kwargs={"filler_similarity": "itg"}),
     "bleu": MetricSpec(f"{_BASE}:Bleu", "BLEU (sacrebleu): sentence BLEU with exponential smoothing; "
                                         "corpus BLEU from summed statistics"),
     "chrf": MetricSpec(f"{_BASE}:Chrf", "chrF (sacrebleu): character 6-gram F-beta (beta 2); corpus from summed "

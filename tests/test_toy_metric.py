@@ -21,11 +21,11 @@ from evalcore.metric import ReferenceMetric, Score, conformance
 from evalcore.metric.registry import (
     MetricSpec,
     PluginWarning,
-    _tables,
     get_metric,
     registered,
     spec,
 )
+from evalcore.metric.specs import _tables
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "adding-a-metric.md"
@@ -237,11 +237,11 @@ class NeedsMt(ReferenceMetric):
     ({"extra": "mt", "package": "summeval"}, "the class is offered by mteval, the registry says summeval"),
 ])
 def test_the_registry_check_compares_a_class_extra_and_package_with_its_entry(monkeypatch, entry, message):
-    from evalcore.metric import registry
+    from evalcore.metric import specs
 
     table = {"needs-mt": MetricSpec(f"{NeedsMt.__module__}:NeedsMt", "Needs mt.", plugin="needs-mt", **entry)}
-    monkeypatch.setattr(registry, "_tables", lambda: table)
+    monkeypatch.setattr(specs, "_tables", lambda: table)
     with pytest.raises(AssertionError, match=re.escape(message)):
         conformance.check_spec_agrees_with_class("needs-mt")
-    monkeypatch.setattr(registry, "_tables", lambda: {"needs-mt": MetricSpec.of_class(NeedsMt, "needs-mt")})
+    monkeypatch.setattr(specs, "_tables", lambda: {"needs-mt": MetricSpec.of_class(NeedsMt, "needs-mt")})
     conformance.check_spec_agrees_with_class("needs-mt")

@@ -210,11 +210,6 @@ class Dicomer(ReferenceFreeMetric):
         self.external_format = external_format
         self.cache = cache
 
-    @property
-    def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
-        """``dicomer``, or ``dicomer-<name>`` for an opt-in shipped model named by ``model``."""
-        return f"dicomer-{self.model}" if isinstance(self.model, str) and self.model in SHIPPED_MODELS else "dicomer"
-
     def validate(self) -> None:
         from coherence.adapters import FORMATS
 

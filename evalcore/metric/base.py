@@ -86,10 +86,25 @@ COSTS = ("light", "medium", "heavy")
 MetricT = TypeVar("MetricT", bound="Metric")
 
 
+class RegisteredName:
+    """A metric's name, stated once by the registry: an instance is named by the registered
+    configuration it has (:func:`~evalcore.metric.registry.configuration_name`), so a metric class
+    states no name of its own. A class registered by itself (a plugin) states ``name = "..."``,
+    which replaces this; on the class, with no name stated, it reads ""."""
+
+    def __get__(self, instance: Metric | None, owner: type) -> str:
+        if instance is None:
+            return ""
+        from evalcore.metric.specs import configuration_name
+
+        return configuration_name(owner, {k: getattr(instance, k) for k in instance._param_names()
+                                          if hasattr(instance, k)})
+
+
 class Metric(ABC):
     """Base of every metric. Class attributes say what it is; instances hold only parameters."""
 
-    name: ClassVar[str] = ""
+    name: ClassVar[str] = RegisteredName()  # type: ignore[assignment]  # reads as a str
     #: "references", "candidate" or "source": what an item must carry besides the candidate.
     reads: ClassVar[str] = "references"
     #: short signature keys for constructor parameters (parameter name -> key); others use their name.

@@ -1,142 +1,33 @@
-"""The metric registry: metric name -> where its class lives.
+"""The metric registry: metric name -> a configured metric.
 
-Entry points of the ``aesop_eval.metrics`` group announce metrics. An entry point names either
-a table (a dict of :class:`MetricSpec`, how each suite package lists its metrics: listing them
-imports no metric, so a CLI starts fast) or one :class:`~evalcore.metric.Metric` subclass (how a
-third-party package adds a metric with one line of its ``pyproject.toml``): the class's own
-attributes (``name``, ``reads``, ``package``, ``extra``, its docstring) make its entry. An entry
-point that cannot be loaded, or announces something else, is skipped with a :class:`PluginWarning`
-naming it and its distribution; the suite's own metrics and commands work on.
+:mod:`evalcore.metric.specs` reads what the entry points announce and names configurations; this
+module makes metrics from names (:func:`get_metric`, :func:`build_metrics`) and lists them
+(:func:`list_metrics`).
 """
 
 from __future__ import annotations
 
-import functools
 import importlib
-import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING
+
+from evalcore.metric.specs import (
+    ENTRY_POINT_GROUP,
+    SUITE_DISTRIBUTION,
+    MetricSpec,
+    PluginWarning,
+    configuration_name,
+    registered,
+    registered_name,
+    spec,
+)
 
 if TYPE_CHECKING:
     from evalcore.metric.base import Metric
 
-ENTRY_POINT_GROUP = "aesop_eval.metrics"
-#: the distribution whose entry points are the suite's own (registered before any plugin's)
-SUITE_DISTRIBUTION = "aesop-eval"
-
-
-class PluginWarning(UserWarning):
-    """A metric entry point was skipped (it failed to load, or announces no usable metric)."""
-
-
-@dataclass(frozen=True)
-class MetricSpec:
-    """Where a registered metric lives (``module:Class``), the constructor arguments its name
-    stands for, what it reads, one line for ``--list-metrics``, the pip extra it needs (empty:
-    the base install), the package whose command offers it, and the distribution of the plugin
-    that registered it (empty: the suite itself)."""
-
-    target: str
-    summary: str
-    reads: str = "references"
-    kwargs: dict = field(default_factory=dict)
-    package: str = ""
-    extra: str = ""
-    plugin: str = ""
-
-    @classmethod
-    def of_class(cls, metric_class: type[Metric], plugin: str = "") -> MetricSpec:
-        """The entry of a metric class, every field read from the class's own attributes."""
-        summary = " ".join((metric_class.__doc__ or "").strip().split("\n\n")[0].split())
-        if metric_class.lower_is_better and "lower is better" not in summary:
-            summary += " (lower is better)"
-        return cls(f"{metric_class.__module__}:{metric_class.__qualname__}", summary, metric_class.reads, {},
-                   metric_class.package or metric_class.__module__.split(".")[0], metric_class.extra, plugin)
-
-    @property
-    def installed(self) -> bool:
-        """Whether the optional dependencies this metric needs are installed."""
-        from evalcore.extras import is_installed
-
-        return is_installed(self.extra)
-
-    def load(self):
-        """The metric class (imports its module); :class:`~evalcore.extras.MissingExtraError`
-        naming the ``pip install`` when its extra is missing."""
-        from evalcore.extras import require
-
-        require(self.extra, f"metric {self.target.partition(':')[2] or self.target}")
-        module, _, attr = self.target.partition(":")
-        return getattr(importlib.import_module(module), attr)
-
-
-def _distribution(ep: EntryPoint) -> str:
-    """The name of the distribution that declares ``ep`` ("" where unknown)."""
-    dist = getattr(ep, "dist", None)
-    return dist.metadata["Name"] if dist is not None else ""
-
-
-def _is_suite(ep: EntryPoint) -> bool:
-    """Whether ``ep`` is one of the suite's own (its tables register before any plugin's)."""
-    return _distribution(ep).replace("_", "-").lower() == SUITE_DISTRIBUTION
-
-
-def _entries(ep: EntryPoint) -> dict[str, MetricSpec]:
-    """The metrics one entry point announces, by name; ValueError says why it announces none."""
-    from evalcore.extras import EXTRAS
-    from evalcore.metric.base import Metric
-
-    plugin = "" if _is_suite(ep) else _distribution(ep) or ep.value
-    value = ep.load()
-    if isinstance(value, type) and issubclass(value, Metric):
-        if not value.name:
-            raise ValueError(f"{value.__qualname__} has no name")
-        entries = {value.name: MetricSpec.of_class(value, plugin)}
-    elif isinstance(value, Mapping) and all(isinstance(s, MetricSpec) for s in value.values()):
-        entries = {name: replace(s, kwargs=dict(s.kwargs), package=s.package or ep.name, plugin=plugin)
-                   for name, s in value.items()}
-    else:
-        raise ValueError(f"{ep.value} is a {type(value).__name__}, neither a Metric subclass nor a dict of MetricSpec")
-    for name, s in entries.items():
-        if s.extra and s.extra not in EXTRAS:
-            raise ValueError(f"metric {name!r} needs extra {s.extra!r}, which aesop-eval does not have "
-                             f"(known: {', '.join(EXTRAS)})")
-    return entries
-
-
-@functools.lru_cache(maxsize=1)
-def _tables() -> dict[str, MetricSpec]:
-    table: dict[str, MetricSpec] = {}
-    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: (not _is_suite(e), e.name)):
-        where = f"{ep.name} = {ep.value!r}" + (f" (distribution {_distribution(ep)})" if _distribution(ep) else "")
-        try:
-            entries = _entries(ep)
-        except Exception as exc:  # noqa: BLE001 - a broken plugin costs its own metrics, never the CLI
-            warnings.warn(f"metric entry point {where} is skipped: {type(exc).__name__}: {exc}", PluginWarning,
-                          stacklevel=2)
-            continue
-        for name, s in entries.items():
-            if name in table:
-                warnings.warn(f"metric {name!r} of entry point {where} is skipped: {table[name].plugin or 'the suite'}"
-                              " registers that name already", PluginWarning, stacklevel=2)
-                continue
-            table[name] = s
-    return table
-
-
-def registered(package: str | None = None) -> dict[str, MetricSpec]:
-    """Every registered metric (or one package's), by name."""
-    return {n: s for n, s in sorted(_tables().items()) if package is None or s.package == package}
-
-
-def spec(name: str) -> MetricSpec:
-    try:
-        return _tables()[name]
-    except KeyError:
-        raise ValueError(f"unknown metric {name!r}; available: {', '.join(sorted(_tables()))}") from None
-
+__all__ = ["ENTRY_POINT_GROUP", "SUITE_DISTRIBUTION", "MetricSpec", "PluginWarning", "build_metrics",
+           "configuration_name", "declared_options", "get_metric", "list_metrics", "registered", "registered_name",
+           "spec"]
 
 def get_metric(name: str, **params):
     """A configured metric by registered name; ``params`` override the name's defaults. A

@@ -73,7 +73,6 @@ class Sacrebleu(SufficientStatistics, ReferenceMetric):
 class Bleu(Sacrebleu):
     """BLEU (Papineni et al. 2002) by sacrebleu; sentence values as ``sentence_bleu``."""
 
-    name = "bleu"
     signature_keys = {"tokenize": "tok", "lowercase": "lc", "smooth_method": "smooth",
                       "smooth_value": "smooth-value", "max_ngram_order": "order"}
 
@@ -114,7 +113,6 @@ class Bleu(Sacrebleu):
 class Chrf(Sacrebleu):
     """chrF (Popović 2015) by sacrebleu; ``word_order=2`` gives chrF++."""
 
-    name = "chrf"
     signature_keys = {"char_order": "nc", "word_order": "nw", "lowercase": "lc", "whitespace": "ws",
                       "eps_smoothing": "eps"}
 
@@ -150,7 +148,6 @@ class Ter(Sacrebleu):
 
     max_chars = 2_000  # the cost grows faster than linearly with length: docs/bounds.md
 
-    name = "ter"
     lower_is_better = True
     signature_keys = {"normalized": "norm", "no_punct": "no-punct", "asian_support": "asian",
                       "case_sensitive": "case"}
@@ -186,7 +183,6 @@ class Meteor(ReferenceMetric):
     (Debian's wordnet-base, read offline). Corpus score = mean of segment scores (nltk has no
     corpus METEOR)."""
 
-    name = "meteor"
     signature_keys = {"alpha": "a", "beta": "b", "gamma": "g"}
     cost = "medium"
 

@@ -36,7 +36,6 @@ class Beer(ReferenceMetric):
 
     max_chars = 10_000  # the cost grows faster than linearly with length: docs/bounds.md
 
-    name: ClassVar[str] = "beer"
     signature_keys: ClassVar[dict[str, str]] = {"language": "lang"}
     signature_via: ClassVar[dict[str, str]] = {"model": "model"}
     trained_on: ClassVar[str | None] = "WMT12 human rankings into English (cs-en, de-en, es-en, fr-en)"

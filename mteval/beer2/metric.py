@@ -35,7 +35,6 @@ class Beer2(ReferenceMetric):
 
     ``model``: a BEER 2.0 model folder in upstream's files (default: the shipped default model)."""
 
-    name: ClassVar[str] = "beer2"
     english: ClassVar[bool] = False
     signature_via: ClassVar[dict[str, str]] = {"model": "model"}
     languages: ClassVar[tuple[str, ...]] = ("*",)

@@ -85,11 +85,6 @@ class TeslaCelab(ReferenceMetric):
         self.f = f
         self.max_n = max_n
 
-    @property
-    def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
-        """The registered name of this configuration (without a dictionary: -nocilin)."""
-        return "tesla-celab-nocilin" if self.synonyms == "none" else "tesla-celab"
-
     def validate(self) -> None:
         check_synonyms(self.synonyms, self.name)
         if not 0 < self.f <= 1:

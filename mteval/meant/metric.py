@@ -107,13 +107,6 @@ class Meant(ReferenceMetric):
         self.language = language
 
     @property
-    def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
-        """The registered name of this configuration: imeant (ITG fillers), umeant, else meant."""
-        if self.filler_similarity == "itg":
-            return "imeant"
-        return "umeant" if self.role_weights == "umeant" else "meant"
-
-    @property
     def english(self) -> bool:  # type: ignore[override]  # a property: it follows the target language
         """English input notes apply to English output only."""
         return self.language == "en"
@@ -239,11 +232,6 @@ class Xmeant(SourceMetric):
         self.source_frames = source_frames
         self.output_frames = output_frames
         self.lexical_table = lexical_table
-
-    @property
-    def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
-        """xmeant-itg with ITG fillers (so both variants can stand in one table), else xmeant."""
-        return "xmeant-itg" if self.filler_similarity == "itg" else "xmeant"
 
     @property
     def english(self) -> bool:  # type: ignore[override]  # a property: it follows the target language

@@ -101,7 +101,6 @@ class Red(_RedBase):
     fixed-floating strings by contiguous occurrence) against the raw hypothesis, exact words;
     ``value`` = sum_n w_n F_n; components ``f1``..``f3``."""
 
-    name: ClassVar[str] = "red"
     signature_keys: ClassVar[dict[str, str]] = {"alpha": "a", "weights": "w", "language": "lang"}
 
     def __init__(self, alpha: float = 0.5, weights: tuple[float, ...] = (1 / 3, 1 / 3, 1 / 3), language: str = "en"):
@@ -127,7 +126,6 @@ class RedP(_RedBase):
     over a dep-ngram's words), the function-word weight, and paraphrase-ngrams from the pivot
     phrase tables' paraphrase pairs; defaults are the paper's tuned values (Table 1)."""
 
-    name: ClassVar[str] = "redp"
     signature_keys: ClassVar[dict[str, str]] = {"alpha": "a", "w_fun": "fw", "w_exact": "wex", "w_stem": "wst",
                                                 "w_syn": "wsy", "w_par": "wpar", "weights": "w", "par_min": "pmin",
                                                 "language": "lang"}

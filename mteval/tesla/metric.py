@@ -61,7 +61,6 @@ class TeslaM(ReferenceMetric):
 
     max_chars = 10_000  # the cost grows faster than linearly with length: docs/bounds.md
 
-    name: ClassVar[str] = "tesla-m"
     signature_keys: ClassVar[dict[str, str]] = {"discount": "fw", "multi_ref": "refs", "language": "lang"}
     languages: ClassVar[tuple[str, ...]] = tuple(LANGUAGES)
     cost: ClassVar[str] = "medium"
@@ -190,7 +189,6 @@ class TeslaB(ReferenceMetric):
 
     max_chars = 10_000  # the cost grows faster than linearly with length: docs/bounds.md
 
-    name: ClassVar[str] = "tesla-b"
     signature_keys: ClassVar[dict[str, str]] = {"multi_ref": "refs", "language": "lang"}
     signature_via: ClassVar[dict[str, str]] = {"pivots": "pivots", "tables": "pivots"}
     cost: ClassVar[str] = "medium"
@@ -267,7 +265,6 @@ class TeslaF(ReferenceMetric):
 
     max_chars = 10_000  # the cost grows faster than linearly with length: docs/bounds.md
 
-    name: ClassVar[str] = "tesla-f"
     signature_keys: ClassVar[dict[str, str]] = {"language": "lang"}
     signature_via: ClassVar[dict[str, str]] = {"model": "model", "tables": "pivots", "lms": "lms"}
     trained_on: ClassVar[str | None] = "WMT12 human rankings into English (cs-en, de-en, es-en, fr-en)"

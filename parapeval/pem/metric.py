@@ -179,7 +179,6 @@ class PEM(SourceMetric):
     median training features, stored in the model file's header) with a note.
     """
 
-    name: ClassVar[str] = "pem"
     reads: ClassVar[str] = "source"
     signature_keys: ClassVar[dict[str, str]] = {"discount": "fw", "tables": "pivots"}
     trained_on: ClassVar[str | None] = "Twitter-Para (ParaScore release) paraphrase judgments"

@@ -27,7 +27,6 @@ from summeval.cremer.model import (
     cremer_features,
     dicomer_judged,
     load_cremer,
-    metric_name,
 )
 from summeval.tesla_s.metric import TeslaS
 
@@ -63,10 +62,6 @@ class Cremer(ReferenceMetric):
         self.kernel = kernel
         self.models = models
         self.training = training
-
-    @property
-    def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
-        return metric_name(self.kernel, self.training)
 
     def validate(self) -> None:
         if self.kernel not in KERNELS:

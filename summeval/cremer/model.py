@@ -33,11 +33,10 @@ from sklearn.svm import SVR
 from evalcore import __version__
 from evalcore.io.models import SUFFIX, load_model, save_model
 from evalcore.metric import Signature
+from evalcore.metric.specs import registered_name
 from evalcore.resources.registry import ResourceError, package_path
 
 KERNELS = {"linear": "CREMER-LF", "poly": "CREMER-PF", "rbf": "CREMER-RBF"}
-#: the registered metric name of each kernel's CREMER (linear is the default)
-METRIC_NAMES = {"linear": "cremer", "rbf": "cremer-rbf", "poly": "cremer-pf"}
 DEFAULT_KERNEL = "linear"
 #: model file stem of each training: SummEval only (licence-clean, the default) or the opt-in
 #: ``news-chat`` model fitted on SummEval and DialSummEval together (SAMSum text: non-commercial)
@@ -106,10 +105,8 @@ def model_path(kernel: str, folder: str | Path | None = None, training: str = DE
 
 
 def metric_name(kernel: str, training: str = DEFAULT_TRAINING) -> str:
-    """The registered name of a CREMER: ``cremer``/``cremer-rbf``/``cremer-pf`` for the default
-    training, ``cremer-news-chat`` (+ ``-rbf``/``-pf``) for the opt-in two-set model."""
-    base = METRIC_NAMES.get(kernel, f"cremer-{kernel}")
-    return base if training == DEFAULT_TRAINING else base.replace("cremer", f"cremer-{training}", 1)
+    """The name the registry gives a CREMER of ``kernel`` trained on ``training``."""
+    return registered_name("summeval.cremer.metric:Cremer", kernel=kernel, training=training)
 
 
 def model_signature(kernel: str, target: str, training: str = DEFAULT_TRAINING, use: str | None = None) -> Signature:

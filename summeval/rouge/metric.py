@@ -147,10 +147,6 @@ class Rouge(_MultiReference):
         self.multi_ref = multi_ref
         self.lang = lang
 
-    @property
-    def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
-        return self.kind if self.measure == "recall" else f"{self.kind}-f"
-
     def validate(self) -> None:
         if self.kind not in ROUGE_TYPES:
             raise ValueError(f"unknown ROUGE type {self.kind!r}; choose from {sorted(ROUGE_TYPES)}")
@@ -183,10 +179,6 @@ class RougeSU(_MultiReference):
         self.stem = stem
         self.multi_ref = multi_ref
         self.lang = lang
-
-    @property
-    def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
-        return f"rouge-su{self.max_gap}" + ("" if self.measure == "recall" else "-f")
 
     def validate(self) -> None:
         if isinstance(self.max_gap, bool) or not isinstance(self.max_gap, numbers.Integral) or self.max_gap < 0:

@@ -183,10 +183,6 @@ class TeslaS(ReferenceMetric):
         """English input notes apply to English text only."""
         return self.lang == "en"
 
-    @property
-    def name(self) -> str:  # type: ignore[override]  # a property: the name follows the parameters
-        return "tesla-s-pos" if self.function_words == "pos" else "tesla-s"
-
     def validate(self) -> None:
         if self.multi_ref not in MULTI_REF_MODES:
             raise ValueError(f"multi_ref must be one of {MULTI_REF_MODES}, got {self.multi_ref!r}")

@@ -183,7 +183,7 @@ def test_training_names_a_model_file_and_refuses_unknown_sets(tmp_path):
 
     assert model_path("linear", tmp_path, "news-chat").name == "cremer_news_chat_linear.npz"
     assert model_path("rbf", tmp_path).name == "cremer_rbf.npz"
-    assert metric_name("rbf", "news-chat") == "cremer-news-chat-rbf" and metric_name("poly") == "cremer-pf"
+    assert metric_name("rbf", "news-chat") == "cremer-news-chat[kernel=rbf]" and metric_name("poly") == "cremer-pf"
     with pytest.raises(ValueError, match="training must be one of"):
         model_path("linear", tmp_path, "tac")
     with pytest.raises(ValueError, match="training must be one of"):
