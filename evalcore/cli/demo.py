@@ -29,7 +29,7 @@ DEFAULT_PARTS = ("summaries", "translations")
 
 def demo_folder() -> Path:
     """The demo files shipped in the package (``evalcore/demo``)."""
-    from evalcore.resources import shipped_file
+    from evalcore.resources.registry import shipped_file
 
     return shipped_file("evalcore", "demo")
 

@@ -15,7 +15,10 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("evalcore", "summeval", "coherence", "parapeval", "mteval")
 SHIM = re.compile(r'^moved\(__name__, "([\w.]+)"\)$', re.M)
 #: files that still import an old path, and why (see the module docstring)
-KEPT = {"coherence/parser/pipeline.py"}
+KEPT = {"coherence/parser/document.py", "coherence/parser/lexicon.py", "coherence/parser/pipeline.py"}
+#: packages that replaced a module of the same name -> the module now holding its names
+FORMER_MODULES = {"evalcore.cli": "evalcore.cli.convention", "evalcore.resources": "evalcore.resources.registry",
+                  "evalcore.text": "evalcore.text.preprocess"}
 
 
 def _shims() -> dict[str, str]:
@@ -58,17 +61,29 @@ def test_an_old_path_warns_and_is_the_new_module():
         assert f"{old} is deprecated; import {new}" in seen[old][1], (old, seen[old][1])
 
 
-def test_a_name_of_a_module_that_became_a_package_warns():
-    with pytest.warns(DeprecationWarning, match="evalcore.cli.guarded is deprecated; import it from "
-                                                "evalcore.cli.convention"):
-        from evalcore.cli import guarded
-    from evalcore.cli.convention import guarded as new
+_FIRST_USE = """
+import importlib, warnings
+warnings.simplefilter("error")
+package = importlib.import_module("{package}")
+try:
+    getattr(package, "{name}")
+except DeprecationWarning as w:
+    print(w)
+warnings.simplefilter("ignore")
+assert getattr(package, "{name}") is getattr(importlib.import_module("{new}"), "{name}")
+print(hasattr(package, "no_such_name"))
+"""
 
-    assert guarded is new
-    with pytest.raises(AttributeError):
-        import evalcore.cli
 
-        evalcore.cli.no_such_name  # noqa: B018
+@pytest.mark.parametrize(("package", "name"), [("evalcore.cli", "guarded"), ("evalcore.text", "Preprocessor"),
+                                             ("evalcore.resources", "cache_dir")])
+def test_a_name_of_a_module_that_became_a_package_warns(package, name):
+    """Each name warns on its first use (a fresh process: another test may have used it)."""
+    code = _FIRST_USE.format(package=package, name=name, new=FORMER_MODULES[package])
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split("\n")[:2] == [f"{package}.{name} is deprecated; import it from {FORMER_MODULES[package]}",
+                                           "False"]
 
 
 def test_no_code_of_the_suite_imports_an_old_path():
@@ -85,5 +100,12 @@ def test_no_code_of_the_suite_imports_an_old_path():
                     names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
                 else:
                     continue
-                bad += [f"{rel}:{node.lineno} {n}" for n in names if n in SHIMS]
+                bad += [f"{rel}:{node.lineno} {n}" for n in names if n in SHIMS or _former_name(n)]
     assert bad == []
+
+
+def _former_name(dotted: str) -> bool:
+    """Whether ``dotted`` is a name a former module held, imported from the package that replaced it."""
+    package, _, name = dotted.rpartition(".")
+    return package in FORMER_MODULES and not (ROOT / package.replace(".", "/") / name).exists() \
+        and not (ROOT / package.replace(".", "/") / f"{name}.py").exists()
