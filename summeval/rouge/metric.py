@@ -54,9 +54,10 @@ def _language_scorer(rouge_type: str, lang: str, stem: bool):
 
 #: tokens :func:`tokens` keeps (the least recently used texts' leave first): a few chunks' texts
 TOKEN_CACHE = 200_000
+_TOKENS: LRUCache[tuple, tuple[str, ...]] = LRUCache(TOKEN_CACHE, getsizeof=len)
 
 
-@cached(LRUCache(TOKEN_CACHE, getsizeof=len))
+@cached(_TOKENS)
 def tokens(text: str, stem: bool, lang: str = "en") -> tuple[str, ...]:
     """rouge-score's tokens of a text (lowercased, split on non-alphanumerics, Porter-stemmed when
     longer than three characters if ``stem``), by rouge-score-rs; cached by the number of tokens
