@@ -178,7 +178,8 @@ def _stream_items(args, max_chars: int | None, stack: ExitStack) -> tuple[Callab
     if _source(args) != "jsonl":
         items = _read_folder_or_summeval(args, max_chars)
         return lambda: items, len(items), {item.lang for item in items}
-    path, source = check_input_path(args.input), args.input
+    path = check_input_path(args.input)
+    source: str | Path | None = path
     if path is None:
         import shutil
         import tempfile

@@ -104,6 +104,16 @@ def test_check_jsonl_names_the_first_duplicate_as_read_jsonl_does(tmp_path):
         f"duplicate summary for topic 'd5', system 'S1': {path}:13 and {path}:31")
 
 
+def test_the_command_names_lines_by_the_path_as_read_jsonl_does(tmp_path, capsys):
+    """`--input DIR//dup.jsonl` names `DIR/dup.jsonl:13` (the path as pathlib spells it), before any output."""
+    rows = _rows(40)
+    rows.insert(30, dict(rows[12], summary="again"))
+    _write(tmp_path / "dup.jsonl", rows)
+    assert main(["score", "--input", f"{tmp_path}//dup.jsonl", "-m", "rouge-1", "--format", "jsonl"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f" {tmp_path / 'dup.jsonl'}:13 and " in err
+
+
 def test_unique_keys_find_the_duplicate_check_unique_names():
     rng = random.Random(3)
     for _ in range(200):
