@@ -146,13 +146,16 @@ def iter_results(items: Iterable[SummaryItem], metrics: Sequence[Metric], jobs: 
     topic within it (``jobs > 1``: one pool of worker processes for the whole stream), so memory
     holds a window, not the input. On a Dask cluster (``scheduler``) the items are gathered and
     scored as :func:`score_items` scores them. ``total`` (the number of items, when known) sizes
-    the progress bar. A metric's value does not depend on the other items of its chunk, so the
-    values are :func:`score_items`' (the tests check it)."""
+    the progress bar, and at one chunk or fewer spares starting worker processes. A metric's
+    value does not depend on the other items of its chunk, so the values are :func:`score_items`'
+    (the tests check it)."""
     if scheduler is not None:
         yield from score_items(list(items), metrics, jobs, progress, limits, chunk_size, scheduler)
         return
     from evalcore.run.progress import bar
 
+    if total is not None and total <= chunk_size:
+        jobs = 1  # one chunk: no worker processes to start
     drawn: deque[tuple[list[SummaryItem], list[int], bool]] = deque()  # (window, chunk, last of window)
 
     def chunks() -> Iterator[list[Item]]:
