@@ -100,10 +100,20 @@ def scale(argv: Sequence[str]) -> int:
     p.add_argument("--memory-base", type=int, default=2_000, metavar="N",
                    help="items at 1x of the peak-memory table (10x and 100x follow; 0 = no memory table)")
     p.add_argument("--no-throughput", action="store_true", help="only the peak-memory table")
+    p.add_argument("--only", action="append", metavar="WORD", default=[],
+                   help="repeatable: a part to run (throughput, memory; default both) or a word every command "
+                        "of the peak-memory table run must hold (e.g. --only memory --only summeval --only jsonl)")
     a = p.parse_args(argv)
-    run(a.data, a.out, n_summaries=a.summaries, workers=a.workers, memory_base=a.memory_base,
-        throughput=not a.no_throughput)
+    parts = {w for w in a.only if w in SCALE_PARTS} or set(SCALE_PARTS)
+    run(a.data, a.out, n_summaries=a.summaries, workers=a.workers,
+        memory_base=a.memory_base if "memory" in parts else 0,
+        throughput="throughput" in parts and not a.no_throughput,
+        commands=[w for w in a.only if w not in SCALE_PARTS])
     return 0
+
+
+#: the parts of ``scale`` that ``--only`` names
+SCALE_PARTS = ("throughput", "memory")
 
 
 def _discourse(data: str | None) -> Path:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Iterable
+from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,7 @@ from evalcore.cli.convention import (
     command,
     dispatch,
     emit,
+    emit_streamed,
     exit_code,
     guarded,
     limits_of,
@@ -134,22 +137,59 @@ def build_parser() -> argparse.ArgumentParser:
 # ---- score --------------------------------------------------------------------------------------
 
 def _read_items(args, max_chars: int | None = None):
+    """The summaries of the one input given, as a list."""
     from evalcore.data.jsonl import read_jsonl
-    from evalcore.data.tac import read_tac
 
+    if _source(args) == "jsonl":
+        check_input_path(args.input)
+        return read_jsonl(args.input)
+    return _read_folder_or_summeval(args, max_chars)
+
+
+def _source(args) -> str:
+    """Which input the arguments give: ``tac``, ``jsonl`` or ``summeval`` (exactly one, else an InputError)."""
     sources = [s for s in (args.models or args.peers, args.input, args.summeval) if s]
     if len(sources) != 1:
         raise InputError("give exactly one input: --models DIR --peers DIR, --input FILE.jsonl, or --summeval PATH")
     if args.models or args.peers:
         if not (args.models and args.peers):
             raise InputError("--models and --peers go together")
-        return read_tac(args.models, args.peers, include_models=args.include_models, max_chars=max_chars)
-    if args.input:
-        check_input_path(args.input)
-        return read_jsonl(args.input)
-    from evalcore.data.summeval import read_summeval
+        return "tac"
+    return "jsonl" if args.input else "summeval"
 
+
+def _read_folder_or_summeval(args, max_chars: int | None):
+    """A TAC folder pair or SummEval's file, read whole (TAC: a file per summary; SummEval: one JSON document)."""
+    from evalcore.data.summeval import read_summeval
+    from evalcore.data.tac import read_tac
+
+    if _source(args) == "tac":
+        return read_tac(args.models, args.peers, include_models=args.include_models, max_chars=max_chars)
     return read_summeval(args.summeval)
+
+
+def _stream_items(args, max_chars: int | None, stack: ExitStack) -> tuple[Callable[[], Iterable], int, set]:
+    """(a function giving the summaries one at a time, how many, the languages they name): a JSONL
+    input is checked through once (every error :func:`~evalcore.data.jsonl.read_jsonl` gives, before
+    any scoring) and read again as it is scored, so it is never held whole; standard input is
+    copied to a temporary file for the second reading. The other inputs are read whole."""
+    from evalcore.data.jsonl import check_jsonl, iter_jsonl
+
+    if _source(args) != "jsonl":
+        items = _read_folder_or_summeval(args, max_chars)
+        return lambda: items, len(items), {item.lang for item in items}
+    path = check_input_path(args.input)
+    source: str | Path | None = path
+    if path is None:
+        import shutil
+        import tempfile
+
+        spool = stack.enter_context(tempfile.NamedTemporaryFile(prefix="summeval-stdin-", suffix=".jsonl"))
+        shutil.copyfileobj(sys.stdin.buffer, spool)
+        spool.flush()
+        path, source = Path(spool.name), "<stdin>"
+    checked = check_jsonl(path, source)
+    return lambda: iter_jsonl(path, source), checked.n_items, set(checked.langs)
 
 
 def _metrics(args) -> list:
@@ -161,20 +201,16 @@ def _metrics(args) -> list:
                           only=TESLA_ONLY)
 
 
-def _script_lines(results) -> list[str]:
-    """One stderr line per summary whose script does not fit the language it was read as."""
-    lines = []
-    for r in results:
-        note = next((f"{metric}: {n}" for metric, notes in r.notes.items() for n in notes
-                     if n.startswith("script:") or (n.startswith("non-english:") and "script" in n)), None)
-        if note:
-            lines.append(f"{r.name}: {note} (give the summary's language with --lang or a 'lang' field)")
-    return lines
+def _script_line(r) -> str | None:
+    """The stderr line for a summary whose script does not fit the language it was read as, else None."""
+    note = next((f"{metric}: {n}" for metric, notes in r.notes.items() for n in notes
+                 if n.startswith("script:") or (n.startswith("non-english:") and "script" in n)), None)
+    return f"{r.name}: {note} (give the summary's language with --lang or a 'lang' field)" if note else None
 
 
 def _score(args) -> int:
-    from summeval.pipeline import aggregate_systems, score_items
-    from summeval.report import to_json, to_jsonl, to_text, to_tsv
+    from summeval.pipeline import aggregate_systems, iter_results
+    from summeval.report import jsonl_row, to_json, to_text, tsv_head, tsv_row
 
     output = check_output_path(args.output)
     if args.human and not args.report:
@@ -186,26 +222,50 @@ def _score(args) -> int:
     report = check_output_dir(args.report, "--report")
     human = _read_human(args.human) if args.human else None
     limits = limits_of(args)
-    items = _read_items(args, limits.max_chars)
-    if args.lang:
-        items = [item if item.lang else replace(item, lang=args.lang) for item in items]
-    langs = {item.lang for item in items}
-    if not args.lang and len(langs) == 1 and None not in langs:  # one language named by every line: sign with it
-        args.lang = langs.pop()
-    metrics = _metrics(args)
-    names = [m.name for m in metrics]
-    signatures = {m.name: m.signature() for m in metrics}
-    results = score_items(items, metrics, jobs=args.jobs, progress=True, limits=limits, scheduler=args.scheduler)
-    for line in _script_lines(results):
-        print(line, file=sys.stderr)
-    systems, rankings = aggregate_systems(results, metrics, args.rank_partial)
-    emit(args.format, {"json": lambda: to_json(signatures, results, systems, rankings),
-                       "jsonl": lambda: to_jsonl(results), "tsv": lambda: to_tsv(names, results),
-                       "table": lambda: to_text(names, results, systems, rankings)},
-         [str(s) for s in signatures.values()], output)
+    with ExitStack() as stack:
+        items_of, n_items, langs = _stream_items(args, limits.max_chars, stack)
+        if not args.lang and len(langs) == 1 and None not in langs:  # one language named by every line: sign with it
+            args.lang = langs.pop()
+        lang = args.lang
+        metrics = _metrics(args)
+        names = [m.name for m in metrics]
+        signatures = {m.name: m.signature() for m in metrics}
+        items = (item if item.lang or not lang else replace(item, lang=lang) for item in items_of())
+        stream = iter_results(items, metrics, jobs=args.jobs, progress=True, limits=limits, scheduler=args.scheduler,
+                              total=n_items)
+        results: list = []
+        n_failed = 0
+
+        def kept(keep: bool):
+            """The results, each one's script line on stderr as it comes; kept for a table, JSON or a report."""
+            nonlocal n_failed
+            for r in stream:
+                line = _script_line(r)
+                if line:
+                    print(line, file=sys.stderr)
+                n_failed += not r.ok
+                if keep:
+                    results.append(r)
+                yield r
+
+        if args.format in ("jsonl", "tsv"):  # each row written as its summary is scored
+            def write(out) -> None:
+                if args.format == "tsv":
+                    out.write(tsv_head(names))
+                for r in kept(report is not None):
+                    out.write(jsonl_row(r) if args.format == "jsonl" else tsv_row(names, r))
+
+            emit_streamed(write, [str(s) for s in signatures.values()], output)
+        else:  # the table and JSON are one document over every summary
+            results = list(kept(True))
+            systems, rankings = aggregate_systems(results, metrics, args.rank_partial)
+            emit(args.format, {"json": lambda: to_json(signatures, results, systems, rankings),
+                               "table": lambda: to_text(names, results, systems, rankings)},
+                 [str(s) for s in signatures.values()], output)
     if report:
+        systems, rankings = aggregate_systems(results, metrics, args.rank_partial)
         _write_report(report, human, signatures, names, results, systems, rankings)
-    return exit_code(sum(not r.ok for r in results), len(results), "summaries")
+    return exit_code(n_failed, n_items, "summaries")
 
 
 def _read_human(path: Path):

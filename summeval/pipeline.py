@@ -3,7 +3,9 @@
 Every (summary, metric) pair gets a value or an error record: one metric failing on a summary
 costs that metric's value only (:func:`evalcore.metric.batch.score_with`). Items are scored in
 chunks of whole topics, so a topic's references are preprocessed once per process; ``jobs > 1``
-spreads the chunks over worker processes, ``scheduler`` over a Dask cluster.
+spreads the chunks over worker processes, ``scheduler`` over a Dask cluster. :func:`iter_results`
+scores a stream of items a window at a time (chunks of whole topics within the window), so a long
+input is scored holding a window, not the input.
 
 Ranks compare like with like. By default (rule ``complete``) a system is ranked on a metric only
 when it has a value on every topic that metric scored, and all ranked systems are compared on all
@@ -15,15 +17,18 @@ everyone on the topics all ranked systems share instead. Ranks follow each metri
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections import defaultdict, deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 
 from evalcore.data.records import SummaryItem
 from evalcore.metric import InputLimits, Item, Metric, Score
 from evalcore.metric.base import Result
-from evalcore.metric.batch import CHUNK_ITEMS, score_with
+from evalcore.metric.batch import CHUNK_ITEMS, chunked, score_chunks, score_with
 
+#: summaries :func:`iter_results` reads ahead and chunks by topic together (a few chunks' worth)
+WINDOW_ITEMS = 8 * CHUNK_ITEMS
 #: how systems missing topics are ranked: ``complete`` (not ranked) or ``shared`` (everyone on the shared topics)
 RANK_RULES = ("complete", "shared")
 
@@ -131,6 +136,46 @@ def score_items(items: Sequence[SummaryItem], metrics: Sequence[Metric], jobs: i
                           key=lambda mi: topic_of[mi.id], chunk_size=chunk_size, unit="summary",
                           scheduler=scheduler)
     return collect(items, per_item)
+
+
+def iter_results(items: Iterable[SummaryItem], metrics: Sequence[Metric], jobs: int = 1, progress: bool = False,
+                 limits: InputLimits | None = None, chunk_size: int = CHUNK_ITEMS, scheduler=None,
+                 total: int | None = None, window: int = WINDOW_ITEMS) -> Iterator[SummaryResult]:
+    """:func:`score_items` of a stream of items, each result given in input order as soon as the
+    ``window`` of items holding it is scored: the items are drawn a window at a time and chunked by
+    topic within it (``jobs > 1``: one pool of worker processes for the whole stream), so memory
+    holds a window, not the input. On a Dask cluster (``scheduler``) the items are gathered and
+    scored as :func:`score_items` scores them. ``total`` (the number of items, when known) sizes
+    the progress bar, and at one chunk or fewer spares starting worker processes. A metric's
+    value does not depend on the other items of its chunk, so the values are :func:`score_items`'
+    (the tests check it)."""
+    if scheduler is not None:
+        yield from score_items(list(items), metrics, jobs, progress, limits, chunk_size, scheduler)
+        return
+    from evalcore.run.progress import bar
+
+    if total is not None and total <= chunk_size:
+        jobs = 1  # one chunk: no worker processes to start
+    drawn: deque[tuple[list[SummaryItem], list[int], bool]] = deque()  # (window, chunk, last of window)
+
+    def chunks() -> Iterator[list[Item]]:
+        stream = iter(items)
+        while batch := list(islice(stream, window)):
+            metric_items = to_metric_items(batch)
+            topic_of = {mi.id: it.topic for mi, it in zip(metric_items, batch)}
+            groups = chunked(metric_items, chunk_size, key=lambda mi: topic_of[mi.id])
+            for g, chunk in enumerate(groups):
+                drawn.append((batch, chunk, g == len(groups) - 1))
+                yield [metric_items[k] for k in chunk]
+
+    scored: dict[int, Mapping[str, Result]] = {}
+    with bar(total or 0, progress, "summary") as pbar:
+        for results in score_chunks(metrics, chunks(), jobs, limits):
+            batch, chunk, last = drawn.popleft()
+            scored.update(zip(chunk, results))
+            pbar.update(len(chunk))
+            if last:
+                yield from collect(batch, [scored.pop(k) for k in range(len(batch))])
 
 
 def aggregate_systems(results: Iterable[SummaryResult], metrics: Sequence[Metric],

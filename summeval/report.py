@@ -6,7 +6,7 @@ go is the CLI convention's business (:func:`evalcore.cli.convention.emit`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from evalcore.cli.convention import jsonl_line, strict_json, tsv_cell
 from evalcore.io.tables import table
@@ -49,19 +49,31 @@ def to_json(signatures: Mapping[str, Signature], summaries: Sequence[SummaryResu
     }) + "\n"
 
 
-def to_jsonl(summaries: Sequence[SummaryResult]) -> str:
+def to_jsonl(summaries: Iterable[SummaryResult]) -> str:
     """One JSON object per summary (as in :func:`to_json`'s ``summaries``)."""
-    return "".join(jsonl_line(summary_record(r)) + "\n" for r in summaries)
+    return "".join(map(jsonl_row, summaries))
 
 
-def to_tsv(names: Sequence[str], summaries: Sequence[SummaryResult]) -> str:
+def jsonl_row(r: SummaryResult) -> str:
+    """One summary's JSONL line, newline included."""
+    return jsonl_line(summary_record(r)) + "\n"
+
+
+def to_tsv(names: Sequence[str], summaries: Iterable[SummaryResult]) -> str:
     """One row per summary: topic, system, one column per metric (empty where it has no value),
     and ``errors`` (``metric: message``, joined by ``; ``)."""
-    rows = ["\t".join(["topic", "system", *names, "errors"])]
-    for r in summaries:
-        errors = "; ".join(f"{n}: {m}" for n, m in r.errors.items())
-        rows.append("\t".join(tsv_cell(c) for c in [r.topic, r.system, *(r.scores.get(n) for n in names), errors]))
-    return "\n".join(rows) + "\n"
+    return tsv_head(names) + "".join(tsv_row(names, r) for r in summaries)
+
+
+def tsv_head(names: Sequence[str]) -> str:
+    """The header line of :func:`to_tsv`."""
+    return "\t".join(["topic", "system", *names, "errors"]) + "\n"
+
+
+def tsv_row(names: Sequence[str], r: SummaryResult) -> str:
+    """One summary's TSV line, newline included."""
+    errors = "; ".join(f"{n}: {m}" for n, m in r.errors.items())
+    return "\t".join(tsv_cell(c) for c in [r.topic, r.system, *(r.scores.get(n) for n in names), errors]) + "\n"
 
 
 def rank_cell(rank: int | None) -> str:

@@ -14,10 +14,12 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from evalcore.data.records import SummaryItem
 from evalcore.io.tables import table
+from evalcore.io.textfiles import InputError
 
 #: (command name, metrics, arguments after the input files): cheap metrics, so memory is the items'
 COMMANDS = (
@@ -73,9 +75,20 @@ def command_argv(name: str, metrics: tuple[str, ...], extra: tuple[str, ...], pa
     return [sys.executable, "-m", package, "score", *inputs, *(a for m in metrics for a in ("-m", m)), *extra]
 
 
-def measure(corpus, base: int) -> list[dict]:
-    """One row per command: the peak at each of :data:`FACTORS` times ``base`` items (``corpus(n)``
-    makes n items) and the growth from 10x to 100x."""
+def chosen(words: Sequence[str] = ()) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    """The :data:`COMMANDS` whose name holds every one of ``words`` (all of them for none); none
+    matching is an error naming the commands."""
+    picked: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = [c for c in COMMANDS if all(w in c[0] for w in words)]
+    if not picked:
+        raise InputError(f"--only {' '.join(words)}: no command of the memory table holds every word; "
+                         f"the commands: {'; '.join(c[0] for c in COMMANDS)}")
+    return picked
+
+
+def measure(corpus, base: int, words: Sequence[str] = ()) -> list[dict]:
+    """One row per command (those :func:`chosen` by ``words``): the peak at each of :data:`FACTORS`
+    times ``base`` items (``corpus(n)`` makes n items) and the growth from 10x to 100x."""
+    commands = chosen(words)
     rows = []
     with tempfile.TemporaryDirectory(prefix="scale-memory-") as tmp:
         folders = {}
@@ -83,7 +96,7 @@ def measure(corpus, base: int) -> list[dict]:
             folders[factor] = Path(tmp) / f"x{factor}"
             folders[factor].mkdir()
             write_inputs(corpus(base * factor), folders[factor])
-        for name, metrics, extra in COMMANDS:
+        for name, metrics, extra in commands:
             row: dict = {"command": name, "metrics": list(metrics), "peak_mib": {}}
             for factor, folder in folders.items():
                 paths = {"jsonl": folder / "summaries.jsonl", "hyp": folder / "hyp.txt", "ref": folder / "ref.txt"}

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.data.records import SummaryItem, check_unique
-from evalcore.io.textfiles import InputError, UnreadableText, json_id, jsonl_lines, read_bytes
+from evalcore.data.records import SummaryItem, UniqueKeys, check_unique
+from evalcore.io.textfiles import InputError, UnreadableText, json_id, jsonl_file_lines, jsonl_lines, read_bytes
 
 _ISO_639_1 = re.compile(r"[a-z]{2}")
 
@@ -27,29 +29,73 @@ def read_jsonl(path: str | Path) -> list[SummaryItem]:
     it an error record, so the run keeps every other summary."""
     path = Path("<stdin>") if str(path) == "-" else Path(path)
     data = sys.stdin.buffer.read() if path.name == "<stdin>" else read_bytes(path)
-    items = []
-    for where, obj, problem in jsonl_lines(data, path):
-        missing = [k for k in ("topic", "system", "summary", "references") if k not in obj]
-        if missing:
-            raise InputError(f"{where}: missing field(s) {', '.join(missing)}")
-        refs = obj["references"]
-        if isinstance(refs, str):
-            refs = [refs]
-        if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
-            raise InputError(f"{where}: 'references' must be a list of strings")
-        if not isinstance(obj["summary"], str):
-            raise InputError(f"{where}: 'summary' must be a string")
-        topic, system = json_id(obj["topic"], "topic", where), json_id(obj["system"], "system", where)
-        lang = obj.get("lang")
-        if lang is not None and not (isinstance(lang, str) and _ISO_639_1.fullmatch(lang)):
-            raise InputError(f"{where}: 'lang' must be an ISO 639-1 code such as \"de\", got {lang!r}")
-        summary = UnreadableText(problem) if problem else obj["summary"]
-        items.append(SummaryItem(topic, system, summary, tuple(refs), where, _human_scores(obj.get("human"), where),
-                                 lang))
+    items = [_item(where, obj, problem) for where, obj, problem in jsonl_lines(data, path)]
     if not items:
         raise InputError(f"{path}: no summaries in file")
     check_unique(items)
     return items
+
+
+def iter_jsonl(path: str | Path, source: str | Path | None = None) -> Iterator[SummaryItem]:
+    """The items of a JSONL file one at a time, the file read a block at a time
+    (:func:`~evalcore.io.textfiles.jsonl_file_lines`; ``source`` names it in messages). Each line
+    is checked as :func:`read_jsonl` checks it; the whole-file checks (some summary, unique
+    (topic, system)) are :func:`check_jsonl`'s."""
+    for where, obj, problem in jsonl_file_lines(path, source):
+        yield _item(where, obj, problem)
+
+
+@dataclass(frozen=True)
+class JsonlSummary:
+    """What :func:`check_jsonl` learns of a file: how many summaries, the languages its lines name
+    (None for a line naming none)."""
+
+    n_items: int
+    langs: frozenset[str | None]
+
+
+def check_jsonl(path: str | Path, source: str | Path | None = None) -> JsonlSummary:
+    """Read a JSONL file through once, raising the error :func:`read_jsonl` would (a bad line, no
+    summary, a duplicate (topic, system) naming both lines), holding a few bytes per summary."""
+    source = path if source is None else source
+    keys = UniqueKeys()
+    langs: set[str | None] = set()
+    for item in iter_jsonl(path, source):
+        keys.add(item.topic, item.system)
+        langs.add(item.lang)
+    if not len(keys):
+        raise InputError(f"{source}: no summaries in file")
+    duplicate = keys.first_duplicate()
+    if duplicate is not None:
+        first, again = duplicate
+        origins = {}
+        for k, item in enumerate(iter_jsonl(path, source)):  # the two lines' names: read again, only now
+            if k in (first, again):
+                origins[k] = item
+                if len(origins) == 2:
+                    break
+        check_unique([origins[first], origins[again]])
+    return JsonlSummary(len(keys), frozenset(langs))
+
+
+def _item(where: str, obj: dict, problem: str) -> SummaryItem:
+    """One line's summary, each field checked (an error naming the line)."""
+    missing = [k for k in ("topic", "system", "summary", "references") if k not in obj]
+    if missing:
+        raise InputError(f"{where}: missing field(s) {', '.join(missing)}")
+    refs = obj["references"]
+    if isinstance(refs, str):
+        refs = [refs]
+    if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs):
+        raise InputError(f"{where}: 'references' must be a list of strings")
+    if not isinstance(obj["summary"], str):
+        raise InputError(f"{where}: 'summary' must be a string")
+    topic, system = json_id(obj["topic"], "topic", where), json_id(obj["system"], "system", where)
+    lang = obj.get("lang")
+    if lang is not None and not (isinstance(lang, str) and _ISO_639_1.fullmatch(lang)):
+        raise InputError(f"{where}: 'lang' must be an ISO 639-1 code such as \"de\", got {lang!r}")
+    summary = UnreadableText(problem) if problem else obj["summary"]
+    return SummaryItem(topic, system, summary, tuple(refs), where, _human_scores(obj.get("human"), where), lang)
 
 
 def _human_scores(human: object, where: str) -> dict[str, float]:

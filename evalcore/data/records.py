@@ -3,6 +3,7 @@ checks the readers share (reference files that must not be empty, unique (topic,
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,3 +61,35 @@ def check_unique(items: list[SummaryItem]) -> None:
             raise InputError(f"duplicate summary for topic '{item.topic}', system '{item.system}': "
                              f"{seen[item.key]} and {item.origin}")
         seen[item.key] = item.origin
+
+
+class UniqueKeys:
+    """The (topic, system) keys of a long input, 8 bytes each (plus each distinct topic and system
+    name once), for finding the first key that comes twice without holding the items."""
+
+    def __init__(self) -> None:
+        self._topics: dict[str, int] = {}
+        self._systems: dict[str, int] = {}
+        self._pairs = array("q")
+
+    def add(self, topic: str, system: str) -> None:
+        t = self._topics.setdefault(topic, len(self._topics))
+        s = self._systems.setdefault(system, len(self._systems))
+        self._pairs.append(t << 32 | s)
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+    def first_duplicate(self) -> tuple[int, int] | None:
+        """(position of the key's first occurrence, position of the first key seen before), 0-based
+        in the order added: the pair :func:`check_unique` names; None when every key is unique."""
+        import numpy as np
+
+        pairs = np.frombuffer(self._pairs, dtype=np.int64) if len(self._pairs) else np.zeros(0, np.int64)
+        order = np.argsort(pairs, kind="stable")  # equal keys stay in input order
+        ranked = pairs[order]
+        again = np.flatnonzero(ranked[1:] == ranked[:-1]) + 1
+        if not again.size:
+            return None
+        later = int(order[again].min())
+        return int(order[np.searchsorted(ranked, pairs[later])]), later

@@ -273,18 +273,86 @@ def jsonl_lines(data: bytes, source: str | Path):
     lines = decode_lines(data, source)
     raw = data.removeprefix(codecs.BOM_UTF8).split(b"\n") if any(isinstance(x, LineError) for x in lines) else []
     for number, line in enumerate(lines, 1):
-        where = f"{source}:{number}"
-        problem = ""
-        if isinstance(line, LineError):
-            problem = line.message.removeprefix(f"{where}: ")
-            try:
-                objects = list(jsonl_objects(raw[number - 1].decode("utf-8", "replace"), where, numbered=False))
-            except InputError:
-                raise InputError(line.message) from None
-        else:
-            objects = list(jsonl_objects(line, where, numbered=False))
-        for _, obj in objects:
-            yield where, obj, problem
+        yield from _jsonl_line(line, raw[number - 1] if isinstance(line, LineError) else b"", f"{source}:{number}")
+
+
+def jsonl_file_lines(path: str | Path, source: str | Path | None = None):
+    """:func:`jsonl_lines` of a file read a block at a time, so a long file is never held whole:
+    the same objects and the same errors (``source`` names the file in them; default ``path``)."""
+    source = path if source is None else source
+    for number, (line, raw) in enumerate(file_lines(path, source), 1):
+        yield from _jsonl_line(line, raw, f"{source}:{number}")
+
+
+def _jsonl_line(line: str | LineError, raw: bytes, where: str):
+    """The objects of one JSON Lines line (``raw``: its bytes, read where they do not decode)."""
+    problem = ""
+    if isinstance(line, LineError):
+        problem = line.message.removeprefix(f"{where}: ")
+        try:
+            objects = list(jsonl_objects(raw.decode("utf-8", "replace"), where, numbered=False))
+        except InputError:
+            raise InputError(line.message) from None
+    else:
+        objects = list(jsonl_objects(line, where, numbered=False))
+    for _, obj in objects:
+        yield where, obj, problem
+
+
+#: bytes a streamed file is read in (:func:`file_lines`)
+_BLOCK = 1 << 20
+
+
+def file_lines(path: str | Path, name: str | Path):
+    """:func:`decode_lines` of a file read a block at a time: ``(line, raw)`` per line, ``raw``
+    being a UTF-8 file's line bytes (CR kept, as :func:`jsonl_lines` reads an undecodable line) and
+    empty for the other encodings. The encoding is detected from the file's head, which is all
+    :func:`detect_encoding` reads; bytes that do not decode in a UTF-16 or UTF-32 file are the
+    error :func:`decode_text` gives for the whole file (read whole only then, for its message)."""
+    try:
+        stream = Path(path).open("rb")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
+    with stream:
+        enc = detect_encoding(stream.read(_SNIFF + 8))  # every byte-order mark and the sniffed bytes, and one more
+        if enc.codec is None:
+            raise _binary(name)
+        stream.seek(enc.bom)
+        if enc.codec == "utf-8":
+            for number, raw in enumerate(stream, 1):
+                raw = raw.removesuffix(b"\n")
+                stripped = raw.removesuffix(b"\r")
+                try:
+                    line: str | LineError = stripped.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    line = LineError(undecodable(f"{name}:{number}", stripped, exc),
+                                     stripped.decode("utf-8", "replace"))
+                yield line, raw
+            return
+        if not _decodes(stream, enc.codec):
+            decode_text(read_bytes(path), name)  # raises the whole file's error, before any line
+        stream.seek(enc.bom)
+        decoder = codecs.getincrementaldecoder(enc.codec)()
+        pending = ""
+        while block := stream.read(_BLOCK):
+            *lines, pending = (pending + decoder.decode(block)).split("\n")
+            for text in lines:
+                yield text.removesuffix("\r"), b""
+        pending += decoder.decode(b"", final=True)
+        if pending:
+            yield pending.removesuffix("\r"), b""
+
+
+def _decodes(stream, codec: str) -> bool:
+    """Whether the rest of a binary ``stream`` decodes with ``codec`` (read a block at a time)."""
+    decoder = codecs.getincrementaldecoder(codec)()
+    try:
+        while block := stream.read(_BLOCK):
+            decoder.decode(block)
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def jsonl_objects(text: str, source: str | Path, numbered: bool = True):

@@ -9,7 +9,7 @@ chunk ran.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from evalcore.metric.base import Item, Metric, Result
 from evalcore.metric.inputs import InputLimits
@@ -126,3 +126,34 @@ def iter_scored(metrics: Sequence[Metric], items: Sequence[Item], jobs: int = 1,
                 results = score_chunk(metrics, [items[k] for k in chunk], limits)
                 pbar.update(len(chunk))
                 yield chunk, results
+
+
+def score_chunks(metrics: Sequence[Metric], chunks: Iterable[Sequence[Item]], jobs: int = 1,
+                 limits: InputLimits | None = None) -> Iterator[list[dict[str, Result]]]:
+    """Each chunk's results, in the order of the chunks, as :func:`score_chunk` gives them; the
+    chunks are drawn from ``chunks`` as they are scored (with ``jobs > 1``, a few ahead, in one
+    pool of worker processes kept for the whole stream), so a stream of any length is scored
+    holding a few chunks."""
+    limits = limits or InputLimits.from_env()
+    if jobs <= 1:
+        for chunk in chunks:
+            yield score_chunk(metrics, chunk, limits)
+        return
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+
+    from evalcore.run.workers import stop_workers
+
+    ahead = 2 * jobs  # chunks in flight: every worker busy, one more waiting each
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(list(metrics), limits)) as pool:
+        try:
+            pending: deque = deque()
+            for chunk in chunks:
+                pending.append(pool.submit(_work, list(chunk)))
+                if len(pending) >= ahead:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        except KeyboardInterrupt:
+            stop_workers(pool)
+            raise

@@ -25,6 +25,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from cachetools import LRUCache
+
 from evalcore.io.textfiles import CONTROL as _CONTROL
 from evalcore.io.textfiles import CONTROL_CLASS as _CONTROL_CLASS
 from evalcore.io.textfiles import InputError, UnreadableText
@@ -133,9 +135,8 @@ def check_text(text: object, role: str, limits: InputLimits | None = None, engli
             raise InputError(f"{role} is empty"
                              + (" (only control or invisible characters)" if text.strip() else ""))
         checked = TextCheck(clean, judge_english(clean) if english else ())
-        if len(_accepted) >= _ACCEPTED_SIZE:
-            _accepted.clear()
-        _accepted[text, english] = checked
+        if len(clean) <= _ACCEPTED_CHARS:
+            _accepted[text, english] = checked
         return checked
     _check_size(checked.text, role, limits)  # a reference met again: one look-up, its cap still applies
     return checked
@@ -154,10 +155,11 @@ def _check_size(clean: str, role: str, limits: InputLimits) -> None:
                      "raise the cap with --max-chars or AESOP_MAX_CHARS)")
 
 
+#: characters of cleaned text :data:`_accepted` holds (the least recently used checks leave first)
+_ACCEPTED_CHARS = 2_000_000
 #: (text, english) -> its check, for texts that passed (what fails is not cached: its message names
-#: the item); bounded by emptying it when full
-_accepted: dict[tuple[str, bool], TextCheck] = {}
-_ACCEPTED_SIZE = 65536
+#: the item); bounded by the length of the texts it holds, so a long run's memory stays flat
+_accepted: LRUCache[tuple[str, bool], TextCheck] = LRUCache(_ACCEPTED_CHARS, getsizeof=lambda check: len(check.text))
 
 
 def judge_english(text: str) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
+from cachetools import LRUCache, cached
 
 from evalcore import __version__
 from evalcore.metric import Item, ReferenceMetric, Score, Signature
@@ -51,11 +52,17 @@ def _language_scorer(rouge_type: str, lang: str, stem: bool):
     return rouge_score_rs.RougeScorer([rouge_type], tokenizer=LanguageTokenizer(lang, stem))
 
 
-@functools.lru_cache(maxsize=65536)
+#: tokens :func:`tokens` keeps (the least recently used texts' leave first): a few chunks' texts
+TOKEN_CACHE = 200_000
+_TOKENS: LRUCache[tuple, tuple[str, ...]] = LRUCache(TOKEN_CACHE, getsizeof=len)
+
+
+@cached(_TOKENS)
 def tokens(text: str, stem: bool, lang: str = "en") -> tuple[str, ...]:
     """rouge-score's tokens of a text (lowercased, split on non-alphanumerics, Porter-stemmed when
-    longer than three characters if ``stem``), by rouge-score-rs; cached, so a reference is
-    stemmed once, not once per candidate. Another ``lang``: its :class:`LanguageTokenizer`'s."""
+    longer than three characters if ``stem``), by rouge-score-rs; cached by the number of tokens
+    held, so a reference is stemmed once, not once per candidate, and a long run's memory stays
+    flat. Another ``lang``: its :class:`LanguageTokenizer`'s."""
     if lang != "en":
         return tuple(LanguageTokenizer(lang, stem).tokenize(text))
     from rouge_score_rs import tokenizers

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from benchmarks.summeval.memory import FACTORS, memory_markdown, peak_of
 
 
@@ -28,3 +30,13 @@ def test_memory_table_shows_every_factor_and_the_growth():
     assert FACTORS == (1, 10, 100)
     assert "1x (2,000 items)" in md and "100x (200,000 items)" in md
     assert "| 110 " in md and "+10.0%" in md
+
+
+def test_only_words_choose_the_commands_holding_every_word():
+    from benchmarks.summeval.memory import COMMANDS, chosen
+    from evalcore.io.textfiles import InputError
+
+    assert [c[0] for c in chosen(["summeval", "jsonl"])] == ["summeval score --format jsonl"]
+    assert chosen() == list(COMMANDS)
+    with pytest.raises(InputError, match="no command of the memory table holds every word"):
+        chosen(["summeval", "--segments"])
