@@ -166,16 +166,18 @@ def _same(a: object, b: object) -> bool:
 
 
 @functools.cache
-def _configurations(cls: type) -> tuple[tuple[str, dict[str, object]], ...]:
-    """(name, configuration) of every registered name of ``cls`` (or of its nearest registered
-    base class), most general first: the configuration is the constructor's defaults with the
-    spec's arguments, restricted to the parameters some spec of the class sets."""
+def _configurations(cls: type) -> tuple[tuple[str, dict[str, object], frozenset[str]], ...]:
+    """(name, configuration, parameters its spec states) of every registered name of ``cls`` (or
+    of its nearest registered base class), most general first: the configuration is the
+    constructor's defaults with the spec's arguments, restricted to the parameters some spec of the
+    class states."""
     for klass in cls.__mro__:
         specs = [(n, s) for n, s in _tables().items() if s.target == _target(klass)]
         if specs:
             keys = {k for _, s in specs for k in s.kwargs}
             defaults = _defaults(klass)
-            configs = [(n, {k: s.kwargs.get(k, defaults.get(k)) for k in sorted(keys)}) for n, s in specs]
+            configs = [(n, {k: s.kwargs.get(k, defaults.get(k)) for k in sorted(keys)}, frozenset(s.kwargs))
+                       for n, s in specs]
             return tuple(sorted(configs, key=lambda c: (sum(not _same(v, defaults.get(k)) for k, v in c[1].items()),
                                                         c[0])))
     return ()
@@ -183,22 +185,25 @@ def _configurations(cls: type) -> tuple[tuple[str, dict[str, object]], ...]:
 
 def configuration_name(cls: type, params: Mapping[str, object]) -> str:
     """The name of ``cls`` configured with ``params``, stated by the registry alone: the registered
-    name whose arguments the configuration has; otherwise the nearest registered name with the
-    parameters that differ, ``rouge-su4[max_gap=2]``. A parameter the signature shows through a
-    derived fact (a model file through its hash) changes the name only to values a spec states.
-    "" for a class the registry does not know (a class registered by its own ``name``)."""
+    name whose arguments the configuration has; otherwise the nearest registered name with what
+    contradicts a spec in brackets (``rouge-su4[max_gap=2]``, ``imeant[role_weights=umeant]``): a
+    value differing from one its own spec states, or a value another spec states. A value no spec
+    states leaves the name alone (``TeslaS(function_words="none")`` is ``tesla-s``; its signature
+    shows the value). "" for a class the registry does not know (one registered by its own ``name``)."""
     configs = _configurations(cls)
     if not configs:
         return ""
-    stated = {k: [c[k] for _, c in configs] for k in configs[0][1]}
-    via = getattr(cls, "signature_via", {})
+    explicit: dict[str, list[object]] = {}
+    for _, config, own in configs:
+        for k in own:
+            explicit.setdefault(k, []).append(config[k])
 
-    def differing(config: dict[str, object]) -> list[tuple[str, object]]:
+    def differing(config: dict[str, object], own: frozenset[str]) -> list[tuple[str, object]]:
         return [(k, params[k]) for k, v in config.items() if k in params and not _same(params[k], v)
-                and not (via.get(k, "name") != "name" and not any(_same(params[k], s) for s in stated[k]))]
+                and (k in own or any(_same(params[k], s) for s in explicit.get(k, ())))]
 
-    name, config = min(configs, key=lambda c: len(differing(c[1])))
-    diff = differing(config)
+    name, config, own = min(configs, key=lambda c: len(differing(c[1], c[2])))
+    diff = differing(config, own)
     return name + (f"[{','.join(f'{k}={v}' for k, v in diff)}]" if diff else "")
 
 

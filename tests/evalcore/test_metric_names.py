@@ -35,6 +35,8 @@ def test_no_suite_metric_class_states_a_name_of_its_own():
      "rouge-su4-f[max_gap=2]"),
     (lambda: importlib.import_module("summeval.rouge.metric").Rouge(kind="rouge-1", measure="f"), "rouge-1-f"),
     (lambda: importlib.import_module("summeval.tesla_s.metric").TeslaS(lang="de"), "tesla-s"),
+    # a value no spec states leaves the name (and the signatures of 0.1.0) alone
+    (lambda: importlib.import_module("summeval.tesla_s.metric").TeslaS(function_words="none"), "tesla-s"),
 ])
 def test_a_configuration_no_spec_states_is_the_nearest_name_and_what_differs(make, expected):
     assert make().name == expected
@@ -50,9 +52,7 @@ def test_one_name_never_stands_for_two_configurations():
 
 
 class Named(ReferenceMetric):
-    """A metric whose model file shows in its signature through the file's hash."""
-
-    signature_via = {"model": "model"}
+    """A metric with a model file and an order, three configurations of which are registered."""
 
     def __init__(self, model: str | None = None, order: int = 2):
         self.model = model
@@ -73,10 +73,11 @@ def named_table(monkeypatch):
     specs._configurations.cache_clear()
 
 
-def test_a_file_the_signature_names_by_its_hash_leaves_the_name_alone(named_table):
+def test_only_values_a_spec_states_show_in_the_name(named_table):
     assert Named().name == "named" and Named(model="big").name == "named-big"
     assert Named(model="/data/my-model.npz").name == "named"  # the signature names the file by its hash
-    assert Named(order=3).name == "named-3" and Named(order=4).name == "named[order=4]"
+    assert Named(order=3).name == "named-3" and Named(order=4).name == "named"
+    assert Named(model="/data/my-model.npz", order=3).name == "named-3"
     assert Named(model="big", order=3).name == "named-3[model=big]"  # ties: the more general name, then by name
     assert Named.name == ""  # the class itself states no name
     assert Named().signature().name == "named"
