@@ -160,9 +160,11 @@ def test_ids_follow_the_preprocessor_and_the_vocabulary_can_be_forgotten():
         assert function.tolist() == [f for d in docs for f in d.function]
 
 
+@pytest.mark.parametrize("numba", [False, True])
 @pytest.mark.parametrize("config", ["default", "no-fw", "jackknife"])
-def test_compiled_batch_path_gives_the_golden_floats(monkeypatch, config, summeval_expert):
-    # the golden batch is small enough for the numpy path; force the compiled one
+def test_corpus_batch_engines_give_the_golden_floats(monkeypatch, config, summeval_expert, numba):
+    # the golden batch is small enough for the sort engine; force a corpus engine: the dense
+    # tables of a base install (no numba), or the compiled kernels
     import json
     from pathlib import Path
 
@@ -173,7 +175,10 @@ def test_compiled_batch_path_gives_the_golden_floats(monkeypatch, config, summev
     golden = json.loads((Path(__file__).parent / "golden" / "tesla_s_golden.json").read_text())
     by_key = {(it.topic, it.system): it for it in read_summeval(summeval_expert)}
     pairs = [(list(by_key[t, s].references), by_key[t, s].summary) for t, s in golden["items"]]
-    monkeypatch.setattr(ngrams, "COMPILED_FROM", 0)
+    if numba:
+        pytest.importorskip("numba")
+    monkeypatch.setattr(ngrams, "CORPUS_FROM", 0)
+    monkeypatch.setattr(ngrams, "numba_installed", lambda: numba)
     clear_caches()
     scores = TeslaS(**golden["configs"][config]).score_batch(pairs)
     assert [[getattr(s, f) for f in golden["fields"]] for s in scores] == golden["batch"][config]
