@@ -5,23 +5,29 @@ Why dense local tables: a global sort of ~10^6 n-gram occurrences (and another t
 candidate n-gram with its document's references) is memory-bound and was most of TESLA-S's batch
 time. Here each text's tokens get small local ids (one sort of the tokens only), so a text's
 skip-bigram (a, b) is the cell ``a * U + b`` of a dense table of its U distinct tokens; likewise
-a reference set's tokens get set-local ids and its n-grams cells of the set's own table. Tables
-of consecutive texts (sets) lie side by side, so every scatter and gather stays in a small moving
-window of memory; a cell's first occurrence comes from ``np.minimum.at``, weights are summed by
-``np.bincount`` in text order. The floats are those of the sort engine and of the compiled
+a reference set's tokens get set-local ids and its n-grams cells of the set's own table. A cell's
+first occurrence comes from ``np.minimum.at``, weights are summed by ``np.bincount`` in text
+order. Texts (reference sets) are taken in runs of a few thousand tokens: each run's arrays fit in
+the CPU's cache and are reused by the allocator, where arrays of the whole batch would be fresh
+memory (page faults) on every pass. pandas' hash-table ``factorize`` was measured as well: slower
+than ``np.sort`` on these keys, so the tables are numpy's. The floats are those of the sort engine and of the compiled
 kernels (the tests compare them float for float); keys are the n-gram numbers
 ``first * width + second + 1`` (``+ 0`` for a unigram) the compiled kernels give.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from evalcore.text.ngrams import _run_starts, ranges
 
 #: largest dense table (entries) either stage allocates; beyond it :func:`bag_texts` returns None
-#: (the caller sorts instead) and :func:`join` handles the reference sets in chunks
+#: (the caller sorts instead) and :func:`join` splits its runs (a set too large alone is sorted)
 TABLE_LIMIT = 1 << 23
+#: tokens of a run of texts bagged together (about 1 MB of arrays per pass)
+RUN_TOKENS = 1 << 14
 
 
 def _firsts(index: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -43,12 +49,36 @@ def bag_texts(ids: np.ndarray, weights: np.ndarray, lengths: np.ndarray, max_gap
               merged: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """(keys, weights, indptr) of the unigram and skip-bigram bags of texts end to end, laid out
     as :func:`evalcore.text.ngrams.occurrences` lays them out; None when a dense table would
-    exceed :data:`TABLE_LIMIT` (texts of thousands of distinct tokens)."""
+    exceed :data:`TABLE_LIMIT` (texts of thousands of distinct tokens). Texts are bagged in runs
+    of about :data:`RUN_TOKENS` tokens, whose arrays stay in cache and are reused by the allocator."""
+    n_texts, n_bags = len(lengths), len(lengths) * (1 if merged else 2)
+    if not len(ids):
+        return np.zeros(0, np.int64), np.zeros(0), np.zeros(n_bags + 1, np.int64)
+    width = int(ids.max()) + 2
+    ends = np.cumsum(lengths)
+    cuts = np.searchsorted(ends, np.arange(RUN_TOKENS, int(ends[-1]), RUN_TOKENS)) + 1
+    bounds = np.unique(np.concatenate([[0], np.minimum(cuts, n_texts), [n_texts]])).tolist()
+    parts = []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        start = int(ends[lo - 1]) if lo else 0
+        part = _bag_run(ids[start:ends[hi - 1]], weights[start:ends[hi - 1]], lengths[lo:hi], max_gap, last_unigram,
+                        merged, width)
+        if part is None:
+            return None
+        parts.append(part)
+    keys, out_weights, counts = (np.concatenate(column) for column in zip(*parts))
+    indptr = np.zeros(n_bags + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    return keys, out_weights, indptr
+
+
+def _bag_run(ids: np.ndarray, weights: np.ndarray, lengths: np.ndarray, max_gap: int, last_unigram: bool,
+             merged: bool, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """:func:`bag_texts` for one run of texts: (keys, weights, cells per bag), or None."""
     n_texts, n_tokens, span = len(lengths), len(ids), max_gap + 1
     n_bags = n_texts * (1 if merged else 2)
     if not n_tokens:
-        return np.zeros(0, np.int64), np.zeros(0), np.zeros(n_bags + 1, np.int64)
-    width = int(ids.max()) + 2
+        return np.zeros(0, np.int64), np.zeros(0), np.zeros(n_bags, np.int64)
     text = np.repeat(np.arange(n_texts, dtype=np.int64), lengths)
     # each token's unigram cell: its text's distinct tokens numbered by first occurrence, text by text
     bits = int(n_tokens - 1).bit_length() or 1
@@ -94,16 +124,15 @@ def bag_texts(ids: np.ndarray, weights: np.ndarray, lengths: np.ndarray, max_gap
     # lay the cells out bag by bag
     u_count, s_count = np.bincount(u_text, minlength=n_texts), np.bincount(s_text, minlength=n_texts)
     counts = u_count + s_count if merged else np.stack([u_count, s_count], axis=1).ravel()
-    indptr = np.zeros(n_bags + 1, dtype=np.int64)
-    np.cumsum(counts, out=indptr[1:])
-    u_start = indptr[:-1] if merged else indptr[:-1:2]
-    s_start = indptr[:-1] + u_count if merged else indptr[1::2]
-    keys, out_weights = np.empty(indptr[-1], np.int64), np.empty(indptr[-1])
+    indptr = np.cumsum(counts) - counts
+    u_start = indptr if merged else indptr[::2]
+    s_start = indptr + u_count if merged else indptr[1::2]
+    keys, out_weights = np.empty(len(u_keys) + len(s_keys), np.int64), np.empty(len(u_keys) + len(s_keys))
     for start, count, kind_keys, kind_weights in ((u_start, u_count, u_keys, u_weights),
                                                   (s_start, s_count, s_keys, s_weights)):
         dest = np.arange(len(kind_keys)) + np.repeat(start - (np.cumsum(count) - count), count)
         keys[dest], out_weights[dest] = kind_keys, kind_weights
-    return keys, out_weights, indptr
+    return keys, out_weights, counts
 
 
 def canonical_prefix(keys: np.ndarray, indptr: np.ndarray, block_of: np.ndarray, n_blocks: int) -> np.ndarray:
@@ -133,7 +162,8 @@ def canonical_prefix(keys: np.ndarray, indptr: np.ndarray, block_of: np.ndarray,
 
 
 def join(keys: np.ndarray, weights: np.ndarray, indptr: np.ndarray, width: int, cand: np.ndarray,
-         backwards: np.ndarray, query_set: np.ndarray, sets: np.ndarray, fallback) -> np.ndarray:
+         backwards: np.ndarray, query_set: np.ndarray, sets: np.ndarray,
+         fallback: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     """The (queries x slots) overlaps of :meth:`evalcore.text.ngrams.BagSet.overlaps` (same floats,
     same order of addition), the reference sets taken in runs whose dense tables stay within
     :data:`TABLE_LIMIT` (a run too large is split; a single set too large goes to
@@ -143,8 +173,14 @@ def join(keys: np.ndarray, weights: np.ndarray, indptr: np.ndarray, width: int, 
     out = np.zeros((n_q, n_slots))
     by_set = np.argsort(query_set, kind="stable")
     sorted_sets = query_set[by_set]
+    # runs of sets of about RUN_TOKENS * 4 candidate and reference cells (their arrays stay in
+    # cache), and few enough that the (sets x tokens) table stays within the limit
+    cells = np.cumsum(np.bincount(query_set, weights=lengths[cand], minlength=len(sets))
+                      + np.where(sets >= 0, lengths[sets], 0).sum(axis=1))
+    cuts = np.searchsorted(cells, np.arange(4 * RUN_TOKENS, cells[-1], 4 * RUN_TOKENS))
+    bounds = np.unique(np.concatenate([[0], cuts, [len(sets)]])).tolist()
     per_run = max(1, TABLE_LIMIT // width)
-    pending = [(lo, min(lo + per_run, len(sets))) for lo in range(0, len(sets), per_run)]
+    pending = [(a, min(a + per_run, hi)) for lo, hi in zip(bounds[:-1], bounds[1:]) for a in range(lo, hi, per_run)]
     while pending:
         lo, hi = pending.pop()
         queries = by_set[np.searchsorted(sorted_sets, lo):np.searchsorted(sorted_sets, hi)]
@@ -157,18 +193,19 @@ def join(keys: np.ndarray, weights: np.ndarray, indptr: np.ndarray, width: int, 
         elif hi - lo == 1:
             out[queries] = fallback(queries)
         else:  # split where the tables add up to the limit
-            start, total = lo, 0
+            start, filled = lo, 0
             for k, size in enumerate(rows.tolist(), lo):
-                if total + size > TABLE_LIMIT and k > start:
+                if filled + size > TABLE_LIMIT and k > start:
                     pending.append((start, k))
-                    start, total = k, 0
-                total += size
+                    start, filled = k, 0
+                filled += size
             pending.append((start, hi))
     return out
 
 
-def _join_chunk(keys, weights, indptr, lengths, width, cand, backwards, query_set,
-                sets) -> tuple[np.ndarray | None, np.ndarray]:
+def _join_chunk(keys: np.ndarray, weights: np.ndarray, indptr: np.ndarray, lengths: np.ndarray, width: int,
+                cand: np.ndarray, backwards: np.ndarray, query_set: np.ndarray,
+                sets: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
     """:func:`join` for one run of reference sets: each set's reference tokens get set-local ids
     (a dense sets x tokens table), its n-grams the cells of a V x (V + 1) table of its V tokens.
     Returns (overlaps, each set's table size), overlaps None when the tables exceed the limit."""
@@ -191,46 +228,62 @@ def _join_chunk(keys, weights, indptr, lengths, width, cand, backwards, query_se
     present = flat.astype(bool)
     distinct = local.sum(axis=1, dtype=np.int64)
     np.cumsum(local, axis=1, out=local)
-    rows = distinct * (distinct + 1)  # the set's table: (first, second + 1), second + 1 = 0 for a unigram
+    ref_set = np.repeat(slot_set, slot_len)
+    pairs = np.bincount(ref_set[ref_second > 0], minlength=n_sets) > 0
+    # the set's table: (first, second + 1), second + 1 = 0 for a unigram; a column for sets of unigrams
+    stride = np.where(pairs, distinct + 1, 1)
+    rows = distinct * stride
     if int(rows.sum()) > TABLE_LIMIT:
         return None, rows
     # an n-gram's cell: start[set] + (first's local id + 1) * stride[set] + (second's local id + 1 or 0)
-    stride = distinct + 1
     start = np.cumsum(rows) - rows - stride
-    ref_index = start[np.repeat(slot_set, slot_len)] + flat[ref_base + ref_first + 1] * np.repeat(
-        stride[slot_set], slot_len) + flat[ref_base + ref_second]
-    # each n-gram's row: the position of one of its cells (whichever a repeated index keeps: only
-    # the grouping matters); its weight in slot j at grid[j, row] (flat: numpy's 2-d fancy
+    ref_index = start[ref_set] + flat[ref_base + ref_first + 1] * stride[ref_set] + flat[ref_base + ref_second]
+    # each n-gram's row of ``grid`` (numbered through whichever of its cells a repeated index keeps:
+    # only the grouping matters); its weight in slot j at grid[j, row] (flat: numpy's 2-d fancy
     # indexing is slower)
-    n_rows = len(ref_index)
-    row_of = np.full(int(rows.sum()), -1, dtype=np.int32 if n_rows < 1 << 31 else np.int64)
-    row_of[ref_index] = np.arange(n_rows)
+    n_cells = len(ref_index)
+    row_of = np.full(int(rows.sum()), -1, dtype=np.int32 if n_cells < 1 << 31 else np.int64)
+    row_of[ref_index] = np.arange(n_cells)
+    kept = row_of[ref_index]
+    is_row = kept == np.arange(n_cells)
+    row = np.cumsum(is_row, dtype=row_of.dtype) - 1
+    n_rows = int(row[-1]) + 1 if n_cells else 0
+    row_of[ref_index] = row[kept]
     grid = np.zeros(n_slots * n_rows)
-    grid[np.repeat(slot_j * n_rows, slot_len) + row_of[ref_index]] = weights[ref_cell]
+    grid[np.repeat(slot_j * n_rows, slot_len) + row[kept]] = weights[ref_cell]
     # the candidates' cells in the order their minima are added; those whose tokens a set lacks miss
     q_len = lengths[cand]
     q_cell = ranges(indptr[cand], q_len, backwards)
     q_key = keys[q_cell]
     q_first = q_key // width
-    q_base = np.repeat(query_set * width, q_len)
+    q_set = np.repeat(query_set, q_len)
+    q_base = q_set * width
     col_b = q_key - q_first * width  # 0 for a unigram
     unigram = col_b == 0
     col_b += q_base
     col_a = q_first + q_base + 1
-    known = np.flatnonzero(present[col_a] & (unigram | present[col_b]))
-    q_row = row_of[np.repeat(start[query_set], q_len)[known] + flat[col_a[known]] * np.repeat(
-        stride[query_set], q_len)[known] + flat[col_b[known]]]
+    second_present = (present.reshape(n_sets, width) & pairs[:, None]).ravel()  # a set of unigrams has no pairs
+    known = np.flatnonzero(present[col_a] & (unigram | second_present[col_b]))
+    known_set = q_set[known]
+    q_row = row_of[start[known_set] + flat[col_a[known]] * stride[known_set] + flat[col_b[known]]]
     found = q_row >= 0
     hit = known[found]
-    minima = np.take(grid.reshape(n_slots, n_rows), q_row[found], axis=1)  # slot by slot, queries in order
-    np.minimum(minima, np.take(weights, q_cell[hit]), out=minima)
-    nonzero = minima != 0  # scipy keeps non-zero minima only
-    at = np.flatnonzero(nonzero)
-    values = np.take(minima.ravel(), at)
-    slot = np.repeat(np.arange(n_slots), np.count_nonzero(nonzero, axis=1))
-    pair = slot * n_q + np.repeat(np.arange(n_q), q_len)[hit][at - slot * len(hit)]
+    hit_row, hit_weight = q_row[found], np.take(weights, q_cell[hit])
+    # a pair's minima are a run of ``values``: its query's hits in its slot's row
+    hit_query = np.searchsorted(np.cumsum(q_len), hit, side="right")
+    group = np.flatnonzero(_run_starts(hit_query))  # where each query's hits start
+    values: list[np.ndarray] = []
+    counts = np.zeros((n_slots, len(group)), dtype=np.int64)
+    for j, slot_grid in enumerate(grid.reshape(n_slots, n_rows)):  # a slot at a time: the arrays stay in cache
+        minima = np.minimum(np.take(slot_grid, hit_row), hit_weight)
+        nonzero = minima != 0  # scipy keeps non-zero minima only
+        values.append(minima[nonzero])
+        if len(group):
+            counts[j] = np.add.reduceat(nonzero, group, dtype=np.int64)
     out = np.zeros(n_slots * n_q)
-    if len(pair):
-        seg = np.flatnonzero(_run_starts(pair))
-        out[pair[seg]] = np.add.reduceat(values, seg)
+    run_length = counts.ravel()  # slot by slot, query by query
+    runs = np.flatnonzero(run_length)
+    if len(runs):
+        out[(np.arange(n_slots)[:, None] * n_q + hit_query[group]).ravel()[runs]] = np.add.reduceat(
+            np.concatenate(values), (np.cumsum(run_length) - run_length)[runs])
     return out.reshape(n_slots, n_q).T, rows

@@ -355,6 +355,8 @@ def ranges(starts: np.ndarray, counts: np.ndarray, reverse: np.ndarray | None = 
     where ``reverse[k]``)."""
     total = int(counts.sum())
     offsets = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+    if reverse is not None and reverse.all():
+        return np.repeat(starts + counts - 1, counts) - offsets
     if reverse is not None and reverse.any():
         offsets = np.where(np.repeat(reverse, counts), np.repeat(counts - 1, counts) - offsets, offsets)
     return np.repeat(starts, counts) + offsets

@@ -240,13 +240,19 @@ def _engine(monkeypatch, engine: str) -> None:
     monkeypatch.setattr(ngrams, "numba_installed", lambda: engine == "compiled")
 
 
-@pytest.mark.parametrize("engine", ["tables", "compiled"])
+@pytest.mark.parametrize("seed", [5, 6])
+@pytest.mark.parametrize("engine", ["tables", "tables in runs", "compiled"])
 @pytest.mark.parametrize("merged", [False, True])
-def test_corpus_and_sort_engines_give_the_same_floats(monkeypatch, merged, engine):
-    rng = np.random.default_rng(5)
-    ids, weights, lengths = _random_texts(5, n_texts=80, vocabulary=40, longest=70)
+def test_corpus_and_sort_engines_give_the_same_floats(monkeypatch, merged, engine, seed):
+    from evalcore.text import ngram_tables
+
+    rng = np.random.default_rng(seed)
+    ids, weights, lengths = _random_texts(seed, n_texts=80, vocabulary=40, longest=70)
     _engine(monkeypatch, "sort")
     numpy_bags = BagSet.of_texts(ids, weights, lengths, 4, last_unigram=not merged, merged=merged)
+    if engine == "tables in runs":  # texts bagged, and reference sets joined, a few at a time
+        monkeypatch.setattr(ngram_tables, "RUN_TOKENS", 40)
+        engine = "tables"
     _engine(monkeypatch, engine)
     corpus = BagSet.of_texts(ids, weights, lengths, 4, last_unigram=not merged, merged=merged)
     assert corpus.engine == engine and numpy_bags.engine == "sort"
