@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from evalcore.text.ngrams import _run_starts, ranges
+from evalcore.text.arrays import ranges, run_starts
 
 #: largest dense table (entries) either stage allocates; beyond it :func:`bag_texts` returns None
 #: (the caller sorts instead) and :func:`join` splits its runs (a set too large alone is sorted)
@@ -85,7 +85,7 @@ def _bag_run(ids: np.ndarray, weights: np.ndarray, lengths: np.ndarray, max_gap:
     if n_texts * width >= 1 << (63 - bits):
         return None
     packed = np.sort(((text * width + ids) << bits) | np.arange(n_tokens, dtype=np.int64))
-    new = _run_starts(packed >> bits)
+    new = run_starts(packed >> bits)
     run_first = packed[new] & ((1 << bits) - 1)  # each (text, token)'s first position
     is_first = np.zeros(n_tokens, dtype=bool)
     is_first[run_first] = True
@@ -146,7 +146,7 @@ def canonical_prefix(keys: np.ndarray, indptr: np.ndarray, block_of: np.ndarray,
     while True:
         cells = keys[:indptr[scanned]]
         order = np.argsort(cells, kind="stable")
-        new = _run_starts(cells[order])
+        new = run_starts(cells[order])
         first_of = np.empty(len(cells), dtype=np.int64)  # each cell's n-gram's first cell
         first_of[order] = order[new][np.cumsum(new) - 1]
         steps = np.zeros(len(cells) + 1, dtype=np.int64)
@@ -271,7 +271,7 @@ def _join_chunk(keys: np.ndarray, weights: np.ndarray, indptr: np.ndarray, lengt
     hit_row, hit_weight = q_row[found], np.take(weights, q_cell[hit])
     # a pair's minima are a run of ``values``: its query's hits in its slot's row
     hit_query = np.searchsorted(np.cumsum(q_len), hit, side="right")
-    group = np.flatnonzero(_run_starts(hit_query))  # where each query's hits start
+    group = np.flatnonzero(run_starts(hit_query))  # where each query's hits start
     values: list[np.ndarray] = []
     counts = np.zeros((n_slots, len(group)), dtype=np.int64)
     for j, slot_grid in enumerate(grid.reshape(n_slots, n_rows)):  # a slot at a time: the arrays stay in cache

@@ -16,6 +16,7 @@ from typing import NamedTuple, TypeVar
 import numpy as np
 
 from evalcore.extras import numba_installed
+from evalcore.text.arrays import ranges, run_starts
 from evalcore.text.preprocess import Doc
 
 Bag = dict[tuple[str, ...], float]
@@ -350,26 +351,6 @@ def _sort_positions(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order, values[order]
 
 
-def ranges(starts: np.ndarray, counts: np.ndarray, reverse: np.ndarray | None = None) -> np.ndarray:
-    """``starts[k] .. starts[k] + counts[k] - 1`` for every k, end to end (each range backwards
-    where ``reverse[k]``)."""
-    total = int(counts.sum())
-    offsets = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
-    if reverse is not None and reverse.all():
-        return np.repeat(starts + counts - 1, counts) - offsets
-    if reverse is not None and reverse.any():
-        offsets = np.where(np.repeat(reverse, counts), np.repeat(counts - 1, counts) - offsets, offsets)
-    return np.repeat(starts, counts) + offsets
-
-
-def _run_starts(sorted_values: np.ndarray) -> np.ndarray:
-    """Where each run of equal values starts in a sorted array (a boolean mask)."""
-    new = np.empty(len(sorted_values), dtype=bool)
-    new[:1] = True
-    np.not_equal(sorted_values[1:], sorted_values[:-1], out=new[1:])
-    return new
-
-
 #: n-gram occurrences (this process's so far, this batch's included) from which
 #: :meth:`BagSet.of_texts` takes a corpus engine: compiled code (:mod:`evalcore.text.ngram_kernels`)
 #: where numba is installed, whose import (~0.4 s, once) pays from there on, for a corpus batch or
@@ -409,11 +390,11 @@ class BagSet:
         bag_bits = max(int(n_bags - 1).bit_length(), 1)
         # one number per (n-gram, bag); sorted with positions, a cell's occurrences are a run in text order
         pos, cell_key = _sort_positions(((occ.first * self._width + (occ.second + 1)) << bag_bits) | occ.bag)
-        new_cell = _run_starts(cell_key)
+        new_cell = run_starts(cell_key)
         sums = np.bincount(np.cumsum(new_cell) - 1, weights=occ.weights[pos])  # in text order, as dicts add
         starts = np.flatnonzero(new_cell)
         first_pos, cell_ngram = pos[starts], cell_key[starts] >> bag_bits
-        new_ngram = _run_starts(cell_ngram)
+        new_ngram = run_starts(cell_ngram)
         # bag order: a bag's cells by first position (occurrences come bag by bag)
         is_first = np.zeros(n, dtype=bool)
         is_first[first_pos] = True
@@ -565,9 +546,9 @@ class BagSet:
         # join: sort table entries and look-ups together, table entries first within a key
         n_ref = len(ref_key)
         order, joined = _sort_positions(np.concatenate([ref_key << 1, (q_key << 1) | 1]))
-        run = np.cumsum(_run_starts(joined >> 1)) - 1
+        run = np.cumsum(run_starts(joined >> 1)) - 1
         is_lookup = (joined & 1).astype(bool)
-        run_start = np.flatnonzero(_run_starts(run))
+        run_start = np.flatnonzero(run_starts(run))
         per_run = np.bincount(run[~is_lookup], minlength=len(run_start))
         at = np.flatnonzero(is_lookup)
         lookup = order[at] - n_ref
@@ -586,6 +567,6 @@ class BagSet:
         values, pair = values[nonzero], pair[nonzero]
         out = np.zeros(n_q * n_slots)
         if len(pair):
-            seg = np.flatnonzero(_run_starts(pair))
+            seg = np.flatnonzero(run_starts(pair))
             out[pair[seg]] = np.add.reduceat(values, seg)
         return np.ascontiguousarray(out.reshape(n_slots, n_q).T)

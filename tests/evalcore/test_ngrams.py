@@ -301,11 +301,19 @@ def test_tables_engine_falls_back_beyond_its_table_limit(monkeypatch):
     tables = BagSet.of_texts(ids, weights, lengths, 4)
     assert tables.engine == "tables"
     runs: list[int] = []
-    real = ngram_tables._join_chunk
-    monkeypatch.setattr(ngram_tables, "_join_chunk", lambda *a: runs.append(len(a[-1])) or real(*a))
     sorts: list[int] = []
-    monkeypatch.setattr(tables, "_overlaps_numpy", lambda *a: sorts.append(len(a[0])) or BagSet._overlaps_numpy(
-        tables, *a))
+    real_run, real_sort = ngram_tables._join_chunk, BagSet._overlaps_numpy
+
+    def counted_run(*args):
+        runs.append(len(args[-1]))
+        return real_run(*args)
+
+    def counted_sort(*args):
+        sorts.append(len(args[0]))
+        return real_sort(tables, *args)
+
+    monkeypatch.setattr(ngram_tables, "_join_chunk", counted_run)
+    monkeypatch.setattr(tables, "_overlaps_numpy", counted_sort)
     # every set too large alone (all sorted), runs split by their tables' sizes, one run
     for limit, split, sorted_ in ((100, True, True), (8000, True, False), (1 << 23, False, False)):
         monkeypatch.setattr(ngram_tables, "TABLE_LIMIT", limit)

@@ -9,6 +9,7 @@ from evalcore.metric.inputs import EMPTY_NOTE
 from evalcore.metric.registry import get_metric
 from summeval.metrics import TeslaS
 from summeval.multiref import combine
+from tests.scored import scored
 
 
 def test_hand_computed_without_function_words():
@@ -208,6 +209,6 @@ def test_corpus_engines_score_other_languages_and_nfd_text_as_the_sort_engine(mo
         monkeypatch.setattr(ngrams, "CORPUS_FROM", float("inf") if engine == "sort" else 0)
         monkeypatch.setattr(ngrams, "numba_installed", lambda e=engine: e == "compiled")
         clear_caches()
-        scores[engine] = [(s.value, s.unigram_f, s.skip_bigram_f) for s in metric.score_batch(pairs)]
+        scores[engine] = [(s.value, s.unigram_f, s.skip_bigram_f) for s in scored(metric.score_batch(pairs))]
     assert all(v == scores["sort"] for v in scores.values())
     assert all(0 < value < 1 for value, _, _ in scores["sort"])
