@@ -6,6 +6,7 @@ asking for a metric whose extra is missing gives one line naming the ``pip insta
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 
 from evalcore.resources.registry import ResourceError
@@ -50,9 +51,11 @@ def is_installed(extra: str) -> bool:
     return not missing_modules(extra)
 
 
+@functools.cache
 def numba_installed() -> bool:
-    """Whether numba can be imported (it is not: nothing is imported): the compiled kernels are an
-    extra's (``fast``, ``pem``, ``mt``); without numba every caller takes its numpy or Python path."""
+    """Whether numba can be imported (it is not: nothing is imported; looked up once a process):
+    the compiled kernels are an extra's (``fast``, ``pem``, ``mt``); without numba every caller
+    takes its numpy or Python path."""
     return importlib.util.find_spec("numba") is not None
 
 

@@ -53,7 +53,10 @@ def wheel(tmp_path_factory) -> Path:
 def _venv(tmp_path_factory, name: str, requirement: str) -> Path:
     venv = tmp_path_factory.mktemp(name) / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    proc = _run([str(venv / "bin" / "pip"), "install", "-q", "-c", str(CONSTRAINTS), requirement], cwd=venv.parent)
+    # a user's environment: with the checkout on PYTHONPATH, pip would take the aesop_eval.egg-info
+    # that building the wheel leaves in it for an installed aesop-eval and install only its dependencies
+    proc = _run([str(venv / "bin" / "pip"), "install", "-q", "-c", str(CONSTRAINTS), requirement], cwd=venv.parent,
+                env=_user_env(venv))
     assert proc.returncode == 0, proc.stderr[-3000:]
     return venv
 

@@ -352,12 +352,14 @@ def _sort_positions(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 #: n-gram occurrences (this process's so far, this batch's included) from which
-#: :meth:`BagSet.of_texts` takes a corpus engine: compiled code (:mod:`evalcore.text.ngram_kernels`)
-#: where numba is installed, whose import (~0.4 s, once) pays from there on, for a corpus batch or
-#: a long loop of one-candidate calls; else dense local tables (:mod:`evalcore.text.ngram_tables`),
-#: whose fixed cost of a few dozen numpy calls and table allocations a document's batch does not
-#: repay. A one-document run stays below and never imports numba.
+#: :meth:`BagSet.of_texts` bags and joins in compiled code (:mod:`evalcore.text.ngram_kernels`)
+#: where numba is installed: numba's import (~0.4 s, once) pays from there on, for a corpus batch
+#: or a long loop of one-candidate calls; a one-document run stays below and never imports numba
 CORPUS_FROM = 100_000
+#: n-gram occurrences of one batch from which it takes the dense local tables
+#: (:mod:`evalcore.text.ngram_tables`) where the compiled code does not serve: their fixed cost (a
+#: few dozen numpy calls, table allocations) is more than the sorts' on a document's batch
+TABLES_FROM = 50_000
 _bagged = 0  # n-gram occurrences bagged by this process
 
 
@@ -420,12 +422,14 @@ class BagSet:
         global _bagged
         lengths = np.asarray(lengths, dtype=np.int64)
         n_bags = len(lengths) * (1 if merged else 2)
-        _bagged += len(ids) * (max_gap + 2)
+        n_occurrences = len(ids) * (max_gap + 2)
+        _bagged += n_occurrences
         if max_gap < 0:
             raise ValueError(f"max_gap must be >= 0, got {max_gap}")
-        if _bagged >= CORPUS_FROM:
+        compiled = _bagged >= CORPUS_FROM and numba_installed()
+        if compiled or n_occurrences >= TABLES_FROM:
             ids, weights = np.asarray(ids, dtype=np.int64), np.asarray(weights, dtype=np.float64)
-            if numba_installed():
+            if compiled:
                 from evalcore.text.ngram_kernels import bag_texts, table_bits
 
                 built = bag_texts(ids, weights, lengths, max_gap, last_unigram, merged,

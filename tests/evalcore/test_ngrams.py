@@ -236,7 +236,8 @@ def _engine(monkeypatch, engine: str) -> None:
     """Make :meth:`BagSet.of_texts` take ``engine`` on any batch ("sort", "tables" or "compiled")."""
     if engine == "compiled":
         pytest.importorskip("numba")
-    monkeypatch.setattr(ngrams, "CORPUS_FROM", float("inf") if engine == "sort" else 0)
+    monkeypatch.setattr(ngrams, "CORPUS_FROM", 0 if engine == "compiled" else float("inf"))
+    monkeypatch.setattr(ngrams, "TABLES_FROM", 0 if engine == "tables" else float("inf"))
     monkeypatch.setattr(ngrams, "numba_installed", lambda: engine == "compiled")
 
 
@@ -347,15 +348,26 @@ def test_ranges():
     assert ranges(np.array([5, 9]), np.array([2, 3]), np.array([True, False])).tolist() == [6, 5, 9, 10, 11]
 
 
-@pytest.mark.parametrize("numba", [False, True])
-def test_corpus_engine_starts_once_the_process_has_bagged_enough(monkeypatch, numba):
-    """From CORPUS_FROM occurrences on: the compiled kernels where numba is installed, else the
-    dense tables (a base install never needs numba)."""
+def test_compiled_engine_starts_once_the_process_has_bagged_enough(monkeypatch):
+    """From CORPUS_FROM occurrences bagged by the process on, the compiled kernels, where numba is
+    installed (a one-candidate loop too); else a batch's own size picks the dense tables or sorts
+    (a base install never needs numba)."""
     ids, weights, lengths = _random_texts(9, n_texts=4)
-    if numba:
-        pytest.importorskip("numba")
-    monkeypatch.setattr(ngrams, "numba_installed", lambda: numba)
+    one = len(ids) * 6  # a call's occurrences at max_gap 4
+    pytest.importorskip("numba")
     monkeypatch.setattr(ngrams, "_bagged", 0)
-    monkeypatch.setattr(ngrams, "CORPUS_FROM", 2 * len(ids) * 6)  # two calls' worth at max_gap 4
-    corpus = "compiled" if numba else "tables"
-    assert [BagSet.of_texts(ids, weights, lengths, 4).engine for _ in range(3)] == ["sort", corpus, corpus]
+    monkeypatch.setattr(ngrams, "CORPUS_FROM", 2 * one)
+    monkeypatch.setattr(ngrams, "TABLES_FROM", float("inf"))
+    assert [BagSet.of_texts(ids, weights, lengths, 4).engine for _ in range(3)] == ["sort", "compiled", "compiled"]
+
+
+def test_without_numba_a_batch_of_tables_from_occurrences_takes_the_tables(monkeypatch):
+    ids, weights, lengths = _random_texts(9, n_texts=4)
+    one = len(ids) * 6
+    monkeypatch.setattr(ngrams, "numba_installed", lambda: False)
+    monkeypatch.setattr(ngrams, "CORPUS_FROM", 0)
+    engines = []
+    for tables_from in (one + 1, one, one + 1):
+        monkeypatch.setattr(ngrams, "TABLES_FROM", tables_from)
+        engines.append(BagSet.of_texts(ids, weights, lengths, 4).engine)
+    assert engines == ["sort", "tables", "sort"]

@@ -101,7 +101,8 @@ def test_rouge_su4_equals_the_dict_bag_computation_on_summeval(summeval_pairs, m
     # or compiled kernels
     if engine == "compiled":
         pytest.importorskip("numba")
-    monkeypatch.setattr(ngrams, "CORPUS_FROM", float("inf") if engine == "sort" else 0)
+    monkeypatch.setattr(ngrams, "CORPUS_FROM", 0 if engine == "compiled" else float("inf"))
+    monkeypatch.setattr(ngrams, "TABLES_FROM", 0 if engine == "tables" else float("inf"))
     monkeypatch.setattr(ngrams, "numba_installed", lambda: engine == "compiled")
     pairs = summeval_pairs[:48]
     got = scored(RougeSU(4).score_batch(pairs))

@@ -179,7 +179,8 @@ def test_corpus_batch_engines_give_the_golden_floats(monkeypatch, config, summev
     pairs = [(list(by_key[t, s].references), by_key[t, s].summary) for t, s in golden["items"]]
     if numba:
         pytest.importorskip("numba")
-    monkeypatch.setattr(ngrams, "CORPUS_FROM", 0)
+    monkeypatch.setattr(ngrams, "CORPUS_FROM", 0 if numba else float("inf"))
+    monkeypatch.setattr(ngrams, "TABLES_FROM", float("inf") if numba else 0)
     monkeypatch.setattr(ngrams, "numba_installed", lambda: numba)
     clear_caches()
     scores = TeslaS(**golden["configs"][config]).score_batch(pairs)
@@ -206,7 +207,8 @@ def test_corpus_engines_score_other_languages_and_nfd_text_as_the_sort_engine(mo
     for engine in ("sort", "tables", "compiled"):
         if engine == "compiled" and importlib.util.find_spec("numba") is None:
             continue
-        monkeypatch.setattr(ngrams, "CORPUS_FROM", float("inf") if engine == "sort" else 0)
+        monkeypatch.setattr(ngrams, "CORPUS_FROM", 0 if engine == "compiled" else float("inf"))
+        monkeypatch.setattr(ngrams, "TABLES_FROM", 0 if engine == "tables" else float("inf"))
         monkeypatch.setattr(ngrams, "numba_installed", lambda e=engine: e == "compiled")
         clear_caches()
         scores[engine] = [(s.value, s.unigram_f, s.skip_bigram_f) for s in scored(metric.score_batch(pairs))]
