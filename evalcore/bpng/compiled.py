@@ -26,6 +26,7 @@ import numpy as np
 
 from evalcore.bpng.network import _EPS
 from evalcore.bpng.table import Phrase, PhraseEntry
+from evalcore.extras import numba_installed
 from evalcore.io.persist import arrays_digest
 from evalcore.resources.registry import cache_folder, cache_warning
 
@@ -164,8 +165,11 @@ _LOADED: weakref.WeakValueDictionary[Path, CompiledTable] = weakref.WeakValueDic
 
 def compiled_pays(n_items: int) -> bool:
     """Whether a batch of ``n_items`` should take the compiled path: from :data:`COMPILED_FROM`
-    items, or always once numba is loaded (both paths give the same values, bit for bit)."""
-    return n_items >= COMPILED_FROM or "numba" in sys.modules
+    items, or always once numba is loaded (both paths give the same values, bit for bit); never
+    without numba (an extra's dependency, not the base install's: the Python path serves)."""
+    if "numba" in sys.modules:
+        return True
+    return n_items >= COMPILED_FROM and numba_installed()
 
 
 def compile_table(table, min_arc: float) -> CompiledTable | None:

@@ -10,10 +10,13 @@ exact-match overlaps of many (candidate, reference) pairs from them (TESLA-S, RO
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from importlib import import_module
 from typing import NamedTuple, TypeVar
 
 import numpy as np
 
+from evalcore.extras import numba_installed
+from evalcore.text.arrays import ranges, run_starts
 from evalcore.text.preprocess import Doc
 
 Bag = dict[tuple[str, ...], float]
@@ -348,29 +351,15 @@ def _sort_positions(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order, values[order]
 
 
-def ranges(starts: np.ndarray, counts: np.ndarray, reverse: np.ndarray | None = None) -> np.ndarray:
-    """``starts[k] .. starts[k] + counts[k] - 1`` for every k, end to end (each range backwards
-    where ``reverse[k]``)."""
-    total = int(counts.sum())
-    offsets = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
-    if reverse is not None and reverse.any():
-        offsets = np.where(np.repeat(reverse, counts), np.repeat(counts - 1, counts) - offsets, offsets)
-    return np.repeat(starts, counts) + offsets
-
-
-def _run_starts(sorted_values: np.ndarray) -> np.ndarray:
-    """Where each run of equal values starts in a sorted array (a boolean mask)."""
-    new = np.empty(len(sorted_values), dtype=bool)
-    new[:1] = True
-    np.not_equal(sorted_values[1:], sorted_values[:-1], out=new[1:])
-    return new
-
-
 #: n-gram occurrences (this process's so far, this batch's included) from which
-#: :meth:`BagSet.of_texts` bags and joins in compiled code (:mod:`evalcore.text.ngram_kernels`):
-#: numba's import (~0.4 s, once) pays from there on, for a corpus batch or a long loop of
-#: one-candidate calls; a one-document run stays below and never imports numba
-COMPILED_FROM = 100_000
+#: :meth:`BagSet.of_texts` bags and joins in compiled code (:mod:`evalcore.text.ngram_kernels`)
+#: where numba is installed: numba's import (~0.4 s, once) pays from there on, for a corpus batch
+#: or a long loop of one-candidate calls; a one-document run stays below and never imports numba
+CORPUS_FROM = 100_000
+#: n-gram occurrences of one batch from which it takes the dense local tables
+#: (:mod:`evalcore.text.ngram_tables`) where the compiled code does not serve: their fixed cost (a
+#: few dozen numpy calls, table allocations) is more than the sorts' on a document's batch
+TABLES_FROM = 50_000
 _bagged = 0  # n-gram occurrences bagged by this process
 
 
@@ -384,11 +373,13 @@ class BagSet:
     whose rows are the bags in order and whose columns are numbered by first occurrence
     (:class:`BagRows` is that matrix).
 
-    Two engines compute the same floats: numpy (from :class:`Occurrences`, with sorts; keys are
-    dense ranks) for small batches, and compiled kernels (:meth:`of_texts` on a corpus batch;
-    keys are the n-grams' numbers) where numpy's passes over memory would dominate."""
+    Three engines compute the same floats: numpy with sorts (from :class:`Occurrences`; keys are
+    dense ranks) for small batches, and for a corpus batch (:meth:`of_texts`), where numpy's
+    passes over memory would dominate, compiled kernels where numba is installed, else numpy with
+    dense local tables (keys are the n-grams' numbers in both)."""
 
-    compiled = False
+    #: "sort" (from :class:`Occurrences`, keys are dense ranks), "tables" or "compiled" (keys are n-gram numbers)
+    engine = "sort"
 
     def __init__(self, occ: Occurrences, n_bags: int):
         """Bags from occurrences given bag by bag, bags in increasing order (as :func:`occurrences`
@@ -401,11 +392,11 @@ class BagSet:
         bag_bits = max(int(n_bags - 1).bit_length(), 1)
         # one number per (n-gram, bag); sorted with positions, a cell's occurrences are a run in text order
         pos, cell_key = _sort_positions(((occ.first * self._width + (occ.second + 1)) << bag_bits) | occ.bag)
-        new_cell = _run_starts(cell_key)
+        new_cell = run_starts(cell_key)
         sums = np.bincount(np.cumsum(new_cell) - 1, weights=occ.weights[pos])  # in text order, as dicts add
         starts = np.flatnonzero(new_cell)
         first_pos, cell_ngram = pos[starts], cell_key[starts] >> bag_bits
-        new_ngram = _run_starts(cell_ngram)
+        new_ngram = run_starts(cell_ngram)
         # bag order: a bag's cells by first position (occurrences come bag by bag)
         is_first = np.zeros(n, dtype=bool)
         is_first[first_pos] = True
@@ -425,26 +416,44 @@ class BagSet:
     def of_texts(cls, ids: np.ndarray, weights: np.ndarray, lengths: np.ndarray, max_gap: int,
                  last_unigram: bool = True, merged: bool = False) -> BagSet:
         """The unigram and skip-bigram bags of texts, laid out as :func:`occurrences` lays them out
-        (same arguments); in compiled code from :data:`COMPILED_FROM` occurrences on."""
+        (same arguments). From :data:`CORPUS_FROM` occurrences on, a corpus batch: in compiled
+        code where numba is installed (the ``fast`` extra), else with dense local tables
+        (:mod:`evalcore.text.ngram_tables`); the same floats either way."""
         global _bagged
         lengths = np.asarray(lengths, dtype=np.int64)
         n_bags = len(lengths) * (1 if merged else 2)
-        _bagged += len(ids) * (max_gap + 2)
-        if _bagged < COMPILED_FROM:
-            return cls(occurrences(ids, weights, lengths, max_gap, last_unigram, merged), n_bags)
+        n_occurrences = len(ids) * (max_gap + 2)
+        _bagged += n_occurrences
         if max_gap < 0:
             raise ValueError(f"max_gap must be >= 0, got {max_gap}")
-        from evalcore.text.ngram_kernels import bag_texts, table_bits
+        compiled = _bagged >= CORPUS_FROM and numba_installed()
+        if compiled or n_occurrences >= TABLES_FROM:
+            ids, weights = np.asarray(ids, dtype=np.int64), np.asarray(weights, dtype=np.float64)
+            if compiled:
+                from evalcore.text.ngram_kernels import bag_texts, table_bits
 
-        self = cls.__new__(cls)
-        self.compiled, self.n_bags = True, n_bags
-        ids, weights = np.asarray(ids, dtype=np.int64), np.asarray(weights, dtype=np.float64)
-        self.keys, self.weights, self.indptr = bag_texts(
-            ids, weights, lengths, max_gap, last_unigram, merged, table_bits(int(lengths.max()) * (max_gap + 2)))
-        self._width = int(ids.max(initial=0)) + 2
-        self._ngrams = np.empty(0, dtype=np.int64)  # the numpy engine's alone
-        self._canonical = np.empty(0, dtype=bool)
-        return self
+                built = bag_texts(ids, weights, lengths, max_gap, last_unigram, merged,
+                                  table_bits(int(lengths.max()) * (max_gap + 2)))
+                engine = "compiled"
+            else:
+                from evalcore.text import ngram_tables
+
+                built = ngram_tables.bag_texts(ids, weights, lengths, max_gap, last_unigram, merged)
+                engine = "tables"
+            if built is not None:
+                self = cls.__new__(cls)
+                self.engine, self.n_bags = engine, n_bags
+                self.keys, self.weights, self.indptr = built
+                self._width = int(ids.max(initial=0)) + 2
+                self._ngrams = np.empty(0, dtype=np.int64)  # the sort engine's alone
+                self._canonical = np.empty(0, dtype=bool)
+                return self
+        return cls(occurrences(ids, weights, lengths, max_gap, last_unigram, merged), n_bags)
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the bags were built, and are joined, by the compiled kernels."""
+        return self.engine == "compiled"
 
     @property
     def lengths(self) -> np.ndarray:
@@ -453,7 +462,7 @@ class BagSet:
     def id_bags(self, bags: Sequence[int]) -> list[IdBag]:
         """Bags ``bags`` as :class:`IdBag` s, keys as :func:`id_bags` gives them (a unigram's key is
         its token id, a skip-bigram's ``first << 32 | second``)."""
-        first, second = np.divmod(self.keys if self.compiled else self._ngrams[self.keys], self._width)
+        first, second = np.divmod(self._ngrams[self.keys] if self.engine == "sort" else self.keys, self._width)
         keys = np.where(second == 0, first, (first << 32) | (second - 1))
         bounds = self.indptr.tolist()
         return [IdBag(keys[bounds[b]:bounds[b + 1]], self.weights[bounds[b]:bounds[b + 1]]) for b in bags]
@@ -465,16 +474,15 @@ class BagSet:
     def _backwards(self, cand: np.ndarray, refs: np.ndarray, blocks: np.ndarray) -> np.ndarray:
         """Per query, whether its minima are added backwards: scipy adds a row's entries in
         ascending columns only when every row of the operation (the query's block) is canonical."""
-        if self.compiled:
-            from evalcore.text.ngram_kernels import canonical_prefix
-
+        if self.engine != "sort":
             members = np.concatenate([cand[:, None], refs], axis=1)
             block_of = np.full(self.n_bags, -1, dtype=np.int64)
             block_of[members[members >= 0]] = np.broadcast_to(blocks[:, None], members.shape)[members >= 0]
             shared = np.zeros(self.n_bags, dtype=bool)  # bags in several blocks end the scan early for none
             shared[members[(members >= 0) & (block_of[np.maximum(members, 0)] != blocks[:, None])]] = True
             block_of[shared] = -2
-            canonical = canonical_prefix(self.keys, self.indptr, block_of, int(blocks.max(initial=0)) + 1)
+            scan = import_module("evalcore.text.ngram_kernels" if self.compiled else "evalcore.text.ngram_tables")
+            canonical = scan.canonical_prefix(self.keys, self.indptr, block_of, int(blocks.max(initial=0)) + 1)
         else:
             canonical = self._canonical
         ok = canonical[cand] & np.where(refs >= 0, canonical[refs], True).all(axis=1)
@@ -503,6 +511,11 @@ class BagSet:
         sets = np.array(list(set_of), dtype=np.int64).reshape(len(set_of), n_slots)
         if self.compiled:
             return self._overlaps_compiled(cand, backwards, query_set, sets)
+        if self.engine == "tables":
+            from evalcore.text.ngram_tables import join
+
+            return join(self.keys, self.weights, self.indptr, self._width, cand, backwards, query_set, sets,
+                        lambda q: self._overlaps_numpy(cand[q], backwards[q], query_set[q], sets))
         return self._overlaps_numpy(cand, backwards, query_set, sets)
 
     def _overlaps_compiled(self, cand, backwards, query_set, sets) -> np.ndarray:
@@ -537,9 +550,9 @@ class BagSet:
         # join: sort table entries and look-ups together, table entries first within a key
         n_ref = len(ref_key)
         order, joined = _sort_positions(np.concatenate([ref_key << 1, (q_key << 1) | 1]))
-        run = np.cumsum(_run_starts(joined >> 1)) - 1
+        run = np.cumsum(run_starts(joined >> 1)) - 1
         is_lookup = (joined & 1).astype(bool)
-        run_start = np.flatnonzero(_run_starts(run))
+        run_start = np.flatnonzero(run_starts(run))
         per_run = np.bincount(run[~is_lookup], minlength=len(run_start))
         at = np.flatnonzero(is_lookup)
         lookup = order[at] - n_ref
@@ -558,6 +571,6 @@ class BagSet:
         values, pair = values[nonzero], pair[nonzero]
         out = np.zeros(n_q * n_slots)
         if len(pair):
-            seg = np.flatnonzero(_run_starts(pair))
+            seg = np.flatnonzero(run_starts(pair))
             out[pair[seg]] = np.add.reduceat(values, seg)
         return np.ascontiguousarray(out.reshape(n_slots, n_q).T)

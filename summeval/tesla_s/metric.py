@@ -7,8 +7,9 @@ Similarity is exact surface match, so the matching LP has the closed form of
 ids (each whitespace-separated string tokenised once per process) and the bags of a batch are one
 :class:`evalcore.text.ngrams.BagSet`, whose overlaps add the same floats in the same order as a
 sparse matrix of the bags would, so scores are those of the matrix definition to the last bit. A corpus batch is bagged
-and joined in compiled code (numba, :mod:`evalcore.text.ngram_kernels`: numpy's memory-bound passes
-left TESLA-S at 4x rouge-score-rs); a one-document run stays on numpy and never imports numba.
+and joined with dense local tables in numpy (:mod:`evalcore.text.ngram_tables`), or in compiled
+code where numba is installed (the ``fast`` extra, :mod:`evalcore.text.ngram_kernels`): the same
+floats; a one-document run stays on numpy's sorts and never imports numba.
 
 ``lang`` other than English reads the text as :mod:`evalcore.text.languages` defines the
 language (Unicode words or Han/kana characters, Snowball stems, the ``stop-words`` list as

@@ -232,26 +232,96 @@ def test_bag_set_follows_scipys_order_on_canonical_rows():
     assert bags.overlaps(np.array([0]), np.array([[2, 4]])).ravel().tolist() == want.tolist()
 
 
+def _engine(monkeypatch, engine: str) -> None:
+    """Make :meth:`BagSet.of_texts` take ``engine`` on any batch ("sort", "tables" or "compiled")."""
+    if engine == "compiled":
+        pytest.importorskip("numba")
+    monkeypatch.setattr(ngrams, "CORPUS_FROM", 0 if engine == "compiled" else float("inf"))
+    monkeypatch.setattr(ngrams, "TABLES_FROM", 0 if engine == "tables" else float("inf"))
+    monkeypatch.setattr(ngrams, "numba_installed", lambda: engine == "compiled")
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+@pytest.mark.parametrize("engine", ["tables", "tables in runs", "compiled"])
 @pytest.mark.parametrize("merged", [False, True])
-def test_compiled_and_numpy_engines_give_the_same_floats(monkeypatch, merged):
-    rng = np.random.default_rng(5)
-    ids, weights, lengths = _random_texts(5, n_texts=80, vocabulary=40, longest=70)
-    monkeypatch.setattr(ngrams, "COMPILED_FROM", float("inf"))
+def test_corpus_and_sort_engines_give_the_same_floats(monkeypatch, merged, engine, seed):
+    from evalcore.text import ngram_tables
+
+    rng = np.random.default_rng(seed)
+    ids, weights, lengths = _random_texts(seed, n_texts=80, vocabulary=40, longest=70)
+    _engine(monkeypatch, "sort")
     numpy_bags = BagSet.of_texts(ids, weights, lengths, 4, last_unigram=not merged, merged=merged)
-    monkeypatch.setattr(ngrams, "COMPILED_FROM", 0)
-    compiled = BagSet.of_texts(ids, weights, lengths, 4, last_unigram=not merged, merged=merged)
-    assert compiled.compiled and not numpy_bags.compiled
-    assert compiled.indptr.tolist() == numpy_bags.indptr.tolist()
-    assert compiled.weights.tolist() == numpy_bags.weights.tolist()
-    assert compiled.totals().tolist() == numpy_bags.totals().tolist()
-    for a, b in zip(compiled.id_bags(range(compiled.n_bags)), numpy_bags.id_bags(range(numpy_bags.n_bags))):
+    if engine == "tables in runs":  # texts bagged, and reference sets joined, a few at a time
+        monkeypatch.setattr(ngram_tables, "RUN_TOKENS", 40)
+        engine = "tables"
+    _engine(monkeypatch, engine)
+    corpus = BagSet.of_texts(ids, weights, lengths, 4, last_unigram=not merged, merged=merged)
+    assert corpus.engine == engine and numpy_bags.engine == "sort"
+    assert corpus.indptr.tolist() == numpy_bags.indptr.tolist()
+    assert corpus.weights.tolist() == numpy_bags.weights.tolist()
+    assert corpus.totals().tolist() == numpy_bags.totals().tolist()
+    for a, b in zip(corpus.id_bags(range(corpus.n_bags)), numpy_bags.id_bags(range(numpy_bags.n_bags))):
         assert a.keys.tolist() == b.keys.tolist()
-    cand, refs = _queries(rng, compiled.n_bags, n_queries=200, slots=7)
+    cand, refs = _queries(rng, corpus.n_bags, n_queries=200, slots=7)
     blocks = cand % 2
-    assert compiled.overlaps(cand, refs, blocks).tolist() == numpy_bags.overlaps(cand, refs, blocks).tolist()
+    assert corpus.overlaps(cand, refs, blocks).tolist() == numpy_bags.overlaps(cand, refs, blocks).tolist()
     # a single block whose bags are all canonical: both engines add forwards
     first = np.array([0]), np.array([[0]])
-    assert compiled.overlaps(*first).tolist() == numpy_bags.overlaps(*first).tolist()
+    assert corpus.overlaps(*first).tolist() == numpy_bags.overlaps(*first).tolist()
+
+
+def test_tables_and_compiled_engines_hold_the_same_arrays(monkeypatch):
+    pytest.importorskip("numba")
+    ids, weights, lengths = _random_texts(11, n_texts=60, vocabulary=30, longest=60)
+    built = {}
+    for engine in ("tables", "compiled"):
+        _engine(monkeypatch, engine)
+        built[engine] = BagSet.of_texts(ids, weights, lengths, 4)
+    for name in ("keys", "weights", "indptr"):
+        assert getattr(built["tables"], name).tolist() == getattr(built["compiled"], name).tolist()
+
+
+def test_tables_engine_falls_back_beyond_its_table_limit(monkeypatch):
+    """Tables larger than TABLE_LIMIT are not allocated: bagging goes to the sort engine, and
+    reference sets are joined in chunks (a chunk whose n-gram table is too large by sorts); the
+    floats stay the sort engine's."""
+    from evalcore.text import ngram_tables
+
+    rng = np.random.default_rng(13)
+    ids, weights, lengths = _random_texts(13, n_texts=50, vocabulary=60, longest=60)
+    _engine(monkeypatch, "sort")
+    want = BagSet.of_texts(ids, weights, lengths, 4)
+    cand, refs = _queries(rng, want.n_bags, n_queries=150, slots=6)
+    blocks = cand % 2
+    expected = want.overlaps(cand, refs, blocks).tolist()
+    _engine(monkeypatch, "tables")
+    monkeypatch.setattr(ngram_tables, "TABLE_LIMIT", 50)  # below one text's skip-bigram table
+    assert BagSet.of_texts(ids, weights, lengths, 4).engine == "sort"
+    monkeypatch.undo()
+    _engine(monkeypatch, "tables")
+    tables = BagSet.of_texts(ids, weights, lengths, 4)
+    assert tables.engine == "tables"
+    runs: list[int] = []
+    sorts: list[int] = []
+    real_run, real_sort = ngram_tables._join_chunk, BagSet._overlaps_numpy
+
+    def counted_run(*args):
+        runs.append(len(args[-1]))
+        return real_run(*args)
+
+    def counted_sort(*args):
+        sorts.append(len(args[0]))
+        return real_sort(tables, *args)
+
+    monkeypatch.setattr(ngram_tables, "_join_chunk", counted_run)
+    monkeypatch.setattr(tables, "_overlaps_numpy", counted_sort)
+    # every set too large alone (all sorted), runs split by their tables' sizes, one run
+    for limit, split, sorted_ in ((100, True, True), (8000, True, False), (1 << 23, False, False)):
+        monkeypatch.setattr(ngram_tables, "TABLE_LIMIT", limit)
+        runs.clear()
+        sorts.clear()
+        assert tables.overlaps(cand, refs, blocks).tolist() == expected
+        assert (len(runs) > 1) == split and bool(sorts) == sorted_, (limit, runs, sorts)
 
 
 def test_bag_set_refuses_occurrences_out_of_bag_order_and_handles_empty_input():
@@ -279,7 +349,25 @@ def test_ranges():
 
 
 def test_compiled_engine_starts_once_the_process_has_bagged_enough(monkeypatch):
+    """From CORPUS_FROM occurrences bagged by the process on, the compiled kernels, where numba is
+    installed (a one-candidate loop too); else a batch's own size picks the dense tables or sorts
+    (a base install never needs numba)."""
     ids, weights, lengths = _random_texts(9, n_texts=4)
+    one = len(ids) * 6  # a call's occurrences at max_gap 4
+    pytest.importorskip("numba")
     monkeypatch.setattr(ngrams, "_bagged", 0)
-    monkeypatch.setattr(ngrams, "COMPILED_FROM", 2 * len(ids) * 6)  # two calls' worth at max_gap 4
-    assert [BagSet.of_texts(ids, weights, lengths, 4).compiled for _ in range(3)] == [False, True, True]
+    monkeypatch.setattr(ngrams, "CORPUS_FROM", 2 * one)
+    monkeypatch.setattr(ngrams, "TABLES_FROM", float("inf"))
+    assert [BagSet.of_texts(ids, weights, lengths, 4).engine for _ in range(3)] == ["sort", "compiled", "compiled"]
+
+
+def test_without_numba_a_batch_of_tables_from_occurrences_takes_the_tables(monkeypatch):
+    ids, weights, lengths = _random_texts(9, n_texts=4)
+    one = len(ids) * 6
+    monkeypatch.setattr(ngrams, "numba_installed", lambda: False)
+    monkeypatch.setattr(ngrams, "CORPUS_FROM", 0)
+    engines = []
+    for tables_from in (one + 1, one, one + 1):
+        monkeypatch.setattr(ngrams, "TABLES_FROM", tables_from)
+        engines.append(BagSet.of_texts(ids, weights, lengths, 4).engine)
+    assert engines == ["sort", "tables", "sort"]

@@ -93,12 +93,17 @@ def _su4_of_0_1_0(reference, candidate, stem):
     return hit / total(ref) if total(ref) else 0.0, hit / total(cand) if total(cand) else 0.0
 
 
-@pytest.mark.parametrize("compiled", [False, True])
-def test_rouge_su4_equals_the_dict_bag_computation_on_summeval(summeval_pairs, monkeypatch, compiled):
+@pytest.mark.parametrize("engine", ["sort", "tables", "compiled"])
+def test_rouge_su4_equals_the_dict_bag_computation_on_summeval(summeval_pairs, monkeypatch, engine):
     from evalcore.text import ngrams
 
-    # the numpy engine, or the corpus-batch one (numba) forced on this small batch
-    monkeypatch.setattr(ngrams, "COMPILED_FROM", 0 if compiled else float("inf"))
+    # the sort engine, or a corpus-batch one forced on this small batch: dense tables (no numba)
+    # or compiled kernels
+    if engine == "compiled":
+        pytest.importorskip("numba")
+    monkeypatch.setattr(ngrams, "CORPUS_FROM", 0 if engine == "compiled" else float("inf"))
+    monkeypatch.setattr(ngrams, "TABLES_FROM", 0 if engine == "tables" else float("inf"))
+    monkeypatch.setattr(ngrams, "numba_installed", lambda: engine == "compiled")
     pairs = summeval_pairs[:48]
     got = scored(RougeSU(4).score_batch(pairs))
     for (refs, cand), s in zip(pairs, got):

@@ -1,3 +1,4 @@
+import importlib.util
 import pickle
 from typing import Any
 
@@ -8,6 +9,7 @@ from evalcore.metric.inputs import EMPTY_NOTE
 from evalcore.metric.registry import get_metric
 from summeval.metrics import TeslaS
 from summeval.multiref import combine
+from tests.scored import scored
 
 
 def test_hand_computed_without_function_words():
@@ -160,9 +162,11 @@ def test_ids_follow_the_preprocessor_and_the_vocabulary_can_be_forgotten():
         assert function.tolist() == [f for d in docs for f in d.function]
 
 
+@pytest.mark.parametrize("numba", [False, True])
 @pytest.mark.parametrize("config", ["default", "no-fw", "jackknife"])
-def test_compiled_batch_path_gives_the_golden_floats(monkeypatch, config, summeval_expert):
-    # the golden batch is small enough for the numpy path; force the compiled one
+def test_corpus_batch_engines_give_the_golden_floats(monkeypatch, config, summeval_expert, numba):
+    # the golden batch is small enough for the sort engine; force a corpus engine: the dense
+    # tables of a base install (no numba), or the compiled kernels
     import json
     from pathlib import Path
 
@@ -173,7 +177,40 @@ def test_compiled_batch_path_gives_the_golden_floats(monkeypatch, config, summev
     golden = json.loads((Path(__file__).parent / "golden" / "tesla_s_golden.json").read_text())
     by_key = {(it.topic, it.system): it for it in read_summeval(summeval_expert)}
     pairs = [(list(by_key[t, s].references), by_key[t, s].summary) for t, s in golden["items"]]
-    monkeypatch.setattr(ngrams, "COMPILED_FROM", 0)
+    if numba:
+        pytest.importorskip("numba")
+    monkeypatch.setattr(ngrams, "CORPUS_FROM", 0 if numba else float("inf"))
+    monkeypatch.setattr(ngrams, "TABLES_FROM", float("inf") if numba else 0)
+    monkeypatch.setattr(ngrams, "numba_installed", lambda: numba)
     clear_caches()
     scores = TeslaS(**golden["configs"][config]).score_batch(pairs)
     assert [[getattr(s, f) for f in golden["fields"]] for s in scores] == golden["batch"][config]
+
+
+@pytest.mark.parametrize("lang", ["ru", "zh", "en"])
+def test_corpus_engines_score_other_languages_and_nfd_text_as_the_sort_engine(monkeypatch, lang):
+    """Russian, Chinese and NFD-decomposed English through every bag engine: the same floats."""
+    import unicodedata
+
+    from evalcore.text import ngrams
+    from summeval.tesla_s.metric import clear_caches
+
+    texts = {"ru": ["Кошка сидит на ковре, а собака спит у двери.", "Собака спит у двери, кошка на ковре.",
+                    "На ковре сидит кошка; собака у двери не спит."],
+             "zh": ["猫坐在垫子上，狗在门边睡觉。", "狗在门边睡觉，猫在垫子上。", "垫子上坐着一只猫，门边的狗没有睡。"],
+             "en": [unicodedata.normalize("NFD", t) for t in ("The café's crème brûlée was naïve.",
+                                                             "A naïve crème brûlée at the café.",
+                                                             "The café served crème brûlée.")]}[lang]
+    pairs = [([texts[(k + 1) % 3], texts[(k + 2) % 3]], texts[k]) for k in range(3)] * 4
+    metric = TeslaS(lang=lang) if lang != "en" else TeslaS()
+    scores = {}
+    for engine in ("sort", "tables", "compiled"):
+        if engine == "compiled" and importlib.util.find_spec("numba") is None:
+            continue
+        monkeypatch.setattr(ngrams, "CORPUS_FROM", 0 if engine == "compiled" else float("inf"))
+        monkeypatch.setattr(ngrams, "TABLES_FROM", 0 if engine == "tables" else float("inf"))
+        monkeypatch.setattr(ngrams, "numba_installed", lambda e=engine: e == "compiled")
+        clear_caches()
+        scores[engine] = [(s.value, s.unigram_f, s.skip_bigram_f) for s in scored(metric.score_batch(pairs))]
+    assert all(v == scores["sort"] for v in scores.values())
+    assert all(0 < value < 1 for value, _, _ in scores["sort"])
