@@ -100,9 +100,11 @@ def scale(argv: Sequence[str]) -> int:
     p.add_argument("--memory-base", type=int, default=2_000, metavar="N",
                    help="items at 1x of the peak-memory table (10x and 100x follow; 0 = no memory table)")
     p.add_argument("--no-throughput", action="store_true", help="only the peak-memory table")
+    p.add_argument("--commands", action="append", choices=("mteval", "summeval"), metavar="PACKAGE",
+                   help="peak memory of this package's commands only (mteval or summeval; repeatable; default both)")
     a = p.parse_args(argv)
     run(a.data, a.out, n_summaries=a.summaries, workers=a.workers, memory_base=a.memory_base,
-        throughput=not a.no_throughput)
+        throughput=not a.no_throughput, packages=a.commands)
     return 0
 
 

@@ -73,9 +73,9 @@ def command_argv(name: str, metrics: tuple[str, ...], extra: tuple[str, ...], pa
     return [sys.executable, "-m", package, "score", *inputs, *(a for m in metrics for a in ("-m", m)), *extra]
 
 
-def measure(corpus, base: int) -> list[dict]:
-    """One row per command: the peak at each of :data:`FACTORS` times ``base`` items (``corpus(n)``
-    makes n items) and the growth from 10x to 100x."""
+def measure(corpus, base: int, packages: list[str] | None = None) -> list[dict]:
+    """One row per command (of ``packages``, default all): the peak at each of :data:`FACTORS` times
+    ``base`` items (``corpus(n)`` makes n items) and the growth from 10x to 100x."""
     rows = []
     with tempfile.TemporaryDirectory(prefix="scale-memory-") as tmp:
         folders = {}
@@ -84,6 +84,8 @@ def measure(corpus, base: int) -> list[dict]:
             folders[factor].mkdir()
             write_inputs(corpus(base * factor), folders[factor])
         for name, metrics, extra in COMMANDS:
+            if packages and name.split()[0] not in packages:
+                continue
             row: dict = {"command": name, "metrics": list(metrics), "peak_mib": {}}
             for factor, folder in folders.items():
                 paths = {"jsonl": folder / "summaries.jsonl", "hyp": folder / "hyp.txt", "ref": folder / "ref.txt"}

@@ -55,7 +55,7 @@ def _throughput(label: str, workers: int, fn, items) -> dict:
 
 
 def run(data: Path | None, out: Path, n_summaries: int = 100_000, workers: int = 2, memory_base: int = 2_000,
-        throughput: bool = True) -> dict:
+        throughput: bool = True, packages: list[str] | None = None) -> dict:
     from benchmarks.summeval.memory import measure, memory_markdown
 
     data = data or shared_data_dir().joinpath(*DEFAULT_FILE)
@@ -67,7 +67,7 @@ def run(data: Path | None, out: Path, n_summaries: int = 100_000, workers: int =
         md += f"## Scale: {n_summaries:,} synthetic summaries x 4 references, TESLA-S\n\n{runs_markdown(report)}\n"
     if memory_base:
         report["memory"] = {"base_items": memory_base,
-                            "rows": measure(lambda n: synthetic_corpus(data, n), memory_base)}
+                            "rows": measure(lambda n: synthetic_corpus(data, n), memory_base, packages)}
         md += ("\n" if md else "") + (f"## Peak memory at 1x, 10x and 100x the items\n\n"
                f"{machine_line(report['machine'])} Each command runs in its own process; the peak is its maximum "
                f"resident set size.\n\n{memory_markdown(report['memory'])}\n")
