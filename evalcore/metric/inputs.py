@@ -155,9 +155,10 @@ def _check_size(clean: str, role: str, limits: InputLimits) -> None:
 
 
 #: (text, english) -> its check, for texts that passed (what fails is not cached: its message names
-#: the item); bounded by emptying it when full
+#: the item); bounded by emptying it when full, at a size that holds the texts of a batch met again
+#: (a topic's or a line's references) and keeps a long run's memory flat
 _accepted: dict[tuple[str, bool], TextCheck] = {}
-_ACCEPTED_SIZE = 65536
+_ACCEPTED_SIZE = 8192
 
 
 def judge_english(text: str) -> tuple[str, ...]:
