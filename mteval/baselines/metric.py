@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -80,7 +80,7 @@ def bound_tokenizer_caches(tokenizer: object) -> None:
     """Empty a sacrebleu tokenizer's caches (``functools`` caches on its class, and on the class of
     the tokenizer it hands on to) that hold more than :data:`TOKENIZER_CACHE` texts."""
     for obj in (tokenizer, getattr(tokenizer, "_post_tokenizer", None)):
-        cached = getattr(type(obj), "__call__", None)
+        cached: Any = vars(type(obj)).get("__call__")  # the class's own (functools-cached) tokenizing call
         if hasattr(cached, "cache_info") and cached.cache_info().currsize > TOKENIZER_CACHE:
             cached.cache_clear()
 

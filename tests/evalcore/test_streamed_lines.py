@@ -13,7 +13,7 @@ ALPHABET = ["a", "é", "猫", "кот", "e\u0301", " ", "\n", "\r\n", "\r", "\u2
 
 def _both(data: bytes):
     """What decode_lines and iter_lines make of ``data`` (the InputError message where refused)."""
-    out = []
+    out: list = []
     for read in (lambda: decode_lines(data, "f.txt"), lambda: list(iter_lines(io.BytesIO(data), "f.txt"))):
         try:
             out.append(read())

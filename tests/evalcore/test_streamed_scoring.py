@@ -51,10 +51,10 @@ def test_sums_made_a_block_at_a_time_are_the_floats_of_the_whole_matrix():
     rows = rng.random((10_000, 2)) * 40  # fractional, as TER's average reference lengths
     assert np.array_equal(summed_rows(rows), rows.sum(axis=0))  # what corpus scores summed before
     for columns in (rows, rows[:, :1]):  # one column too, which ndarray.sum adds pairwise
-        running = None
+        running: np.ndarray | None = None
         for start in range(0, len(columns), 777):
             running = summed_rows(columns[start:start + 777], running)
-        assert np.array_equal(running, summed_rows(columns))
+        assert running is not None and np.array_equal(running, summed_rows(columns))
 
 
 @pytest.mark.parametrize("name", ["bleu", "chrf", "ter"])

@@ -9,6 +9,7 @@ import pytest
 
 import mteval.scoring
 from evalcore.io.textfiles import InputError
+from evalcore.metric import Item
 from evalcore.metric.registry import get_metric
 from mteval.cli import main
 from mteval.io import LineFile, check_aligned, iter_segments
@@ -75,7 +76,7 @@ def test_files_are_read_in_step_a_line_at_a_time(tmp_path):
     finally:
         tracemalloc.stop()
     assert peak < 1_000_000  # the three files hold 12 MB
-    assert [seg.item.candidate for seg in first[99]] == [line] * 2 and first[99][0].line == 100
+    assert [seg.item and seg.item.candidate for seg in first[99]] == [line] * 2 and first[99][0].line == 100
     assert sum(1 for _ in lines) == 45_000 - 100
 
 
@@ -112,3 +113,17 @@ def test_rows_are_written_while_later_chunks_are_still_to_score(test_set, capsys
     assert written + capsys.readouterr().out == whole  # the same bytes as the run not watched
     first = written.splitlines()[1 if fmt == "tsv" else 0]
     assert (json.loads(first)["line"] if fmt == "jsonl" else int(first.split("\t")[1])) == 1
+
+
+@pytest.mark.parametrize("name", ["bleu", "ter"])
+def test_sacrebleu_tokenizer_caches_stay_bounded(name):
+    from mteval.baselines.metric import TOKENIZER_CACHE
+
+    metric = get_metric(name)
+    items = [Item(f"word{k} and more", (f"word{k} and less",), id=str(k)) for k in range(TOKENIZER_CACHE)]
+    scores = metric.score_batch(items)  # 2 x TOKENIZER_CACHE texts tokenized
+    tokenizer = metric.corpus_metric.tokenizer
+    for obj in (tokenizer, getattr(tokenizer, "_post_tokenizer", None)):
+        cached = vars(type(obj)).get("__call__")
+        assert cached is None or cached.cache_info().currsize <= TOKENIZER_CACHE
+    assert scores == metric.score_batch(items)  # emptied caches give the same values
