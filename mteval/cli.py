@@ -252,7 +252,9 @@ def check_sources(metrics: list, src: str | None) -> None:
 
 
 def _score(args) -> int:
-    from mteval.io import check_aligned, read_segments, segments_of
+    from contextlib import ExitStack
+
+    from mteval.io import LineFile, check_aligned, iter_segments
     from mteval.report import to_json, to_jsonl, to_text, to_tsv
     from mteval.scoring import score_systems, significance
 
@@ -268,22 +270,31 @@ def _score(args) -> int:
     metrics = _metrics(args.metric, args.language_pair)
     names = [m.name for m in metrics]
     check_sources(metrics, args.src)
-    refs = [read_segments(p) for p in args.reference]
-    hyps = [read_segments(p, output=True) for p in args.input]
-    src = read_segments(args.src) if args.src else None
-    check_aligned([*refs, *hyps, *([src] if src else [])])
-    systems = {(name, h.path): segments_of(h, refs, src) for name, h in zip(_system_names(args.input), hyps)}
-    signatures = signatures_of(metrics, len(refs))
-    score = functools.partial(score_systems, systems, metrics, jobs=args.jobs, limits=limits, scheduler=args.scheduler)
-    if args.format in ("jsonl", "tsv") and args.segments:  # written line by line as the lines are scored
-        results: list = []
-        emit_streamed(lambda out: results.extend(_stream_segments(out, args.format, names, [n for n, _ in systems],
-                                                                  score)),
-                      [str(s) for s in signatures.values()], output)
-    else:  # JSON and the table show every line's errors: they keep the lines
-        results = score(keep_segments=args.format in ("json", "table"))
-    sig = significance(metrics, results, test, args.paired_n, args.seed, args.paired_incomplete) if test else None
+    refs = [LineFile(p) for p in args.reference]
+    hyps = [LineFile(p, output=True) for p in args.input]
+    src = LineFile(args.src) if args.src else None
+    files = [*refs, *hyps, *([src] if src else [])]
+    with ExitStack() as stack:
+        for file in files:
+            stack.callback(file.close)
+            file.count()  # read through once: a file that cannot be read is refused before any output
+        n_lines = check_aligned(files)
+        systems = [(name, h.path) for name, h in zip(_system_names(args.input), hyps)]
+        signatures = signatures_of(metrics, len(refs))
+        document = args.format in ("json", "table")  # rendered whole: they list the lines not scored
+        score = functools.partial(score_systems, systems, iter_segments(hyps, refs, src), n_lines, metrics,
+                                  jobs=args.jobs, limits=limits, scheduler=args.scheduler)
+        if args.format in ("jsonl", "tsv") and args.segments:  # written line by line as the lines are scored
+            results: list = []
+            emit_streamed(lambda out: results.extend(_stream_segments(out, args.format, names,
+                                                                      [n for n, _ in systems], score)),
+                          [str(s) for s in signatures.values()], output)
+        else:
+            results = score(keep=("all" if args.segments else "errors") if document else None,
+                            paired=bool(test) and document)
     if not (args.format in ("jsonl", "tsv") and args.segments):
+        sig = significance(metrics, results, test, args.paired_n, args.seed, args.paired_incomplete) \
+            if test and document else None  # JSONL and TSV rows hold no paired tests
         emit(args.format, {"json": lambda: to_json({n: s.as_dict() for n, s in signatures.items()}, names, results,
                                                    sig, args.segments),
                            "jsonl": lambda: to_jsonl(names, results, args.segments),
@@ -313,7 +324,7 @@ def _stream_segments(out, fmt: str, names: list[str], system_names: list[str], s
                 spools[s] = stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8"))
             (spools[s] if s else out).write(row(names, system_names[s], k, results))
 
-        results = score(keep_segments=False, on_line=on_line)
+        results = score(keep=None, on_line=on_line)
         for s in sorted(spools):
             spools[s].seek(0)
             shutil.copyfileobj(spools[s], out)

@@ -6,16 +6,24 @@ and the other lines are scored. An empty (or whitespace-only) line of system out
 translation, the worst kind: it is kept, and the metrics score it. Files whose line counts differ
 cannot be aligned at all: that is an :class:`InputError` naming both files and where the shorter
 one ends.
+
+``mteval score`` reads its files in step, a line of each at a time (:class:`LineFile`,
+:func:`iter_segments`), so its memory does not grow with the test set; :func:`read_segments`
+holds a file's lines for the commands that look lines up by number.
 """
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
-from evalcore.io.textfiles import InputError, LineError, decode_lines, read_bytes, shown
+from evalcore.io.textfiles import InputError, LineError, iter_lines, shown
 from evalcore.metric import Item
 
 
@@ -43,32 +51,85 @@ class Segments:
         return "stdin" if self.path == "-" else shown(Path(self.path).name)
 
 
+class LineFile:
+    """One line-aligned input file, read a line at a time, never whole. Its lines are read twice:
+    :meth:`count` reads them through first (checking the file by the input rule, so a file that
+    cannot be read or aligned is refused before any output), :meth:`rows` while scoring. Standard
+    input (``-``) is copied to a temporary file to be read twice; :meth:`close` removes it."""
+
+    def __init__(self, path: str | Path, output: bool = False):
+        self.path = str(path)
+        self.output = output
+        self._stdin: IO[bytes] | None = None
+        self._count: int | None = None
+
+    @property
+    def name(self) -> str:
+        return "stdin" if self.path == "-" else shown(Path(self.path).name)
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def count(self) -> int:
+        """The number of lines; InputError for a file that is binary data, does not decode
+        (UTF-16, UTF-32) or has no lines."""
+        if self._count is None:
+            self._count = sum(1 for _ in self.rows())
+            if not self._count:
+                raise InputError(f"{self.path}: no lines to score")
+        return self._count
+
+    def rows(self) -> Iterator[tuple[str | None, str]]:
+        """``(text, "")`` for each line, or ``(None, why)`` naming ``file:line`` where it cannot be
+        read (not UTF-8; empty, in a reference or source file)."""
+        with self._open() as stream:
+            for k, text in enumerate(iter_lines(stream, self.path)):
+                if isinstance(text, LineError):
+                    yield None, text.message
+                elif not text.strip() and not self.output:
+                    yield None, f"{self.path}:{k + 1}: empty line"
+                else:
+                    yield text, ""
+
+    @contextlib.contextmanager
+    def _open(self) -> Iterator[IO[bytes]]:
+        if self.path == "-":
+            if self._stdin is None:
+                self._stdin = tempfile.TemporaryFile()
+                shutil.copyfileobj(sys.stdin.buffer, self._stdin)
+            self._stdin.seek(0)
+            yield self._stdin
+            return
+        try:
+            stream = open(self.path, "rb")
+        except OSError as exc:
+            raise InputError(f"{self.path}: cannot be read ({exc.strerror})") from None
+        with stream:
+            yield stream
+
+    def close(self) -> None:
+        """Remove the copy of standard input, if any."""
+        if self._stdin is not None:
+            self._stdin.close()
+            self._stdin = None
+
+
 def read_segments(path: str | Path, output: bool = False) -> Segments:
-    """One segment per line of ``path`` (``-`` = standard input), read by the input rule of
+    """Every line of ``path`` (``-`` = standard input), read by the input rule of
     :mod:`evalcore.io.textfiles` (UTF-16 decoded, binary data an InputError, an undecodable line an
     error naming it); a final newline ends the last line rather than adding an empty one.
     ``output``: a system's output, whose empty lines are segments to score, not errors."""
-    name = str(path)
-    data = sys.stdin.buffer.read() if name == "-" else read_bytes(path)
-    lines: list[str | None] = []
-    errors: dict[int, str] = {}
-    for k, text in enumerate(decode_lines(data, name)):
-        where = f"{name}:{k + 1}"
-        if isinstance(text, LineError):
-            errors[k] = text.message
-            lines.append(None)
-            continue
-        if not text.strip() and not output:
-            errors[k] = f"{where}: empty line"
-            lines.append(None)
-            continue
-        lines.append(text)
-    if not lines:
-        raise InputError(f"{name}: no lines to score")
-    return Segments(name, tuple(lines), errors)
+    file = LineFile(path, output)
+    try:
+        rows = list(file.rows())
+    finally:
+        file.close()
+    if not rows:
+        raise InputError(f"{file.path}: no lines to score")
+    return Segments(file.path, tuple(text for text, _ in rows), {k: why for k, (_, why) in enumerate(rows) if why})
 
 
-def check_aligned(files: Sequence[Segments]) -> int:
+def check_aligned(files: Sequence[Segments | LineFile]) -> int:
     """The common line count; differing counts are an InputError naming the files."""
     first = files[0]
     for other in files[1:]:
@@ -90,16 +151,40 @@ class Segment:
     error: str = ""
 
 
-def segments_of(hypotheses: Segments, references: Sequence[Segments], source: Segments | None = None) -> list[Segment]:
-    """Every line of one system as a :class:`Segment`; a line is unscorable when its
-    hypothesis, any reference or the source line is bad (the message names that file and line)."""
-    out = []
-    for k in range(len(hypotheses)):
-        bad = [f.errors[k] for f in (hypotheses, *references, *([source] if source else [])) if k in f.errors]
-        if bad:
-            out.append(Segment(hypotheses.name, k + 1, None, "; ".join(bad)))
-            continue
-        refs = tuple(r.text(k) for r in references)
-        item = Item(hypotheses.text(k), refs, source.text(k) if source else None, id=f"{hypotheses.path}:{k + 1}")
-        out.append(Segment(hypotheses.name, k + 1, item))
-    return out
+def iter_segments(hypotheses: Sequence[LineFile], references: Sequence[LineFile],
+                  source: LineFile | None = None) -> Iterator[list[Segment]]:
+    """Line by line, every system's :class:`Segment` (in the order of ``hypotheses``), the files
+    read in step; a segment is unscorable when its hypothesis, any reference or the source line is
+    bad (the message names that file and line). The files have been counted and aligned
+    (:func:`check_aligned`)."""
+    n_hyp, n_refs = len(hypotheses), len(references)
+    for k, rows in enumerate(_in_step([*hypotheses, *references, *([source] if source else [])])):
+        line_errors = [why for _, why in rows[n_hyp:] if why]
+        refs = tuple(text or "" for text, _ in rows[n_hyp:n_hyp + n_refs])
+        src = rows[-1][0] if source else None
+        out = []
+        for hyp, (text, why) in zip(hypotheses, rows):
+            bad = [why, *line_errors] if why else line_errors
+            if bad or text is None:
+                out.append(Segment(hyp.name, k + 1, None, "; ".join(bad)))
+            else:
+                out.append(Segment(hyp.name, k + 1, Item(text, refs, src, id=f"{hyp.path}:{k + 1}")))
+        yield out
+
+
+def _in_step(files: Sequence[LineFile]) -> Iterator[tuple[tuple[str | None, str], ...]]:
+    """A row of every file at a time; a file whose lines are no longer those counted (changed
+    while it was read) is an InputError, not a silent drop."""
+    n = len(files[0])
+    read = 0
+    try:
+        for rows in zip(*(f.rows() for f in files), strict=True):
+            read += 1
+            yield rows
+    except InputError:
+        raise
+    except ValueError:  # zip: one file ended before the others
+        read = -1
+    if read != n:
+        raise InputError(f"{', '.join(f.path for f in files)}: the files changed while they were read "
+                         f"(they had {n} lines each)")

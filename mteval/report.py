@@ -24,7 +24,9 @@ def _errors(results: Sequence[SystemResult]) -> list[str]:
     """One line per unscorable (line, metric set): metrics that fail alike share a line."""
     out = []
     for r in results:
-        for row in _kept(r):
+        if r.keep is None:
+            raise ValueError(f"{r.name}: the lines some metric could not score were not kept (score_systems(keep=...))")
+        for row in r.failures:
             failed: dict[str, list[str]] = {}
             for name, res in row.items():
                 if not res.ok:
@@ -136,7 +138,7 @@ def _segment_rows(names: Sequence[str], results: Sequence[SystemResult]) -> list
 def _kept(r: SystemResult) -> list[dict[str, Result]]:
     """The system's per-line results, which a caller rendering every line has kept."""
     if r.segments is None:
-        raise ValueError(f"{r.name}: the per-line results were not kept (score_systems(keep_segments=True))")
+        raise ValueError(f"{r.name}: the per-line results were not kept (score_systems(keep='all'))")
     return r.segments
 
 

@@ -10,41 +10,55 @@ systems, which are then compared on the lines every compared system has."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from evalcore.metric import ErrorRecord, InputLimits, Item, Metric, Score
 from evalcore.metric.base import Result
-from evalcore.metric.batch import iter_scored
+from evalcore.metric.batch import CHUNK_ITEMS, iter_batches
 from evalcore.metric.columns import ScoreColumns
 from evalcore.metric.inputs import EMPTY_NOTE
-from evalcore.metric.statistics import SufficientStatistics
+from evalcore.metric.statistics import StatisticSums, SufficientStatistics
 from mteval.io import Segment
+
+#: what a SystemResult keeps of each line beyond its compact columns: every line's results, the
+#: results of the lines some metric could not score, or nothing
+KEEP = ("all", "errors", None)
 
 
 @dataclass
 class SystemResult:
     """One system's results, kept compactly as they are scored: per metric, which lines it scored
-    and their scores as columns (what corpus scores and paired tests read), the lines with an empty
-    output, how many lines some metric could not score; ``segments`` (every line's Score or
-    ErrorRecord per metric) only where the caller keeps them; and the corpus scores."""
+    (a byte a line) and what its corpus score reads (the summed statistics of BLEU, chrF and TER;
+    the score columns of other metrics, and of every metric when ``paired`` tests will read them);
+    the lines with an empty output; how many lines some metric could not score; per ``keep``, every
+    line's results (``segments``: a Score or ErrorRecord per metric) or those of the lines some
+    metric could not score (``failures``); and the corpus scores, made by :meth:`finish`."""
 
     name: str
     path: str
     n_lines: int
-    metrics: Sequence[str]
-    segments: list[dict[str, Result]] | None = None
+    metrics: Sequence[Metric]
+    keep: str | None = "all"
+    paired: bool = False
+    segments: list[dict[str, Result]] | None = field(init=False)
+    failures: list[dict[str, Result]] = field(init=False, default_factory=list)
     corpus: dict[str, Score] = field(default_factory=dict)
     columns: dict[str, ScoreColumns] = field(init=False)
+    _sums: dict[str, StatisticSums] = field(init=False)
     _scored: dict[str, bytearray] = field(init=False)
     _empty: list[int] = field(init=False, default_factory=list)
     _failed: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
-        self.columns = {m: ScoreColumns() for m in self.metrics}
-        self._scored = {m: bytearray() for m in self.metrics}
+        if self.keep not in KEEP:
+            raise ValueError(f"keep must be one of {KEEP}, got {self.keep!r}")
+        self.segments = [] if self.keep == "all" else None
+        self._sums = {m.name: StatisticSums(m) for m in self.metrics if isinstance(m, SufficientStatistics)}
+        self.columns = {m.name: ScoreColumns() for m in self.metrics if self.paired or m.name not in self._sums}
+        self._scored = {m.name: bytearray() for m in self.metrics}
 
     def add(self, row: dict[str, Result]) -> None:
         """The next line's results (lines are added in order)."""
@@ -52,12 +66,24 @@ class SystemResult:
         for name, result in row.items():
             self._scored[name].append(result.ok)
             if result.ok:
-                self.columns[name].append(result)
+                if name in self._sums:
+                    self._sums[name].append(result)
+                if name in self.columns:
+                    self.columns[name].append(result)
         if any(r.ok and EMPTY_NOTE in r.notes for r in row.values()):
             self._empty.append(line + 1)
-        self._failed += not all(r.ok for r in row.values())
+        if not all(r.ok for r in row.values()):
+            self._failed += 1
+            if self.keep is not None:
+                self.failures.append(row)
         if self.segments is not None:
             self.segments.append(row)
+
+    def finish(self) -> None:
+        """Make the corpus scores of the lines added (each metric's own corpus rule)."""
+        for m in self.metrics:
+            sums = self._sums.get(m.name)
+            self.corpus[m.name] = sums.score() if sums else m.aggregate_scores(self.columns[m.name])
 
     def scored(self, metric: str) -> list[int]:
         """0-based lines this metric scored."""
@@ -77,71 +103,51 @@ class SystemResult:
         return self._failed
 
 
-def corpus_score(metric: Metric, columns: ScoreColumns) -> Score:
-    """The metric's corpus score of the scores in ``columns`` (its own aggregate; for sufficient
-    statistics, from their matrix without making a Score per line)."""
-    if isinstance(metric, SufficientStatistics):
-        return metric.score_of_statistics(columns.matrix(metric.statistic_names()))
-    return metric.aggregate_scores(columns)
-
-
-def score_systems(systems: dict[tuple[str, str], list[Segment]], metrics: Sequence[Metric], jobs: int = 1,
-                  limits: InputLimits | None = None, progress: bool = True, scheduler=None,
-                  keep_segments: bool = True, on_line=None) -> list[SystemResult]:
-    """Score every system's segments with every metric; unscorable lines get error records. Items
-    are scored line by line across systems, so each reference set is preprocessed once; with
-    ``scheduler`` on a Dask cluster (:mod:`evalcore.run.distributed`). Each system's lines are
-    handed on in order as soon as they and the lines before them are scored: to
-    ``on_line(system index, 0-based line, results)`` if given, and kept in ``segments`` if
-    ``keep_segments``; otherwise only their compact columns stay. Corpus scores are made here from
-    every segment's score (summed statistics for BLEU, chrF, TER), wherever the segments ran."""
-    keys = list(systems)
-    n_lines = len(next(iter(systems.values())))
-    names = [m.name for m in metrics]
-    out = [SystemResult(name, path, n_lines, names, [] if keep_segments else None) for name, path in keys]
-    order: list[tuple[int, int]] = []
-    items: list[Item] = []
-    for k in range(n_lines):
-        for s in range(len(keys)):
-            item = systems[keys[s]][k].item
-            if item is not None:
-                order.append((s, k))
-                items.append(item)
-    waiting: list[dict[int, dict[str, Result]]] = [{} for _ in keys]  # scored before an earlier line
-    next_line = [0] * len(keys)
-
-    def hand_on(s: int) -> None:
-        segments = systems[keys[s]]
-        while next_line[s] < n_lines:
-            k = next_line[s]
-            seg = segments[k]
-            if seg.item is None:
-                row: dict[str, Result] = {m.name: ErrorRecord(f"{keys[s][1]}:{k + 1}", m.name, seg.error)
-                                          for m in metrics}
-            elif k in waiting[s]:
-                row = waiting[s].pop(k)
-            else:
-                return
-            out[s].add(row)
-            if on_line is not None:
-                on_line(s, k, row)
-            next_line[s] += 1
-
-    for s in range(len(keys)):
-        hand_on(s)  # unscorable first lines
-    for chunk, results in iter_scored(metrics, items, jobs=jobs, progress=progress, limits=limits, unit="segment",
-                                      key=lambda item: item.references, scheduler=scheduler):
-        touched = set()
-        for position, line_results in zip(chunk, results):
-            s, k = order[position]
-            waiting[s][k] = line_results
-            touched.add(s)
-        for s in sorted(touched):
-            hand_on(s)
+def score_systems(systems: Sequence[tuple[str, str]], lines: Iterable[Sequence[Segment]], n_lines: int,
+                  metrics: Sequence[Metric], jobs: int = 1, limits: InputLimits | None = None, progress: bool = True,
+                  scheduler=None, keep: str | None = "all", paired: bool = False, on_line=None) -> list[SystemResult]:
+    """Score every system (``(name, path)``) with every metric, reading ``lines`` (each line's
+    :class:`Segment` per system, :func:`mteval.io.iter_segments`) as the scoring goes; unscorable
+    lines get error records. A line's systems are scored in one batch, so its references are
+    preprocessed once; batches run here, in ``jobs`` worker processes or on a Dask cluster
+    (``scheduler``, :mod:`evalcore.run.distributed`). Each line's results are handed on in order as
+    soon as they are scored: to ``on_line(system index, 0-based line, results)`` if given, and kept
+    as ``keep`` says (:class:`SystemResult`); ``paired``: keep the score columns that
+    :func:`significance` reads. Corpus scores are made from every segment's score (summed
+    statistics for BLEU, chrF, TER), wherever the segments ran."""
+    out = [SystemResult(name, path, n_lines, metrics, keep, paired) for name, path in systems]
+    for block, results in iter_batches(metrics, _batches(lines), jobs, progress, limits, "segment", scheduler,
+                                       total=n_lines * len(systems)):
+        scored = iter(results)
+        for segments in block:
+            for s, seg in enumerate(segments):
+                if seg.item is None:
+                    row: dict[str, Result] = {m.name: ErrorRecord(f"{systems[s][1]}:{seg.line}", m.name, seg.error)
+                                              for m in metrics}
+                else:
+                    row = next(scored)
+                out[s].add(row)
+                if on_line is not None:
+                    on_line(s, seg.line - 1, row)
     for result in out:
-        for m in metrics:
-            result.corpus[m.name] = corpus_score(m, result.columns[m.name])
+        result.finish()
     return out
+
+
+def _batches(lines: Iterable[Sequence[Segment]],
+             size: int = CHUNK_ITEMS) -> Iterator[tuple[list[Sequence[Segment]], list[Item]]]:
+    """Consecutive lines and their scorable items, until the items reach ``size``: a line's items
+    (its systems, which share its references) are never split between batches."""
+    block: list[Sequence[Segment]] = []
+    items: list[Item] = []
+    for segments in lines:
+        block.append(segments)
+        items.extend(seg.item for seg in segments if seg.item is not None)
+        if len(items) >= size:
+            yield block, items
+            block, items = [], []
+    if block:
+        yield block, items
 
 
 def paired_inputs(metric: Metric, results: Sequence[SystemResult]):
@@ -151,6 +157,8 @@ def paired_inputs(metric: Metric, results: Sequence[SystemResult]):
     per_system = {}
     for r in results:
         rows = np.searchsorted(r.scored(metric.name), common)  # each common line's place among the scored
+        if metric.name not in r.columns:
+            raise ValueError(f"{r.name}: the score columns of {metric.name} were not kept (score_systems(paired=True))")
         columns = r.columns[metric.name]
         if isinstance(metric, SufficientStatistics):
             per_system[r.name] = columns.matrix(metric.statistic_names())[rows]

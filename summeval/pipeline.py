@@ -17,7 +17,7 @@ everyone on the topics all ranked systems share instead. Ranks follow each metri
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
@@ -25,7 +25,7 @@ from itertools import islice
 from evalcore.data.records import SummaryItem
 from evalcore.metric import InputLimits, Item, Metric, Score
 from evalcore.metric.base import Result
-from evalcore.metric.batch import CHUNK_ITEMS, chunked, score_chunks, score_with
+from evalcore.metric.batch import CHUNK_ITEMS, chunked, iter_batches, score_with
 
 #: summaries :func:`iter_results` reads ahead and chunks by topic together (a few chunks' worth)
 WINDOW_ITEMS = 8 * CHUNK_ITEMS
@@ -144,38 +144,31 @@ def iter_results(items: Iterable[SummaryItem], metrics: Sequence[Metric], jobs: 
     """:func:`score_items` of a stream of items, each result given in input order as soon as the
     ``window`` of items holding it is scored: the items are drawn a window at a time and chunked by
     topic within it (``jobs > 1``: one pool of worker processes for the whole stream), so memory
-    holds a window, not the input. On a Dask cluster (``scheduler``) the items are gathered and
-    scored as :func:`score_items` scores them. ``total`` (the number of items, when known) sizes
-    the progress bar, and at one chunk or fewer spares starting worker processes. A metric's
-    value does not depend on the other items of its chunk, so the values are :func:`score_items`'
-    (the tests check it)."""
-    if scheduler is not None:
+    holds a window, not the input; on a Dask cluster (``scheduler``) too, a few chunks per worker
+    in flight. ``total`` (the number of items, when known) sizes the progress bar. A metric's value
+    does not depend on the other items of its chunk, so the values are :func:`score_items`' (the
+    tests check it); where it does (``scope == "topic"``: CREMER standardises TESLA-S within a
+    topic, which a window may split), the items are gathered and scored by :func:`score_items`."""
+    if any(m.scope == "topic" for m in metrics):
         yield from score_items(list(items), metrics, jobs, progress, limits, chunk_size, scheduler)
         return
-    from evalcore.run.progress import bar
 
-    if total is not None and total <= chunk_size:
-        jobs = 1  # one chunk: no worker processes to start
-    drawn: deque[tuple[list[SummaryItem], list[int], bool]] = deque()  # (window, chunk, last of window)
-
-    def chunks() -> Iterator[list[Item]]:
+    def chunks() -> Iterator[tuple[tuple[list[SummaryItem], list[int], bool], list[Item]]]:
+        """((window, chunk, last chunk of the window), the chunk's items), window by window."""
         stream = iter(items)
         while batch := list(islice(stream, window)):
             metric_items = to_metric_items(batch)
             topic_of = {mi.id: it.topic for mi, it in zip(metric_items, batch)}
             groups = chunked(metric_items, chunk_size, key=lambda mi: topic_of[mi.id])
             for g, chunk in enumerate(groups):
-                drawn.append((batch, chunk, g == len(groups) - 1))
-                yield [metric_items[k] for k in chunk]
+                yield (batch, chunk, g == len(groups) - 1), [metric_items[k] for k in chunk]
 
     scored: dict[int, Mapping[str, Result]] = {}
-    with bar(total or 0, progress, "summary") as pbar:
-        for results in score_chunks(metrics, chunks(), jobs, limits):
-            batch, chunk, last = drawn.popleft()
-            scored.update(zip(chunk, results))
-            pbar.update(len(chunk))
-            if last:
-                yield from collect(batch, [scored.pop(k) for k in range(len(batch))])
+    for (batch, chunk, last), results in iter_batches(metrics, chunks(), jobs, progress, limits, "summary", scheduler,
+                                                      total=total or 0):
+        scored.update(zip(chunk, results))
+        if last:
+            yield from collect(batch, [scored.pop(k) for k in range(len(batch))])
 
 
 def aggregate_systems(results: Iterable[SummaryResult], metrics: Sequence[Metric],

@@ -31,8 +31,10 @@ import json
 import re
 import sys
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 #: bytes sniffed to tell text from binary data and UTF-16 without a byte-order mark
 _SNIFF = 65536
@@ -213,8 +215,13 @@ def decode_text(data: bytes, name: str | Path) -> str:
         return data[enc.bom:].decode(enc.codec)
     except UnicodeDecodeError as exc:
         if enc.codec != "utf-8":
-            raise InputError(f"{name}: not valid {enc.name} ({exc.reason} at byte {exc.start + enc.bom})") from None
+            raise _not_valid(name, enc, exc.reason, exc.start + enc.bom) from None
         raise InputError(undecodable(str(name), data, exc)) from None
+
+
+def _not_valid(name: str | Path, enc: Encoding, reason: str, at: int) -> InputError:
+    """A UTF-16 or UTF-32 file whose bytes do not decode (at byte ``at`` of the file)."""
+    return InputError(f"{name}: not valid {enc.name} ({reason} at byte {at})")
 
 
 def decode_lines(data: bytes, name: str | Path) -> list[str | LineError]:
@@ -225,14 +232,72 @@ def decode_lines(data: bytes, name: str | Path) -> list[str | LineError]:
         raise _binary(name)
     if enc.codec != "utf-8":
         return [line.removesuffix("\r") for line in _final_dropped(decode_text(data, name).split("\n"))]
-    lines: list[str | LineError] = []
-    for number, raw in enumerate(_final_dropped(data[enc.bom:].split(b"\n")), 1):
-        raw = raw.removesuffix(b"\r")
+    return [_utf8_line(raw, name, number) for number, raw in enumerate(_final_dropped(data[enc.bom:].split(b"\n")), 1)]
+
+
+def _utf8_line(raw: bytes, name: str | Path, number: int) -> str | LineError:
+    """Line ``number`` of a UTF-8 file (its line end, LF or CRLF, removed or not), or the
+    :class:`LineError` naming it where its bytes do not decode."""
+    raw = raw.removesuffix(b"\n").removesuffix(b"\r")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return LineError(undecodable(f"{name}:{number}", raw, exc), raw.decode("utf-8", "replace"))
+
+
+#: bytes of a file that decide its encoding (:func:`detect_encoding` reads no further): the longest
+#: byte-order mark, the sniffed bytes and one more, which says whether the sniff cut the file
+_HEAD = 4 + _SNIFF + 1
+#: bytes decoded at a time from a UTF-16 or UTF-32 file
+_BLOCK = 1 << 16
+
+
+def iter_lines(stream: IO[bytes], name: str | Path) -> Iterator[str | LineError]:
+    """The lines :func:`decode_lines` gives for the bytes of ``stream``, read a line (UTF-8) or a
+    block (UTF-16, UTF-32) at a time, so a file of any length takes the memory of its longest line.
+    The encoding is detected from the file's head, as from the whole file; binary data, or a UTF-16
+    or UTF-32 file whose bytes stop decoding, is an :class:`InputError` naming ``name``, raised
+    when that is met (callers that must refuse a file before any output read it through once)."""
+    head = stream.read(_HEAD)
+    enc = detect_encoding(head)
+    if enc.codec is None:
+        raise _binary(name)
+    if enc.codec == "utf-8":
+        first, newline, rest = head[enc.bom:].rpartition(b"\n")
+        pieces = first.split(b"\n") if newline else []
+        tail = rest + stream.readline()
+        number = 0
+        for number, raw in enumerate(pieces, 1):
+            yield _utf8_line(raw, name, number)
+        while tail:
+            number += 1
+            yield _utf8_line(tail, name, number)
+            tail = stream.readline()
+        return
+    yield from _decoded_lines(stream, head, enc, name)
+
+
+def _decoded_lines(stream: IO[bytes], head: bytes, enc: Encoding, name: str | Path) -> Iterator[str]:
+    """The lines of a UTF-16 or UTF-32 stream whose first bytes are ``head``, decoded a block at a
+    time; bytes that do not decode are an :class:`InputError` giving their place in the file."""
+    decoder = codecs.getincrementaldecoder(enc.codec)()  # type: ignore[arg-type]  # not None: text
+    block, fed, text = head[enc.bom:], enc.bom, ""
+    while True:
+        more = stream.read(_BLOCK)
+        waiting = len(decoder.getstate()[0])  # bytes fed before that await the rest of their character
         try:
-            lines.append(raw.decode("utf-8"))
+            text += decoder.decode(block, final=not more)
         except UnicodeDecodeError as exc:
-            lines.append(LineError(undecodable(f"{name}:{number}", raw, exc), raw.decode("utf-8", "replace")))
-    return lines
+            raise _not_valid(name, enc, exc.reason, fed - waiting + exc.start) from None
+        fed += len(block)
+        *lines, text = text.split("\n")
+        for line in lines:
+            yield line.removesuffix("\r")
+        if not more:
+            break
+        block = more
+    if text:
+        yield text.removesuffix("\r")
 
 
 def _final_dropped(lines: list):

@@ -4,18 +4,26 @@ it cannot do, a model that will not load) costs that metric's values only, never
 ``score_with`` is what every CLI calls; ``jobs > 1`` maps chunks over worker processes (metrics
 travel as their parameters and rebuild their models once per worker), ``scheduler`` over a Dask
 cluster (:mod:`evalcore.run.distributed`), chunked the same way, so values never depend on where a
-chunk ran.
+chunk ran. :func:`iter_batches` scores batches as a caller makes them, holding a few at a time, so
+an input of any length streams.
 """
 
 from __future__ import annotations
 
+import itertools
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
+from typing import TypeVar
 
 from evalcore.metric.base import Item, Metric, Result
 from evalcore.metric.inputs import InputLimits
 from evalcore.metric.records import ErrorRecord
 
 CHUNK_ITEMS = 256
+#: batches in flight per worker process or Dask worker: enough to keep them busy, few enough to stream
+AHEAD_PER_WORKER = 2
+
+Tag = TypeVar("Tag")
 
 
 def score_metric(metric: Metric, items: Sequence[Item], limits: InputLimits | None = None) -> list[Result]:
@@ -87,73 +95,56 @@ def iter_scored(metrics: Sequence[Metric], items: Sequence[Item], jobs: int = 1,
                 unit: str = "item", scheduler=None) -> Iterator[tuple[list[int], list[dict[str, Result]]]]:
     """As :func:`score_with`, chunk by chunk: ``(positions, results)`` in the order of the chunks
     (a chunk's positions ascend, but with ``key`` a later chunk may hold an earlier position), so a
-    caller can write and drop results as they come. On a Dask cluster the chunks are gathered
-    first, then given in order."""
+    caller can write and drop results as they come."""
+    batches = ((chunk, [items[k] for k in chunk]) for chunk in chunked(items, chunk_size, key))
+    yield from iter_batches(metrics, batches, jobs, progress, limits, unit, scheduler, total=len(items))
+
+
+def iter_batches(metrics: Sequence[Metric], batches: Iterable[tuple[Tag, Sequence[Item]]], jobs: int = 1,
+                 progress: bool = False, limits: InputLimits | None = None, unit: str = "item", scheduler=None,
+                 total: int = 0) -> Iterator[tuple[Tag, list[dict[str, Result]]]]:
+    """Score each ``(tag, items)`` batch as ``batches`` makes it; ``(tag, results)`` in the order
+    of the batches. Worker processes (``jobs > 1``, when there is more than one batch) or a Dask
+    cluster (``scheduler``) hold at most :data:`AHEAD_PER_WORKER` batches each beyond the one handed
+    on, so neither the batches nor their results pile up. ``total``: items, for the progress bar."""
     from evalcore.run.progress import bar
-    from evalcore.run.workers import stop_workers
 
     limits = limits or InputLimits.from_env()
-    chunks = chunked(items, chunk_size, key)
-    with bar(len(items), progress, unit) as pbar:
+    batches = iter(batches)
+    first = list(itertools.islice(batches, 2))  # one batch is scored here: no workers to start
+    batches = itertools.chain(first, batches)
+    with bar(total, progress, unit) as pbar:
         if scheduler is not None:
-            from evalcore.metric.cluster import map_chunks
+            from evalcore.metric.cluster import iter_chunks
 
-            done_chunks: dict[int, list[dict[str, Result]]] = {}
-
-            def done(index: int, results: list[dict[str, Result]]) -> None:
-                done_chunks[index] = results
-                pbar.update(len(chunks[index]))
-
-            map_chunks(score_chunk, metrics, [[items[k] for k in chunk] for chunk in chunks], limits, scheduler,
-                       jobs, done)
-            for index, chunk in enumerate(chunks):
-                yield chunk, done_chunks.pop(index)
-        elif jobs > 1 and len(chunks) > 1:
-            from concurrent.futures import ProcessPoolExecutor  # here: one-process runs start faster
-
-            with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                                     initargs=(list(metrics), limits)) as pool:
-                try:
-                    results_iter = pool.map(_work, ([items[k] for k in chunk] for chunk in chunks))
-                    for chunk, results in zip(chunks, results_iter):
-                        pbar.update(len(chunk))
-                        yield chunk, results
-                except KeyboardInterrupt:
-                    stop_workers(pool)
-                    raise
+            scored = iter_chunks(score_chunk, metrics, batches, limits, scheduler, jobs, AHEAD_PER_WORKER)
+        elif jobs > 1 and len(first) > 1:
+            scored = _in_workers(metrics, batches, limits, jobs)
         else:
-            for chunk in chunks:
-                results = score_chunk(metrics, [items[k] for k in chunk], limits)
-                pbar.update(len(chunk))
-                yield chunk, results
+            scored = ((tag, score_chunk(metrics, items, limits)) for tag, items in batches)
+        for tag, results in scored:
+            pbar.update(len(results))
+            yield tag, results
 
 
-def score_chunks(metrics: Sequence[Metric], chunks: Iterable[Sequence[Item]], jobs: int = 1,
-                 limits: InputLimits | None = None) -> Iterator[list[dict[str, Result]]]:
-    """Each chunk's results, in the order of the chunks, as :func:`score_chunk` gives them; the
-    chunks are drawn from ``chunks`` as they are scored (with ``jobs > 1``, a few ahead, in one
-    pool of worker processes kept for the whole stream), so a stream of any length is scored
-    holding a few chunks."""
-    limits = limits or InputLimits.from_env()
-    if jobs <= 1:
-        for chunk in chunks:
-            yield score_chunk(metrics, chunk, limits)
-        return
-    from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
+def _in_workers(metrics: Sequence[Metric], batches: Iterable[tuple[Tag, Sequence[Item]]],
+                limits: InputLimits | None, jobs: int) -> Iterator[tuple[Tag, list[dict[str, Result]]]]:
+    """The batches scored by ``jobs`` worker processes, in order, a few ahead."""
+    from concurrent.futures import ProcessPoolExecutor  # here: one-process runs start faster
 
     from evalcore.run.workers import stop_workers
 
-    ahead = 2 * jobs  # chunks in flight: every worker busy, one more waiting each
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(list(metrics), limits)) as pool:
         try:
             pending: deque = deque()
-            for chunk in chunks:
-                pending.append(pool.submit(_work, list(chunk)))
-                if len(pending) >= ahead:
-                    yield pending.popleft().result()
+            for tag, items in batches:
+                pending.append((tag, pool.submit(_work, list(items))))
+                if len(pending) > AHEAD_PER_WORKER * jobs:
+                    tag, future = pending.popleft()
+                    yield tag, future.result()
             while pending:
-                yield pending.popleft().result()
+                tag, future = pending.popleft()
+                yield tag, future.result()
         except KeyboardInterrupt:
             stop_workers(pool)
             raise

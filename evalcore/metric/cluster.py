@@ -1,4 +1,4 @@
-"""Scoring the chunks of :func:`evalcore.metric.batch.score_with` on a Dask cluster, each chunk by
+"""Scoring the chunks of :func:`evalcore.metric.batch.iter_batches` on a Dask cluster, each chunk by
 the same function as on one machine, as one Dask task; values, order and error records are those
 of a one-process run.
 
@@ -10,9 +10,12 @@ version of the suite or another model scores nothing and says so in the chunk's 
 
 from __future__ import annotations
 
+import itertools
+import os
 import threading
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TypeVar
 
 from evalcore.metric.base import Item, Metric, Result
 from evalcore.metric.inputs import InputLimits
@@ -23,48 +26,52 @@ from evalcore.run.distributed import SchedulerError, one_line, open_client, sche
 WORKER_CACHE_SIZE = 8
 
 Chunk = list[dict[str, Result]]
+Tag = TypeVar("Tag")
 ChunkScorer = Callable[[Sequence[Metric], Sequence[Item], "InputLimits | None"], Chunk]
 
 
-def map_chunks(score_chunk: ChunkScorer, metrics: Sequence[Metric], batches: Sequence[Sequence[Item]],
-               limits: InputLimits | None, scheduler: object, jobs: int,
-               on_done: Callable[[int, Chunk], None]) -> None:
-    """Score every batch with ``score_chunk`` as one Dask task; ``on_done(index, results)`` gets
-    each batch's results (in completion order). A task that fails (a lost worker) gives error
-    records for its batch's items, naming the failure."""
+def iter_chunks(score_chunk: ChunkScorer, metrics: Sequence[Metric], batches: Iterable[tuple[Tag, Sequence[Item]]],
+                limits: InputLimits | None, scheduler: object, jobs: int, ahead: int) -> Iterator[tuple[Tag, Chunk]]:
+    """Score every ``(tag, items)`` batch with ``score_chunk`` as one Dask task; ``(tag, results)``
+    in the order of the batches, with at most ``ahead`` tasks per worker submitted and not yet
+    handed on, so the batches are read as the cluster scores them. A task that fails (a lost
+    worker) gives error records for its batch's items, naming the failure."""
     metrics = list(metrics)
     expected = [_signature_or_none(m) for m in metrics]
+    batches = iter(batches)
     with open_client(scheduler, jobs) as client:
         if client is None:
             import dask
 
-            tasks = [dask.delayed(run_chunk, pure=False)(score_chunk, metrics, expected, list(b), limits)
-                     for b in batches]
-            for index, results in enumerate(dask.compute(*tasks)):
-                on_done(index, results)
+            while group := list(itertools.islice(batches, ahead * max(jobs, os.cpu_count() or 1))):
+                tasks = [dask.delayed(run_chunk, pure=False)(score_chunk, metrics, expected, list(b), limits)
+                         for _, b in group]
+                yield from zip((tag for tag, _ in group), dask.compute(*tasks))
             return
-        from distributed import as_completed
-
-        futures = [client.submit(run_chunk, score_chunk, metrics, expected, list(b), limits, pure=False)
-                   for b in batches]
-        index_of = {f.key: k for k, f in enumerate(futures)}
+        window = ahead * max(jobs, sum(client.nthreads().values()))
+        pending: deque = deque()  # (tag, items, future), in the order of the batches
         done = 0
         try:
-            for future in as_completed(futures, loop=client.loop):
-                index = index_of[future.key]
+            while True:
+                for tag, items in itertools.islice(batches, window - len(pending)):
+                    pending.append((tag, items, client.submit(run_chunk, score_chunk, metrics, expected, list(items),
+                                                              limits, pure=False)))
+                if not pending:
+                    return
+                tag, items, future = pending.popleft()
                 try:
                     results = future.result()
                 except Exception as exc:  # noqa: BLE001 - a lost task costs its chunk's items only
                     if scheduler_lost(client, exc):
                         raise SchedulerError(f"--scheduler {scheduler}: lost the connection to the Dask scheduler "
-                                             f"after {done} of {len(batches)} chunks; run again") from None
-                    results = _failed(metrics, batches[index], f"Dask task failed: {one_line(exc)}")
-                on_done(index, results)
+                                             f"after {done} chunk{'s' * (done != 1)}; run again") from None
+                    results = _failed(metrics, items, f"Dask task failed: {one_line(exc)}")
+                yield tag, results
                 done += 1
         except SchedulerError:
             raise
         except BaseException:
-            client.cancel(futures)
+            client.cancel([future for _, _, future in pending])
             raise
 
 

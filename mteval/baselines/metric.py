@@ -14,13 +14,18 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.metric.lazy import lazy_resource
 from evalcore.metric.statistics import SufficientStatistics
+
+#: texts sacrebleu's tokenizers may keep cached (their own bound, 65,536 per cache, is tens of MiB
+#: of long segments): this metric prepares each batch's references once itself, so a smaller bound
+#: only costs re-tokenizing a text met again batches later, and a long run's memory stays flat
+TOKENIZER_CACHE = 4096
 
 
 class Sacrebleu(SufficientStatistics, ReferenceMetric):
@@ -61,6 +66,7 @@ class Sacrebleu(SufficientStatistics, ReferenceMetric):
             stats = corpus._compute_segment_statistics(corpus._preprocess_segment(item.candidate), info)
             value = sentence._compute_score_from_stats(stats).score
             out.append(Score(value, dict(zip(names, map(float, stats)))))
+        bound_tokenizer_caches(getattr(corpus, "tokenizer", None))
         return out
 
     def corpus_from_statistics(self, summed: np.ndarray) -> np.ndarray:
@@ -68,6 +74,15 @@ class Sacrebleu(SufficientStatistics, ReferenceMetric):
         corpus = self.corpus_metric
         rows = np.atleast_2d(np.asarray(summed, dtype=float))
         return np.array([corpus._compute_score_from_stats(list(row)).score for row in rows])
+
+
+def bound_tokenizer_caches(tokenizer: object) -> None:
+    """Empty a sacrebleu tokenizer's caches (``functools`` caches on its class, and on the class of
+    the tokenizer it hands on to) that hold more than :data:`TOKENIZER_CACHE` texts."""
+    for obj in (tokenizer, getattr(tokenizer, "_post_tokenizer", None)):
+        cached: Any = vars(type(obj)).get("__call__")  # the class's own (functools-cached) tokenizing call
+        if hasattr(cached, "cache_info") and cached.cache_info().currsize > TOKENIZER_CACHE:
+            cached.cache_clear()
 
 
 class Bleu(Sacrebleu):

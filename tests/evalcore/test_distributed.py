@@ -196,15 +196,15 @@ def test_a_scheduler_that_dies_mid_run_is_one_line_without_dask_tracebacks(tmp_p
     items = _items(40)
     done: list[int] = []
     with scheduler_process(tmp_path) as (address, process):
-        def on_done(index, results):
-            done.append(index)
-            process.kill()  # the scheduler dies after the first chunk
-
         with pytest.raises(SchedulerError) as lost:
-            from evalcore.metric.cluster import map_chunks
+            from evalcore.metric.cluster import iter_chunks
 
-            map_chunks(slow_chunk, [Overlap()], [items[k:k + 4] for k in range(0, 40, 4)], None, address, 1, on_done)
-    assert str(lost.value).startswith(f"--scheduler {address}: lost the connection to the Dask scheduler after 1 of 10")
-    assert done == [done[0]]
+            batches = ((k, items[k:k + 4]) for k in range(0, 40, 4))
+            for index, _ in iter_chunks(slow_chunk, [Overlap()], batches, None, address, 1, 2):
+                done.append(index)
+                process.kill()  # the scheduler dies after the first chunk
+    assert str(lost.value).startswith(f"--scheduler {address}: lost the connection to the Dask scheduler "
+                                      "after 1 chunk;")
+    assert done == [0]
     err = capfd.readouterr().err
     assert "Traceback" not in err and "distributed" not in err

@@ -4,7 +4,7 @@ silent drop; files that cannot be aligned are refused with both names."""
 import pytest
 
 from evalcore.io.textfiles import InputError
-from mteval.io import check_aligned, read_segments, segments_of
+from mteval.io import LineFile, check_aligned, iter_segments, read_segments
 
 
 def test_lines_with_final_newline_crlf_and_bom(tmp_path):
@@ -32,16 +32,17 @@ def test_an_empty_file_is_refused(tmp_path):
 def test_mismatched_line_counts_name_both_files(tmp_path):
     (tmp_path / "ref.txt").write_text("a\nb\nc\n")
     (tmp_path / "hyp.txt").write_text("a\nb\n")
-    with pytest.raises(InputError) as err:
-        check_aligned([read_segments(tmp_path / "ref.txt"), read_segments(tmp_path / "hyp.txt")])
-    assert "hyp.txt has 2 lines" in str(err.value) and "ref.txt has 3" in str(err.value)
-    assert "ends at line 2" in str(err.value)
+    for read in (read_segments, LineFile):
+        with pytest.raises(InputError) as err:
+            check_aligned([read(tmp_path / "ref.txt"), read(tmp_path / "hyp.txt")])
+        assert "hyp.txt has 2 lines" in str(err.value) and "ref.txt has 3" in str(err.value)
+        assert "ends at line 2" in str(err.value)
 
 
 def test_a_bad_reference_line_costs_only_that_segment(tmp_path):
     (tmp_path / "ref.txt").write_text("one\n\nthree\n")
     (tmp_path / "hyp.txt").write_text("uno\ndos\ntres\n")
-    segs = segments_of(read_segments(tmp_path / "hyp.txt"), [read_segments(tmp_path / "ref.txt")])
+    segs = [line[0] for line in iter_segments([LineFile(tmp_path / "hyp.txt")], [LineFile(tmp_path / "ref.txt")])]
     assert [s.item is not None for s in segs] == [True, False, True]
     assert segs[1].error == f"{tmp_path / 'ref.txt'}:2: empty line"
     third = segs[2].item
