@@ -23,7 +23,7 @@ from evalcore.io.textfiles import (
     jsonl_file_lines,
     jsonl_lines,
 )
-from evalcore.metric import Item, inputs
+from evalcore.metric import Item, ReferenceMetric, Score, inputs
 from evalcore.metric.registry import build_metrics
 from summeval.cli import main
 from summeval.pipeline import WINDOW_ITEMS, iter_results, score_items
@@ -163,6 +163,29 @@ def test_iter_results_gives_score_items_values_whatever_the_window(window, chunk
     whole = score_items(items, metrics)
     assert list(iter_results(iter(items), metrics, jobs=jobs, chunk_size=chunk, window=window)) == whole
     assert not whole[7].ok and whole[8].ok and not whole[9].ok and whole[10].ok
+
+
+class TopicSize(ReferenceMetric):
+    """How many summaries of its topic the batch holds: a value of topic scope, as CREMER's."""
+
+    name = "topic-size"
+    scope = "topic"
+
+    def _score_items(self, items):
+        refs = [item.references for item in items]
+        return [Score(float(refs.count(r))) for r in refs]
+
+
+def test_a_metric_of_topic_scope_sees_every_summary_of_a_topic_whatever_the_window():
+    """Windows split topics of an interleaved input; a topic-scope metric's items are gathered."""
+    rows = _rows(60, seed=2)
+    items = [SummaryItem(r["topic"], r["system"], r["summary"], (r["topic"],), f"in:{k + 1}")
+             for k, r in enumerate(rows)]
+    metrics = [TopicSize(), *build_metrics(["rouge-2"])]
+    whole = score_items(items, metrics)
+    streamed = list(iter_results(iter(items), metrics, chunk_size=4, window=5))
+    assert streamed == whole
+    assert {r.scores["topic-size"] for r in streamed} == {60 / 7 // 1, 60 / 7 // 1 + 1}
 
 
 def test_rows_are_written_before_the_input_is_scored_whole(tmp_path, monkeypatch, capsys):
