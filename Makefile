@@ -23,8 +23,11 @@ demo: setup
 	$(BIN)/parapeval score --input data/parapeval/demo_pairs.tsv
 	$(BIN)/mteval score -r data/demo/mt/ref.A.en -r data/demo/mt/ref.B.en -i data/demo/mt/system-a.en data/demo/mt/system-b.en --src data/demo/mt/src.fr -m tesla-m -m beer2 -m red -m bleu -m chrf -m ter -m meteor -m xmeant --paired-bs
 
+# the tests spread over the machine's cores (at most 4 workers: each loads its own models)
+PYTEST_WORKERS = -n auto --maxprocesses 4
+
 test: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_WORKERS)
 
 # The suite on the newest versions pyproject.toml's bounds allow (no constraints), in its own venv.
 test-latest:
@@ -35,7 +38,7 @@ test-latest:
 	BIN=$(abspath $(LATEST)/bin) bash scripts/setup_resources.sh
 	$(LATEST)/bin/pip freeze --exclude-editable > $(LATEST)/versions.txt
 	diff constraints.txt $(LATEST)/versions.txt || true
-	$(LATEST)/bin/python -m pytest
+	$(LATEST)/bin/python -m pytest $(PYTEST_WORKERS)
 
 # Rewrite constraints.txt from the versions installed in .venv (after a deliberate upgrade).
 lock:

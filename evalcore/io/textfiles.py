@@ -364,10 +364,6 @@ def _jsonl_line(line: str | LineError, raw: bytes, where: str):
         yield where, obj, problem
 
 
-#: bytes a streamed file is read in (:func:`file_lines`)
-_BLOCK = 1 << 20
-
-
 def file_lines(path: str | Path, name: str | Path):
     """:func:`decode_lines` of a file read a block at a time: ``(line, raw)`` per line, ``raw``
     being a UTF-8 file's line bytes (CR kept, as :func:`jsonl_lines` reads an undecodable line) and
