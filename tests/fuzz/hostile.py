@@ -119,11 +119,29 @@ def _latin1_as_read(raw: bytes) -> str:
         return raw.decode("latin-1")
 
 
+def _other_byte_order(spec: dict) -> str | None:
+    """The text of a UTF-16 file without byte-order mark that is byte for byte the file of another
+    text in the other byte order, else None: every character of the file is U+xx00 (an
+    ideographic space alone), so each code unit has its zero byte where the other order's ASCII
+    has it, and no reader can tell which the writer meant; the NUL pattern names the other order."""
+    enc = spec.get("enc", "utf-8")
+    if enc not in ("utf-16-le", "utf-16-be"):
+        return None
+    data = encode_file(spec)
+    text = data.decode(enc, "surrogatepass")
+    if not text or not all(ord(ch) <= 0xFFFF and ord(ch) & 0xFF == 0 for ch in text):
+        return None
+    return data.decode("utf-16-be" if enc == "utf-16-le" else "utf-16-le", "surrogatepass")
+
+
 def canonical(spec: dict) -> dict | None:
     """The plain file (UTF-8, ``\\n``, final newline, no control characters) that means what
     ``spec`` means; None for random bytes and for CR-only line ends (another line structure)."""
     if "raw" in spec or spec.get("eol", "\n") == "\r":
         return None
+    swapped = _other_byte_order(spec)
+    if swapped is not None:
+        return {"lines": meant_lines({"lines": [swapped]}), "enc": "utf-8", "eol": "\n", "final": True}
     lines = meant_lines(spec)
     if not spec.get("final", True) and spec["lines"] and not spec["lines"][-1]:
         lines = lines[:-1]  # "a\n" without a final newline after an empty last line is "a\n"
