@@ -381,27 +381,13 @@ def file_lines(path: str | Path, name: str | Path):
         stream.seek(enc.bom)
         if enc.codec == "utf-8":
             for number, raw in enumerate(stream, 1):
-                raw = raw.removesuffix(b"\n")
-                stripped = raw.removesuffix(b"\r")
-                try:
-                    line: str | LineError = stripped.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    line = LineError(undecodable(f"{name}:{number}", stripped, exc),
-                                     stripped.decode("utf-8", "replace"))
-                yield line, raw
+                yield _utf8_line(raw, name, number), raw.removesuffix(b"\n")
             return
         if not _decodes(stream, enc.codec):
             decode_text(read_bytes(path), name)  # raises the whole file's error, before any line
-        stream.seek(enc.bom)
-        decoder = codecs.getincrementaldecoder(enc.codec)()
-        pending = ""
-        while block := stream.read(_BLOCK):
-            *lines, pending = (pending + decoder.decode(block)).split("\n")
-            for text in lines:
-                yield text.removesuffix("\r"), b""
-        pending += decoder.decode(b"", final=True)
-        if pending:
-            yield pending.removesuffix("\r"), b""
+        stream.seek(0)
+        for text in _decoded_lines(stream, stream.read(enc.bom), enc, name):
+            yield text, b""
 
 
 def _decodes(stream, codec: str) -> bool:
