@@ -53,13 +53,13 @@ fuzz: setup
 # then the runs the docs generate tables from (bench/NAME, and bench/variants/VARIANT for the variants
 # benchmarks/render.py's VARIANTS names) are copied into docs/results/data and the pages' marked
 # regions rewritten (`python -m benchmarks render`), so a rerun is a data commit.
-BENCHMARKS := summeval summeval-speed responsiveness transfer scale languages parser readability coherence-speed \
+BENCHMARKS := summeval summeval-speed responsiveness transfer scale languages parser dicomer-variants readability coherence-speed \
 	parapeval parapeval-speed wmt12 mqm wmt mteval-speed tesla-m-speed matching celab srl hmeant xmeant aso
 bench: setup
 	for name in $(BENCHMARKS); do $(BIN)/python -m benchmarks $$name --out bench/$$name || exit 1; done
 	$(BIN)/mteval train beer --cv-report bench/beer
 	$(BIN)/mteval train tesla-f --cv-report bench/tesla-f
-	$(BIN)/python -m benchmarks readability --tier 0 --out bench/variants/readability-tier0
+	$(BIN)/python -m benchmarks dicomer-variants --tier 0 --out bench/variants/dicomer-variants-tier0
 	$(BIN)/python -m benchmarks aso --lambda-cv --out bench/variants/aso-lambda-cv
 	$(BIN)/python -m benchmarks tesla-m-speed --pair en-de --out bench/variants/tesla-m-speed-en-de
 	$(BIN)/python -m benchmarks wmt --max-segments 0 --out bench/variants/wmt-all-segments

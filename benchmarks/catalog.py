@@ -150,10 +150,10 @@ def coherence_speed(argv: Sequence[str]) -> int:
     return 0
 
 
-def readability(argv: Sequence[str]) -> int:
-    from benchmarks.coherence.readability import run
+def dicomer_variants(argv: Sequence[str]) -> int:
+    from benchmarks.coherence.dicomer_variants import run
 
-    p = _parser("readability")
+    p = _parser("dicomer-variants")
     p.add_argument("--data", help="shared data root, SummEval folder or file")
     p.add_argument("--tier", type=int, choices=(0, 1), default=1)
     p.add_argument("--bootstrap", type=positive_int, default=1000)
@@ -314,7 +314,7 @@ BENCHMARKS: dict[str, tuple[str, Callable[[Sequence[str]], int]]] = {
     "languages": ("TESLA-S, ROUGE, chrF, BLEU on German, French, Russian summaries (Multi_SummEval)", languages),
     "scale": ("synthetic corpus: one process vs --jobs vs a Dask cluster", scale),
     "parser": ("discourse parser on GDTB test/test2 and TED-MDB", parser),
-    "readability": ("DICOMER readability meta-evaluation", readability),
+    "dicomer-variants": ("DICOMER and its variants against SummEval (out-of-fold)", dicomer_variants),
     "coherence-speed": ("DICOMER (cold cache) against spaCy alone, and the parser's batched stages",
                         coherence_speed),
     "parapeval": ("PEM: Twitter-Para CV, STS-B adequacy check, speed", parapeval),

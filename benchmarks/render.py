@@ -128,9 +128,9 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
                           "speed": _table("coherence.parser", "speed_markdown")}),
     "coherence-speed": ("speed", {"speed": _table("coherence.speed", "results_markdown"),
                                   "target": _table("coherence.speed", "target_table")}),
-    "readability": ("readability", {"coherence": _table("coherence.readability", "headline_table", "coherence"),
-                                    "fluency": _table("coherence.readability", "headline_table", "fluency"),
-                                    "throughput": _table("coherence.readability", "throughput_line")}),
+    "dicomer-variants": ("readability", {"coherence": _table("coherence.dicomer_variants", "headline_table", "coherence"),
+                                    "fluency": _table("coherence.dicomer_variants", "headline_table", "fluency"),
+                                    "throughput": _table("coherence.dicomer_variants", "throughput_line")}),
     "parapeval": ("bench", {"signature": _signature_line, "twitter-para": _table("parapeval.run", "twitter_para_table"),
                             "sts-b": _table("parapeval.run", "sts_table", per_pivot=False)}),
     "celab": ("celab", {key: partial(_celab_section, key=key) for key in
@@ -152,7 +152,7 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
 }
 
 #: variant run -> the benchmark command it runs; a page shows it with that benchmark's tables
-VARIANTS = {"mqm-beer-held-out": "mqm", "readability-tier0": "readability", "tesla-m-speed-en-de": "tesla-m-speed",
+VARIANTS = {"mqm-beer-held-out": "mqm", "dicomer-variants-tier0": "dicomer-variants", "tesla-m-speed-en-de": "tesla-m-speed",
             "wmt-de": "wmt", "wmt-tesla-f-held-out": "wmt"}
 #: commands that write a benchmark's report, for part of its pairs, as ``COMMAND.json``
 PART_OF = {"mqm": "wmt", "wmt12": "wmt"}

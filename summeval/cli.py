@@ -38,6 +38,7 @@ from evalcore.cli.convention import (
 from evalcore.cli.meta_evaluate import add_statistics_args
 from evalcore.io.textfiles import InputError
 from evalcore.text.languages import language_code
+from evalcore.text.sentences import add_sentences_arg
 from summeval.multiref import MULTI_REF_MODES
 from summeval.pipeline import RANK_RULES
 from summeval.registry import ALL_METRICS, BORROWED, DEFAULT_METRICS
@@ -79,6 +80,7 @@ def _add_score(sub) -> None:
                    help="language of the summaries (ISO 639-1, default en; a JSONL line's own 'lang' field wins): "
                         "TESLA-S and ROUGE read it (docs/languages.md), English-only metrics give each summary "
                         "in another language an error record")
+    add_sentences_arg(p)
     p.add_argument("--cremer-models", type=Path, metavar="DIR",
                    help="CREMER models from `summeval train cremer --out DIR` (default: the shipped ones)")
     p.add_argument("--rank-partial", choices=RANK_RULES, default="complete",
@@ -197,7 +199,7 @@ def _metrics(args) -> list:
     return select_metrics(args.metric, "summeval", default=DEFAULT_METRICS, also=BORROWED, groups={"all": ALL_METRICS},
                           options={"multi_ref": args.multi_ref, "stem": args.stem or None,
                                    "function_words": args.function_words, "models": args.cremer_models,
-                                   "lang": getattr(args, "lang", None)},
+                                   "lang": getattr(args, "lang", None), "sentences": args.sentences},
                           only=TESLA_ONLY)
 
 

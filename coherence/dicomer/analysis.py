@@ -27,6 +27,8 @@ from coherence.dicomer.entity_grid import grid_role
 from coherence.dicomer.matrix import Token, is_open_class
 from coherence.heap import keep_new_objects
 from coherence.parser.document import ParsedText, parse_texts
+from coherence.sentences import DEFAULT_SENTENCES, effective_mode
+from coherence.sentences import parse_texts as parse_with_sentences
 from coherence.relations import Relation
 
 CACHE_VERSION = 3
@@ -115,8 +117,12 @@ def decode_analysis(text: str | bytes) -> Analysis:
     return Analysis(int(data["n"]), tokens, tuple(relations))
 
 
-def text_key(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+def text_key(text: str, sentences: str = "text") -> str:
+    """The cache key of ``text`` read in sentence mode ``sentences``
+    (:data:`coherence.sentences.SENTENCE_MODES`): its SHA-1, marked ``:lines`` when line breaks end
+    its sentences (a text without line breaks has one key in every mode)."""
+    digest = hashlib.sha1(text.encode("utf-8")).hexdigest()
+    return digest + ":lines" if effective_mode(text, sentences) == "lines" else digest
 
 
 def parser_id(parser) -> str:
@@ -206,12 +212,22 @@ class AnalysisCache:
     def _add(self, key: str, analysis: Analysis) -> None:
         self.store[key] = self._new[key] = analysis
 
-    def analyse(self, texts: Sequence[str], progress: bool = False) -> list[Analysis]:
-        """Analyses of ``texts`` in order, parsing (batched) only the texts not cached yet;
-        ``progress`` shows a bar on an interactive terminal for long runs."""
+    def remember(self, keys: Sequence[str], analyses: Sequence[Analysis]) -> None:
+        """Keep analyses another reader of the same parse made (``readability``), by their
+        :func:`text_key`, so DICOMER does not parse those texts again; saved with the others."""
+        for key, analysis in zip(keys, analyses):
+            if key not in self.store:
+                self._add(key, analysis)
+        self._checkpoint()
+
+    def analyse(self, texts: Sequence[str], progress: bool = False,
+                sentences: str = DEFAULT_SENTENCES) -> list[Analysis]:
+        """Analyses of ``texts`` in order, parsing (batched) only the texts not cached yet, their
+        sentences read by ``sentences`` (:mod:`coherence.sentences`); ``progress`` shows a bar on an
+        interactive terminal for long runs."""
         from evalcore.run.progress import bar
 
-        keys = [text_key(t) for t in texts]
+        keys = [text_key(t, sentences) for t in texts]
         self._load(keys)
         todo = list(dict.fromkeys(k for k in keys if k not in self.store))
         if todo:
@@ -219,7 +235,7 @@ class AnalysisCache:
             with bar(len(todo), progress, unit="text") as pbar, self._saved_on_interrupt():
                 for start in range(0, len(todo), BATCH_TEXTS):
                     part = todo[start:start + BATCH_TEXTS]
-                    self._analyse_new(part, [by_key[k] for k in part])
+                    self._analyse_new(part, [by_key[k] for k in part], sentences)
                     keep_new_objects()
                     pbar.update(len(part))
                     self._checkpoint()
@@ -234,18 +250,18 @@ class AnalysisCache:
             self.save()
             raise
 
-    def _analyse_new(self, keys: Sequence[str], texts: Sequence[str]) -> None:
+    def _analyse_new(self, keys: Sequence[str], texts: Sequence[str], sentences: str) -> None:
         """Analyse and keep texts not seen yet, in one batch; when the batch fails, one text at a
         time, so every text that can be analysed is kept and the first failure is raised."""
         try:
-            analyses = analyse_batch(parse_texts(list(texts)), self.parser)
+            analyses = analyse_batch(parse_with_sentences(texts, mode=sentences), self.parser)
         except Exception as batch_error:  # noqa: BLE001 - one bad text must cost only itself: redo them one by one
             if len(texts) == 1:
                 raise
             failure = None
             for key, text in zip(keys, texts):
                 try:
-                    self._add(key, analyse_batch(parse_texts([text]), self.parser)[0])
+                    self._add(key, analyse_batch(parse_with_sentences([text], mode=sentences), self.parser)[0])
                 except Exception as exc:  # noqa: BLE001 - raised below, once the others are kept
                     failure = failure or exc
             if failure is not None:
@@ -261,7 +277,7 @@ class AnalysisCache:
         from evalcore.run.progress import bar
 
         plans = []
-        for text, original in zip(texts, self.analyse(texts)):
+        for text, original in zip(texts, self.analyse(texts, sentences="text")):
             spans = sentence_spans(original)
             text_seed = (int(text_key(text)[:8], 16) + seed) % 2**32
             orders = permutations(len(spans), k, text_seed)

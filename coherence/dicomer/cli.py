@@ -29,6 +29,7 @@ from evalcore.cli.convention import (
 )
 from evalcore.extras import require
 from evalcore.io.textfiles import InputError
+from evalcore.text.sentences import add_sentences_arg
 from evalcore.metric import ErrorRecord, Item, Score
 
 Result = Score | ErrorRecord
@@ -38,7 +39,8 @@ def _metrics(args) -> list:
     """The metrics ``-m`` names (``coherence`` registers ``dicomer``), configured from the flags."""
     return select_metrics(args.metric, "coherence", default=("dicomer",),
                           options={"model": args.model, "precomputed": args.precomputed, "external": args.external,
-                                   "external_format": args.external_format, "cache": not args.no_cache})
+                                   "external_format": args.external_format, "cache": not args.no_cache,
+                                   "sentences": args.sentences})
 
 
 def record(name: str, results: Mapping[str, Result]) -> dict:
@@ -194,6 +196,7 @@ def add_commands(subparsers, train_subparsers) -> None:
     add_limit_args(s, scheduler=True)
     s.add_argument("--model", help="a DICOMER model other than the shipped one")
     s.add_argument("--no-cache", action="store_true", help="neither read nor write the on-disk parse cache")
+    add_sentences_arg(s)
     add_relation_source_args(s)
 
     t = command(train_subparsers, "dicomer", cmd_train_dicomer,

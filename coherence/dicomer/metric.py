@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from coherence.heap import collect_new_objects_only
+from coherence.sentences import DEFAULT_SENTENCES, check_mode
 from evalcore import __version__
 from evalcore.io.models import SUFFIX, ModelFileError, load_model
 from evalcore.metric import Item, ReferenceFreeMetric, Score, Signature
@@ -75,10 +76,12 @@ def load_dicomer_model(path: str | Path | None = None):
     return model, info
 
 
-def model_signature(info: dict, parser: str, model_hash: str | None = None) -> Signature:
+def model_signature(info: dict, parser: str, model_hash: str | None = None,
+                    sentences: str | None = None) -> Signature:
     """The signature of a DICOMER model described by its header ``info``, with relations from
-    ``parser`` (an id of :func:`~coherence.dicomer.analysis.parser_id`) and, once the file exists,
-    the first 12 hex digits of its SHA-256."""
+    ``parser`` (an id of :func:`~coherence.dicomer.analysis.parser_id`), texts read in sentence mode
+    ``sentences`` (:mod:`coherence.sentences`; None before any text is read, as in a model file's
+    header) and, once the file exists, the first 12 hex digits of its SHA-256."""
     features = dict(part.split(":", 1) for part in info["features"].split("|"))
     extras = {**features, "svmC": f"{info['C']:.4g}", "transform": "shifted_log"}
     if info.get("genres"):
@@ -87,6 +90,8 @@ def model_signature(info: dict, parser: str, model_hash: str | None = None) -> S
         extras["use"] = "non-commercial"
     if model_hash:
         extras["model"] = model_hash
+    if sentences:
+        extras["sentences"] = sentences
     name = "dicomer-gdtb-all" if info.get("genres") == "all" else "dicomer"
     return Signature(name, {"variant": info["variant"], "mode": info["mode"], "parser": parser}, extras,
                      __version__)
@@ -129,6 +134,7 @@ class _Engine:
         if self.relations is None:
             self.cache = shared_cache(self.parser) if params["cache"] else AnalysisCache(self.parser)
         self.recent: dict[str, Score] = {}
+        self.sentences = check_mode(params["sentences"])
 
     def scores(self, items: Sequence[Item]) -> list[Score]:
         """Scores of the items' candidates; a text scored recently is not analysed or featurised
@@ -145,11 +151,11 @@ class _Engine:
         if self.relations is not None:
             parsed = parse_texts([it.candidate for it in items], [it.id for it in items])
             return self._scored(analyse_batch(parsed, self.parser))
-        keys = [text_key(it.candidate) for it in items]
+        keys = [text_key(it.candidate, self.sentences) for it in items]
         new = {k: it.candidate for k, it in zip(keys, items) if k not in self.recent}
         if new:
             assert self.cache is not None, "a metric that parses its texts has a cache"
-            analyses = self.cache.analyse(list(new.values()))
+            analyses = self.cache.analyse(list(new.values()), sentences=self.sentences)
             self.cache.save()
             self.recent.update(zip(new, self._scored(analyses)))
         scores = [self.recent[k] for k in keys]
@@ -192,7 +198,9 @@ class Dicomer(ReferenceFreeMetric):
     ``model``: a model file (None: the shipped one). ``precomputed``: a folder of parses named
     after each item's id (file name), or ``external``: a parser command template with ``{input}``
     and ``external_format`` (``pipe``/``json``) - else the parser the model was trained with.
-    ``cache``: keep parses on disk under the suite's cache root (it never changes a number)."""
+    ``cache``: keep parses on disk under the suite's cache root (it never changes a number).
+    ``sentences``: where sentences end (:data:`~coherence.sentences.SENTENCE_MODES`; ``auto``: at
+    line breaks in a text that has them, as CNN/DailyMail and TAC files write one sentence a line)."""
 
     reads = "candidate"
     signature_via = {"model": "model", "precomputed": "parser", "external": "parser", "external_format": "parser"}
@@ -203,16 +211,19 @@ class Dicomer(ReferenceFreeMetric):
     cost = "heavy"
 
     def __init__(self, model: str | Path | None = None, precomputed: str | Path | None = None,
-                 external: str | None = None, external_format: str = "pipe", cache: bool = True):
+                 external: str | None = None, external_format: str = "pipe", cache: bool = True,
+                 sentences: str = DEFAULT_SENTENCES):
         self.model = model
         self.precomputed = precomputed
         self.external = external
         self.external_format = external_format
         self.cache = cache
+        self.sentences = sentences
 
     def validate(self) -> None:
         from coherence.adapters import FORMATS
 
+        check_mode(self.sentences)
         if self.precomputed and self.external:
             raise ValueError("dicomer: give precomputed parses or an external parser, not both")
         if self.external is not None and "{input}" not in self.external:
@@ -229,7 +240,7 @@ class Dicomer(ReferenceFreeMetric):
         parser (code and model hash, or where the relations come from), the feature configuration,
         the ranker's C, the transform and the model file's hash."""
         engine = self._engine()
-        return model_signature(engine.info, engine.parser_id, engine.info["sha256"][:12])
+        return model_signature(engine.info, engine.parser_id, engine.info["sha256"][:12], self.sentences)
 
     def neutral_score(self) -> Score:
         """The model's neutral value (the median of its training predictions) and its log score:

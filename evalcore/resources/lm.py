@@ -189,3 +189,12 @@ class KenLM:
         """(log10 Pr(text) with sentence boundaries, number of LM tokens) of one sentence."""
         toks = lm_tokens(text)
         return self._lm().score(" ".join(toks), bos=True, eos=True), len(toks)
+
+    def log10_prob_tokens(self, tokens: list[str]) -> float:
+        """log10 Pr of one sentence already in the LM's view (:func:`lm_tokens`), with boundaries."""
+        return self._lm().score(" ".join(tokens), bos=True, eos=True)
+
+    def unknown(self, tokens: list[str]) -> int:
+        """How many of ``tokens`` (the LM's view) the model's vocabulary lacks."""
+        model = self._lm()
+        return sum(1 for t in tokens if t not in model)

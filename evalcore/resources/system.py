@@ -203,6 +203,8 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "wordnet": ("wordnet",),
     "pem": ("lmplz", "brown", "eflomal", "phrase-tables", "brown-lm"),
     "mt": ("wordnet", "lmplz", "brown", "eflomal", "phrase-tables", "brown-lm", "bible-lm"),
+    # readability's language-model features read the default LM only
+    "readability": ("lmplz", "brown", "brown-lm"),
 }
 FAMILIES["all"] = FAMILIES["mt"]
 
