@@ -172,8 +172,10 @@ def build_parser() -> argparse.ArgumentParser:
     tp.add_argument("--out", help="output folder (default: coherence/models)")
 
     from coherence.dicomer.cli import add_commands
+    from coherence.readability.cli import add_commands as add_readability_commands
 
     add_commands(sub, tsub)
+    add_readability_commands(tsub)
     return ap
 
 

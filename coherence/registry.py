@@ -11,4 +11,12 @@ METRICS = {
                                    "DICOMER trained on every GUM genre of GDTB (opt-in: some texts "
                                    "CC BY-NC-SA, non-commercial)", reads="candidate", kwargs={"model": "gdtb-all"},
                                    extra="coherence"),
+    "readability": MetricSpec("coherence.readability.metric:Readability",
+                              "readability of English text from features of TAC's five linguistic-quality questions "
+                              "(LM, repetition, reference, discourse, entity continuity; trained on SummEval)",
+                              reads="candidate", extra="coherence"),
+    "readability-all": MetricSpec("coherence.readability.metric:Readability",
+                                  "readability trained on every judged set (SummEval, DialSummEval, WebNLG+ 2020; "
+                                  "opt-in: non-commercial)", reads="candidate", kwargs={"model": "all"},
+                                  extra="coherence"),
 }

@@ -58,39 +58,43 @@ def record(name: str, results: Mapping[str, Result]) -> dict:
 
 def renderers(names: Sequence[str], metrics: Sequence,
               rows: Sequence[tuple[str, Mapping[str, Result]]]) -> dict[str, Callable[[], str]]:
-    """The renderers of ``coherence score`` output, one per format of the convention."""
+    """The renderers of ``coherence score`` output, one per format of the convention; a metric's
+    columns are its value and its ``component_names`` (DICOMER's log score, readability's questions)."""
+    parts = {m.name: m.component_names for m in metrics}
     return {"json": lambda: strict_json({"signature": {m.name: m.signature().as_dict() for m in metrics},
                                          "texts": [record(n, r) for n, r in rows]}) + "\n",
             "jsonl": lambda: "".join(jsonl_line(record(n, r)) + "\n" for n, r in rows),
-            "tsv": lambda: _tsv(names, rows), "table": lambda: _table(names, rows)}
+            "tsv": lambda: _tsv(names, parts, rows), "table": lambda: _table(names, parts, rows)}
 
 
-def _tsv(names: Sequence[str], rows: Sequence[tuple[str, Mapping[str, Result]]]) -> str:
-    head = ["file", *(c for n in names for c in (n, f"{n}.log_score")), "notes", "errors"]
+def _tsv(names: Sequence[str], parts: Mapping[str, Sequence[str]],
+         rows: Sequence[tuple[str, Mapping[str, Result]]]) -> str:
+    head = ["file", *(c for n in names for c in (n, *(f"{n}.{p}" for p in parts[n]))), "notes", "errors"]
     lines = ["\t".join(head)]
     for file, results in rows:
         cells: list[object] = [file]
         for n in names:
             r = results[n]
-            cells += [r.value if r.ok else None, r.components.get("log_score") if r.ok else None]
+            cells += [r.value if r.ok else None, *(r.components.get(p) if r.ok else None for p in parts[n])]
         cells.append("; ".join(f"{n}: {note}" for n, r in results.items() for note in r.notes))
         cells.append("; ".join(f"{n}: {r.message}" for n, r in results.items() if not r.ok))
         lines.append("\t".join(tsv_cell(c) for c in cells))
     return "\n".join(lines) + "\n"
 
 
-def _table_cells(result: Result) -> tuple[str, str]:
-    """A text's value and log score as the table shows them."""
+def _table_cells(result: Result, parts: Sequence[str]) -> list[str]:
+    """A text's value and components as the table shows them."""
     if not result.ok:
-        return "error", "-"
-    return f"{result.value:.6f}", f"{result.log_score:.4f}"
+        return ["error", *("-" for _ in parts)]
+    return [f"{result.value:.6f}", *(f"{result.components[p]:.4f}" for p in parts)]
 
 
-def _table(names: Sequence[str], rows: Sequence[tuple[str, Mapping[str, Result]]]) -> str:
+def _table(names: Sequence[str], parts: Mapping[str, Sequence[str]],
+           rows: Sequence[tuple[str, Mapping[str, Result]]]) -> str:
     from evalcore.io.tables import table
 
-    body = table(["file", *(c for n in names for c in (n, "log score")), "notes"],
-                 [[file, *(c for n in names for c in _table_cells(results[n])),
+    body = table(["file", *(c for n in names for c in (n, *(p.replace("_", " ") for p in parts[n]))), "notes"],
+                 [[file, *(c for n in names for c in _table_cells(results[n], parts[n])),
                    "; ".join(note for r in results.values() for note in r.notes) or "-"]
                   for file, results in rows])
     errors = [f"error: {file}: {n}: {r.message}" for file, results in rows for n, r in results.items() if not r.ok]

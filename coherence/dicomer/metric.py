@@ -203,6 +203,7 @@ class Dicomer(ReferenceFreeMetric):
     line breaks in a text that has them, as CNN/DailyMail and TAC files write one sentence a line)."""
 
     reads = "candidate"
+    component_names = ("log_score",)
     signature_via = {"model": "model", "precomputed": "parser", "external": "parser", "external_format": "parser"}
     signature_exempt = frozenset({"cache"})
     trained_on = ("GDTB train windows (open GUM genres) against sentence permutations; "

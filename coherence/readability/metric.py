@@ -79,7 +79,7 @@ class _Engine:
         question_of = {f.name: f.question for f in FEATURES}
         columns = {q: [i for i, name in enumerate(self.model.features) if question_of[name] == q] for q in QUESTIONS}
         sentences = X[:, 1]  # log_sentences: 0 for one sentence
-        return [Score(float(v), {q: float(z[k, cols].sum()) for q, cols in columns.items() if cols},
+        return [Score(float(v), {q: float(z[k, cols].sum()) for q, cols in columns.items()},
                       (ONE_SENTENCE_NOTE,) if s == 0 else ())
                 for k, (v, s) in enumerate(zip(values, sentences))]
 
@@ -102,6 +102,8 @@ class Readability(ReferenceFreeMetric):
     (:mod:`evalcore.text.sentences`). ``cache``: keep parses on disk (never changes a number)."""
 
     reads: ClassVar[str] = "candidate"
+    component_names: ClassVar[tuple[str, ...]] = QUESTIONS
+    in_sample: ClassVar[tuple[str, ...]] = ("readability:summeval",)
     signature_exempt: ClassVar[frozenset] = frozenset({"cache"})
     trained_on: ClassVar[str] = ("SummEval expert coherence and fluency (CNN/DailyMail summaries); model=\"all\": "
                                  "SummEval, DialSummEval and WebNLG+ 2020")
@@ -130,7 +132,7 @@ class Readability(ReferenceFreeMetric):
         engine = self._engine()
         info, extractor = engine.info, engine.extractor
         extras = {"features": info["features_version"], "set": info["feature_set"],
-                  "trained": "+".join(info["trained_on"]), "sentences": self.sentences, "lm": extractor.lm.signature(),
+                  "trained": "+".join(info["sets"]), "sentences": self.sentences, "lm": extractor.lm.signature(),
                   "parser": extractor.parser_id, "dicomer": extractor.dicomer_hash, "model": info["sha256"][:12]}
         if info.get("use"):
             extras["use"] = info["use"]

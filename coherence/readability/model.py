@@ -6,7 +6,8 @@ input whose human scores differ by at least ``min_gap`` standard deviations): a 
 regression without intercept on the feature differences (scikit-learn), every judged set weighted
 equally. Features are standardised with the training mean and standard deviation; a missing
 feature (NaN: a transition in a one-sentence text) is read as the training mean (0 once
-standardised). The score of a text is w . z, higher = reads better."""
+standardised), and a standardised value is clipped to +-:data:`CLIP` SDs, so one extreme count (a
+text of pronouns only) cannot outweigh every other question. The score of a text is w . z, higher = reads better."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from coherence.readability.features import NAMES
 from evalcore.learn.ranking import preference_pairs
+
+#: standardised features are clipped to this many SDs either side of the training mean
+CLIP = 3.0
 
 
 def standardised_by_set(y, sets) -> np.ndarray:
@@ -49,9 +53,14 @@ class ReadabilityModel(BaseEstimator):
             raise ValueError(f"unknown readability features {unknown}; known: {', '.join(NAMES)}")
         return [NAMES.index(f) for f in self.features]
 
+    def _z_columns(self, X: np.ndarray) -> np.ndarray:
+        """:meth:`_z` of rows that hold the model's columns only."""
+        z = (X - self.mean_) / self.scale_
+        return np.clip(np.where(np.isnan(z), 0.0, z), -CLIP, CLIP)
+
     def _z(self, X) -> np.ndarray:
-        z = (np.asarray(X, float)[:, self._columns()] - self.mean_) / self.scale_
-        return np.where(np.isnan(z), 0.0, z)
+        """Standardised, clipped values of the model's features in rows of all of NAMES."""
+        return self._z_columns(np.asarray(X, float)[:, self._columns()])
 
     def fit(self, X, y, groups, sets):
         """Learn from the rows ``X`` (all of NAMES) of texts with human scores ``y`` (standardised
@@ -68,8 +77,8 @@ class ReadabilityModel(BaseEstimator):
         better, worse = better[keep], worse[keep]
         if not len(better):
             raise ValueError("no training pairs: no input has texts whose human scores differ enough")
-        Z = np.where(np.isnan(X), 0.0, (X - self.mean_) / self.scale_)
-        d = Z[better] - Z[worse]
+        z = self._z_columns(X)
+        d = z[better] - z[worse]
         rng = np.random.default_rng(self.seed)
         sign = np.where(rng.random(len(d)) < 0.5, -1, 1)
         pair_sets = sets[better]

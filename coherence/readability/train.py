@@ -3,8 +3,9 @@ sets, and the leave-one-set-out protocol the benchmark reports.
 
 Selection never sees the set a model is reported on: with two or more training sets each one is
 the validation set of a model trained on the others in turn (inner leave-one-set-out); with one,
-its inputs are split into five folds (grouped by input). The criterion is the mean per-input
-Kendall tau-b against the sets' ``readability`` target (the mean of their standardised dimensions).
+its inputs are split into five folds (grouped by input). The criterion is the summary level the
+suite reports, against the sets' ``readability`` target (the mean of their standardised
+dimensions): the mean of the per-input Kendall tau-b and the pooled Pearson correlation.
 """
 
 from __future__ import annotations
@@ -63,6 +64,18 @@ def per_input_kendall(scores: np.ndarray, data: SetFeatures, dimension: str = TA
     return float(values(x, z, "item", "kendall-b")[0])
 
 
+def pooled_pearson(scores: np.ndarray, data: SetFeatures, dimension: str = TARGET) -> float:
+    """The Pearson correlation of ``scores`` with ``dimension`` over every text at once (global level)."""
+    x = matrix(scores, data.systems, data.topics)
+    z = matrix(data.human[dimension], data.systems, data.topics)
+    return float(values(x, z, "global", "pearson")[0])
+
+
+def criterion(scores: np.ndarray, data: SetFeatures) -> float:
+    """What selection maximises: the mean of the per-input Kendall and the pooled Pearson."""
+    return (per_input_kendall(scores, data) + pooled_pearson(scores, data)) / 2
+
+
 def fit(sets: Sequence[SetFeatures], features: Sequence[str], C: float, min_gap: float) -> ReadabilityModel:
     """A model trained on the union of ``sets`` (each weighing the same)."""
     X = np.vstack([s.X for s in sets])
@@ -89,8 +102,7 @@ def choose(sets: Sequence[SetFeatures], features: Sequence[str]) -> tuple[dict, 
     splits = _validation_splits(sets)
     scores = {}
     for C, gap in itertools.product(GRID["C"], GRID["min_gap"]):
-        got = [per_input_kendall(fit(train, features, C, gap).decision_function(held.X), held)
-               for train, held in splits]
+        got = [criterion(fit(train, features, C, gap).decision_function(held.X), held) for train, held in splits]
         scores[f"C={C:g},min_gap={gap:g}"] = float(np.mean(got))
     best = max(scores, key=lambda k: scores[k])
     params = dict(part.split("=") for part in best.split(","))
@@ -152,3 +164,58 @@ def _texts_digest(texts: Sequence[str], extractor) -> str:
         h.update(part.encode("utf-8"))
         h.update(b"\x00")
     return h.hexdigest()
+
+
+def choose_feature_set(sets: Sequence[SetFeatures]) -> tuple[str, dict]:
+    """(the feature set with the best mean held-out :func:`criterion` over the leave-one-set-out
+    folds, each set's held-out values and fold weights per feature set)."""
+    report = {}
+    by_name = {s.name: s for s in sets}
+    for feature_set in FEATURE_SETS:
+        folds = leave_one_set_out(sets, feature_set)
+        report[feature_set] = {name: {"kendall": per_input_kendall(fold["scores"], by_name[name]),
+                                      "pearson": pooled_pearson(fold["scores"], by_name[name]),
+                                      "criterion": criterion(fold["scores"], by_name[name]),
+                                      "params": fold["params"], "weights": fold["weights"]}
+                               for name, fold in folds.items()}
+    best = max(report, key=lambda fs: float(np.mean([f["criterion"] for f in report[fs].values()])))
+    return best, report
+
+
+def save(model: ReadabilityModel, record: dict, path: Path, name: str, licence: str, use: str | None) -> Path:
+    """Write a trained model with the header the metric reads (features, selection, licence)."""
+    from coherence.readability.features import FEATURES
+    from evalcore.io.models import save_model
+
+    header = {**record, "metric": name, "licence": licence, "sets": record["trained_on"],
+              "trained_on": " + ".join(record["trained_on"]) + f" ({TARGET}: mean of each set's standardised "
+                                                              "readability dimensions)",
+              "signature": f"{name}|features:{FEATURES_VERSION}|set:{record['feature_set']}",
+              "feature_descriptions": {f.name: f"{f.question}: {f.what}" for f in FEATURES},
+              "weights": model.weights(), **({"use": use} if use else {})}
+    return save_model(model, path, header, classes=(ReadabilityModel,))
+
+
+def train_shipped(data_root: str | Path, out: Path, features_folder: Path | None, log) -> dict:
+    """Both shipped models: the default (licence-clean sets only) and the opt-in ``all`` model (every
+    set, non-commercial), with the feature set chosen by leave-one-set-out over every set."""
+    from coherence.readability.data import OPEN_SETS, SETS, load_set
+    from coherence.readability.extract import Extractor
+    from coherence.readability.metric import MODEL_NAME, SHIPPED_MODELS
+
+    extractor = Extractor("auto")
+    sets = [set_features(name, data_root, extractor, features_folder) for name in SETS]
+    feature_set, lodo = choose_feature_set(sets)
+    log(f"feature set {feature_set!r} chosen by leave-one-set-out: " + "; ".join(
+        f"{fs}: " + ", ".join(f"{n} {v['criterion']:.3f}" for n, v in folds.items()) for fs, folds in lodo.items()))
+    licences = {name: load_set(name, data_root).licence for name in SETS}
+    written = {}
+    for stem, names, use in ((MODEL_NAME, OPEN_SETS, None), (SHIPPED_MODELS["all"], SETS, "non-commercial")):
+        chosen = [s for s in sets if s.name in names]
+        model, record = train(chosen, feature_set)
+        record["leave_one_set_out"] = lodo
+        path = save(model, record, out / f"{stem}.npz", "readability" if use is None else "readability-all",
+                    "; ".join(licences[n] for n in names), use)
+        written[stem] = {"path": str(path), "params": record["params"], "weights": model.weights()}
+        log(f"wrote {path}: trained on {', '.join(names)}, {record['params']}")
+    return {"feature_set": feature_set, "models": written}

@@ -127,6 +127,9 @@ class Metric(ABC):
     #: the value of an empty candidate for a metric that cannot read an empty text (its worst
     #: value); None: the metric scores the empty text itself.
     empty_value: ClassVar[float | None] = None
+    #: the components every score of it carries, in order (a tabular output's columns beside its
+    #: value); () where they vary or a tabular output shows the value alone.
+    component_names: ClassVar[tuple[str, ...]] = ()
 
     # ---- facts: what registries, CLIs and benchmarks read instead of knowing a metric by name ----
     #: True where a smaller value is better (TER): ranks, correlations and significance flip the sign.
