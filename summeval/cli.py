@@ -118,7 +118,10 @@ def _add_train(sub) -> None:
     _add_sources(c, with_input=True)
     c.add_argument("--human", type=Path, help="human scores (JSONL or TSV with topic, system, dimensions) "
                                               "for --models/--peers or --input")
-    c.add_argument("--kernel", choices=("rbf", "poly", "linear", "all"), default="all")
+    c.add_argument("--kernel", choices=("weighted", "rbf", "poly", "linear", "all"), default="all",
+                   help="weighted = the default cremer (TESLA-S + the readability weight chosen on SummEval and "
+                        "DialSummEval); rbf, poly, linear = the paper's SVRs over TESLA-S and DICOMER; all (default) "
+                        "= the three SVRs")
     c.add_argument("--target", default="mean",
                    help="human dimension to fit (default: mean = SummEval's mean of the four dimensions)")
     c.add_argument("--with-dialsummeval", nargs="?", type=Path, const=True, default=None, metavar="DIR",
@@ -381,13 +384,20 @@ def _leaderboards(args, scored: dict, human: dict, names: list[str], dims: list[
 
 def _train(args) -> int:
     from evalcore.extras import require
-    from evalcore.resources.registry import shared_data_dir
+    from evalcore.resources.registry import shared_data_dir, usable_cache_dir
 
     require("coherence", "summeval train cremer (spaCy parses, a scikit-learn SVR)")
     from summeval.cremer.model import DEFAULT_KERNEL, KERNELS
     from summeval.cremer.train import train_on_judged, train_on_news_and_chat, train_on_summeval
 
     check_output_dir(args.out, "--out")
+    if args.kernel == "weighted":
+        from summeval.cremer.train import train_weighted
+
+        if args.models or args.peers or args.input or args.with_dialsummeval:
+            raise InputError("--kernel weighted chooses its weight on the shared SummEval and DialSummEval sets")
+        print(f"wrote {train_weighted(shared_data_dir(), args.out, usable_cache_dir('readability'))}")
+        return EXIT_OK
     kernels = tuple(KERNELS) if args.kernel == "all" else (args.kernel,)
     if (args.models or args.peers or args.input) and args.with_dialsummeval:
         raise InputError("--with-dialsummeval trains on the two shared sets, not on --models/--peers or --input")

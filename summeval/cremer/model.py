@@ -106,7 +106,7 @@ def model_path(kernel: str, folder: str | Path | None = None, training: str = DE
 
 def metric_name(kernel: str, training: str = DEFAULT_TRAINING) -> str:
     """The name the registry gives a CREMER of ``kernel`` trained on ``training``."""
-    return registered_name("summeval.cremer.metric:Cremer", kernel=kernel, training=training)
+    return registered_name("summeval.cremer.metric:CremerSVR", kernel=kernel, training=training)
 
 
 def model_signature(kernel: str, target: str, training: str = DEFAULT_TRAINING, use: str | None = None) -> Signature:

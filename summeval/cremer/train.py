@@ -196,3 +196,74 @@ def train_on_judged(items, human: dict[tuple[str, str], dict[str, float]], targe
             **signatures, "dicomer_training_values": "shipped DICOMER model (not trained on these summaries)",
             "licence": f"inherits the licence of the judged summaries and judgments ({name})"}
     return _fit_and_save(tesla_values, dicomer_values, judged, y, topics, kernels, folder, info)
+
+
+def held_out_responsiveness_inputs(data_root: Path, features_folder: Path | None) -> dict:
+    """For SummEval and DialSummEval: (TESLA-S, readability scores of the shipped readability recipe
+    that no model fitted on the set, topics, systems, human ``mean``). DialSummEval's readability is
+    the shipped model's (trained on SummEval alone); SummEval's is out of fold (five folds of its
+    documents, each scored by a model trained as the shipped one on the other four)."""
+    from coherence.readability.extract import Extractor
+    from coherence.readability.metric import load_readability_model
+    from coherence.readability.train import fit, set_features
+    from summeval.tesla_s.metric import TeslaS
+
+    shipped, info = load_readability_model(None)
+    extractor = Extractor("auto")
+    out = {}
+    for name in ("summeval", "dialsummeval"):
+        data = set_features(name, data_root, extractor, features_folder)
+        from coherence.readability.data import load_set
+
+        items = load_set(name, data_root).items
+        tesla = _values(TeslaS().score_batch(_metric_items(items)), items, "TESLA-S")
+        if name in info["sets"]:
+            inputs = sorted(set(data.topics.tolist()))
+            fold = np.array([inputs.index(t) % N_FOLDS for t in data.topics])
+            readability = np.zeros(len(items))
+            for k in range(N_FOLDS):
+                model = fit([data.subset(fold != k)], shipped.features, **info["params"])
+                readability[fold == k] = model.decision_function(data.X[fold == k])
+        else:
+            readability = shipped.decision_function(data.X)
+        out[name] = {"tesla": tesla, "readability": readability, "topics": data.topics, "systems": data.systems,
+                     "human": np.array([it.human["mean"] for it in items])}
+    return out
+
+
+def summary_criterion(values: np.ndarray, part: dict) -> float:
+    """The summary level the suite reports: mean of per-input Kendall tau-b and pooled Pearson with
+    the human ``mean``."""
+    from coherence.readability.train import matrix
+    from evalcore.stats.levels import values as statistic
+
+    x = matrix(values, part["systems"], part["topics"])
+    z = matrix(part["human"], part["systems"], part["topics"])
+    return float((statistic(x, z, "item", "kendall-b")[0] + statistic(x, z, "global", "pearson")[0]) / 2)
+
+
+def train_weighted(data_root: Path, folder: str | Path | None = None, features_folder: Path | None = None) -> Path:
+    """The weighted CREMER: the readability weight whose smallest summary-level gain over TESLA-S,
+    across SummEval and DialSummEval (held-out readability scores), is largest; saved with every
+    weight's gains. No parameter is fitted to DialSummEval's texts: it only judges the candidates."""
+    from coherence.readability.metric import Readability
+    from evalcore.io.models import save_model
+    from evalcore.resources.registry import package_path
+    from summeval.cremer.combination import WEIGHTS, choose_weight
+    from summeval.cremer.metric import WEIGHTED_MODEL
+
+    parts = held_out_responsiveness_inputs(data_root, features_folder)
+    weight, gains = choose_weight({n: (p["tesla"], p["readability"], p["topics"]) for n, p in parts.items()},
+                                  lambda n, v: summary_criterion(v, parts[n]))
+    readability = Readability()
+    header = {"metric": "cremer", "signature": f"cremer|weight:{weight:g}",
+              "readability": readability.name, "readability_signature": str(readability.signature()),
+              "chosen_on": "summeval+dialsummeval", "weights_searched": list(WEIGHTS), "gains": gains,
+              "criterion": "smallest gain over TESLA-S across the sets of the mean of per-input Kendall tau-b "
+                           "and pooled Pearson with the mean of the four human dimensions",
+              "trained_on": "the weight: chosen on SummEval and DialSummEval (held-out readability scores); no "
+                            "parameter fitted to their texts",
+              "licence": "a weight chosen by held-out evaluation on SummEval (MIT) and DialSummEval (research use); "
+                         "the readability model it reads is trained on SummEval alone"}
+    path = (Path(folder) if folder else package_path("summeval", "models")) / f"{WEIGHTED_MODEL}.npz"
+    return save_model({"weight": weight}, path, header)

@@ -8,11 +8,11 @@ from summeval.tesla_s.metric import TeslaS
 
 
 def __getattr__(name: str):
-    if name == "Cremer":
-        from summeval.cremer.metric import Cremer
+    if name in ("Cremer", "CremerSVR"):
+        from summeval.cremer import metric
 
-        return Cremer
+        return getattr(metric, name)
     raise AttributeError(f"module 'summeval.metrics' has no attribute {name!r}")
 
 
-__all__ = ["Cremer", "Rouge", "RougeSU", "TeslaS"]
+__all__ = ["Cremer", "CremerSVR", "Rouge", "RougeSU", "TeslaS"]
