@@ -150,6 +150,18 @@ def coherence_speed(argv: Sequence[str]) -> int:
     return 0
 
 
+def readability(argv: Sequence[str]) -> int:
+    from benchmarks.coherence.readability import run
+
+    p = _parser("readability")
+    p.add_argument("--data", type=Path, help="shared data root (default: ../shared/data)")
+    p.add_argument("--bootstrap", type=int, default=1000, help="BOOT-BOTH resamples and PERM-BOTH permutations")
+    p.add_argument("--seed", type=int, default=0)
+    a = p.parse_args(argv)
+    run(a.data, a.out, n_boot=a.bootstrap, seed=a.seed)
+    return 0
+
+
 def dicomer_variants(argv: Sequence[str]) -> int:
     from benchmarks.coherence.dicomer_variants import run
 
@@ -314,6 +326,7 @@ BENCHMARKS: dict[str, tuple[str, Callable[[Sequence[str]], int]]] = {
     "languages": ("TESLA-S, ROUGE, chrF, BLEU on German, French, Russian summaries (Multi_SummEval)", languages),
     "scale": ("synthetic corpus: one process vs --jobs vs a Dask cluster", scale),
     "parser": ("discourse parser on GDTB test/test2 and TED-MDB", parser),
+    "readability": ("readability and CREMER, leaving one judged set out, with baselines", readability),
     "dicomer-variants": ("DICOMER and its variants against SummEval (out-of-fold)", dicomer_variants),
     "coherence-speed": ("DICOMER (cold cache) against spaCy alone, and the parser's batched stages",
                         coherence_speed),

@@ -158,7 +158,7 @@ def run(data: Path | None, out: Path, tier: int = 0, n_boot: int = 1000, seed: i
         "seconds": time.perf_counter() - start, "peak_rss_mib": peak_rss_mib(),
     }
     md = _markdown(report, correlation_markdown(corr, sig))
-    write_report(out, "readability", md, report)
+    write_report(out, "dicomer_variants", md, report)
     print(md)
     return report
 

@@ -15,7 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
-from coherence.readability.features import FEATURES
+import numpy as np
+
+from coherence.readability.features import FEATURES, FEATURES_VERSION
 from coherence.readability.model import ReadabilityModel
 from evalcore import __version__
 from evalcore.io.models import SUFFIX, ModelFileError, load_model
@@ -61,24 +63,21 @@ class _Engine:
 
         self.model, self.info = load_readability_model(model)
         self.extractor = Extractor(sentences, cache=cache)
-        if self.info.get("features_version") != self.extractor_version():
+        if self.info.get("features_version") != FEATURES_VERSION:
             raise ResourceError(f"readability model {model_file(model)} was trained on features "
                                 f"{self.info.get('features_version')}, this version computes "
-                                f"{self.extractor_version()}: retrain it with `coherence train readability`")
-
-    @staticmethod
-    def extractor_version() -> str:
-        from coherence.readability.features import FEATURES_VERSION
-
-        return FEATURES_VERSION
+                                f"{FEATURES_VERSION}: retrain it with `coherence train readability`")
 
     def scores(self, items: Sequence[Item]) -> list[Score]:
+        """Scores of the items' texts; a text with no token (empty) gets the model's lowest score,
+        each feature at its worst (:meth:`~coherence.readability.model.ReadabilityModel.worst`)."""
         X = self.extractor.features([it.candidate for it in items])
-        values = self.model.decision_function(X)
         z = self.model._z(X) * self.model.coef_
+        z[np.isnan(X).all(axis=1)] = self.model.worst()
+        values = z.sum(axis=1)
         question_of = {f.name: f.question for f in FEATURES}
         columns = {q: [i for i, name in enumerate(self.model.features) if question_of[name] == q] for q in QUESTIONS}
-        sentences = X[:, 1]  # log_sentences: 0 for one sentence
+        sentences = X[:, 1]  # log_sentences: 0 for one sentence, NaN for none
         return [Score(float(v), {q: float(z[k, cols].sum()) for q, cols in columns.items()},
                       (ONE_SENTENCE_NOTE,) if s == 0 else ())
                 for k, (v, s) in enumerate(zip(values, sentences))]

@@ -97,6 +97,12 @@ class ReadabilityModel(BaseEstimator):
         check_is_fitted(self, "coef_")
         return self._z(X) @ self.coef_
 
+    def worst(self) -> np.ndarray:
+        """Each feature's share of the lowest score the model can give (every standardised feature
+        at the clip on its bad side): what a text with nothing to read gets."""
+        check_is_fitted(self, "coef_")
+        return -CLIP * np.abs(self.coef_)
+
     def weights(self) -> dict[str, float]:
         """Feature name -> weight on its standardised value (what the model leans on)."""
         check_is_fitted(self, "coef_")
