@@ -32,6 +32,7 @@ from evalcore.cli.convention import (
 )
 from evalcore.extras import require
 from evalcore.io.textfiles import InputError
+from evalcore.text.sentences import add_sentences_arg
 
 _WORKER: dict[str, Any] = {}  # the parser and limits of this process
 
@@ -41,6 +42,7 @@ def _init_worker(args) -> None:
 
     _WORKER["parser"] = relation_source(args) or DiscourseParser(tier=args.tier, model_path=args.model)
     _WORKER["limits"] = limits_of(args)
+    _WORKER["sentences"] = args.sentences
 
 
 def _init_pool_worker(args) -> None:
@@ -54,8 +56,14 @@ def _init_pool_worker(args) -> None:
 def _parse_one(source: Source) -> tuple[Source, str | None, list[Relation] | None, str | None]:
     """(source, text, relations, error) for one input; errors are returned, never swallowed."""
     try:
+        from coherence.parser.pipeline import DiscourseParser
+        from coherence.sentences import parse_texts
+
         text = source.read(_WORKER["limits"])
-        return source, text, _WORKER["parser"].parse(text, Path(source.name).name), None
+        parser, doc_id = _WORKER["parser"], Path(source.name).name
+        if isinstance(parser, DiscourseParser):  # our parser reads sentences as --sentences says
+            return source, text, parser.parse_parsed(parse_texts([text], [doc_id], _WORKER["sentences"])[0]), None
+        return source, text, parser.parse(text, doc_id), None
     except (RelationError, InputError, TypeError) as exc:
         return source, None, None, str(exc)
 
@@ -162,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tier", type=int, choices=(0, 1), default=1,
                    help="0 = lexicon and rules, 1 = GDTB classifiers (default)")
     p.add_argument("--model", help="Tier 1 model file (default: the shipped one)")
+    add_sentences_arg(p)
     add_relation_source_args(p)
 
     t = sub.add_parser("train", help="train a model")
