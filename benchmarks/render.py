@@ -134,7 +134,8 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
                                     **{name: _table("coherence.readability", "set_table", name)
                                        for name in ("summeval", "dialsummeval", "webnlg")},
                                     "cremer": _table("coherence.readability", "cremer_table")}),
-    "dicomer-variants": ("dicomer_variants", {"coherence": _table("coherence.dicomer_variants", "headline_table", "coherence"),
+    "dicomer-variants": ("dicomer_variants", {"coherence": _table("coherence.dicomer_variants", "headline_table",
+                                                                  "coherence"),
                                     "fluency": _table("coherence.dicomer_variants", "headline_table", "fluency"),
                                     "throughput": _table("coherence.dicomer_variants", "throughput_line")}),
     "parapeval": ("bench", {"signature": _signature_line, "twitter-para": _table("parapeval.run", "twitter_para_table"),
@@ -158,8 +159,8 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
 }
 
 #: variant run -> the benchmark command it runs; a page shows it with that benchmark's tables
-VARIANTS = {"mqm-beer-held-out": "mqm", "dicomer-variants-tier0": "dicomer-variants", "tesla-m-speed-en-de": "tesla-m-speed",
-            "wmt-de": "wmt", "wmt-tesla-f-held-out": "wmt"}
+VARIANTS = {"mqm-beer-held-out": "mqm", "dicomer-variants-tier0": "dicomer-variants",
+            "tesla-m-speed-en-de": "tesla-m-speed", "wmt-de": "wmt", "wmt-tesla-f-held-out": "wmt"}
 #: commands that write a benchmark's report, for part of its pairs, as ``COMMAND.json``
 PART_OF = {"mqm": "wmt", "wmt12": "wmt"}
 

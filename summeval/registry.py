@@ -26,16 +26,18 @@ METRICS = {
     "rouge-su4-f": MetricSpec(_ROUGE_SU, "ROUGE-SU4 F1", kwargs={"max_gap": 4, "measure": "f"}),
     "cremer": MetricSpec(_CREMER, "CREMER responsiveness: TESLA-S plus a readability term, weighted as far as held-out "
                                   "judged sets allow (0 = TESLA-S)", extra="coherence"),
-    "cremer-lf": MetricSpec(_CREMER_SVR, "CREMER-LF (the paper's): linear SVR over TESLA-S (z within topic) and DICOMER",
+    "cremer-lf": MetricSpec(_CREMER_SVR, "CREMER-LF (the paper's): linear SVR over TESLA-S (z within topic) and "
+                                         "DICOMER",
                             kwargs={"kernel": "linear"}, extra="coherence"),
-    "cremer-rbf": MetricSpec(_CREMER_SVR, "CREMER-RBF responsiveness: RBF SVR over TESLA-S (z within topic) and DICOMER",
+    "cremer-rbf": MetricSpec(_CREMER_SVR, "CREMER-RBF responsiveness: RBF SVR over TESLA-S (z within topic) and "
+                                          "DICOMER",
                              kwargs={"kernel": "rbf"}, extra="coherence"),
     "cremer-pf": MetricSpec(_CREMER_SVR, "CREMER-PF responsiveness: polynomial SVR over TESLA-S (z within topic) and "
                                      "DICOMER",
                             kwargs={"kernel": "poly"}, extra="coherence"),
-    "cremer-news-chat": MetricSpec(_CREMER_SVR, "opt-in, NON-COMMERCIAL: CREMER(-LF) fitted on SummEval and DialSummEval "
-                                   "(SAMSum, CC BY-NC-ND)", kwargs={"kernel": "linear", "training": "news-chat"},
-                                   extra="coherence"),
+    "cremer-news-chat": MetricSpec(_CREMER_SVR, "opt-in, NON-COMMERCIAL: CREMER(-LF) fitted on SummEval and "
+                                                "DialSummEval (SAMSum, CC BY-NC-ND)",
+                                   kwargs={"kernel": "linear", "training": "news-chat"}, extra="coherence"),
 }
 
 #: what `summeval score` computes when no metric is named

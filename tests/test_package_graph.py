@@ -23,14 +23,16 @@ ALLOWED = {
 #: package -> the modules every family may build on; they import no family and no front end
 SHARED = {
     "mteval": {"data", "learn", "lexical", "metaeval", "baselines", "io", "registry", "srl", "zh_words"},
-    "coherence": {"relations", "formats", "corpora", "gold", "heap", "adapters", "parser", "inputs", "registry"},
+    "coherence": {"relations", "formats", "corpora", "gold", "heap", "adapters", "parser", "inputs", "registry",
+                  "sentences"},
     "summeval": {"multiref", "registry"},
     "parapeval": {"data", "io", "registry"},
 }
 #: package -> subpackages that re-export families for users (``summeval.metrics``): neither family nor shared
 FRONT_ENDS = {"summeval": {"metrics"}}
-#: a composite metric's family -> the families it is built from (CREMER regresses over TESLA-S)
-COMPOSITES = {("summeval", "cremer"): {"tesla_s"}}
+#: a composite metric's family -> the families it is built from (CREMER regresses over TESLA-S;
+#: readability reads DICOMER's value and parses)
+COMPOSITES = {("summeval", "cremer"): {"tesla_s"}, ("coherence", "readability"): {"dicomer"}}
 #: module names of a family that hold training or command-line code: scoring never imports them
 NOT_SCORING = ("train", "cli", "cv_report")
 

@@ -82,7 +82,7 @@ def _cremer_folds(sets: dict, parts: dict, n_boot: int, seed: int) -> dict:
         chooser, _ = train(neither, "no-length" if "no-length" in FEATURE_SETS else "all")
         p_other = {**parts[other], "readability": chooser.decision_function(sets[other].X)}
         weight, gains = choose_weight({other: (p_other["tesla"], p_other["readability"], p_other["topics"])},
-                                      lambda n, v: summary_criterion(v, p_other))
+                                      lambda n, v, part=p_other: summary_criterion(v, part))
         unseen = leave_one_set_out([s for s in sets.values()], parts["feature_set"])[held]["scores"]
         p = parts[held]
         scores = {"cremer (weight from the other set)": combine(p["tesla"], unseen, p["topics"], weight),

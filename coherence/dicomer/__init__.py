@@ -4,7 +4,7 @@ Lapata entity grid as baseline and extra feature source.
 
 Data flow: text -> :mod:`analysis` (spaCy + discourse parse, once, cached) -> :mod:`matrix`
 -> :mod:`features` -> :mod:`model` (RankSVM score) -> :mod:`metric` (the suite's metric
-contract; its meta-evaluation is ``python -m benchmarks readability`` in a checkout);
+contract; its meta-evaluation is ``python -m benchmarks dicomer-variants`` in a checkout);
 :mod:`oof` fits it out of fold for CREMER.
 """
 

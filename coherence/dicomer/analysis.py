@@ -27,9 +27,9 @@ from coherence.dicomer.entity_grid import grid_role
 from coherence.dicomer.matrix import Token, is_open_class
 from coherence.heap import keep_new_objects
 from coherence.parser.document import ParsedText, parse_texts
+from coherence.relations import Relation
 from coherence.sentences import DEFAULT_SENTENCES, effective_mode
 from coherence.sentences import parse_texts as parse_with_sentences
-from coherence.relations import Relation
 
 CACHE_VERSION = 3
 # Texts analysed per batch: large enough that the parser's per-call costs vanish, small enough

@@ -29,8 +29,8 @@ from evalcore.cli.convention import (
 )
 from evalcore.extras import require
 from evalcore.io.textfiles import InputError
-from evalcore.text.sentences import add_sentences_arg
 from evalcore.metric import ErrorRecord, Item, Score
+from evalcore.text.sentences import add_sentences_arg
 
 Result = Score | ErrorRecord
 

@@ -21,9 +21,9 @@ from pathlib import Path
 from coherence.heap import collect_new_objects_only
 from coherence.sentences import DEFAULT_SENTENCES, check_mode
 from evalcore import __version__
-from evalcore.io.models import SUFFIX, ModelFileError, load_model
+from evalcore.io.models import SUFFIX, load_trained
 from evalcore.metric import Item, ReferenceFreeMetric, Score, Signature
-from evalcore.resources.registry import ResourceError, package_path
+from evalcore.resources.registry import package_path
 
 MODEL_NAME = "dicomer_model"
 #: opt-in shipped models by the name ``Dicomer(model=...)`` accepts: file stem in coherence/models
@@ -63,17 +63,7 @@ def load_dicomer_model(path: str | Path | None = None):
     process and file version."""
     from coherence.dicomer.model import DicomerModel
 
-    file = resolve_model(path)
-    if not file.exists():
-        raise ResourceError(f"DICOMER model {file} is missing: run `coherence train dicomer`")
-    try:
-        model, info = load_model(file, classes=(DicomerModel,))
-    except ModelFileError as exc:
-        raise ResourceError(str(exc)) from None
-    if not isinstance(model, DicomerModel):
-        raise ResourceError(f"{file} holds a {type(model).__name__}, not a DICOMER model: retrain with "
-                            "`coherence train dicomer`")
-    return model, info
+    return load_trained(resolve_model(path), DicomerModel, "DICOMER", "coherence train dicomer")
 
 
 def model_signature(info: dict, parser: str, model_hash: str | None = None,
@@ -204,7 +194,8 @@ class Dicomer(ReferenceFreeMetric):
 
     reads = "candidate"
     component_names = ("log_score",)
-    signature_via = {"model": "model", "precomputed": "parser", "external": "parser", "external_format": "parser"}
+    signature_via = {"model": "model", "precomputed": "parser", "external": "parser", "external_format": "parser",
+                     "sentences": "sentences"}
     signature_exempt = frozenset({"cache"})
     trained_on = ("GDTB train windows (open GUM genres) against sentence permutations; "
                   "model=\"gdtb-all\": every GUM genre")

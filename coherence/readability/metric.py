@@ -20,7 +20,7 @@ import numpy as np
 from coherence.readability.features import FEATURES, FEATURES_VERSION
 from coherence.readability.model import ReadabilityModel
 from evalcore import __version__
-from evalcore.io.models import SUFFIX, ModelFileError, load_model
+from evalcore.io.models import SUFFIX, load_trained
 from evalcore.metric import Item, ReferenceFreeMetric, Score, Signature
 from evalcore.resources.registry import ResourceError, package_path
 from evalcore.text.sentences import DEFAULT_SENTENCES, check_mode
@@ -43,16 +43,7 @@ def model_file(model: str | Path | None) -> Path:
 
 def load_readability_model(model: str | Path | None = None) -> tuple[ReadabilityModel, dict]:
     """(model, header) of a readability model file, checked against the SHA-256 in its header."""
-    path = model_file(model)
-    if not path.exists():
-        raise ResourceError(f"readability model {path} is missing: run `coherence train readability`")
-    try:
-        fitted, info = load_model(path, classes=(ReadabilityModel,))
-    except ModelFileError as exc:
-        raise ResourceError(str(exc)) from None
-    if not isinstance(fitted, ReadabilityModel):
-        raise ResourceError(f"{path} holds a {type(fitted).__name__}, not a readability model")
-    return fitted, info
+    return load_trained(model_file(model), ReadabilityModel, "readability", "coherence train readability")
 
 
 class _Engine:
@@ -104,6 +95,7 @@ class Readability(ReferenceFreeMetric):
     component_names: ClassVar[tuple[str, ...]] = QUESTIONS
     in_sample: ClassVar[tuple[str, ...]] = ("readability:summeval",)
     signature_exempt: ClassVar[frozenset] = frozenset({"cache"})
+    signature_via: ClassVar[dict[str, str]] = {"model": "model", "sentences": "sentences"}
     trained_on: ClassVar[str] = ("SummEval expert coherence and fluency (CNN/DailyMail summaries); model=\"all\": "
                                  "SummEval, DialSummEval and WebNLG+ 2020")
     opt_in: ClassVar[dict[str, tuple]] = {"model": ("all",)}  # DialSummEval and WebNLG: non-commercial

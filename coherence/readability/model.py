@@ -19,21 +19,11 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.utils.validation import check_is_fitted
 
 from coherence.readability.features import NAMES
+from evalcore.learn.groups import z_within
 from evalcore.learn.ranking import preference_pairs
 
 #: standardised features are clipped to this many SDs either side of the training mean
 CLIP = 3.0
-
-
-def standardised_by_set(y, sets) -> np.ndarray:
-    """Human scores as z-scores within each judged set (mean 0, SD 1 per set)."""
-    y, sets = np.asarray(y, float), np.asarray(sets)
-    out = np.zeros(len(y))
-    for s in np.unique(sets):
-        m = sets == s
-        sd = y[m].std()
-        out[m] = (y[m] - y[m].mean()) / sd if sd > 0 else 0.0
-    return out
 
 
 class ReadabilityModel(BaseEstimator):
@@ -70,7 +60,7 @@ class ReadabilityModel(BaseEstimator):
         scale = np.nanstd(X, axis=0)
         self.scale_ = np.where(scale > 0, scale, 1.0)
         sets = np.asarray(sets)
-        z_y = standardised_by_set(y, sets)
+        z_y = z_within(y, sets)
         keys = np.array([f"{s}\x1f{g}" for s, g in zip(sets, groups)])
         better, worse = preference_pairs(z_y, keys)
         keep = z_y[better] - z_y[worse] >= self.min_gap

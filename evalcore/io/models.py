@@ -32,8 +32,8 @@ from evalcore.io.persist import HEADER as _CACHE_HEADER
 from evalcore.io.persist import ModelFileError, arrays_digest, atomic_write
 from evalcore.resources.registry import package_path
 
-__all__ = ["FORMAT", "SUFFIX", "ModelFileError", "load_model", "model_digest", "model_file", "read_header", "resolve",
-           "save_model"]
+__all__ = ["FORMAT", "SUFFIX", "ModelFileError", "load_model", "load_trained", "model_digest", "model_file",
+           "read_header", "resolve", "save_model"]
 
 FORMAT = "aesop-model/1"
 SUFFIX = ".npz"
@@ -310,3 +310,19 @@ def load_model(source: str | Path, package: str | None = None, classes: Iterable
                 _loaded.pop(next(iter(_loaded)))
             _loaded[key] = hit
     return hit
+
+
+def load_trained(path: Path, cls: type, what: str, retrain: str):
+    """(model, header) of the model file ``path`` that must hold a ``cls``: a missing, corrupt or
+    foreign file is a ResourceError naming ``what`` and the ``retrain`` command."""
+    from evalcore.resources.registry import ResourceError
+
+    if not path.exists():
+        raise ResourceError(f"{what} model {path} is missing: run `{retrain}`")
+    try:
+        model, info = load_model(path, classes=(cls,))
+    except ModelFileError as exc:
+        raise ResourceError(str(exc)) from None
+    if not isinstance(model, cls):
+        raise ResourceError(f"{path} holds a {type(model).__name__}, not a {what} model: retrain with `{retrain}`")
+    return model, info

@@ -1,1 +1,2 @@
-"""Learners shared by the trained metrics: pairwise preference ranking (RankSVM)."""
+"""Learners shared by the trained metrics: pairwise preference ranking (RankSVM), values standardised
+within groups."""

@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
+from evalcore.learn.groups import z_within
+
 #: weights searched, from none to as much as TESLA-S's own spread within the topic
 WEIGHTS = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0)
 
@@ -24,14 +26,10 @@ def topic_spread(values: np.ndarray, topics: np.ndarray) -> tuple[np.ndarray, np
     """(SD of ``values`` within each item's topic, z-score within the topic; 0 where the topic has
     one item or constant values)."""
     values, topics = np.asarray(values, float), np.asarray(topics)
-    sd, z = np.zeros(len(values)), np.zeros(len(values))
+    sd = np.zeros(len(values))
     for t in np.unique(topics):
-        m = topics == t
-        s = values[m].std()
-        sd[m] = s
-        if s > 0:
-            z[m] = (values[m] - values[m].mean()) / s
-    return sd, z
+        sd[topics == t] = values[topics == t].std()
+    return sd, z_within(values, topics)
 
 
 def combine(tesla: np.ndarray, readability: np.ndarray, topics: np.ndarray, weight: float) -> np.ndarray:

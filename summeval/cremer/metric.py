@@ -57,7 +57,8 @@ class CremerSVR(ReferenceMetric):
 
     scope = "topic"  # TESLA-S is standardised over the batch's summaries that share references
     # the kernel shows as the variant's name; the model folder and the training as the model file's hash
-    signature_via: ClassVar[dict[str, str]] = {"kernel": "variant", "models": "model", "training": "model"}
+    signature_via: ClassVar[dict[str, str]] = {"kernel": "variant", "models": "model", "training": "model",
+                                               "sentences": "sentences"}
     trained_on: ClassVar[str | None] = ("SummEval expert judgments (1600 CNN/DailyMail summaries); "
                                         "training=\"news-chat\": SummEval and DialSummEval")
     opt_in: ClassVar[dict[str, tuple]] = {"training": ("news-chat",)}  # DialSummEval: non-commercial
@@ -148,7 +149,7 @@ class Cremer(ReferenceMetric):
     readability term. Components: ``tesla_s``, ``readability`` and ``readability_z``."""
 
     scope = "topic"  # the readability term is standardised over the batch's summaries that share references
-    signature_via: ClassVar[dict[str, str]] = {"models": "model"}
+    signature_via: ClassVar[dict[str, str]] = {"models": "model", "sentences": "sentences"}
     trained_on: ClassVar[str | None] = ("the readability weight: chosen on SummEval and DialSummEval (held-out "
                                         "readability scores); readability: SummEval")
     cost: ClassVar[str] = "heavy"

@@ -32,6 +32,7 @@ from sklearn.svm import SVR
 
 from evalcore import __version__
 from evalcore.io.models import SUFFIX, load_model, save_model
+from evalcore.learn.groups import z_within
 from evalcore.metric import Signature
 from evalcore.metric.specs import registered_name
 from evalcore.resources.registry import ResourceError, package_path
@@ -120,13 +121,7 @@ def model_signature(kernel: str, target: str, training: str = DEFAULT_TRAINING, 
 
 def topic_z(values: np.ndarray, topics: np.ndarray) -> np.ndarray:
     """Values standardised within each topic (mean 0, SD 1; a constant topic gives 0)."""
-    values, topics = np.asarray(values, float), np.asarray(topics)
-    out = np.zeros(len(values))
-    for t in np.unique(topics):
-        m = topics == t
-        sd = values[m].std()
-        out[m] = (values[m] - values[m].mean()) / sd if sd > 0 else 0.0
-    return out
+    return z_within(values, topics)
 
 
 def scale_tesla(values, topics, training: dict) -> tuple[np.ndarray, np.ndarray]:

@@ -247,7 +247,9 @@ def test_version_and_list_metrics(capsys):
         main(["--list-metrics"])
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[:3] for line in lines] == [["dicomer", "candidate", "coherence"],
-                                                    ["dicomer-gdtb-all", "candidate", "coherence"]]
+                                                    ["dicomer-gdtb-all", "candidate", "coherence"],
+                                                    ["readability", "candidate", "coherence"],
+                                                    ["readability-all", "candidate", "coherence"]]
 
 
 def test_train_dicomer_says_which_model_it_replaces(tmp_path, monkeypatch, capsys):

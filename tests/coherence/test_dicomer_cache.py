@@ -36,16 +36,16 @@ def test_entries_are_json_and_round_trip_exactly(tmp_path):
 def test_interrupted_run_keeps_the_parses_it_made(tmp_path, monkeypatch):
     parser = DiscourseParser(tier=0)
     monkeypatch.setattr(analysis_module, "BATCH_TEXTS", 1)
-    real_parse = analysis_module.parse_texts
+    real_parse = analysis_module.parse_with_sentences
     calls = []
 
-    def ctrl_c_on_the_third_batch(texts, *args):
+    def ctrl_c_on_the_third_batch(texts, *args, **kwargs):
         calls.append(texts)
         if len(calls) == 3:
             raise KeyboardInterrupt
-        return real_parse(texts, *args)
+        return real_parse(texts, *args, **kwargs)
 
-    monkeypatch.setattr(analysis_module, "parse_texts", ctrl_c_on_the_third_batch)
+    monkeypatch.setattr(analysis_module, "parse_with_sentences", ctrl_c_on_the_third_batch)
     with pytest.raises(KeyboardInterrupt):
         AnalysisCache(parser, tmp_path).analyse(TEXTS)
     path = AnalysisCache(parser, tmp_path).path

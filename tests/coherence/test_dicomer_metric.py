@@ -74,7 +74,7 @@ def test_scores_log_scores_and_signature(model_file):
     sha = load_dicomer_model(model_file)[1]["sha256"]
     sig = str(metric.signature())
     assert sig.startswith("dicomer|variant:DICOMER+EGRID|mode:listwise|parser:rules-v1-code")
-    assert sig.endswith(f"|one-sent:ind|svmC:1|transform:shifted_log|model:{sha[:12]}|v:0.2.0")
+    assert sig.endswith(f"|one-sent:ind|svmC:1|transform:shifted_log|model:{sha[:12]}|sentences:auto|v:0.2.0")
 
 
 def test_score_carries_only_what_dicomer_defines(model_file):
@@ -322,7 +322,8 @@ def test_disk_cache_is_incremental_and_read_lazily(tmp_path, monkeypatch):
     first.save()
     first.analyse(TEXTS[2:3])
     first.save()  # adds the third text without rewriting the others
-    monkeypatch.setattr(analysis, "parse_texts", lambda texts: pytest.fail(f"re-parsed {len(texts)} texts"))
+    monkeypatch.setattr(analysis, "parse_with_sentences",
+                        lambda texts, **kwargs: pytest.fail(f"re-parsed {len(texts)} texts"))
     second = AnalysisCache(parser, tmp_path)
     assert second.store == {}  # nothing is read before it is asked for
     assert second.analyse(TEXTS[:2]) == made and len(second.store) == 2

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from coherence.readability.features import FEATURES, LENGTH_FEATURES, NAMES
-from coherence.readability.model import CLIP, ReadabilityModel, standardised_by_set
+from coherence.readability.model import CLIP, ReadabilityModel
+from evalcore.learn.groups import z_within
 from evalcore.metric import Item
 
 GOOD = ("The council met on Monday. It approved the budget after a long debate. "
@@ -80,9 +81,9 @@ def test_model_learns_a_preference_and_reads_nan_as_the_mean():
     assert model._z(extreme)[0, 0] == CLIP
 
 
-def test_standardised_by_set():
-    z = standardised_by_set([1, 2, 3, 10, 20, 30], ["a", "a", "a", "b", "b", "b"])
-    assert z[:3] == pytest.approx(z[3:])
+def test_standardised_within_groups():
+    z = z_within([1, 2, 3, 10, 20, 30, 7], ["a", "a", "a", "b", "b", "b", "c"])
+    assert z[:3] == pytest.approx(z[3:6]) and z[:3] == pytest.approx([-1.224744871, 0, 1.224744871]) and z[6] == 0
 
 
 def test_metric_scores_explains_and_refuses():

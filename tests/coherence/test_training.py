@@ -83,7 +83,8 @@ def test_train_dicomer_writes_a_usable_model(tiny_summeval, tmp_path, monkeypatc
     assert info["trained_on"].startswith("summeval_small.json: 48 SummEval summaries") and info["licence"]
     assert ("source articles" in info["trained_on"]) == (mode == "combined") and len(info["sha256"]) == 64
     metric = Dicomer(model=str(tmp_path / "model" / "dicomer_model.npz"))
-    assert str(metric.signature()) == info["signature"].replace("|v:", f"|model:{info['sha256'][:12]}|v:")
+    expected = info["signature"].replace("|v:", f"|model:{info['sha256'][:12]}|sentences:auto|v:")
+    assert str(metric.signature()) == expected
     results = metric.score_batch(["The council met. It approved the budget because taxes rose.", "One sentence."])
     assert all(r.ok for r in results) and results[1].notes[0].startswith("one_sentence")
 

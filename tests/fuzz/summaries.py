@@ -198,23 +198,24 @@ def _utf8(data: bytes) -> bool:
 def coherence_case(draw) -> dict:
     texts = [draw(file_spec(_summary_lines())) for _ in range(draw(st.integers(1, 3)))]
     return {"texts": texts, "format": draw(st.sampled_from(FORMATS)), "stdin": draw(st.integers(0, 7)) == 0,
-            "max_chars": draw(st.sampled_from((None, None, None, 60)))}
+            "max_chars": draw(st.sampled_from((None, None, None, 60))),
+            "metric": draw(st.sampled_from(("dicomer", "dicomer", "readability")))}
 
 
 def _coherence_argv(paths: list[str], case: dict, fmt: str) -> list[str]:
-    argv = ["score", *paths, "--format", fmt, "--no-cache"]
+    argv = ["score", *paths, "--format", fmt, "--no-cache", "-m", case.get("metric", "dicomer")]
     if case.get("max_chars"):
         argv += ["--max-chars", str(case["max_chars"])]
     return argv
 
 
-def text_results(check: Checker, doc: dict, names: list[str]) -> dict:
-    """file -> {"dicomer": value or None}, after checking every input has one record."""
+def text_results(check: Checker, doc: dict, names: list[str], metric: str = "dicomer") -> dict:
+    """file -> {"dicomer": value or None} (the value of ``metric``), after checking every input has one record."""
     files = [t["file"] for t in doc["texts"]]
     check.expect(files == names, "every-item-reported", f"inputs {names}, records {files}")
     out = {}
     for k, text in enumerate(doc["texts"]):
-        value, error = text.get("scores", {}).get("dicomer"), text.get("errors", {}).get("dicomer")
+        value, error = text.get("scores", {}).get(metric), text.get("errors", {}).get(metric)
         check.expect((value is None) != (error is None), "score-or-error", f"{text['file']}: value {value!r}, error "
                                                                            f"{error!r}")
         out[k] = {"dicomer": value}
@@ -240,7 +241,7 @@ def check_coherence(case: dict, workdir: Path) -> None:
     full = check.run("coherence", _coherence_argv(paths, case, "json"))
     check.expect(full.code == out.code, "same-exit-code-every-format",
                  f"--format {case['format']} exits {out.code}, json {full.code}")
-    results = text_results(check, parse_output(check, full, "json"), paths)
+    results = text_results(check, parse_output(check, full, "json"), paths, case.get("metric", "dicomer"))
     failed = any(v["dicomer"] is None for v in results.values())
     check.expect(full.code == (1 if failed else 0), "exit-code-counts-errors",
                  f"exit {full.code} but {'some' if failed else 'no'} text has an error record")
@@ -250,7 +251,7 @@ def check_coherence(case: dict, workdir: Path) -> None:
     plain_paths = [write(workdir, f"plain/text{k + 1}.txt", encode_file(s)) for k, s in enumerate(plain)
                    if s is not None]
     meant = check.run("coherence", _coherence_argv(plain_paths, case, "json"))
-    meant_results = text_results(check, parse_output(check, meant, "json"), plain_paths)
+    meant_results = text_results(check, parse_output(check, meant, "json"), plain_paths, case.get("metric", "dicomer"))
     if case.get("max_chars"):  # the cap counts a final newline, which the twin adds: no oracle over the cap
         meant_results = {k: v for k, v in meant_results.items()
                          if len(encode_file(plain[k]).decode("utf-8", "replace")) <= case["max_chars"]}

@@ -260,7 +260,8 @@ def test_metric_all_runs_the_aesop_workflow_with_report(capsys, tmp_path):
                        "--report", str(report), "--human", str(human))
     assert code == 0, err
     doc = strict(out_file.read_text())
-    names = {"tesla-s", "dicomer", "cremer", "cremer-rbf", "cremer-pf", "rouge-1", "rouge-2", "rouge-l", "rouge-su4"}
+    names = {"tesla-s", "dicomer", "readability", "cremer", "cremer-lf", "cremer-rbf", "cremer-pf", "rouge-1",
+             "rouge-2", "rouge-l", "rouge-su4"}
     assert set(doc["signature"]) == names
     assert all(set(s["scores"]) == names for s in doc["summaries"]) and len(doc["summaries"]) == 12
     assert "|model:" in doc["signature"]["cremer"]["short"]
@@ -268,9 +269,13 @@ def test_metric_all_runs_the_aesop_workflow_with_report(capsys, tmp_path):
     # DICOMER and CREMER carry what they define, never precision/recall/F
     components = doc["summaries"][0]["components"]
     assert set(components["dicomer"]) == {"log_score"}
-    assert set(components["cremer"]) == {"tesla_s", "tesla_s_z", "dicomer"}
+    assert set(components["cremer-lf"]) == {"tesla_s", "tesla_s_z", "dicomer"}
+    assert "tesla_s" in components["cremer"]
+    assert set(components["cremer"]) <= {"tesla_s", "readability", "readability_z"}
+    assert set(components["readability"]) == {"length", "grammaticality", "non-redundancy", "referential clarity",
+                                              "structure", "focus"}
     ranks = {s["system"]: s["rank"] for s in doc["systems"]}
-    assert ranks["1"]["cremer"] == 1  # the close paraphrase is the most responsive peer
+    assert ranks["1"]["cremer"] == ranks["1"]["cremer-lf"] == 1  # the close paraphrase is the most responsive
     html = (report / "report.html").read_text()
     assert "cremer" in html and "data:image/png;base64" in html and (report / "report.md").exists()
 
@@ -285,7 +290,8 @@ def test_metric_all_keeps_an_unscorable_summary_as_an_error_record(capsys, tmp_p
     code, out, err = run(capsys, "score", "--input", str(path), "--format", "json", "--metric", "all")
     assert code == 1 and "1 of 2 summaries" in err
     doc = strict(out)
-    assert len(doc["summaries"]) == 2 and set(doc["summaries"][1]["errors"]) == set(doc["signature"]) - {"dicomer"}
+    assert len(doc["summaries"]) == 2
+    assert set(doc["summaries"][1]["errors"]) == set(doc["signature"]) - {"dicomer", "readability"}
     assert "cremer" in doc["summaries"][0]["scores"]
     assert doc["systems"][1]["scores"]["tesla-s"] is None  # strict JSON: a missing mean is null
 
@@ -306,12 +312,12 @@ def test_train_cremer_on_judged_tac_folders(capsys, tmp_path):
     model, info = load_cremer("linear", tmp_path / "models")
     assert info["n_summaries"] == 12 and info["target"].endswith(":responsiveness")
     assert "not trained on these summaries" in info["dicomer_training_values"] and info["licence"]
-    code, out, err = run(capsys, "score", *TAC, "-m", "cremer", "--cremer-models", str(tmp_path / "models"),
+    code, out, err = run(capsys, "score", *TAC, "-m", "cremer-lf", "--cremer-models", str(tmp_path / "models"),
                          "--format", "json")
     assert code == 0, err
     doc = strict(out)
-    assert f"model:{info['sha256'][:12]}" in doc["signature"]["cremer"]["short"]
-    assert {s["system"]: s["rank"]["cremer"] for s in doc["systems"]}["1"] == 1
+    assert f"model:{info['sha256'][:12]}" in doc["signature"]["cremer-lf"]["short"]
+    assert {s["system"]: s["rank"]["cremer-lf"] for s in doc["systems"]}["1"] == 1
 
 
 def test_train_cremer_names_a_summary_without_human_score(capsys, tmp_path):

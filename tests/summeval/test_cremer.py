@@ -92,7 +92,8 @@ def test_cremer_standardises_tesla_s_within_each_topic_and_notes_a_lone_summary(
     assert z.mean() == pytest.approx(0.0, abs=1e-9) and z.std() == pytest.approx(1.0)
     assert all(SINGLE_SUMMARY_NOTE not in s.notes for s in scores)
     assert scores[0].value > scores[2].value  # the close paraphrase is the most responsive
-    lone = CremerSVR().score_batch([Item(cands[0], refs, id="0"), Item(cands[1], ("Another topic's reference.",), id="1")])
+    lone = CremerSVR().score_batch([Item(cands[0], refs, id="0"),
+                                    Item(cands[1], ("Another topic's reference.",), id="1")])
     assert all(SINGLE_SUMMARY_NOTE in s.notes for s in lone)
 
 

@@ -135,9 +135,9 @@ def test_dicomer_and_every_cremer_share_one_analysis_and_score_per_summary(tmp_p
     calls = {"texts analysed": 0, "texts featurised": 0}
     analyse_new, features = AnalysisCache._analyse_new, DicomerModel.features
 
-    def counted_analyse(self, keys, texts):
+    def counted_analyse(self, keys, texts, sentences):
         calls["texts analysed"] += len(texts)
-        return analyse_new(self, keys, texts)
+        return analyse_new(self, keys, texts, sentences)
 
     def counted_features(self, analyses):
         calls["texts featurised"] += len(analyses)
@@ -146,12 +146,12 @@ def test_dicomer_and_every_cremer_share_one_analysis_and_score_per_summary(tmp_p
     monkeypatch.setattr(AnalysisCache, "_analyse_new", counted_analyse)
     monkeypatch.setattr(DicomerModel, "features", counted_features)
     items = read_tac(DEMO / "models", DEMO / "peers")
-    results = score_items(items, build_metrics(["dicomer", "cremer", "cremer-rbf", "cremer-pf"]))
+    results = score_items(items, build_metrics(["dicomer", "cremer-lf", "cremer-rbf", "cremer-pf"]))
     assert all(r.ok for r in results)
     unique = len({it.summary for it in items})
     assert calls == {"texts analysed": unique, "texts featurised": unique}
     assert all(r.components[name]["dicomer"] == r.scores["dicomer"] for r in results
-               for name in ("cremer", "cremer-rbf", "cremer-pf"))
+               for name in ("cremer-lf", "cremer-rbf", "cremer-pf"))
 
 
 class Ratio(SufficientStatistics, Metric):
