@@ -32,7 +32,7 @@ def parse_texts(texts: Sequence[str], doc_ids: Sequence[str | None] | None = Non
             continue
         if effective_mode(text, mode) == "lines":
             # True: a line starts here; None: the parser decides (several sentences may share a line)
-            starts: list[bool | None] = [True if new or i == 0 else None
+            starts: list[bool | int | None] = [True if new or i == 0 else None
                                          for i, new in enumerate(line_starts(text, offsets))]
             docs.append(SpacyDoc(nlp.vocab, words=words, sent_starts=starts))
         else:

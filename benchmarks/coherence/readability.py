@@ -81,8 +81,12 @@ def _cremer_folds(sets: dict, parts: dict, n_boot: int, seed: int) -> dict:
         neither = [s for n, s in sets.items() if n not in (held, other)]
         chooser, _ = train(neither, "no-length" if "no-length" in FEATURE_SETS else "all")
         p_other = {**parts[other], "readability": chooser.decision_function(sets[other].X)}
+
+        def on_other(name: str, values: np.ndarray, part: dict = p_other) -> float:
+            return summary_criterion(values, part)
+
         weight, gains = choose_weight({other: (p_other["tesla"], p_other["readability"], p_other["topics"])},
-                                      lambda n, v, part=p_other: summary_criterion(v, part))
+                                      on_other)
         unseen = leave_one_set_out([s for s in sets.values()], parts["feature_set"])[held]["scores"]
         p = parts[held]
         scores = {"cremer (weight from the other set)": combine(p["tesla"], unseen, p["topics"], weight),
@@ -96,7 +100,7 @@ def run(data: Path | None, out: Path, n_boot: int = 1000, seed: int = 0) -> dict
     from coherence.readability.data import SETS, load_set
     from coherence.readability.extract import Extractor
     from coherence.readability.metric import load_readability_model
-    from coherence.readability.train import choose_feature_set, leave_one_set_out, set_features
+    from coherence.readability.train import SetFeatures, choose_feature_set, leave_one_set_out, set_features
     from evalcore.metric import Item
     from summeval.cremer.metric import load_weighted
     from summeval.tesla_s.metric import TeslaS
@@ -114,7 +118,7 @@ def run(data: Path | None, out: Path, n_boot: int = 1000, seed: int = 0) -> dict
                         "trained_on": info["sets"], "params": info["params"], "weights": info["weights"]},
                     "sets": {}}
     parts: dict = {"feature_set": chosen}
-    for name, data_ in sets.items():
+    for name, data_ in list(sets.items()):
         base = _baselines(name, judged[name], data_.X)
         other, other_row = OTHER[chosen]
         scores = {CHOSEN: folds[chosen][name]["scores"], other_row: folds[other][name]["scores"], **base}
@@ -132,7 +136,8 @@ def run(data: Path | None, out: Path, n_boot: int = 1000, seed: int = 0) -> dict
             tesla = np.array([r.value for r in TeslaS().score_batch([Item(i.summary, i.references) for i in items])])
             parts[name] = {"tesla": tesla, "rouge-2": base["rouge-2"], "topics": data_.topics,
                            "systems": data_.systems, "human": np.array([i.human["mean"] for i in items])}
-            data_.human["mean"] = parts[name]["human"]
+            sets[name] = SetFeatures(name, data_.X, data_.topics, data_.systems,
+                                     {**data_.human, "mean": parts[name]["human"]})
     report["cremer"] = _cremer_folds(sets, parts, n_boot, seed)
     report["cremer_shipped"] = {"weight": load_weighted(None)[0]["weight"]}
     report["seconds"] = time.perf_counter() - start

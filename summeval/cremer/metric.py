@@ -190,11 +190,11 @@ class Cremer(ReferenceMetric):
         limits = InputLimits(max(len(t) for it in items for t in (it.candidate, *it.references)))
         tesla = TeslaS().score_batch(items, limits)
         if model["weight"] == 0:  # the readability term has no weight: CREMER is TESLA-S, readability is not computed
-            readability = [None] * len(items)
+            readability = tesla
         else:
             readability = self.readability.score_batch([Item(it.candidate, id=it.id) for it in items], limits)
         for item, t, r in zip(items, tesla, readability):
-            bad = next((f for f in (t, r) if f is not None and not f.ok), None)
+            bad = next((f for f in (t, r) if not f.ok), None)
             if bad is not None:
                 raise ValueError(f"{item.id}: no {bad.metric} score to combine ({bad.message})")
         raw_t = np.array([t.value for t in tesla])
