@@ -100,6 +100,9 @@ class Readability(ReferenceFreeMetric):
                                  "SummEval, DialSummEval and WebNLG+ 2020")
     opt_in: ClassVar[dict[str, tuple]] = {"model": ("all",)}  # DialSummEval and WebNLG: non-commercial
     cost: ClassVar[str] = "heavy"
+    #: its own size cap: the near-duplicate and focus features compare every pair of sentences
+    #: (quadratic in a text's length); summaries and paraphrases are far shorter (docs/bounds.md)
+    max_chars: ClassVar[int | None] = 20_000
 
     def __init__(self, model: str | Path | None = None, sentences: str = DEFAULT_SENTENCES, cache: bool = True):
         self.model = model

@@ -200,7 +200,7 @@ def test_all_scores_every_installed_metric_and_names_the_skipped_ones(monkeypatc
     assert main(["score", "--models", str(demo / "models"), "--peers", str(demo / "peers"), "-m", "all",
                  "--format", "json", "-o", str(out)]) == 0
     assert capsys.readouterr().err.splitlines()[0] == (
-        "summeval: -m all: skipping dicomer, cremer, cremer-rbf, cremer-pf "
+        "summeval: -m all: skipping dicomer, readability, cremer, cremer-lf, cremer-rbf, cremer-pf "
         "(not installed: pip install 'aesop-eval[coherence]')")
     scored = json.loads(out.read_text())["summaries"]
     assert len(scored) == 12 and all(set(s["scores"]) == {"tesla-s", "rouge-1", "rouge-2", "rouge-l", "rouge-su4"}
