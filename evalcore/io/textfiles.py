@@ -382,6 +382,26 @@ def _eol(buffer, start: int):
     return (_EOL_BYTES if isinstance(buffer, bytes) else _EOL_TEXT).search(buffer, start)
 
 
+def arriving_lines(stream: IO[bytes]) -> Iterator[bytes]:
+    """The lines of a byte stream as they arrive, by the line-end rule, without their line ends:
+    what an interactive reader (``mteval stream``) needs. A line ended by a CR is given at once,
+    and an LF that then comes first is skipped (the rest of its CRLF), so no line waits for input
+    beyond its end."""
+    read = stream.read1 if hasattr(stream, "read1") else stream.read
+    buffer, after_cr = b"", False
+    while block := read(_BLOCK):
+        if after_cr and block.startswith(b"\n"):
+            block = block[1:]
+        buffer += block
+        pos = 0
+        for match in _EOL_BYTES.finditer(buffer):
+            yield buffer[pos:match.start()]
+            pos = match.end()
+        after_cr, buffer = buffer.endswith(b"\r"), buffer[pos:]
+    if buffer:
+        yield buffer
+
+
 def iter_lines(stream: IO[bytes], name: str | Path) -> Iterator[str | LineError]:
     """The lines :func:`decode_lines` gives for the bytes of ``stream``, read a block at a time, so
     a file of any length takes the memory of its longest line (:class:`LineReader`)."""

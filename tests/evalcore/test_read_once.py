@@ -297,3 +297,24 @@ def test_cr_only_segments_score_as_lf(testset, capsys):
 ])
 def test_only_lf_crlf_and_cr_end_lines(data, lines):
     assert decode_lines(data, "f") == lines
+
+
+class _Arriving:
+    """A stream whose bytes arrive in the given pieces (``read1`` gives one a call)."""
+
+    def __init__(self, *pieces: bytes):
+        self.pieces = list(pieces)
+        self.calls = 0
+
+    def read1(self, n: int) -> bytes:
+        self.calls += 1
+        return self.pieces.pop(0) if self.pieces else b""
+
+
+def test_a_stream_answers_a_cr_line_at_once_and_reads_crlf_as_one_end():
+    from mteval.stream import read_lines
+
+    stream = _Arriving(b"1\tone\r", b"\n2\ttwo\r", b"3\tthree\n", b"4\tfour")
+    lines = read_lines(stream)
+    assert next(lines) == b"1\tone" and stream.calls == 1  # no wait for what comes after the CR
+    assert list(lines) == [b"2\ttwo", b"3\tthree", b"4\tfour"]  # before: CR-only lines were one line
