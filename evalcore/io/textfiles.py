@@ -22,6 +22,10 @@ Every file is read as bytes and its encoding detected and named before any decod
 
 A NUL byte in a line of text is not binary data: it is a control character, which the metric
 input rule (:mod:`evalcore.metric.inputs`) removes, with a note, like any other.
+
+Lines end at LF, CRLF or CR, and nothing else, in every reader (:class:`LineReader`,
+:func:`split_lines`, :func:`arriving_lines`). Reading a file twice safely (streams copied once,
+files that change refused) is :mod:`evalcore.io.sources`.
 """
 
 from __future__ import annotations
