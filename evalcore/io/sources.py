@@ -312,20 +312,29 @@ def lines_in_step(files: Sequence[InputFile]) -> Iterator[tuple[Line, ...]]:
 
 
 def check_distinct_streams(inputs: Sequence[tuple[str, str | Path]]) -> None:
-    """Refuse one stream given as two inputs (``-r - -i -``, ``-`` and ``/dev/stdin``, one FIFO
-    twice): a stream is read once, so the second input would be empty. ``inputs`` are
-    ``(option, path)``; a regular file may be named twice (it can be read twice)."""
-    seen: dict[tuple[int, int], str] = {}
+    """Refuse one stream given as two inputs (``-r - -i -``, ``-`` and ``/dev/stdin`` of a pipe, one
+    FIFO twice): a stream is read once, so the second input would be empty. ``inputs`` are
+    ``(option, path)``. Standard input (``-``) is read as a stream whatever it is, so it can be one
+    input only; a regular file may be named twice (it can be read twice)."""
+    seen: dict[object, str] = {}
     for option, path in inputs:
-        try:
-            st = os.fstat(sys.stdin.fileno()) if str(path) == STDIN else os.stat(path)
-        except (OSError, ValueError, AttributeError):
-            continue  # no such file, or no standard input: the reading names it
-        if stat.S_ISREG(st.st_mode):
-            continue
-        key = (st.st_dev, st.st_ino)
         where = f"{option} {shown(path)}"
-        if key in seen:
-            raise InputError(f"{seen[key]} and {where} are one stream, which can be read once: it cannot be two "
-                             "inputs (save it to a file and name the file twice, or give each input its own file)")
-        seen[key] = where
+        for key in _stream_keys(path):
+            if key in seen:
+                raise InputError(f"{seen[key]} and {where} are one stream, which can be read once: it cannot be "
+                                 "two inputs (save it to a file and name the file twice, or give each input its own "
+                                 "file)")
+            seen[key] = where
+
+
+def _stream_keys(path: str | Path) -> list[object]:
+    """What names the stream an input reads: standard input itself for ``-``, and the device and
+    inode of anything that is not a regular file (none for a regular file or a missing one)."""
+    keys: list[object] = [STDIN] if str(path) == STDIN else []
+    try:
+        st = os.fstat(sys.stdin.fileno()) if str(path) == STDIN else os.stat(path)
+    except (OSError, ValueError, AttributeError):
+        return keys  # no such file, or no real standard input: the reading names it
+    if not stat.S_ISREG(st.st_mode):
+        keys.append((st.st_dev, st.st_ino))
+    return keys

@@ -257,6 +257,13 @@ def test_one_stream_is_not_two_inputs(monkeypatch, capsys, args):
     assert "are one stream, which can be read once" in err  # before: "no lines to score"
 
 
+def test_standard_input_is_one_input_even_from_a_file(tmp_path, monkeypatch):
+    with open(tmp_path / "in.txt", "wb+") as regular:  # `< file`: read as a stream all the same
+        monkeypatch.setattr(sys, "stdin", type("Stdin", (), {"buffer": regular, "fileno": regular.fileno})())
+        with pytest.raises(InputError, match="-r - and -i - are one stream"):
+            check_distinct_streams([("-r", "-"), ("-i", "-")])
+
+
 def test_a_regular_file_may_be_named_twice(testset):
     check_distinct_streams([("-r", testset / "ref.txt"), ("-i", testset / "ref.txt")])
 
