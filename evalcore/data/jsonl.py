@@ -44,8 +44,9 @@ def iter_jsonl(file: InputFile | str | Path, source: str | Path | None = None) -
     unique (topic, system)) are :func:`check_jsonl`'s. An :class:`~evalcore.io.sources.InputFile`
     read through before is read again as it was (a file that changed is an error naming it)."""
     file = as_input(file, source)
-    for where, obj, problem in jsonl_file_lines(file.lines(), file.name):
-        yield _item(where, obj, problem)
+    with file.blamed():  # a line broken since the check is the file's change
+        for where, obj, problem in jsonl_file_lines(file.lines(), file.name):
+            yield _item(where, obj, problem)
 
 
 def as_input(file: InputFile | str | Path, source: str | Path | None = None) -> InputFile:

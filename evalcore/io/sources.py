@@ -22,6 +22,8 @@ One stream cannot be two inputs (``-r - -i -``): :func:`check_distinct_streams` 
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import shutil
 import stat
@@ -110,19 +112,38 @@ class InputFile:
         reading to the end records the file's identity, digest and line count; a later one is
         compared with them, and a file that changed is an InputError naming it."""
         reader = LineReader(self.name)
-        with self.open() as stream:
+        with self.open() as stream, self.blamed():
             yield from reader.lines(stream)
         self._finished(reader)
 
-    def verify(self) -> None:
-        """Refuse a file that changed since its first full reading (its identity differs), reading
-        nothing: what a command calls before its first output."""
-        if self.checked is not None and self._spool is None:
+    def verify(self, content: bool = False) -> None:
+        """Refuse a file that changed since its first full reading: its identity differs (reading
+        nothing: what a command calls before its first output), or, with ``content``, the digest
+        of its bytes now."""
+        if self.checked is None or self._spool is not None:
+            return
+        self._compare(self._identity())
+        if content:
+            digest = hashlib.blake2b(digest_size=16)
             try:
-                now = Identity.of(os.stat(self.path))
+                with open(self.path, "rb") as stream:
+                    while block := stream.read(1 << 20):
+                        digest.update(block)
             except OSError as exc:
                 raise InputError(f"{self.name}: cannot be read any more ({exc.strerror})") from None
-            self._compare(now)
+            if digest.hexdigest() != self.checked.digest:
+                raise _changed(self.name, "its content differs from what was checked")
+
+    @contextlib.contextmanager
+    def blamed(self) -> Iterator[None]:
+        """An InputError raised within (reading the file, or reading what it holds) is the file's
+        change when it changed since it was checked: a file cut in the middle of a line is first
+        met as a broken line, but the line was whole when checked."""
+        try:
+            yield
+        except InputError:
+            self.verify(content=True)
+            raise
 
     def close(self) -> None:
         """Remove the copy of a stream, if any."""
@@ -269,11 +290,12 @@ class FileReader:
             if self._lines is None:
                 self._stream = self.file.open()
                 self._lines = self._reader.lines(self._stream)
-            group = list(islice(self._lines, n))
+            with self.file.blamed():
+                group = list(islice(self._lines, n))
             if self._reader.done:
                 self.close()
         else:
-            with self.file.open() as stream:
+            with self.file.open() as stream, self.file.blamed():
                 group = list(self._reader.lines(stream, n))
         if self._reader.done:
             self.file._finished(self._reader)

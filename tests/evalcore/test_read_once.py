@@ -177,6 +177,18 @@ def test_an_edit_that_keeps_size_and_time_is_found_by_the_digest(tmp_path, monke
     assert code == 2 and f"{path}: the file changed while it was read (its content differs" in err
 
 
+def test_a_line_broken_since_the_check_is_the_files_change_not_bad_json(tmp_path):
+    path = tmp_path / "in.jsonl"
+    _jsonl(path, 10)
+    file = InputFile(path)
+    evalcore.data.jsonl.check_jsonl(file)
+    stat = path.stat()
+    path.write_bytes(path.read_bytes().replace(b'"system"', b'"system ', 1).replace(b"{", b"[", 2))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # the same size and time: only the content tells
+    with pytest.raises(InputError, match="in.jsonl: the file changed while it was read .its content differs"):
+        list(evalcore.data.jsonl.iter_jsonl(file))  # before: "in.jsonl:1: invalid JSON"
+
+
 def test_bytes_appended_during_the_scoring_pass_are_not_read(tmp_path):
     path = tmp_path / "f.txt"
     path.write_bytes(b"a\nb\nc\n")
