@@ -10,7 +10,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from tests.fuzz import api, inputs, mt, pairs, summaries
+from tests.fuzz import api, inputs, mt, names, pairs, summaries
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,8 @@ TARGETS = {t.name: t for t in (
     Target("read-once", inputs.read_once_case, inputs.check_read_once, "mteval and summeval score on FIFOs, pipes, "
                                                                        "stdin, files changed between the passes, many "
                                                                        "files under a low ulimit -n"),
+    Target("plugin-names", names.names_case, names.check_names, "a plugin metric under any name: refused at "
+                                                                "registration or intact in TSV and JSON"),
 )}
 
 

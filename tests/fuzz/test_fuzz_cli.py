@@ -5,7 +5,7 @@ import json
 
 from hypothesis import example, given
 
-from tests.fuzz import inputs, mt, pairs, summaries
+from tests.fuzz import inputs, mt, names, pairs, summaries
 from tests.fuzz.ci import ci, run
 
 
@@ -125,3 +125,13 @@ _ROW = json.dumps({"topic": "D1", "system": "B", "summary": "the council met", "
 @example(case={"command": "mteval", "many": 70, "deliveries": [], "dup": None, "change": None})
 def test_read_once(case):
     run("read-once", case)
+
+
+@ci(40)
+@given(case=names.names_case())
+@example(case={"name": "lines", "package": "mteval"})  # issue 38: a second "lines" column in mteval's TSV
+@example(case={"name": "errors", "package": "summeval"})
+@example(case={"name": "my\tmetric", "package": "mteval"})
+@example(case={"name": "word-overlap", "package": "summeval"})
+def test_plugin_names(case):
+    run("plugin-names", case)
