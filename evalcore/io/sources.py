@@ -92,7 +92,7 @@ class InputFile:
         self.path = str(path)
         self.name = name or ("standard input" if self.path == STDIN else shown(self.path))
         self._spool: str | None = None
-        self._remove = None
+        self._remove: weakref.finalize | None = None
         self._opened: Identity | None = None
         self.checked: Checked | None = None
 

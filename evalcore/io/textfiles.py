@@ -40,7 +40,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
 #: bytes sniffed to tell text from binary data and UTF-16 without a byte-order mark
 _SNIFF = 65536
@@ -264,6 +264,14 @@ _HEAD = 4 + _SNIFF + 1
 _BLOCK = 1 << 16
 
 
+class ByteSource(Protocol):
+    """What :class:`LineReader` reads: bytes a block at a time, from a place it seeks to."""
+
+    def read(self, n: int = -1, /) -> bytes: ...
+
+    def seek(self, offset: int, /) -> int: ...
+
+
 @dataclass(frozen=True)
 class Line:
     """One line as :class:`LineReader` reads it: its text (or the :class:`LineError` where its
@@ -293,7 +301,7 @@ class LineReader:
         """The digest of the bytes read so far (hex)."""
         return self._digest.hexdigest()
 
-    def lines(self, stream: IO[bytes], limit: int | None = None) -> Iterator[Line]:
+    def lines(self, stream: ByteSource, limit: int | None = None) -> Iterator[Line]:
         """The next lines of ``stream`` (at most ``limit``), each counted as it is given; the
         encoding is detected from the head when the reader stands at the start. Binary data, or a
         UTF-16 or UTF-32 file whose bytes stop decoding, is an :class:`InputError` naming the file,
@@ -325,7 +333,7 @@ class LineReader:
                     return
         else:
             for text, end in _pieces(self._decoded(stream, first, enc), "\r"):
-                data = (text + end).encode(enc.codec)  # type: ignore[arg-type]  # not None: text
+                data = (text + end).encode(enc.codec)
                 self._count(data, len(data))
                 yield Line(text)
                 given += 1
@@ -339,7 +347,7 @@ class LineReader:
         self.offset += size
         self.number += 1
 
-    def _decoded(self, stream: IO[bytes], first: bytes, enc: Encoding) -> Iterator[str]:
+    def _decoded(self, stream: ByteSource, first: bytes, enc: Encoding) -> Iterator[str]:
         """The text of a UTF-16 or UTF-32 stream from :attr:`offset` on, decoded a block at a time;
         bytes that do not decode are an :class:`InputError` giving their place in the file."""
         decoder = codecs.getincrementaldecoder(enc.codec)()  # type: ignore[arg-type]  # not None: text
@@ -357,7 +365,7 @@ class LineReader:
             block = more
 
 
-def _utf8_blocks(stream: IO[bytes], first: bytes) -> Iterator[bytes]:
+def _utf8_blocks(stream: ByteSource, first: bytes) -> Iterator[bytes]:
     """The bytes of ``stream`` a block at a time, ``first`` (bytes read already) before them."""
     if first:
         yield first

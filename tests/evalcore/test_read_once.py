@@ -209,7 +209,7 @@ def test_the_digest_is_the_digest_of_the_bytes(tmp_path):
     path.write_bytes(data)
     file = InputFile(path)
     assert [line.text for line in file.lines()] == ["één", "twee", "drie"]
-    assert file.checked.digest == hashlib.blake2b(data, digest_size=16).hexdigest()
+    assert file.checked is not None and file.checked.digest == hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 # ---- 4: many files -----------------------------------------------------------------------------------
@@ -334,6 +334,6 @@ def test_a_stream_answers_a_cr_line_at_once_and_reads_crlf_as_one_end():
     from mteval.stream import read_lines
 
     stream = _Arriving(b"1\tone\r", b"\n2\ttwo\r", b"3\tthree\n", b"4\tfour")
-    lines = read_lines(stream)
+    lines = read_lines(stream)  # type: ignore[arg-type]  # a stand-in for standard input
     assert next(lines) == b"1\tone" and stream.calls == 1  # no wait for what comes after the CR
     assert list(lines) == [b"2\ttwo", b"3\tthree", b"4\tfour"]  # before: CR-only lines were one line

@@ -134,12 +134,12 @@ def _other_byte_order(spec: dict) -> str | None:
     return data.decode("utf-16-be" if enc == "utf-16-le" else "utf-16-le", "surrogatepass")
 
 
-def canonical(spec: dict, lines: bool = False) -> dict | None:
+def canonical(spec: dict, line_based: bool = False) -> dict | None:
     """The plain file (UTF-8, ``\\n``, final newline, no control characters) that means what
-    ``spec`` means; None for random bytes, and for CR-only line ends unless the file is read as
-    ``lines`` (every line-based reader ends lines at LF, CRLF and CR alike; a text read whole keeps
+    ``spec`` means; None for random bytes, and for CR-only line ends unless the file is
+    ``line_based`` (every line-based reader ends lines at LF, CRLF and CR alike; a text read whole keeps
     its CRs)."""
-    if "raw" in spec or (spec.get("eol", "\n") == "\r" and not lines):
+    if "raw" in spec or (spec.get("eol", "\n") == "\r" and not line_based):
         return None
     swapped = _other_byte_order(spec)
     if swapped is not None:

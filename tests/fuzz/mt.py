@@ -123,8 +123,8 @@ def check_score(case: dict, workdir: Path) -> None:
     if case.get("stdin"):
         first[0], stdin = "-", data[0]
     out = check.run("mteval", _score_argv(refs, first, case, case["format"], case["segments"]), stdin)
-    twin = {"refs": [canonical(s, lines=True) for s in case["refs"]],
-            "hyps": [canonical(s, lines=True) for s in case["hyps"]]}
+    twin = {"refs": [canonical(s, line_based=True) for s in case["refs"]],
+            "hyps": [canonical(s, line_based=True) for s in case["hyps"]]}
     plain: dict[str, list[dict | None]] | None = twin
     if any(s is None for s in twin["refs"] + twin["hyps"]) or twin == {"refs": case["refs"], "hyps": case["hyps"]}:
         plain = None

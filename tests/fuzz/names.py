@@ -57,11 +57,11 @@ def plugin(name: str, package: str) -> Iterator[list[str]]:
         def _score_items(self, items):
             return [Score(1.0) for _ in items]
 
-    Plugin.name = name  # type: ignore[assignment]  # a plugin states its name
+    Plugin.name = name  # a plugin states its name
     Plugin.package = package
     Plugin.__module__, Plugin.__qualname__ = MODULE, "Plugin"  # where the registry finds it
     module = types.ModuleType(MODULE)
-    module.Plugin = Plugin  # type: ignore[attr-defined]
+    module.Plugin = Plugin  # type: ignore[attr-defined]  # a module made here
     sys.modules[MODULE] = module
     point = EntryPoint("fuzzed", f"{MODULE}:Plugin", specs.ENTRY_POINT_GROUP)
     real = specs.entry_points
@@ -100,7 +100,7 @@ def check_names(case: dict, workdir: Path) -> None:
             check.expect(any(repr(name) in m or "has no name" in m for m in messages), "bad-name-refused",
                          f"{name!r} was skipped without a warning naming it: {messages}")
             return
-        check.expect(names.get(name) is not None and names[name].plugin, "good-name-registered",
+        check.expect(name in names and bool(names[name].plugin), "good-name-registered",
                      f"{name!r} is a name, but the plugin was not registered: {messages}")
         _check_outputs(check, workdir, name, package)
 

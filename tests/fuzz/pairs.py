@@ -128,7 +128,7 @@ def check_pairs(case: dict, workdir: Path, resources: list[str]) -> None:
     name = "pairs.jsonl" if (case["jsonl"] if as_jsonl is None else as_jsonl) else "pairs.tsv"
     path = write(workdir, f"case/{name}", data)
     stdin = data if case.get("stdin") else b""
-    plain = canonical(case["spec"], lines=True)
+    plain = canonical(case["spec"], line_based=True)
     plain = None if plain == case["spec"] else plain
     lossless = not is_foreign(case["spec"])
     out = check.run("parapeval", _argv("-" if stdin else path, case, case["format"], resources), stdin)
