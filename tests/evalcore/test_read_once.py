@@ -280,6 +280,19 @@ def test_a_regular_file_may_be_named_twice(testset):
     check_distinct_streams([("-r", testset / "ref.txt"), ("-i", testset / "ref.txt")])
 
 
+def test_every_i_counts(testset, capsys):
+    """`-i a -i b` scored only b (argparse kept the last); a command of one input refuses a second."""
+    (testset / "hyp2.txt").write_text("\n".join(REFS) + "\n", "utf-8")
+    code, out, _ = _in_process(capsys, "-r", str(testset / "ref.txt"), "-i", str(testset / "hyp.txt"),
+                               "-i", str(testset / "hyp2.txt"))
+    assert code == 0 and [row.split("\t")[0] for row in out.splitlines()[1:]] == ["hyp.txt", "hyp2.txt"]
+    from summeval.cli import main
+
+    with pytest.raises(SystemExit) as refused:
+        main(["score", "-i", str(testset / "a.jsonl"), "-i", str(testset / "b.jsonl")])
+    assert refused.value.code == 2 and "-i is given twice" in capsys.readouterr().err
+
+
 # ---- 6: one line-end rule ------------------------------------------------------------------------------
 
 ENDINGS = {"LF": "\n", "CRLF": "\r\n", "CR": "\r"}
