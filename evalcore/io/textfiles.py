@@ -40,7 +40,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Protocol
+from typing import IO, NamedTuple, Protocol
 
 #: bytes sniffed to tell text from binary data and UTF-16 without a byte-order mark
 _SNIFF = 65536
@@ -272,8 +272,7 @@ class ByteSource(Protocol):
     def seek(self, offset: int, /) -> int: ...
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     """One line as :class:`LineReader` reads it: its text (or the :class:`LineError` where its
     bytes do not decode) and, in a UTF-8 file, its bytes without the line end (empty otherwise)."""
 
@@ -322,30 +321,64 @@ class LineReader:
             if self.offset:
                 stream.seek(self.offset)
             first = b""
-        given = 0
         if enc.codec == "utf-8":
-            blocks = _utf8_blocks(stream, first)
-            for raw, end in _pieces(blocks, b"\r"):
-                self._count(raw + end, len(raw) + len(end))
-                yield Line(_utf8_line(raw, self.name, self.number), raw)
-                given += 1
-                if given == limit:
-                    return
-        else:
-            for text, end in _pieces(self._decoded(stream, first, enc), "\r"):
-                data = (text + end).encode(enc.codec)
-                self._count(data, len(data))
-                yield Line(text)
-                given += 1
-                if given == limit:
-                    return
+            yield from self._utf8_lines(stream, first, limit)
+            return
+        given = 0
+        for text, end in _pieces(self._decoded(stream, first, enc), "\r"):
+            data = (text + end).encode(enc.codec)
+            self._digest.update(data)
+            self.offset += len(data)
+            self.number += 1
+            yield Line(text)
+            given += 1
+            if given == limit:
+                return
         self.done = True
 
-    def _count(self, data: bytes, size: int) -> None:
-        """A line read: its bytes (line end included) go into the digest and the offset."""
-        self._digest.update(data)
-        self.offset += size
-        self.number += 1
+    def _utf8_lines(self, stream: ByteSource, buffer: bytes, limit: int | None) -> Iterator[Line]:
+        """The lines of a UTF-8 stream (``buffer``: its bytes read already), a block at a time:
+        each block's complete lines are found in it one after the other and go into the digest
+        together (the part read, when the reading stops inside a block: a ``limit`` reached, or
+        the caller done)."""
+        given, eof, name = 0, False, self.name
+        number, offset, chunk, pos = self.number, self.offset, b"", 0
+        try:
+            while not eof:
+                block = stream.read(max(_BLOCK, len(buffer)))  # a line longer than a block: the reads grow
+                eof = not block
+                buffer += block
+                end = len(buffer) if eof else max(buffer.rfind(b"\n"), buffer.rfind(b"\r", 0, len(buffer) - 1)) + 1
+                chunk, buffer, pos = buffer[:end], buffer[end:], 0  # a CR closing the buffer may open a CRLF: it waits
+                crlf = b"\r" in chunk
+                ends = _EOL_BYTES.finditer(chunk) if crlf and b"\r" in chunk.replace(b"\r\n", b"") else None
+                while pos < len(chunk):
+                    if ends is not None:  # CR-only line ends among the others
+                        match = next(ends, None)
+                        stop, after = (match.start(), match.end()) if match else (len(chunk), len(chunk))
+                    else:  # LF, or LF and CRLF: the CR before an LF is the CRLF's
+                        stop = chunk.find(b"\n", pos)
+                        stop, after = (stop, stop + 1) if stop >= 0 else (len(chunk), len(chunk))
+                        if crlf and stop > pos and chunk[stop - 1] == 13:
+                            stop -= 1
+                    raw = chunk[pos:stop]
+                    number += 1
+                    offset += after - pos
+                    pos = after
+                    try:
+                        text: str | LineError = raw.decode("utf-8")
+                    except UnicodeDecodeError:
+                        text = _utf8_line(raw, name, number)
+                    yield Line(text, raw)
+                    given += 1
+                    if given == limit:
+                        return
+                self._digest.update(chunk)
+                chunk, pos = b"", 0
+            self.done = True
+        finally:  # where the reading stopped: the next reading starts there
+            self._digest.update(chunk[:pos])
+            self.number, self.offset = number, offset
 
     def _decoded(self, stream: ByteSource, first: bytes, enc: Encoding) -> Iterator[str]:
         """The text of a UTF-16 or UTF-32 stream from :attr:`offset` on, decoded a block at a time;
@@ -363,14 +396,6 @@ class LineReader:
             if text:
                 yield text
             block = more
-
-
-def _utf8_blocks(stream: ByteSource, first: bytes) -> Iterator[bytes]:
-    """The bytes of ``stream`` a block at a time, ``first`` (bytes read already) before them."""
-    if first:
-        yield first
-    while block := stream.read(_BLOCK):
-        yield block
 
 
 def _pieces(blocks, cr):
