@@ -350,3 +350,18 @@ def test_a_stream_answers_a_cr_line_at_once_and_reads_crlf_as_one_end():
     lines = read_lines(stream)  # type: ignore[arg-type]  # a stand-in for standard input
     assert next(lines) == b"1\tone" and stream.calls == 1  # no wait for what comes after the CR
     assert list(lines) == [b"2\ttwo", b"3\tthree", b"4\tfour"]  # before: CR-only lines were one line
+
+
+def test_the_row_spool_keeps_each_systems_rows_in_order_over_many_flushes(monkeypatch):
+    import io
+
+    import mteval.cli
+
+    monkeypatch.setattr(mteval.cli, "SPOOL_BYTES", 10)  # a flush every row or two
+    with mteval.cli.RowSpool() as spool:
+        for line in range(5):
+            for system in (3, 1, 2):
+                spool.write(system, f"s{system} line {line}\n")
+        out = io.StringIO()
+        spool.copy_to(out)
+    assert out.getvalue() == "".join(f"s{s} line {k}\n" for s in (1, 2, 3) for k in range(5))
