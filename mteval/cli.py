@@ -15,7 +15,6 @@ import argparse
 import functools
 import sys
 from pathlib import Path
-from typing import IO
 
 from evalcore.cli.convention import (
     EXIT_OK,
@@ -254,13 +253,14 @@ def check_sources(metrics: list, src: str | None) -> None:
 def _score(args) -> int:
     from contextlib import ExitStack
 
+    from evalcore.io.sources import check_distinct_streams
     from mteval.io import LineFile, check_aligned, iter_segments
     from mteval.report import to_json, to_jsonl, to_text, to_tsv
     from mteval.scoring import score_systems, significance
 
     output = check_output_path(args.output)
-    if args.input.count("-") > 1:
-        raise InputError("-i: standard input (-) can be given once")
+    check_distinct_streams([*(("-r", p) for p in args.reference), *(("-i", p) for p in args.input),
+                            *([("--src", args.src)] if args.src else [])])
     test = "bootstrap" if args.paired_bs else "randomization" if args.paired_ar else None
     if test and len(args.input) < 2:
         raise InputError(f"--paired-{'bs' if args.paired_bs else 'ar'} compares systems: give at least two -i files")
@@ -279,6 +279,8 @@ def _score(args) -> int:
             stack.callback(file.close)
             file.count()  # read through once: a file that cannot be read is refused before any output
         n_lines = check_aligned(files)
+        for file in files:
+            file.source.verify()  # a file changed since it was checked is refused before any output
         systems = [(name, h.path) for name, h in zip(_system_names(args.input), hyps)]
         signatures = signatures_of(metrics, len(refs))
         document = args.format in ("json", "table")  # rendered whole: they list the lines not scored
@@ -306,29 +308,72 @@ def _score(args) -> int:
 
 def _stream_segments(out, fmt: str, names: list[str], system_names: list[str], score) -> list:
     """Score, writing every line's JSONL or TSV row as soon as it is scored: the first system's
-    straight to ``out``, the others' to a temporary file each, copied after it in system order."""
-    import shutil
-    import tempfile
-    from contextlib import ExitStack
-
+    straight to ``out``, the others' to one temporary file (:class:`RowSpool`), copied after it
+    in system order."""
     from mteval.report import segment_jsonl, segment_tsv, tsv_segment_head
 
     row = segment_jsonl if fmt == "jsonl" else segment_tsv
     if fmt == "tsv":
         out.write(tsv_segment_head(names))
-    with ExitStack() as stack:
-        spools: dict[int, IO[str]] = {}
-
+    with RowSpool() as spool:
         def on_line(s: int, k: int, results) -> None:
-            if s and s not in spools:
-                spools[s] = stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8"))
-            (spools[s] if s else out).write(row(names, system_names[s], k, results))
+            text = row(names, system_names[s], k, results)
+            if s:
+                spool.write(s, text)
+            else:
+                out.write(text)
 
         results = score(keep=None, on_line=on_line)
-        for s in sorted(spools):
-            spools[s].seek(0)
-            shutil.copyfileobj(spools[s], out)
+        spool.copy_to(out)
     return results
+
+
+class RowSpool:
+    """The rows of many systems kept for later, in order per system, in ONE temporary file
+    (a file per system would take a file descriptor each: a thousand systems would pass the usual
+    limit of 1,024): rows wait in memory until :data:`SPOOL_BYTES` are held, then each system's go
+    to the file as one chunk whose place is noted."""
+
+    def __init__(self) -> None:
+        import tempfile
+
+        self._file = tempfile.TemporaryFile()
+        self._waiting: dict[int, list[bytes]] = {}
+        self._held = 0
+        self._chunks: dict[int, list[tuple[int, int]]] = {}
+
+    def __enter__(self) -> RowSpool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._file.close()
+
+    def write(self, system: int, text: str) -> None:
+        """Keep one row of ``system``."""
+        data = text.encode("utf-8")
+        self._waiting.setdefault(system, []).append(data)
+        self._held += len(data)
+        if self._held > SPOOL_BYTES:
+            self._flush()
+
+    def _flush(self) -> None:
+        for system, parts in self._waiting.items():
+            data = b"".join(parts)
+            self._chunks.setdefault(system, []).append((self._file.tell(), len(data)))
+            self._file.write(data)
+        self._waiting, self._held = {}, 0
+
+    def copy_to(self, out) -> None:
+        """Write every kept row to ``out``, system by system (in their numbers' order)."""
+        self._flush()
+        for system in sorted(self._chunks):
+            for offset, size in self._chunks[system]:
+                self._file.seek(offset)
+                out.write(self._file.read(size).decode("utf-8"))
+
+
+#: bytes of rows :class:`RowSpool` holds in memory before writing them out
+SPOOL_BYTES = 1 << 22
 
 
 # ---- correlate ----------------------------------------------------------------------------------

@@ -14,16 +14,12 @@ holds a file's lines for the commands that look lines up by number.
 
 from __future__ import annotations
 
-import contextlib
-import shutil
-import sys
-import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
 
-from evalcore.io.textfiles import InputError, LineError, iter_lines, shown
+from evalcore.io.sources import InputFile, lines_in_step
+from evalcore.io.textfiles import InputError, Line, LineError, shown
 from evalcore.metric import Item
 
 
@@ -54,14 +50,15 @@ class Segments:
 class LineFile:
     """One line-aligned input file, read a line at a time, never whole. Its lines are read twice:
     :meth:`count` reads them through first (checking the file by the input rule, so a file that
-    cannot be read or aligned is refused before any output), :meth:`rows` while scoring. Standard
-    input (``-``) is copied to a temporary file to be read twice; :meth:`close` removes it."""
+    cannot be read or aligned is refused before any output), :meth:`rows` while scoring. The
+    second reading reads what the first one checked (:class:`~evalcore.io.sources.InputFile`:
+    a stream is copied once to a temporary file, which :meth:`close` removes; a regular file that
+    changes in between is an error naming it)."""
 
     def __init__(self, path: str | Path, output: bool = False):
         self.path = str(path)
         self.output = output
-        self._stdin: IO[bytes] | None = None
-        self._count: int | None = None
+        self.source = InputFile(path)
 
     @property
     def name(self) -> str:
@@ -73,45 +70,30 @@ class LineFile:
     def count(self) -> int:
         """The number of lines; InputError for a file that is binary data, does not decode
         (UTF-16, UTF-32) or has no lines."""
-        if self._count is None:
-            self._count = sum(1 for _ in self.rows())
-            if not self._count:
-                raise InputError(f"{self.path}: no lines to score")
-        return self._count
+        if self.source.n_lines is None:
+            for _ in self.source.lines():
+                pass
+        if not self.source.n_lines:
+            raise InputError(f"{self.source.name}: no lines to score")
+        return self.source.n_lines
 
     def rows(self) -> Iterator[tuple[str | None, str]]:
         """``(text, "")`` for each line, or ``(None, why)`` naming ``file:line`` where it cannot be
         read (not UTF-8; empty, in a reference or source file)."""
-        with self._open() as stream:
-            for k, text in enumerate(iter_lines(stream, self.path)):
-                if isinstance(text, LineError):
-                    yield None, text.message
-                elif not text.strip() and not self.output:
-                    yield None, f"{self.path}:{k + 1}: empty line"
-                else:
-                    yield text, ""
+        for k, line in enumerate(self.source.lines()):
+            yield self.row(k, line)
 
-    @contextlib.contextmanager
-    def _open(self) -> Iterator[IO[bytes]]:
-        if self.path == "-":
-            if self._stdin is None:
-                self._stdin = tempfile.TemporaryFile()
-                shutil.copyfileobj(sys.stdin.buffer, self._stdin)
-            self._stdin.seek(0)
-            yield self._stdin
-            return
-        try:
-            stream = open(self.path, "rb")
-        except OSError as exc:
-            raise InputError(f"{self.path}: cannot be read ({exc.strerror})") from None
-        with stream:
-            yield stream
+    def row(self, k: int, line: Line) -> tuple[str | None, str]:
+        """Line ``k + 1`` as :meth:`rows` gives it."""
+        if isinstance(line.text, LineError):
+            return None, line.text.message
+        if not line.text.strip() and not self.output:
+            return None, f"{self.source.name}:{k + 1}: empty line"
+        return line.text, ""
 
     def close(self) -> None:
-        """Remove the copy of standard input, if any."""
-        if self._stdin is not None:
-            self._stdin.close()
-            self._stdin = None
+        """Remove the copy of a stream, if any."""
+        self.source.close()
 
 
 def read_segments(path: str | Path, output: bool = False) -> Segments:
@@ -125,7 +107,7 @@ def read_segments(path: str | Path, output: bool = False) -> Segments:
     finally:
         file.close()
     if not rows:
-        raise InputError(f"{file.path}: no lines to score")
+        raise InputError(f"{file.source.name}: no lines to score")
     return Segments(file.path, tuple(text for text, _ in rows), {k: why for k, (_, why) in enumerate(rows) if why})
 
 
@@ -173,18 +155,8 @@ def iter_segments(hypotheses: Sequence[LineFile], references: Sequence[LineFile]
 
 
 def _in_step(files: Sequence[LineFile]) -> Iterator[tuple[tuple[str | None, str], ...]]:
-    """A row of every file at a time; a file whose lines are no longer those counted (changed
-    while it was read) is an InputError, not a silent drop."""
-    n = len(files[0])
-    read = 0
-    try:
-        for rows in zip(*(f.rows() for f in files), strict=True):
-            read += 1
-            yield rows
-    except InputError:
-        raise
-    except ValueError:  # zip: one file ended before the others
-        read = -1
-    if read != n:
-        raise InputError(f"{', '.join(f.path for f in files)}: the files changed while they were read "
-                         f"(they had {n} lines each)")
+    """A row of every file at a time, the files opened one at a time a group of lines each
+    (:func:`~evalcore.io.sources.lines_in_step`); a file whose lines are no longer those counted
+    (changed while it was read) is an InputError naming it, not a silent drop."""
+    for k, lines in enumerate(lines_in_step([f.source for f in files])):
+        yield tuple(f.row(k, line) for f, line in zip(files, lines))

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import BinaryIO, TextIO
 
-from evalcore.io.textfiles import undecodable
+from evalcore.io.textfiles import arriving_lines, undecodable
 from evalcore.metric import InputLimits, Item, Metric, Score
 from mteval.io import Segments
 
@@ -64,10 +64,10 @@ class Streamer:
             self.metric.score_batch(items, self.limits)
 
     def answer(self, raw: bytes, number: int) -> str:
-        """The answer line (no newline) to input line ``number``."""
+        """The answer line (no newline) to input line ``number`` (``raw``: its bytes, no line end)."""
         where = f"stdin:{number}"
         try:
-            text = raw.removesuffix(b"\n").removesuffix(b"\r").decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             return f"{ERROR}\t{undecodable(where, raw, exc)}"
         if self.ids == "implicit":
@@ -119,14 +119,9 @@ def segment_number(text: str) -> int | None:
 
 
 def read_lines(stream: BinaryIO) -> Iterator[bytes]:
-    """Lines of a binary stream as they arrive (``readline``, never a read to the end). A UTF-8
-    byte-order mark opening the stream is dropped, as the input rule drops it from every file
+    """Lines of a binary stream as they arrive, by the input rule's line ends (LF, CRLF, CR;
+    :func:`~evalcore.io.textfiles.arriving_lines`), never a read to the end. A UTF-8 byte-order
+    mark opening the stream is dropped, as the input rule drops it from every file
     (``printf '\\xef\\xbb\\xbf1\\t...'``, a Windows tool's output, names segment 1)."""
-    first = True
-    while True:
-        line = stream.readline()
-        if not line:
-            return
-        if first:
-            line, first = line.removeprefix(codecs.BOM_UTF8), False
-        yield line
+    for number, line in enumerate(arriving_lines(stream)):
+        yield line.removeprefix(codecs.BOM_UTF8) if number == 0 else line

@@ -173,28 +173,24 @@ def _read_folder_or_summeval(args, max_chars: int | None):
     return read_summeval(args.summeval)
 
 
-def _stream_items(args, max_chars: int | None, stack: ExitStack) -> tuple[Callable[[], Iterable], int, set]:
-    """(a function giving the summaries one at a time, how many, the languages they name): a JSONL
-    input is checked through once (every error :func:`~evalcore.data.jsonl.read_jsonl` gives, before
-    any scoring) and read again as it is scored, so it is never held whole; standard input is
-    copied to a temporary file for the second reading. The other inputs are read whole."""
+def _stream_items(args, max_chars: int | None,
+                  stack: ExitStack) -> tuple[Callable[[], Iterable], int, set, Callable[[], None]]:
+    """(a function giving the summaries one at a time, how many, the languages they name, a check
+    to call before any output): a JSONL input is checked through once (every error
+    :func:`~evalcore.data.jsonl.read_jsonl` gives, before any scoring) and read again as it is
+    scored, so it is never held whole (:class:`~evalcore.io.sources.InputFile`: a stream is copied
+    once to a temporary file; a file that changes between the readings is an error naming it). The
+    other inputs are read whole."""
     from evalcore.data.jsonl import check_jsonl, iter_jsonl
+    from evalcore.io.sources import InputFile
 
     if _source(args) != "jsonl":
         items = _read_folder_or_summeval(args, max_chars)
-        return lambda: items, len(items), {item.lang for item in items}
+        return lambda: items, len(items), {item.lang for item in items}, lambda: None
     path = check_input_path(args.input)
-    source: str | Path | None = path
-    if path is None:
-        import shutil
-        import tempfile
-
-        spool = stack.enter_context(tempfile.NamedTemporaryFile(prefix="summeval-stdin-", suffix=".jsonl"))
-        shutil.copyfileobj(sys.stdin.buffer, spool)
-        spool.flush()
-        path, source = Path(spool.name), "<stdin>"
-    checked = check_jsonl(path, source)
-    return lambda: iter_jsonl(path, source), checked.n_items, set(checked.langs)
+    file = stack.enter_context(InputFile("-", "<stdin>") if path is None else InputFile(path, str(path)))
+    checked = check_jsonl(file)
+    return lambda: iter_jsonl(file), checked.n_items, set(checked.langs), file.verify
 
 
 def _metrics(args) -> list:
@@ -228,13 +224,14 @@ def _score(args) -> int:
     human = _read_human(args.human) if args.human else None
     limits = limits_of(args)
     with ExitStack() as stack:
-        items_of, n_items, langs = _stream_items(args, limits.max_chars, stack)
+        items_of, n_items, langs, verify = _stream_items(args, limits.max_chars, stack)
         if not args.lang and len(langs) == 1 and None not in langs:  # one language named by every line: sign with it
             args.lang = langs.pop()
         lang = args.lang
         metrics = _metrics(args)
         names = [m.name for m in metrics]
         signatures = {m.name: m.signature() for m in metrics}
+        verify()  # the input checked is the input scored: refused before any output when it changed
         items = (item if item.lang or not lang else replace(item, lang=lang) for item in items_of())
         stream = iter_results(items, metrics, jobs=args.jobs, progress=True, limits=limits, scheduler=args.scheduler,
                               total=n_items)

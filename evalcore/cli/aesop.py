@@ -29,10 +29,10 @@ def _setup(args: argparse.Namespace) -> int:
     if args.status:
         shown: set[str] = set()
         for family in families:
-            for step, done in status(family).items():
+            for step, state in status(family).items():
                 if step not in shown:
                     shown.add(step)
-                    print(f"{home_family(step):<8} {step:<14} {'built' if done else 'missing'}")
+                    print(f"{home_family(step):<8} {step:<14} {state}")
         print(f"cache: {cache_root()}", file=sys.stderr)
         return EXIT_OK
     for family in families:
@@ -50,7 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "message names; skips what is built and rebuilds what is damaged.")
     s.add_argument("family", nargs="*", metavar="FAMILY", help="wordnet, pem, mt or all (default: all)")
     s.add_argument("--status", action="store_true",
-                   help="list what is built (family that needs the step, step, built or missing) and exit")
+                   help="list what is built (family that needs the step, step, and built, missing or "
+                        "damaged: why; tables, LMs and manifests are read) and exit")
     s.add_argument("--debian", action="store_true",
                    help="print the Debian packages the families' builds need (space-separated) and exit")
     add_meta_evaluate(sub)

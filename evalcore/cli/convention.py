@@ -115,12 +115,24 @@ def add_limit_args(p: argparse.ArgumentParser, *, jobs: bool = True, scheduler: 
         add_scheduler_arg(p)
 
 
+class GivenOnce(argparse.Action):
+    """An option that takes one value and may be given once: a second ``-i`` is a usage error, not
+    the silent loss of the first input."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if getattr(namespace, self.dest, None) is not None:
+            first = getattr(namespace, self.dest)
+            parser.error(f"{option_string} is given twice: this command reads one input ({first} and {values})")
+        setattr(namespace, self.dest, values)
+
+
 def add_io_args(p: argparse.ArgumentParser, package: str | None, *, input_required: bool = False,
                 input_help: str = "", formats: Sequence[str] = FORMATS, default_metrics: Sequence[str] = (),
                 also: Sequence[str] = (), input_nargs: str | None = None) -> None:
     """The shared flags of a scoring subcommand (``input_nargs="+"``: several input files)."""
     add_metric_args(p, package, also=also, default_metrics=default_metrics)
     p.add_argument("-i", "--input", required=input_required, metavar="FILE", nargs=input_nargs,
+                   action="extend" if input_nargs == "+" else GivenOnce,  # `-i a -i b`: both, or refused
                    help=input_help or "input file, or - for standard input")
     add_output_args(p, formats)
     add_limit_args(p, scheduler=True)

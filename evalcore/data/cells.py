@@ -22,7 +22,7 @@ from evalcore.data.mtme import SegScores, is_avg_seg_scores, read_avg_seg_scores
 from evalcore.data.rose import is_rose, read_rose
 from evalcore.data.scores import read_score_json
 from evalcore.data.tac_manual import is_tac_manual, read_tac_manual
-from evalcore.io.textfiles import InputError, read_text
+from evalcore.io.textfiles import InputError, read_text, split_lines
 
 #: names of the column that says which input (document, segment) a row scores
 INPUT_FIELDS = ("input", "topic", "doc_id", "document", "item", "line", "seg_id", "segment")
@@ -115,7 +115,7 @@ def _summeval_judgments(path: Path) -> Cells:
 
 def _input_field(path: Path, text: str) -> str:
     """The input column a TSV/CSV header or the first JSON Lines object names."""
-    first = next((line for line in text.splitlines() if line.strip()), "")
+    first = next((line for line in split_lines(text) if line.strip()), "")
     if first.lstrip().startswith("{"):
         try:
             fields = list(json.loads(first))

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.data.records import SummaryItem
-from evalcore.io.textfiles import InputError, jsonl_objects, read_text
+from evalcore.io.textfiles import InputError, jsonl_objects, read_text, split_lines
 
 DIMENSIONS = ("coherence", "consistency", "fluency", "relevance")
 LICENCE = ("DialSummEval (Gao & Wan 2022) over SAMSum dialogues and summaries: CC BY-NC-ND 4.0, "
@@ -108,8 +108,7 @@ def read_judgments(path: Path) -> list[tuple[SummaryItem, str]]:
 def _lines(path: Path) -> list[str]:
     if not path.is_file():
         raise InputError(f"{path}: not found (upstream's models_eval_new folder is incomplete)")
-    lines = read_text(path).split("\n")
-    return lines[:-1] if lines and lines[-1] == "" else lines
+    return split_lines(read_text(path))
 
 
 def _metric_rows(folder: Path, model: str) -> list[dict[str, str]]:

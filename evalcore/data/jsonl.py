@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evalcore.data.records import SummaryItem, UniqueKeys, check_unique
+from evalcore.io.sources import InputFile
 from evalcore.io.textfiles import InputError, UnreadableText, json_id, jsonl_file_lines, jsonl_lines, read_bytes
 
 _ISO_639_1 = re.compile(r"[a-z]{2}")
@@ -36,13 +37,24 @@ def read_jsonl(path: str | Path) -> list[SummaryItem]:
     return items
 
 
-def iter_jsonl(path: str | Path, source: str | Path | None = None) -> Iterator[SummaryItem]:
+def iter_jsonl(file: InputFile | str | Path, source: str | Path | None = None) -> Iterator[SummaryItem]:
     """The items of a JSONL file one at a time, the file read a block at a time
-    (:func:`~evalcore.io.textfiles.jsonl_file_lines`; ``source`` names it in messages). Each line
-    is checked as :func:`read_jsonl` checks it; the whole-file checks (some summary, unique
-    (topic, system)) are :func:`check_jsonl`'s."""
-    for where, obj, problem in jsonl_file_lines(path, source):
-        yield _item(where, obj, problem)
+    (:func:`~evalcore.io.textfiles.jsonl_file_lines`; ``source`` names it in messages, for a path).
+    Each line is checked as :func:`read_jsonl` checks it; the whole-file checks (some summary,
+    unique (topic, system)) are :func:`check_jsonl`'s. An :class:`~evalcore.io.sources.InputFile`
+    read through before is read again as it was (a file that changed is an error naming it)."""
+    file = as_input(file, source)
+    with file.blamed():  # a line broken since the check is the file's change
+        for where, obj, problem in jsonl_file_lines(file.lines(), file.name):
+            yield _item(where, obj, problem)
+
+
+def as_input(file: InputFile | str | Path, source: str | Path | None = None) -> InputFile:
+    """``file`` as an :class:`~evalcore.io.sources.InputFile` named ``source`` (default: the path as
+    pathlib spells it)."""
+    if isinstance(file, InputFile):
+        return file
+    return InputFile(file, name=str(Path(file) if source is None else source))
 
 
 @dataclass(frozen=True)
@@ -54,22 +66,23 @@ class JsonlSummary:
     langs: frozenset[str | None]
 
 
-def check_jsonl(path: str | Path, source: str | Path | None = None) -> JsonlSummary:
+def check_jsonl(file: InputFile | str | Path, source: str | Path | None = None) -> JsonlSummary:
     """Read a JSONL file through once, raising the error :func:`read_jsonl` would (a bad line, no
-    summary, a duplicate (topic, system) naming both lines), holding a few bytes per summary."""
-    source = path if source is None else source
+    summary, a duplicate (topic, system) naming both lines), holding a few bytes per summary. An
+    :class:`~evalcore.io.sources.InputFile` records what it read, for its next reading."""
+    file = as_input(file, source)
     keys = UniqueKeys()
     langs: set[str | None] = set()
-    for item in iter_jsonl(path, source):
+    for item in iter_jsonl(file):
         keys.add(item.topic, item.system)
         langs.add(item.lang)
     if not len(keys):
-        raise InputError(f"{source}: no summaries in file")
+        raise InputError(f"{file.name}: no summaries in file")
     duplicate = keys.first_duplicate()
     if duplicate is not None:
         first, again = duplicate
         origins = {}
-        for k, item in enumerate(iter_jsonl(path, source)):  # the two lines' names: read again, only now
+        for k, item in enumerate(iter_jsonl(file)):  # the two lines' names: read again, only now
             if k in (first, again):
                 origins[k] = item
                 if len(origins) == 2:

@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.io.textfiles import InputError, read_text
+from evalcore.io.textfiles import InputError, read_text, split_lines
 
 SegScores = dict[tuple[str, int], float]  # (system, 1-based segment) -> score; missing ones absent
 AVG_SEG_HEADER = ["system", "mqm_avg_score", "seg_id"]
@@ -37,7 +37,7 @@ def _score(text: str, path: Path, number: int) -> float | None:
 
 def _lines(path: Path, fields: int) -> list[tuple[int, list[str]]]:
     out = []
-    for number, line in enumerate(read_text(path).split("\n"), 1):
+    for number, line in enumerate(split_lines(read_text(path)), 1):
         parts = line.split()
         if not parts:
             continue
@@ -97,7 +97,7 @@ def read_avg_seg_scores(path: str | Path) -> SegScores:
 
 def is_avg_seg_scores(path: str | Path) -> bool:
     """Whether a file starts with the avg_seg_scores header."""
-    first = next((line for line in read_text(path).split("\n") if line.strip()), "")
+    first = next((line for line in split_lines(read_text(path)) if line.strip()), "")
     return first.split() == AVG_SEG_HEADER
 
 

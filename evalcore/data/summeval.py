@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from evalcore.data.records import SummaryItem
-from evalcore.io.textfiles import InputError, read_text
+from evalcore.io.textfiles import InputError, read_text, split_lines
 
 DIMENSIONS = ("relevance", "coherence", "consistency", "fluency")
 
@@ -63,7 +63,7 @@ def _read_12sys(folder: Path) -> list[SummaryItem]:
     items = []
     for file in files:
         system = file.name.split("_")[0]
-        for number, line in enumerate(read_text(file).splitlines(), 1):
+        for number, line in enumerate(split_lines(read_text(file)), 1):
             if not line.strip():
                 continue
             try:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from evalcore.io.textfiles import InputError, read_text
+from evalcore.io.textfiles import InputError, read_text, split_lines
 
 Cells = dict[str, dict[tuple[str, str], float]]  # dimension -> {(system, topic): value}
 #: field count -> (column index, dimension) of the read columns
@@ -41,7 +41,7 @@ def read_tac_manual(path: str | Path) -> Cells:
     path = Path(path)
     expected = 10 if Path(path).name.split(".")[1] == "peer" else 8
     out: Cells = {}
-    for number, line in enumerate(read_text(path).split("\n"), 1):
+    for number, line in enumerate(split_lines(read_text(path)), 1):
         fields = line.split()
         if not fields:
             continue

@@ -22,19 +22,25 @@ Every file is read as bytes and its encoding detected and named before any decod
 
 A NUL byte in a line of text is not binary data: it is a control character, which the metric
 input rule (:mod:`evalcore.metric.inputs`) removes, with a note, like any other.
+
+Lines end at LF, CRLF or CR, and nothing else, in every reader (:class:`LineReader`,
+:func:`split_lines`, :func:`arriving_lines`). Reading a file twice safely (streams copied once,
+files that change refused) is :mod:`evalcore.io.sources`.
 """
 
 from __future__ import annotations
 
 import codecs
+import hashlib
+import io
 import json
 import re
 import sys
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple, Protocol
 
 #: bytes sniffed to tell text from binary data and UTF-16 without a byte-order mark
 _SNIFF = 65536
@@ -224,21 +230,27 @@ def _not_valid(name: str | Path, enc: Encoding, reason: str, at: int) -> InputEr
     return InputError(f"{name}: not valid {enc.name} ({reason} at byte {at})")
 
 
+#: the line ends of every line-based file, in every command: LF, CRLF and CR (a CR before an LF
+#: is the CRLF's). Nothing else ends a line: U+2028, NEL, form feed and vertical tab are text.
+_EOL_BYTES = re.compile(rb"\r\n|\r|\n")
+_EOL_TEXT = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` by the line-end rule (LF, CRLF, CR; the empty piece after a final
+    line end dropped: it ends a line, adds none)."""
+    return _final_dropped(_EOL_TEXT.split(text))
+
+
 def decode_lines(data: bytes, name: str | Path) -> list[str | LineError]:
-    """The lines of ``data`` (line ends and a final empty line dropped), each a text or a
-    :class:`LineError` where its bytes do not decode; binary data is an :class:`InputError`."""
-    enc = detect_encoding(data)
-    if enc.codec is None:
-        raise _binary(name)
-    if enc.codec != "utf-8":
-        return [line.removesuffix("\r") for line in _final_dropped(decode_text(data, name).split("\n"))]
-    return [_utf8_line(raw, name, number) for number, raw in enumerate(_final_dropped(data[enc.bom:].split(b"\n")), 1)]
+    """The lines of ``data`` (line ends, LF, CRLF or CR, and a final empty line dropped), each a
+    text or a :class:`LineError` where its bytes do not decode; binary data is an :class:`InputError`."""
+    return list(iter_lines(io.BytesIO(data), name))
 
 
 def _utf8_line(raw: bytes, name: str | Path, number: int) -> str | LineError:
-    """Line ``number`` of a UTF-8 file (its line end, LF or CRLF, removed or not), or the
-    :class:`LineError` naming it where its bytes do not decode."""
-    raw = raw.removesuffix(b"\n").removesuffix(b"\r")
+    """Line ``number`` of a UTF-8 file (its line end removed), or the :class:`LineError` naming it
+    where its bytes do not decode."""
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -248,56 +260,190 @@ def _utf8_line(raw: bytes, name: str | Path, number: int) -> str | LineError:
 #: bytes of a file that decide its encoding (:func:`detect_encoding` reads no further): the longest
 #: byte-order mark, the sniffed bytes and one more, which says whether the sniff cut the file
 _HEAD = 4 + _SNIFF + 1
-#: bytes decoded at a time from a UTF-16 or UTF-32 file
+#: bytes read (and, for UTF-16 and UTF-32, decoded) at a time
 _BLOCK = 1 << 16
 
 
-def iter_lines(stream: IO[bytes], name: str | Path) -> Iterator[str | LineError]:
-    """The lines :func:`decode_lines` gives for the bytes of ``stream``, read a line (UTF-8) or a
-    block (UTF-16, UTF-32) at a time, so a file of any length takes the memory of its longest line.
-    The encoding is detected from the file's head, as from the whole file; binary data, or a UTF-16
-    or UTF-32 file whose bytes stop decoding, is an :class:`InputError` naming ``name``, raised
-    when that is met (callers that must refuse a file before any output read it through once)."""
-    head = stream.read(_HEAD)
-    enc = detect_encoding(head)
-    if enc.codec is None:
-        raise _binary(name)
-    if enc.codec == "utf-8":
-        first, newline, rest = head[enc.bom:].rpartition(b"\n")
-        pieces = first.split(b"\n") if newline else []
-        tail = rest + stream.readline()
-        number = 0
-        for number, raw in enumerate(pieces, 1):
-            yield _utf8_line(raw, name, number)
-        while tail:
-            number += 1
-            yield _utf8_line(tail, name, number)
-            tail = stream.readline()
-        return
-    yield from _decoded_lines(stream, head, enc, name)
+class ByteSource(Protocol):
+    """What :class:`LineReader` reads: bytes a block at a time, from a place it seeks to."""
+
+    def read(self, n: int = -1, /) -> bytes: ...
+
+    def seek(self, offset: int, /) -> int: ...
 
 
-def _decoded_lines(stream: IO[bytes], head: bytes, enc: Encoding, name: str | Path) -> Iterator[str]:
-    """The lines of a UTF-16 or UTF-32 stream whose first bytes are ``head``, decoded a block at a
-    time; bytes that do not decode are an :class:`InputError` giving their place in the file."""
-    decoder = codecs.getincrementaldecoder(enc.codec)()  # type: ignore[arg-type]  # not None: text
-    block, fed, text = head[enc.bom:], enc.bom, ""
-    while True:
-        more = stream.read(_BLOCK)
-        waiting = len(decoder.getstate()[0])  # bytes fed before that await the rest of their character
+class Line(NamedTuple):
+    """One line as :class:`LineReader` reads it: its text (or the :class:`LineError` where its
+    bytes do not decode) and, in a UTF-8 file, its bytes without the line end (empty otherwise)."""
+
+    text: str | LineError
+    raw: bytes = b""
+
+
+class LineReader:
+    """Reads the lines of one file by the input rule, from where it stands: it keeps the byte
+    offset and number of the next line, the encoding the file's head named, and a digest of the
+    bytes read so far (BLAKE2b; after a whole file, the digest of its bytes). So a file can be read
+    a group of lines at a time, closed and reopened in between (:meth:`lines` of a stream seeks to
+    :attr:`offset`), and a second reading can be compared with the first."""
+
+    def __init__(self, name: str | Path):
+        self.name = name
+        self.encoding: Encoding | None = None
+        self.offset = 0
+        self.number = 0
+        self.done = False
+        self._digest = hashlib.blake2b(digest_size=16)
+
+    @property
+    def digest(self) -> str:
+        """The digest of the bytes read so far (hex)."""
+        return self._digest.hexdigest()
+
+    def lines(self, stream: ByteSource, limit: int | None = None) -> Iterator[Line]:
+        """The next lines of ``stream`` (at most ``limit``), each counted as it is given; the
+        encoding is detected from the head when the reader stands at the start. Binary data, or a
+        UTF-16 or UTF-32 file whose bytes stop decoding, is an :class:`InputError` naming the file,
+        raised when that is met (callers that must refuse a file before any output read it
+        through once first)."""
+        if self.done or limit == 0:
+            return
+        if self.encoding is None:
+            head = stream.read(_HEAD)
+            self.encoding = enc = detect_encoding(head)
+            if enc.codec is None:
+                raise _binary(self.name)
+            self.offset = enc.bom
+            self._digest.update(head[:enc.bom])
+            first = head[enc.bom:]
+        else:
+            enc = self.encoding
+            if self.offset:
+                stream.seek(self.offset)
+            first = b""
+        if enc.codec == "utf-8":
+            yield from self._utf8_lines(stream, first, limit)
+            return
+        given = 0
+        for text, end in _pieces(self._decoded(stream, first, enc), "\r"):
+            data = (text + end).encode(enc.codec)
+            self._digest.update(data)
+            self.offset += len(data)
+            self.number += 1
+            yield Line(text)
+            given += 1
+            if given == limit:
+                return
+        self.done = True
+
+    def _utf8_lines(self, stream: ByteSource, buffer: bytes, limit: int | None) -> Iterator[Line]:
+        """The lines of a UTF-8 stream (``buffer``: its bytes read already), a block at a time:
+        each block's complete lines are found in it one after the other and go into the digest
+        together (the part read, when the reading stops inside a block: a ``limit`` reached, or
+        the caller done)."""
+        given, eof, name = 0, False, self.name
+        number, offset, chunk, pos = self.number, self.offset, b"", 0
         try:
-            text += decoder.decode(block, final=not more)
-        except UnicodeDecodeError as exc:
-            raise _not_valid(name, enc, exc.reason, fed - waiting + exc.start) from None
-        fed += len(block)
-        *lines, text = text.split("\n")
-        for line in lines:
-            yield line.removesuffix("\r")
-        if not more:
-            break
-        block = more
-    if text:
-        yield text.removesuffix("\r")
+            while not eof:
+                block = stream.read(max(_BLOCK, len(buffer)))  # a line longer than a block: the reads grow
+                eof = not block
+                buffer += block
+                end = len(buffer) if eof else max(buffer.rfind(b"\n"), buffer.rfind(b"\r", 0, len(buffer) - 1)) + 1
+                chunk, buffer, pos = buffer[:end], buffer[end:], 0  # a CR closing the buffer may open a CRLF: it waits
+                crlf = b"\r" in chunk
+                ends = _EOL_BYTES.finditer(chunk) if crlf and b"\r" in chunk.replace(b"\r\n", b"") else None
+                while pos < len(chunk):
+                    if ends is not None:  # CR-only line ends among the others
+                        match = next(ends, None)
+                        stop, after = (match.start(), match.end()) if match else (len(chunk), len(chunk))
+                    else:  # LF, or LF and CRLF: the CR before an LF is the CRLF's
+                        stop = chunk.find(b"\n", pos)
+                        stop, after = (stop, stop + 1) if stop >= 0 else (len(chunk), len(chunk))
+                        if crlf and stop > pos and chunk[stop - 1] == 13:
+                            stop -= 1
+                    raw = chunk[pos:stop]
+                    number += 1
+                    offset += after - pos
+                    pos = after
+                    try:
+                        text: str | LineError = raw.decode("utf-8")
+                    except UnicodeDecodeError:
+                        text = _utf8_line(raw, name, number)
+                    yield Line(text, raw)
+                    given += 1
+                    if given == limit:
+                        return
+                self._digest.update(chunk)
+                chunk, pos = b"", 0
+            self.done = True
+        finally:  # where the reading stopped: the next reading starts there
+            self._digest.update(chunk[:pos])
+            self.number, self.offset = number, offset
+
+    def _decoded(self, stream: ByteSource, first: bytes, enc: Encoding) -> Iterator[str]:
+        """The text of a UTF-16 or UTF-32 stream from :attr:`offset` on, decoded a block at a time;
+        bytes that do not decode are an :class:`InputError` giving their place in the file."""
+        decoder = codecs.getincrementaldecoder(enc.codec)()  # type: ignore[arg-type]  # not None: text
+        block, fed = first or stream.read(_BLOCK), self.offset
+        while block:
+            more = stream.read(_BLOCK)
+            waiting = len(decoder.getstate()[0])  # bytes fed before that await the rest of their character
+            try:
+                text = decoder.decode(block, final=not more)
+            except UnicodeDecodeError as exc:
+                raise _not_valid(self.name, enc, exc.reason, fed - waiting + exc.start) from None
+            fed += len(block)
+            if text:
+                yield text
+            block = more
+
+
+def _pieces(blocks, cr):
+    """``(line, line end)`` for the lines of a text or bytes given a block at a time, split by the
+    line-end rule (LF, CRLF, CR); a CR closing a block waits for the next block, which may open
+    with the LF of its CRLF. The last line's end is empty when the text does not end with one."""
+    buffer = cr[:0]
+    for block in blocks:
+        buffer, scan, pos = buffer + block, max(len(buffer) - 1, 0), 0
+        while (match := _eol(buffer, scan)) is not None and not (match.end() == len(buffer) and match.group() == cr):
+            yield buffer[pos:match.start()], match.group()
+            pos = scan = match.end()
+        buffer = buffer[pos:]
+    if buffer:
+        closing = buffer.endswith(cr)
+        yield (buffer[:-1], cr) if closing else (buffer, cr[:0])
+
+
+def _eol(buffer, start: int):
+    """The first line end of ``buffer`` (bytes or text) from ``start`` on, or None."""
+    return (_EOL_BYTES if isinstance(buffer, bytes) else _EOL_TEXT).search(buffer, start)
+
+
+def arriving_lines(stream: IO[bytes]) -> Iterator[bytes]:
+    """The lines of a byte stream as they arrive, by the line-end rule, without their line ends:
+    what an interactive reader (``mteval stream``) needs. A line ended by a CR is given at once,
+    and an LF that then comes first is skipped (the rest of its CRLF), so no line waits for input
+    beyond its end."""
+    read = stream.read1 if hasattr(stream, "read1") else stream.read
+    buffer, after_cr = b"", False
+    while block := read(_BLOCK):
+        if after_cr and block.startswith(b"\n"):
+            block = block[1:]
+        buffer += block
+        pos = 0
+        for match in _EOL_BYTES.finditer(buffer):
+            yield buffer[pos:match.start()]
+            pos = match.end()
+        after_cr, buffer = buffer.endswith(b"\r"), buffer[pos:]
+    if buffer:
+        yield buffer
+
+
+def iter_lines(stream: IO[bytes], name: str | Path) -> Iterator[str | LineError]:
+    """The lines :func:`decode_lines` gives for the bytes of ``stream``, read a block at a time, so
+    a file of any length takes the memory of its longest line (:class:`LineReader`)."""
+    for line in LineReader(name).lines(stream):
+        yield line.text
 
 
 def _final_dropped(lines: list):
@@ -335,18 +481,15 @@ def jsonl_lines(data: bytes, source: str | Path):
     the encoding guess); such a line's object is read with those bytes replaced, so its fields
     still name the item it stands for. A line that is not a JSON object is an :class:`InputError`
     naming ``source:line``."""
-    lines = decode_lines(data, source)
-    raw = data.removeprefix(codecs.BOM_UTF8).split(b"\n") if any(isinstance(x, LineError) for x in lines) else []
+    return jsonl_file_lines(LineReader(source).lines(io.BytesIO(data)), source)
+
+
+def jsonl_file_lines(lines: Iterable[Line], source: str | Path):
+    """:func:`jsonl_lines` of the :class:`Line` s of a file read a block at a time
+    (:meth:`LineReader.lines`, :meth:`evalcore.io.sources.InputFile.lines`), so a long file is never
+    held whole: the same objects and the same errors (``source`` names the file in them)."""
     for number, line in enumerate(lines, 1):
-        yield from _jsonl_line(line, raw[number - 1] if isinstance(line, LineError) else b"", f"{source}:{number}")
-
-
-def jsonl_file_lines(path: str | Path, source: str | Path | None = None):
-    """:func:`jsonl_lines` of a file read a block at a time, so a long file is never held whole:
-    the same objects and the same errors (``source`` names the file in them; default ``path``)."""
-    source = path if source is None else source
-    for number, (line, raw) in enumerate(file_lines(path, source), 1):
-        yield from _jsonl_line(line, raw, f"{source}:{number}")
+        yield from _jsonl_line(line.text, line.raw, f"{source}:{number}")
 
 
 def _jsonl_line(line: str | LineError, raw: bytes, where: str):
@@ -364,52 +507,15 @@ def _jsonl_line(line: str | LineError, raw: bytes, where: str):
         yield where, obj, problem
 
 
-def file_lines(path: str | Path, name: str | Path):
-    """:func:`decode_lines` of a file read a block at a time: ``(line, raw)`` per line, ``raw``
-    being a UTF-8 file's line bytes (CR kept, as :func:`jsonl_lines` reads an undecodable line) and
-    empty for the other encodings. The encoding is detected from the file's head, which is all
-    :func:`detect_encoding` reads; bytes that do not decode in a UTF-16 or UTF-32 file are the
-    error :func:`decode_text` gives for the whole file (read whole only then, for its message)."""
-    try:
-        stream = Path(path).open("rb")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
-    with stream:
-        enc = detect_encoding(stream.read(_SNIFF + 8))  # every byte-order mark and the sniffed bytes, and one more
-        if enc.codec is None:
-            raise _binary(name)
-        stream.seek(enc.bom)
-        if enc.codec == "utf-8":
-            for number, raw in enumerate(stream, 1):
-                yield _utf8_line(raw, name, number), raw.removesuffix(b"\n")
-            return
-        if not _decodes(stream, enc.codec):
-            decode_text(read_bytes(path), name)  # raises the whole file's error, before any line
-        stream.seek(0)
-        for text in _decoded_lines(stream, stream.read(enc.bom), enc, name):
-            yield text, b""
-
-
-def _decodes(stream, codec: str) -> bool:
-    """Whether the rest of a binary ``stream`` decodes with ``codec`` (read a block at a time)."""
-    decoder = codecs.getincrementaldecoder(codec)()
-    try:
-        while block := stream.read(_BLOCK):
-            decoder.decode(block)
-        decoder.decode(b"", final=True)
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
 def jsonl_objects(text: str, source: str | Path, numbered: bool = True):
     """``(file:line, object)`` for every non-blank line of a JSON Lines text; a line that is not
     valid JSON or not a JSON object is an :class:`InputError` naming ``source:line`` (``source``
-    alone when not ``numbered``: it names the line already). Lines end at newlines only: a
-    U+2028 that ``json.dumps(..., ensure_ascii=False)`` leaves inside a string ends no line. A raw
+    alone when not ``numbered``: it names the line already). Lines end by the line-end rule (LF,
+    CRLF, CR; :func:`split_lines`): a U+2028 that ``json.dumps(..., ensure_ascii=False)`` leaves
+    inside a string ends no line. A raw
     control character inside a string (a NUL, an escape code, which strict JSON refuses) is read as
     part of it: the metric input rule removes it from the text, with a note, as from any text."""
-    for number, line in enumerate(text.split("\n"), 1):
+    for number, line in enumerate(split_lines(text), 1):
         if not line.strip():
             continue
         where = f"{source}:{number}" if numbered else str(source)

@@ -37,9 +37,43 @@ def score_metric(metric: Metric, items: Sequence[Item], limits: InputLimits | No
     return results
 
 
+def check_distinct_names(metrics: Sequence[Metric]) -> None:
+    """Refuse two differently configured metrics under one name in one run (ValueError naming the
+    name and what differs): results are keyed by name, so one would overwrite the other.
+    ``TeslaS()`` and ``TeslaS(alpha=0.2)`` are both ``tesla-s`` (no registered name states alpha:
+    the registry's bracket names mark only the values a registered configuration states). The same
+    configuration given twice is one metric, scored under its name."""
+    seen: dict[str, Metric] = {}
+    for metric in metrics:
+        first = seen.setdefault(metric.name, metric)
+        if first is metric:
+            continue
+        a, b = _configuration(first), _configuration(metric)
+        if type(first) is type(metric) and a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a):
+            continue
+        differing = sorted(k for k in a.keys() | b.keys() if k not in a or k not in b or not _equal(a[k], b[k]))
+        what = ", ".join(f"{k}={a.get(k, '-')!r} and {b.get(k, '-')!r}" for k in differing) or \
+            f"classes {type(first).__qualname__} and {type(metric).__qualname__}"
+        raise ValueError(f"two metrics of one run are both named {metric.name!r} but configured differently ({what}): "
+                         "their values would share one name, one lost. Register a name for each configuration "
+                         "(docs/adding-a-metric.md) or score them in separate runs")
+
+
+def _configuration(metric: Metric) -> dict[str, object]:
+    return {k: getattr(metric, k) for k in metric._param_names() if hasattr(metric, k)}
+
+
+def _equal(a: object, b: object) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - array-valued parameters: equal only when one object
+        return a is b
+
+
 def score_chunk(metrics: Sequence[Metric], items: Sequence[Item],
                 limits: InputLimits | None = None) -> list[dict[str, Result]]:
-    """For each item, metric name -> Score or ErrorRecord."""
+    """For each item, metric name -> Score or ErrorRecord (:func:`check_distinct_names` first)."""
+    check_distinct_names(metrics)
     per_metric = {m.name: score_metric(m, items, limits) for m in metrics}
     return [{name: results[k] for name, results in per_metric.items()} for k in range(len(items))]
 
@@ -109,6 +143,7 @@ def iter_batches(metrics: Sequence[Metric], batches: Iterable[tuple[Tag, Sequenc
     on, so neither the batches nor their results pile up. ``total``: items, for the progress bar."""
     from evalcore.run.progress import bar
 
+    check_distinct_names(metrics)
     limits = limits or InputLimits.from_env()
     batches = iter(batches)
     first = list(itertools.islice(batches, 2))  # one batch is scored here: no workers to start

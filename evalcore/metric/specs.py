@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import re
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -30,6 +31,34 @@ SUITE_DISTRIBUTION = "aesop-eval"
 
 class PluginWarning(UserWarning):
     """A metric entry point was skipped (it failed to load, or announces no usable metric)."""
+
+
+#: a metric name: lower-case ASCII words of letters and digits joined by ``-`` or ``_`` (no space,
+#: tab, bracket, dot or comma: the name is a TSV and CSV column, a ``-m`` argument, a JSON key,
+#: and brackets name configurations, dots a metric's components in ``parapeval``'s columns)
+METRIC_NAME = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+#: the longest metric name
+MAX_NAME = 64
+#: names the commands' outputs or options use for something else: columns of the TSV and JSON
+#: outputs (``system``, ``errors``, ``lines``...) and ``-m all``
+RESERVED_NAMES = frozenset({
+    "all", "topic", "system", "systems", "item", "items", "line", "lines", "lines_scored", "complete", "error",
+    "errors", "path", "scores", "scored", "partial_scores", "incomplete", "empty_lines", "components", "notes",
+    "signature", "summaries", "segments", "significance", "rank", "n", "id", "summary", "references", "lang",
+    "human", "original", "paraphrase", "candidate", "source", "reference", "text"})
+
+
+def name_problem(name: object) -> str | None:
+    """Why ``name`` cannot be a metric's registered name (a reserved column, characters a TSV
+    header or ``-m`` cannot carry), or None when it can."""
+    if not isinstance(name, str) or not name:
+        return "a metric name must be a non-empty string"
+    if not METRIC_NAME.fullmatch(name) or len(name) > MAX_NAME:
+        return (f"{name!r} is not a metric name: lower-case ASCII letters and digits, words joined by - or _, "
+                f"at most {MAX_NAME} characters (no space, tab, bracket, dot or comma)")
+    if name in RESERVED_NAMES:
+        return f"{name!r} is a column or word the outputs use already (reserved: {', '.join(sorted(RESERVED_NAMES))})"
+    return None
 
 
 @dataclass(frozen=True)
@@ -126,6 +155,11 @@ def _tables() -> dict[str, MetricSpec]:
                           stacklevel=2)
             continue
         for name, s in entries.items():
+            problem = name_problem(name)
+            if problem:
+                warnings.warn(f"metric {name!r} of entry point {where} is skipped: {problem}", PluginWarning,
+                              stacklevel=2)
+                continue
             if name in table:
                 warnings.warn(f"metric {name!r} of entry point {where} is skipped: {table[name].plugin or 'the suite'}"
                               " registers that name already", PluginWarning, stacklevel=2)

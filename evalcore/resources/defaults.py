@@ -24,7 +24,7 @@ from evalcore.resources.inputs import (
     DebianInput,
     catalog_record,
     manifest,
-    manifest_path,
+    manifest_problem,
     npm_record,
     read_package,
     write_manifest,
@@ -130,9 +130,7 @@ def _table_problem(path: Path) -> str | None:
 
     if not path.is_file():
         return "absent"
-    if not manifest_path(path).is_file():
-        return "its manifest is missing"
-    return store_problem(path)
+    return manifest_problem(path) or store_problem(path)
 
 
 def build_phrase_tables(log: Callable[[str], None] = print, pivots: Sequence[str] = DEFAULT_PIVOTS,
@@ -171,7 +169,7 @@ def _present(lm: Path, what: str, log: Callable[[str], None]) -> bool:
 
     if not lm.is_file():
         return False
-    problem = lm_problem(lm) or (None if manifest_path(lm).is_file() else "its manifest is missing")
+    problem = lm_problem(lm) or manifest_problem(lm)
     log(f"{what}: present ({lm})" if problem is None else f"{what}: {problem}; rebuilding it")
     return problem is None
 

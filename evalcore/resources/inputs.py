@@ -218,6 +218,23 @@ def manifest_path(resource: Path) -> Path:
     return resource.with_name(f"{resource.stem}.manifest.json")
 
 
+def manifest_problem(resource: Path) -> str | None:
+    """Why the manifest of a built resource cannot vouch for it (missing, empty, not JSON, its
+    digest not that of its content), or None when it is sound."""
+    path = manifest_path(resource)
+    try:
+        content = json.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        return "its manifest is missing"
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return f"its manifest {path} is empty or damaged (not JSON)"
+    if not isinstance(content, dict) or not {"facts", "inputs", "digest"} <= content.keys():
+        return f"its manifest {path} is damaged (no facts, inputs or digest)"
+    if manifest(content["inputs"], **content["facts"])["digest"] != content["digest"]:
+        return f"its manifest {path} is damaged (its digest is not that of its content)"
+    return None
+
+
 def write_manifest(resource: Path, content: dict) -> Path:
     """Write the manifest of ``resource`` beside it (atomically)."""
     from evalcore.io.persist import atomic_write

@@ -151,13 +151,23 @@ def build_bible_lm(progress: BuildProgress) -> Path:
 @dataclass(frozen=True)
 class Step:
     """One build step: its name, the Debian packages it needs, the builder (which reports to the
-    build's progress), whether it is done, and how many parts its progress bar counts."""
+    build's progress), whether it is done (cheap: its files are there), how many parts its progress
+    bar counts, and why what it built is not sound (reads it: a truncated table or LM, a damaged
+    manifest; None when sound), for ``--status``."""
 
     name: str
     debian: tuple[str, ...]
     build: Callable[[BuildProgress], Path]
     done: Callable[[], bool]
     parts: int = 1
+    problem: Callable[[], str | None] | None = None
+
+    def state(self) -> str:
+        """What ``aesop-eval setup --status`` says of the step: built, missing, or damaged and why."""
+        if not self.done():
+            return "missing"
+        problem = self.problem() if self.problem else None
+        return f"damaged: {problem}" if problem else "built"
 
 
 def _built(resource: Path) -> bool:
@@ -165,6 +175,28 @@ def _built(resource: Path) -> bool:
     from evalcore.resources.inputs import manifest_path
 
     return resource.is_file() and manifest_path(resource).is_file()
+
+
+def _resource_problem(resource: Path, what: str) -> str | None:
+    """Why a built default table (``what`` = "table") or LM ("lm") is not sound: the file does not
+    open or is damaged, or its manifest is empty or damaged; None when sound."""
+    from evalcore.resources.inputs import manifest_problem
+
+    if what == "table":
+        from evalcore.bpng.store import store_problem
+
+        problem = store_problem(resource)
+    else:
+        from evalcore.extras import is_installed
+        from evalcore.resources.lm import lm_problem
+
+        problem = lm_problem(resource) if is_installed("pem") else None  # unread without kenlm
+    problem = problem or manifest_problem(resource)
+    return f"{resource.name}: {problem}" if problem else None
+
+
+def _first_problem(resources: list[tuple[Path, str]]) -> str | None:
+    return next((p for p in (_resource_problem(r, what) for r, what in resources) if p), None)
 
 
 def _eflomal_built() -> bool:
@@ -192,9 +224,12 @@ def _steps() -> dict[str, Step]:
         "brown": Step("brown", NPM_DEBIAN, install_brown, lambda: brown_dir().is_dir()),
         "eflomal": Step("eflomal", ("gcc",), build_seeded_eflomal, _eflomal_built),
         "phrase-tables": Step("phrase-tables", CATALOG_DEBIAN + BIBLE_DEBIAN, build_tables,
-                              lambda: all(_built(phrase_table_path(p)) for p in DEFAULT_PIVOTS), len(DEFAULT_PIVOTS)),
-        "brown-lm": Step("brown-lm", (), build_brown_lm, lambda: _built(lm_path())),
-        "bible-lm": Step("bible-lm", BIBLE_DEBIAN, build_bible_lm, lambda: _built(bible_lm_path())),
+                              lambda: all(_built(phrase_table_path(p)) for p in DEFAULT_PIVOTS), len(DEFAULT_PIVOTS),
+                              lambda: _first_problem([(phrase_table_path(p), "table") for p in DEFAULT_PIVOTS])),
+        "brown-lm": Step("brown-lm", (), build_brown_lm, lambda: _built(lm_path()), 1,
+                         lambda: _first_problem([(lm_path(), "lm")])),
+        "bible-lm": Step("bible-lm", BIBLE_DEBIAN, build_bible_lm, lambda: _built(bible_lm_path()), 1,
+                         lambda: _first_problem([(bible_lm_path(), "lm")])),
     }
 
 
@@ -229,9 +264,11 @@ def home_family(step: str) -> str:
     return next(family for family, names in FAMILIES.items() if step in names)
 
 
-def status(family: str = "all") -> dict[str, bool]:
-    """Step name -> whether it is built (reads only the cache: needs no extra)."""
-    return {step.name: step.done() for step in family_steps(family)}
+def status(family: str = "all") -> dict[str, str]:
+    """Step name -> "built", "missing" or "damaged: why" (:meth:`Step.state`: reads what was
+    built, the tables, LMs and manifests, so a truncated file or an emptied manifest is not
+    "built"; reads only the cache and needs no extra: an LM is read when kenlm is installed)."""
+    return {step.name: step.state() for step in family_steps(family)}
 
 
 def _lock_file() -> tuple[Path, IO[str]]:

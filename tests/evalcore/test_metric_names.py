@@ -1,90 +1,97 @@
-"""A metric's name is stated once, by the registry: instances are named by the registered
-configuration they have, configurations no spec states by the nearest one and what differs."""
+"""Metric names are unique in a run and fit every output (issue 38, items 14 and 15): two
+configurations of one metric under one name are refused, not merged into one key; a plugin whose
+name is a reserved column (`lines`, `errors`, `system`) or holds a tab is skipped at registration
+with a warning naming it, so no TSV header is corrupted."""
 
 from __future__ import annotations
 
-import importlib
+import warnings
 
 import pytest
 
-from evalcore.metric import ReferenceMetric, Score, specs
-from evalcore.metric.registry import MetricSpec, get_metric, registered
+from evalcore.data.records import SummaryItem
+from evalcore.metric.batch import check_distinct_names, score_with
+from evalcore.metric.registry import PluginWarning, registered
+from evalcore.metric.specs import name_problem
+from summeval.pipeline import score_items
+from summeval.tesla_s.metric import TeslaS
+from tests.test_toy_metric import install_entry_points, on_path  # noqa: F401 - on_path is a fixture
+
+ITEMS = [SummaryItem("t", "s", "the cat sat", ("the cat sat on the mat",), "x")]
 
 
-@pytest.mark.parametrize("name", [n for n, s in registered().items() if s.installed and not s.plugin])
-def test_every_registered_name_names_its_own_configuration(name):
-    assert get_metric(name).name == name
+def test_two_configurations_under_one_name_are_refused():
+    with pytest.raises(ValueError, match=r"both named 'tesla-s' but configured differently \(alpha=0.8 and 0.2\)"):
+        score_items(ITEMS, [TeslaS(), TeslaS(alpha=0.2)])  # before: one 'tesla-s' key, one value lost
+    with pytest.raises(ValueError, match="both named 'tesla-s'"):
+        score_with([TeslaS(), TeslaS(alpha=0.2)], [])
 
 
-def test_no_suite_metric_class_states_a_name_of_its_own():
-    """The registry's table is the one place a suite metric's name is written."""
-    stating = []
-    for name, spec in registered().items():
-        if spec.plugin or not spec.installed:
-            continue
-        module, _, attr = spec.target.partition(":")
-        cls = getattr(importlib.import_module(module), attr)
-        stating += [f"{klass.__qualname__} ({name})" for klass in cls.__mro__
-                    if "name" in vars(klass) and klass.__module__.split(".")[0] != "evalcore"]
-    assert stating == []
+def test_one_configuration_twice_is_one_metric():
+    check_distinct_names([TeslaS(alpha=0.2), TeslaS(alpha=0.2)])
+    assert list(score_items(ITEMS, [TeslaS(), TeslaS()])[0].scores) == ["tesla-s"]
 
 
-@pytest.mark.parametrize(("make", "expected"), [
-    (lambda: importlib.import_module("summeval.rouge.metric").RougeSU(max_gap=2), "rouge-su4[max_gap=2]"),
-    (lambda: importlib.import_module("summeval.rouge.metric").RougeSU(max_gap=2, measure="f"),
-     "rouge-su4-f[max_gap=2]"),
-    (lambda: importlib.import_module("summeval.rouge.metric").Rouge(kind="rouge-1", measure="f"), "rouge-1-f"),
-    (lambda: importlib.import_module("summeval.tesla_s.metric").TeslaS(lang="de"), "tesla-s"),
-    # a value no spec states leaves the name (and the signatures of 0.1.0) alone
-    (lambda: importlib.import_module("summeval.tesla_s.metric").TeslaS(function_words="none"), "tesla-s"),
-])
-def test_a_configuration_no_spec_states_is_the_nearest_name_and_what_differs(make, expected):
-    assert make().name == expected
+PLUGIN = '''
+from evalcore.metric import ReferenceMetric, Score
 
 
-def test_one_name_never_stands_for_two_configurations():
-    """Two configurations named alike would be computed once (build_metrics keeps one per name)."""
-    meant = pytest.importorskip("mteval.meant.metric")
-    names = {meant.Meant(role_weights=w, filler_similarity=f).name
-             for w in ("equal", "umeant") for f in ("mi", "itg")}
-    assert len(names) == 4 and "imeant[role_weights=umeant]" in names
-    assert meant.Xmeant(filler_similarity="itg").name == "xmeant-itg"
-
-
-class Named(ReferenceMetric):
-    """A metric with a model file and an order, three configurations of which are registered."""
-
-    def __init__(self, model: str | None = None, order: int = 2):
-        self.model = model
-        self.order = order
+class Lines(ReferenceMetric):
+    """Named like a column of mteval's TSV."""
+    name = "lines"
 
     def _score_items(self, items):
         return [Score(1.0) for _ in items]
 
 
+class Errors(Lines):
+    """Named like summeval's error column."""
+    name = "errors"
+
+
+class System(Lines):
+    """Named like the system column."""
+    name = "system"
+
+
+class Tabbed(Lines):
+    """Holds a tab."""
+    name = "my\\tmetric"
+
+
+class Fine(Lines):
+    """A good name."""
+    name = "my-metric_2"
+'''
+NAMES = {"lines": "reserved", "errors": "reserved", "system": "reserved", "my\tmetric": "not a metric name"}
+
+
 @pytest.fixture
-def named_table(monkeypatch):
-    target = f"{__name__}:Named"
-    table = {"named": MetricSpec(target, "Named."), "named-big": MetricSpec(target, "Big.", kwargs={"model": "big"}),
-             "named-3": MetricSpec(target, "Order 3.", kwargs={"order": 3})}
-    monkeypatch.setattr(specs, "_tables", lambda: table)
-    specs._configurations.cache_clear()
-    yield
-    specs._configurations.cache_clear()
+def named_plugin(tmp_path):
+    (tmp_path / "named_plugin.py").write_text(PLUGIN, "utf-8")
+    install_entry_points(tmp_path, {"aesop_eval.metrics": {
+        "lines": "named_plugin:Lines", "errors": "named_plugin:Errors", "system": "named_plugin:System",
+        "tabbed": "named_plugin:Tabbed", "fine": "named_plugin:Fine"}}, "named-plugin")
+    return tmp_path
 
 
-def test_only_values_a_spec_states_show_in_the_name(named_table):
-    assert Named().name == "named" and Named(model="big").name == "named-big"
-    assert Named(model="/data/my-model.npz").name == "named"  # the signature names the file by its hash
-    assert Named(order=3).name == "named-3" and Named(order=4).name == "named"
-    assert Named(model="/data/my-model.npz", order=3).name == "named-3"
-    assert Named(model="big", order=3).name == "named-3[model=big]"  # ties: the more general name, then by name
-    assert Named.name == ""  # the class itself states no name
-    assert Named().signature().name == "named"
+def test_reserved_and_unprintable_plugin_names_are_skipped_with_a_warning(named_plugin, on_path):  # noqa: F811
+    on_path(named_plugin)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        names = registered()
+    messages = [str(w.message) for w in caught if issubclass(w.category, PluginWarning)]
+    assert "my-metric_2" in names and not set(NAMES) & set(names)  # before: all five registered
+    for name, why in NAMES.items():
+        assert any(f"metric {name!r} of entry point" in m and why in m and "named-plugin" in m for m in messages), name
 
 
-def test_a_class_registered_by_itself_keeps_the_name_it_states():
-    class Plugin(Named):
-        name = "plugin-metric"
+@pytest.mark.parametrize("name", ["lines", "errors", "system", "a\tb", "a b", "tesla-s[alpha=2]", "pem.notes",
+                                  "a,b", "Bleu", "", "x" * 65, "-lead", "trail-", "naïve"])
+def test_names_no_output_can_carry_are_problems(name):
+    assert name_problem(name)
 
-    assert Plugin().name == "plugin-metric" and Plugin.name == "plugin-metric"
+
+@pytest.mark.parametrize("name", sorted(registered()))
+def test_every_suite_name_is_a_name(name):
+    assert name_problem(name) is None

@@ -134,10 +134,12 @@ def _other_byte_order(spec: dict) -> str | None:
     return data.decode("utf-16-be" if enc == "utf-16-le" else "utf-16-le", "surrogatepass")
 
 
-def canonical(spec: dict) -> dict | None:
+def canonical(spec: dict, line_based: bool = False) -> dict | None:
     """The plain file (UTF-8, ``\\n``, final newline, no control characters) that means what
-    ``spec`` means; None for random bytes and for CR-only line ends (another line structure)."""
-    if "raw" in spec or spec.get("eol", "\n") == "\r":
+    ``spec`` means; None for random bytes, and for CR-only line ends unless the file is
+    ``line_based`` (every line-based reader ends lines at LF, CRLF and CR alike; a text read whole keeps
+    its CRs)."""
+    if "raw" in spec or (spec.get("eol", "\n") == "\r" and not line_based):
         return None
     swapped = _other_byte_order(spec)
     if swapped is not None:
@@ -146,6 +148,13 @@ def canonical(spec: dict) -> dict | None:
     if not spec.get("final", True) and spec["lines"] and not spec["lines"][-1]:
         lines = lines[:-1]  # "a\n" without a final newline after an empty last line is "a\n"
     return {"lines": lines, "enc": "utf-8", "eol": "\n", "final": True}
+
+
+def rule_lines(data: bytes) -> list[bytes]:
+    """The lines of ``data`` by the input rule's line ends (LF, CRLF, CR), without them; a line end
+    closing the data adds no line."""
+    parts = re.split(rb"\r\n|\r|\n", data)
+    return parts[:-1] if parts and not parts[-1] else parts
 
 
 def is_foreign(spec: dict) -> bool:

@@ -11,7 +11,18 @@ from hypothesis import strategies as st
 
 from tests.fuzz.compare import compare_runs
 from tests.fuzz.harness import Checker, binary_by_rule, expect_exit_like_plain, parse_output, write
-from tests.fuzz.hostile import CONTROL, ODD, UTF8, VOCAB, canonical, encode_file, file_spec, hostile_line, is_foreign
+from tests.fuzz.hostile import (
+    CONTROL,
+    ODD,
+    UTF8,
+    VOCAB,
+    canonical,
+    encode_file,
+    file_spec,
+    hostile_line,
+    is_foreign,
+    rule_lines,
+)
 
 CHEAP = ("bleu", "chrf", "ter")
 #: a slower metric drawn now and then
@@ -63,12 +74,9 @@ def _write_set(workdir: Path, folder: str, specs: dict) -> tuple[list[str], list
 
 
 def line_count(data: bytes) -> int:
-    """Segments of a UTF-8 file read as sacrebleu reads it: lines split at ``\\n``, a final
-    newline closing the last line."""
-    parts = data.split(b"\n")
-    if parts[-1] == b"":
-        parts.pop()
-    return len(parts)
+    """Segments of a UTF-8 file: lines split at LF, CRLF or CR (the input rule), a final line end
+    closing the last line."""
+    return len(rule_lines(data))
 
 
 def segment_results(check: Checker, doc: dict, metrics: list[str], files: list[bytes] | None,
@@ -115,7 +123,8 @@ def check_score(case: dict, workdir: Path) -> None:
     if case.get("stdin"):
         first[0], stdin = "-", data[0]
     out = check.run("mteval", _score_argv(refs, first, case, case["format"], case["segments"]), stdin)
-    twin = {"refs": [canonical(s) for s in case["refs"]], "hyps": [canonical(s) for s in case["hyps"]]}
+    twin = {"refs": [canonical(s, line_based=True) for s in case["refs"]],
+            "hyps": [canonical(s, line_based=True) for s in case["hyps"]]}
     plain: dict[str, list[dict | None]] | None = twin
     if any(s is None for s in twin["refs"] + twin["hyps"]) or twin == {"refs": case["refs"], "hyps": case["hyps"]}:
         plain = None
@@ -281,7 +290,7 @@ def stream_line(draw, n: int) -> bytes:
     enc = draw(st.sampled_from(("utf-8",) * 5 + ("latin-1",)))
     tab = "" if draw(st.integers(0, 11)) == 0 else "\t"
     body = (seg_id + tab + cand).encode(enc, "surrogateescape" if enc == "utf-8" else "replace")
-    return body + draw(st.sampled_from((b"\n", b"\n", b"\r\n")))
+    return body + draw(st.sampled_from((b"\n", b"\n", b"\r\n", b"\r")))
 
 
 @st.composite
@@ -291,7 +300,7 @@ def stream_case(draw) -> dict:
     refs = [draw(file_spec(lines, raw=False)) for _ in range(draw(st.integers(1, 2)))]
     for spec in refs:
         spec["enc"] = draw(st.sampled_from(UTF8 + ("utf-8",) * 4 + ("latin-1",)))
-        spec["eol"] = draw(st.sampled_from(("\n", "\r\n")))
+        spec["eol"] = draw(st.sampled_from(("\n", "\r\n", "\r")))
     stdin = b"".join(draw(st.lists(stream_line(n), max_size=8)))
     if stdin and draw(st.integers(0, 4)) == 0:
         stdin = stdin.rstrip(b"\r\n")  # no final newline
@@ -340,7 +349,7 @@ def check_stream(case: dict, workdir: Path) -> None:
                 check.expect(k is None or not 1 <= k <= len(ref_lines[0]), "unknown-id-is-unknown",
                              f"line {number}: id {seg_id!r} names a reference line, answered {answer!r}")
             continue
-        text = raw.removesuffix(b"\n").removesuffix(b"\r").decode("utf-8")
+        text = raw.decode("utf-8")
         seg_id, _, cand = (str(number), "", text) if case["ids"] == "implicit" else text.partition("\t")
         head, _, numbers = answer.partition("\t")
         check.expect(head == seg_id.strip(), "answer-names-id", f"line {number}: answer {answer!r} for id {seg_id!r}")
@@ -359,21 +368,16 @@ def check_stream(case: dict, workdir: Path) -> None:
 
 
 def data_lines(data: bytes) -> list[bytes]:
-    """Lines as ``readline`` hands them over: split after each ``\\n``, a last line without one kept."""
-    out = [p + b"\n" for p in data.split(b"\n")]
-    out[-1] = out[-1][:-1]
-    return out if out[-1] else out[:-1]
+    """The stream's lines by the input rule (LF, CRLF, CR end a line), a last line without one kept."""
+    return rule_lines(data)
 
 
 def _read_lines(path: Path) -> list[str | None]:
     data = path.read_bytes().removeprefix(b"\xef\xbb\xbf")
-    parts = data.split(b"\n")
-    if parts[-1] == b"":
-        parts.pop()
     out: list[str | None] = []
-    for part in parts:
+    for part in rule_lines(data):
         try:
-            out.append(part.removesuffix(b"\r").decode("utf-8"))
+            out.append(part.decode("utf-8"))
         except UnicodeDecodeError:
             out.append(None)
     return out

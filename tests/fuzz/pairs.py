@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tests.fuzz.compare import compare_runs
 from tests.fuzz.harness import Checker, expect_exit_like_plain, parse_output, write
-from tests.fuzz.hostile import canonical, encode_file, hostile_line, is_foreign
+from tests.fuzz.hostile import canonical, encode_file, hostile_line, is_foreign, rule_lines
 
 FORMATS = ("json", "jsonl", "tsv", "table")
 BROKEN_JSON = ('{"original": "a cat", "paraphrase": ', "[1, 2]", "null", '"a string"', '{"original": 1, "paraphrase": '
@@ -91,10 +91,10 @@ def item_results(check: Checker, doc: dict, spec: dict | None, data: bytes | Non
     failed = sum(any(v is None for v in values.values()) for values in rows.values())
     check.expect(failed == doc.get("failed_items", failed), "exit-code-counts-errors",
                  f"{failed} rows with errors, failed_items says {doc.get('failed_items')}")
-    if data is not None and spec is not None and not is_foreign(spec) and spec.get("eol") != "\r":
-        lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
+    if data is not None and spec is not None and not is_foreign(spec):
+        lines = rule_lines(data.removeprefix(b"\xef\xbb\xbf"))
         for number, raw in enumerate(lines, 1):
-            header = number == 1 and {b"original", b"paraphrase"} <= set(raw.rstrip(b"\r").split(b"\t"))
+            header = number == 1 and {b"original", b"paraphrase"} <= set(raw.split(b"\t"))
             if raw.strip() and not header:
                 check.expect(number in rows, "every-item-reported", f"input line {number} {raw[:60]!r} has no row")
     return rows
@@ -113,7 +113,8 @@ def stdin_reads_as_jsonl(spec: dict) -> bool | None:
     invisible characters) than other lines hold a tab; None for random bytes (no meant lines)."""
     if "raw" in spec:
         return None
-    lines = [line.removesuffix("\r") for line in spec.get("eol", "\n").join(spec["lines"]).split("\n")]
+    lines = [line.decode("utf-8", "surrogateescape")
+             for line in rule_lines(spec.get("eol", "\n").join(spec["lines"]).encode("utf-8", "surrogateescape"))]
     texts = [line for line in lines if line.strip()]
     objects = sum(_opening(line).startswith("{") for line in texts)
     return objects > sum("\t" in line and not _opening(line).startswith("{") for line in texts)
@@ -127,7 +128,7 @@ def check_pairs(case: dict, workdir: Path, resources: list[str]) -> None:
     name = "pairs.jsonl" if (case["jsonl"] if as_jsonl is None else as_jsonl) else "pairs.tsv"
     path = write(workdir, f"case/{name}", data)
     stdin = data if case.get("stdin") else b""
-    plain = canonical(case["spec"])
+    plain = canonical(case["spec"], line_based=True)
     plain = None if plain == case["spec"] else plain
     lossless = not is_foreign(case["spec"])
     out = check.run("parapeval", _argv("-" if stdin else path, case, case["format"], resources), stdin)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from tests.fuzz import api, mt, pairs, summaries
+from tests.fuzz import api, inputs, mt, names, pairs, summaries
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,11 @@ TARGETS = {t.name: t for t in (
     Target("parapeval-score", pairs.pairs_case, _check_pairs, "parapeval score on hostile TSV/JSONL"),
     Target("coherence-score", summaries.coherence_case, summaries.check_coherence, "coherence score on hostile texts"),
     Target("api-score-batch", api.api_case, api.check_api, "score_batch with hostile entries"),
+    Target("read-once", inputs.read_once_case, inputs.check_read_once, "mteval and summeval score on FIFOs, pipes, "
+                                                                       "stdin, files changed between the passes, many "
+                                                                       "files under a low ulimit -n"),
+    Target("plugin-names", names.names_case, names.check_names, "a plugin metric under any name: refused at "
+                                                                "registration or intact in TSV and JSON"),
 )}
 
 

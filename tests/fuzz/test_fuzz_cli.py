@@ -5,7 +5,7 @@ import json
 
 from hypothesis import example, given
 
-from tests.fuzz import mt, pairs, summaries
+from tests.fuzz import inputs, mt, names, pairs, summaries
 from tests.fuzz.ci import ci, run
 
 
@@ -106,3 +106,32 @@ def test_parapeval_score(case):
                "format": "json", "stdin": False, "max_chars": 60})
 def test_coherence_score(case):
     run("coherence-score", case)
+
+
+_ROW = json.dumps({"topic": "D1", "system": "B", "summary": "the council met", "references": ["the council met today"]})
+
+
+@ci(30)
+@given(case=inputs.read_once_case())
+@example(case={"command": "summeval", "files": [_file(_ROW, _ROW.replace("D1", "D3"), eol="\r")], "n_refs": 0,
+               "deliveries": ["file"], "dup": None, "change": {"file": 0, "when": "during", "how": "truncate"},
+               "format": "json", "segments": False})  # the cut line was met as invalid JSON, not as the change
+@example(case={"command": "mteval", "files": [_file("the council met", "the budget", enc="utf-16-le", final=False),
+                                              _file("the council met", "a budget")], "n_refs": 1,
+               "deliveries": ["file", "fifo"], "dup": None, "change": {"file": 0, "when": "during", "how": "truncate"},
+               "format": "table", "segments": False})  # the cut UTF-16 file was met as binary data
+@example(case={"command": "mteval", "files": [_file("the council met"), _file("the council met")], "n_refs": 1,
+               "deliveries": ["stdin", "file"], "dup": 0, "change": None, "format": "json", "segments": False})
+@example(case={"command": "mteval", "many": 70, "deliveries": [], "dup": None, "change": None})
+def test_read_once(case):
+    run("read-once", case)
+
+
+@ci(40)
+@given(case=names.names_case())
+@example(case={"name": "lines", "package": "mteval"})  # issue 38: a second "lines" column in mteval's TSV
+@example(case={"name": "errors", "package": "summeval"})
+@example(case={"name": "my\tmetric", "package": "mteval"})
+@example(case={"name": "word-overlap", "package": "summeval"})
+def test_plugin_names(case):
+    run("plugin-names", case)

@@ -86,7 +86,7 @@ def test_a_file_that_changes_while_it_is_read_is_an_error_not_a_drop(tmp_path):
     refs, hyps = [LineFile(tmp_path / "ref.txt")], [LineFile(tmp_path / "hyp.txt", output=True)]
     assert check_aligned([*refs, *hyps]) == 10
     (tmp_path / "hyp.txt").write_text("a b\n" * 12, "utf-8")
-    with pytest.raises(InputError, match="changed while they were read"):
+    with pytest.raises(InputError, match="hyp.txt: the file changed while it was read"):
         list(iter_segments(hyps, refs))
 
 

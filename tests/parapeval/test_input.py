@@ -166,7 +166,8 @@ def test_standard_input_with_a_broken_first_line_is_still_jsonl(monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'\t\n{"original": "a", "paraphrase": "b"}\n')))
     assert [(r.original, r.error) for r in read_pairs("-")] == [(None, "blank line: no pair"), ("a", "")]
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'\t\r{"original": "a", "paraphrase": "b"}')))
-    assert [(r.original, r.paraphrase) for r in read_pairs("-")] == [("a", "b")]  # CR alone ends no line
+    assert [(r.original, r.error) for r in read_pairs("-")] == [(None, "blank line: no pair"), ("a", "")]  # CR ends
+    # a line as LF does (the one line-end rule, docs/input-rule.md)
 
 
 def test_standard_input_reads_as_the_same_file_named_jsonl(monkeypatch, tmp_path):

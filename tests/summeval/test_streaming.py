@@ -15,11 +15,11 @@ import pytest
 import evalcore.metric.batch
 from evalcore.data.jsonl import check_jsonl, iter_jsonl, read_jsonl
 from evalcore.data.records import SummaryItem, UniqueKeys, check_unique
+from evalcore.io.sources import InputFile
 from evalcore.io.textfiles import (
     InputError,
     UnreadableText,
     decode_lines,
-    file_lines,
     jsonl_file_lines,
     jsonl_lines,
 )
@@ -52,16 +52,16 @@ HOSTILE = [b'{"topic": "t1", "system": "A", "summary": "caf\xe9", "references": 
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16-le", "utf-16-be", "utf-16", "utf-32"])
-@pytest.mark.parametrize("ending", [b"\n", b"\r\n"])
+@pytest.mark.parametrize("ending", [b"\n", b"\r\n", b"\r"])
 @pytest.mark.parametrize("final", [True, False])
-def test_file_lines_reads_what_decode_lines_reads(tmp_path, encoding, ending, final):
+def test_input_file_reads_what_decode_lines_reads(tmp_path, encoding, ending, final):
     data = ending.join(HOSTILE) + (ending if final else b"")
     if encoding != "utf-8":  # the others cannot hold the latin-1 byte: the line as a text
         data = data.decode("utf-8", "replace").encode(encoding)
     path = tmp_path / "in.jsonl"
     path.write_bytes(data)
-    assert [line for line, _ in file_lines(path, path)] == decode_lines(data, path)
-    assert list(jsonl_file_lines(path)) == list(jsonl_lines(data, path))
+    assert [line.text for line in InputFile(path).lines()] == decode_lines(data, path)
+    assert list(jsonl_file_lines(InputFile(path).lines(), path)) == list(jsonl_lines(data, path))
 
 
 def test_a_utf16_file_that_does_not_decode_is_the_same_error_before_any_line(tmp_path):
