@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from evalcore.cli.convention import (
+    EXIT_ITEM_ERRORS,
     EXIT_OK,
     add_io_args,
     add_output_args,
@@ -35,7 +36,7 @@ from evalcore.cli.convention import (
     select_metrics,
     strict_json,
 )
-from evalcore.cli.meta_evaluate import add_statistics_args
+from evalcore.cli.meta_evaluate import add_statistics_args, resample_count
 from evalcore.io.textfiles import InputError
 from evalcore.text.languages import language_code
 from summeval.multiref import MULTI_REF_MODES
@@ -98,7 +99,7 @@ def _add_correlate(sub) -> None:
                    help="human scores: JSONL (topic, system, dimension fields) or TSV/CSV with a header")
     p.add_argument("--compare", nargs=2, action="append", metavar=("A", "B"),
                    help="Koehn-style test: share of topic resamples where metric A beats metric B")
-    p.add_argument("--bootstrap", type=int, default=1000, help="resamples (default 1000)")
+    p.add_argument("--bootstrap", type=resample_count, default=1000, help="resamples (1 to 1000000, default 1000)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--strict", action="store_true",
                    help="fail (exit 2) when any scored or human-scored (topic, system) pair has no partner")
@@ -283,6 +284,7 @@ def _write_report(folder: Path, human, signatures, names, results, systems, rank
     """HTML + Markdown report; with human scores, correlations and plots against them."""
     import numpy as np
 
+    from evalcore.cli.meta_evaluate import orientations
     from evalcore.stats.correlation import correlation_table, matrices
     from evalcore.stats.leaderboard import Settings, leaderboard
     from summeval.report_html import write_report
@@ -296,10 +298,12 @@ def _write_report(folder: Path, human, signatures, names, results, systems, rank
         topics, systems_ = sorted({t for t, _ in keys}), sorted({s for _, s in keys})
         dims = sorted({d for k in keys for d in human[k]})
         human_m = matrices({k: human[k] for k in keys}, dims, topics, systems_)
+        lower = orientations(names)[0]
         metric_m = matrices({k: scored[k] for k in keys}, names, topics, systems_)
-        corr = correlation_table(metric_m, human_m)
+        corr = correlation_table({n: -m if n in lower else m for n, m in metric_m.items()}, human_m)
         settings = Settings("system", "kendall-b", resample="both", test="perm-both")
-        clusters = {d: leaderboard({n: m.T for n, m in metric_m.items()}, human_m[d].T, settings) for d in dims}
+        clusters = {d: leaderboard({n: m.T for n, m in metric_m.items()}, human_m[d].T, settings, lower)
+                    for d in dims}
         human_by_system = {s: {d: float(np.nanmean(human_m[d][:, j])) for d in dims} for j, s in enumerate(systems_)}
     html_path, _ = write_report(folder, signatures, names, results, systems, rankings, human_by_system, corr,
                                 clusters)
@@ -309,10 +313,12 @@ def _write_report(folder: Path, human, signatures, names, results, systems, rank
 # ---- correlate ----------------------------------------------------------------------------------
 
 def _correlate(args) -> int:
+    from evalcore.cli.meta_evaluate import orientations
     from evalcore.data.human import match_keys
     from evalcore.data.scores import read_score_json
     from evalcore.io.tables import correlation_markdown
     from evalcore.stats.correlation import correlation_table, matrices, significance_table
+    from evalcore.stats.resampling import check_resamples
 
     output = check_output_path(args.output)
     check_input_path(args.scores, "--scores")
@@ -328,6 +334,9 @@ def _correlate(args) -> int:
     if not keys:
         raise InputError(f"no (topic, system) pair of {args.scores} has human scores in {args.human}")
     names = sorted({n for k in keys for n in scored[k]})
+    unscored = sorted(set(signatures) - set(names))  # metrics that scored no matched summary
+    for name in unscored:
+        print(f"{PROG}: {name}: no matched summary has a score (every one is an error): undefined", file=sys.stderr)
     dims = sorted({d for k in keys for d in human[k]})
     topics = sorted({t for t, _ in keys})
     systems = sorted({s for _, s in keys})
@@ -335,22 +344,31 @@ def _correlate(args) -> int:
     for a, b in pairs:
         if a not in names or b not in names:
             raise InputError(f"--compare {a} {b}: both must be metrics in {args.scores} ({', '.join(names)})")
-    metric_m = matrices({k: scored[k] for k in keys}, names, topics, systems)
+    try:
+        check_resamples(args.bootstrap, len(systems), len(topics))
+    except ValueError as exc:
+        raise InputError(f"--bootstrap: {exc}") from None
+    lower = orientations(names)[0]
+    metric_m = {n: -m if n in lower else m for n, m in matrices({k: scored[k] for k in keys}, names, topics,
+                                                                 systems).items()}
     human_m = matrices({k: human[k] for k in keys}, dims, topics, systems)
     short = {n: s["short"] if isinstance(s, dict) else str(s) for n, s in signatures.items()}
     if args.statistic:
-        return _leaderboards(args, {k: scored[k] for k in keys}, {k: human[k] for k in keys}, names, dims,
-                             signatures, output)
+        return _leaderboards(args, {k: scored[k] for k in keys}, {k: human[k] for k in keys},
+                             sorted([*names, *unscored]), dims, signatures, output)
     result: dict[str, Any] = {"signature": signatures, "n_topics": len(topics), "n_systems": len(systems),
               "pairs": match.counts(), "correlations": correlation_table(metric_m, human_m, args.bootstrap, args.seed)}
+    result.update({k: v for k, v in (("lower_is_better", sorted(lower)), ("unscored_metrics", unscored)) if v})
     if pairs:
         result["significance"] = significance_table(metric_m, human_m, pairs, args.bootstrap, args.seed)
     emit(args.format, {"json": lambda: strict_json(result) + "\n",
                        "table": lambda: correlation_markdown(result["correlations"], result.get("significance"))
                        + f"\n{len(topics)} topics x {len(systems)} systems; {match.summary()}; bootstrap "
-                         f"{args.bootstrap} resamples of topics, seed {args.seed}\n"},
+                         f"{args.bootstrap} resamples of topics, seed {args.seed}\n"
+                       + (f"lower is better (negated, so a positive correlation means agreement): "
+                          f"{', '.join(sorted(lower))}\n" if lower else "")},
          short.values(), output)
-    return EXIT_OK
+    return EXIT_ITEM_ERRORS if unscored else EXIT_OK
 
 
 def _leaderboards(args, scored: dict, human: dict, names: list[str], dims: list[str], signatures: dict,

@@ -43,6 +43,9 @@ class Judgments:
     unjudged: tuple[str, ...] = ()
     #: blank judgment cells in rows that hold other judgments (each missing from its dimension only)
     blank_cells: int = 0
+    #: the ignored columns whose every cell is blank or ``error``: a score column without a value
+    #: (every item failed), which a reader of score tables keeps instead of ignoring
+    empty: tuple[str, ...] = ()
 
     def missing_note(self) -> str:
         """One line on the blank judgments ("" when there are none), for stderr."""
@@ -77,9 +80,11 @@ def read_judgments(path: str | Path, keys: Sequence[str] = KEY_FIELDS, index: Se
     ignored = tuple(c for c in columns if not any(_is_number(row.get(c)) for _, row in rows)) \
         if ignore_text_columns else ()
     dims = tuple(c for c in columns if c not in ignored)
+    empty = tuple(c for c in ignored if all(_is_missing(row.get(c)) for _, row in rows))
     if ignore_text_columns and rows and not dims:
         raise InputError(f"{path}:1: no judgment column (a column of numbers) besides "
-                         + " and ".join(k for k in (*keys, column) if k))
+                         + " and ".join(k for k in (*keys, column) if k)
+                         + (f"; every cell of {', '.join(empty)} is blank or an error" if empty else ""))
     out: dict[tuple, dict[str, float]] = {}
     seen: set[tuple] = set()
     unjudged: list[str] = []
@@ -102,7 +107,7 @@ def read_judgments(path: str | Path, keys: Sequence[str] = KEY_FIELDS, index: Se
             unjudged.append(where)
     if not out:
         raise InputError(f"{path}: no human scores found" + (" (every judgment cell is blank)" if unjudged else ""))
-    return Judgments(out, dims, column, ignored, tuple(unjudged), blank)
+    return Judgments(out, dims, column, ignored, tuple(unjudged), blank, empty)
 
 
 def read_human(path: str | Path) -> HumanScores:
@@ -170,6 +175,11 @@ def _is_number(value: object) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _is_missing(value: object) -> bool:
+    """Whether a cell holds no value: blank, ``null``, or the word ``error`` (a failed item's cell)."""
+    return value is None or (isinstance(value, str) and value.strip().lower() in ("", "error"))
 
 
 def _number(value: object, name: str, where: str) -> float | None:

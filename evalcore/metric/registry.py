@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from evalcore.metric.base import Metric
 
 __all__ = ["ENTRY_POINT_GROUP", "SUITE_DISTRIBUTION", "MetricSpec", "PluginWarning", "build_metrics",
-           "configuration_name", "declared_options", "get_metric", "list_metrics", "registered", "registered_name",
-           "spec"]
+           "configuration_name", "declared_options", "get_metric", "list_metrics", "lower_is_better", "registered",
+           "registered_name", "spec"]
 
 def get_metric(name: str, **params):
     """A configured metric by registered name; ``params`` override the name's defaults. A
@@ -44,6 +44,20 @@ def get_metric(name: str, **params):
         raise ValueError(f"{name}: unknown parameter{'s' if len(unknown) > 1 else ''} "
                          f"{', '.join(map(repr, unknown))}; valid: {', '.join(sorted(valid)) or 'none'}")
     return cls(**{**s.kwargs, **params})
+
+
+def lower_is_better(name: str) -> bool | None:
+    """The orientation fact (``Metric.lower_is_better``) of the registered metric a score column
+    is named after (a registered name, or a configuration's bracket name ``rouge-su4[max_gap=2]``);
+    None for a name the registry does not know. A metric whose extra is missing answers from its
+    summary, which the conformance suite keeps saying "lower is better" exactly when the fact does."""
+    try:
+        s = spec(name.partition("[")[0])
+    except ValueError:
+        return None
+    if not s.installed:
+        return "lower is better" in s.summary
+    return bool(s.load().lower_is_better)
 
 
 def declared_options(name: str, options: Mapping[str, object]) -> dict:
