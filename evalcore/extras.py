@@ -23,6 +23,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "lp": ("ot", "pulp"),  # the LP matcher's network simplex (POT), the reference matcher (PuLP)
     "report": ("matplotlib",),  # the HTML report's plots
     "fast": ("numba",),  # compiled n-gram bags and joins for corpus batches (same floats, less time)
+    "segment": ("icu",),  # ICU's word breaks: Thai, Lao, Khmer and Burmese (PyICU's wheels)
 }
 
 

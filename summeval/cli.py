@@ -38,7 +38,7 @@ from evalcore.cli.convention import (
 )
 from evalcore.cli.meta_evaluate import add_statistics_args, resample_count
 from evalcore.io.textfiles import InputError
-from evalcore.text.languages import language_code
+from evalcore.text.languages import language_code, unstemmed_languages
 from summeval.multiref import MULTI_REF_MODES
 from summeval.pipeline import RANK_RULES
 from summeval.registry import ALL_METRICS, BORROWED, DEFAULT_METRICS
@@ -72,7 +72,10 @@ def _add_score(sub) -> None:
     tesla.add_argument("--multi-ref", choices=MULTI_REF_MODES, default=None,
                        help="with several model summaries: max (default, as in the TESLA-S paper and rouge-score), "
                             "mean or jackknife (TAC: mean over leave-one-model-out maxima)")
-    tesla.add_argument("--stem", action="store_true", help="Porter-stem content words")
+    tesla.add_argument("--stem", action="store_true",
+                       help="stem TESLA-S's content words: Porter for English, the language's Snowball stemmer for "
+                            "another --lang; languages Snowball has no stemmer for are read unstemmed and the "
+                            "signature says stem:no-snowball (" + ", ".join(unstemmed_languages()) + ")")
     tesla.add_argument("--function-words", choices=("list", "pos", "none"), default=None,
                        help="function-word detection of tesla-s (default: closed-class word list; "
                             "pos = spaCy POS tags, reported as tesla-s-pos)")
@@ -199,14 +202,7 @@ def _metrics(args) -> list:
                           options={"multi_ref": args.multi_ref, "stem": args.stem or None,
                                    "function_words": args.function_words, "models": args.cremer_models,
                                    "lang": getattr(args, "lang", None)},
-                          only=TESLA_ONLY)
-
-
-def _script_line(r) -> str | None:
-    """The stderr line for a summary whose script does not fit the language it was read as, else None."""
-    note = next((f"{metric}: {n}" for metric, notes in r.notes.items() for n in notes
-                 if n.startswith("script:") or (n.startswith("non-english:") and "script" in n)), None)
-    return f"{r.name}: {note} (give the summary's language with --lang or a 'lang' field)" if note else None
+                          only=TESLA_ONLY, per_item=("lang",))
 
 
 def _score(args) -> int:
@@ -238,12 +234,9 @@ def _score(args) -> int:
         n_failed = 0
 
         def kept(keep: bool):
-            """The results, each one's script line on stderr as it comes; kept for a table, JSON or a report."""
+            """The results, counted as they come; kept for a table, JSON or a report."""
             nonlocal n_failed
             for r in stream:
-                line = _script_line(r)
-                if line:
-                    print(line, file=sys.stderr)
                 n_failed += not r.ok
                 if keep:
                     results.append(r)

@@ -90,7 +90,8 @@ def read_cells(path: str | Path) -> Cells:
                          "with `summeval score --format json` or `mteval score --format json --segments`, or "
                          "give a TSV/JSONL table)")
     field = _input_field(path, text)
-    judged = read_judgments(path, keys=("system", field), ignore_text_columns=True, default_format="tsv")
+    judged = read_judgments(path, keys=("system", field), ignore_text_columns=True, default_format="tsv",
+                            error_cells=True)
     empty = tuple(c for c in judged.empty if c not in ERROR_COLUMNS)
     values = {c: {k: row[c] for k, row in judged.values.items() if c in row} for c in judged.dimensions}
     values.update((c, {}) for c in empty)

@@ -61,12 +61,14 @@ class Judgments:
 
 
 def read_judgments(path: str | Path, keys: Sequence[str] = KEY_FIELDS, index: Sequence[str] = (),
-                   ignore_text_columns: bool = False, default_format: str = "jsonl") -> Judgments:
+                   ignore_text_columns: bool = False, default_format: str = "jsonl",
+                   error_cells: bool = False) -> Judgments:
     """Judgments from JSONL (flat fields or a ``human`` object) or TSV/CSV with a header row
     naming ``keys``, by the file's suffix (``.tsv``, ``.csv``, ``.jsonl``; else ``default_format``).
     ``index``: names of an optional line-number column (the first present is used; its values
     must be integers); ``ignore_text_columns``: a column without a single number is ignored (and
-    listed) instead of being an error."""
+    listed) instead of being an error; ``error_cells``: a cell ``error`` (a score table's failed
+    item) is a missing value, as a blank one is."""
     path = Path(path)
     suffix = path.suffix.lower().lstrip(".")
     fmt = suffix if suffix in FORMATS else default_format
@@ -97,7 +99,8 @@ def read_judgments(path: str | Path, keys: Sequence[str] = KEY_FIELDS, index: Se
         seen.add(key)
         values = {}
         for name in dims:
-            number = _number(row.get(name), name, where)
+            cell = row.get(name)
+            number = None if error_cells and _is_missing(cell) else _number(cell, name, where)
             if number is not None:
                 values[name] = number
         if values or not dims:

@@ -8,7 +8,7 @@ module makes metrics from names (:func:`get_metric`, :func:`build_metrics`) and 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from evalcore.metric.specs import (
@@ -71,20 +71,37 @@ def declared_options(name: str, options: Mapping[str, object]) -> dict:
     return {k: v for k, v in options.items() if k in valid}
 
 
-def build_metrics(names: Sequence[str], options: Mapping[str, Mapping[str, object]] | None = None) -> list[Metric]:
+def build_metrics(names: Sequence[str], options: Mapping[str, Mapping[str, object]] | None = None,
+                  per_item: Collection[str] = ()) -> list[Metric]:
     """Configured metrics for registered names, each checked (unknown names and bad values raise
     before any scoring). ``options`` (metric name -> parameters; None = the metric's default)
     never override what a name stands for (``--function-words`` does not turn ``tesla-s-pos``
-    back into ``tesla-s``). Names that come to the same metric are computed once."""
+    back into ``tesla-s``). Names that come to the same metric are computed once. ``per_item``:
+    options the items carry too (``lang``): a metric that refuses such a value is built without
+    it, and each item gets its error record from the metric (a refusal per item and per metric,
+    not of the whole run)."""
     metrics: dict[str, Metric] = {}
     for name in names:
         fixed = spec(name).kwargs
         params = {k: v for k, v in (options or {}).get(name, {}).items() if v is not None and k not in fixed}
-        metric = get_metric(name, **declared_options(name, params))
-        metric.validate()
-        metric.signature()  # loads what the signature names (a missing model fails here, not later)
+        try:
+            metric = _checked(name, params)
+        except ValueError:
+            carried = {k: v for k, v in params.items() if k not in per_item}
+            if carried == params:
+                raise
+            metric = _checked(name, carried)  # fails again (raises) unless an item-carried value was refused
         metrics.setdefault(metric.name, metric)
     return list(metrics.values())
+
+
+def _checked(name: str, params: Mapping[str, object]) -> Metric:
+    """The metric ``name`` with ``params`` (those it declares), validated, its signature loaded
+    (a missing model fails here, not later)."""
+    metric = get_metric(name, **declared_options(name, params))
+    metric.validate()
+    metric.signature()
+    return metric
 
 
 def list_metrics(package: str | None = None, also: tuple[str, ...] = ()) -> str:

@@ -126,13 +126,14 @@ def test_equal_scores_stay_constant_whatever_their_rounding():
 # ---- 9: a score column without a value ----------------------------------------------------------
 
 def test_an_all_error_or_blank_column_is_reported_not_dropped(tmp_path, capsys):
-    rows = [(s, d, i + j, "", "error", f"note {j}", "")
+    rows = [(s, d, i + j, "", "error", f"note {j}", "", "error" if j == 0 else i * j)
             for i, s in enumerate(SYSTEMS) for j, d in enumerate(INPUTS)]
-    scores = _table(tmp_path / "m.tsv", "system\tinput\tgood\tblank\tfailed\tcomment\terrors", rows)
+    scores = _table(tmp_path / "m.tsv", "system\tinput\tgood\tblank\tfailed\tcomment\terrors\tpartly", rows)
     code, out, err = _run(capsys, "--scores", scores, "--human", _human(tmp_path), "--dimension", "quality",
                           "-n", "20", "--format", "json")
     rows = {r["metric"]: r for r in json.loads(out)["metrics"]}
-    assert code == 1 and set(rows) == {"good", "blank", "failed"}
+    assert code == 1 and set(rows) == {"good", "blank", "failed", "partly"}
+    assert rows["partly"]["value"] is not None and json.loads(out)["cells"]["partly"]["unscored"] == 5
     assert rows["blank"]["value"] is None and "no score in any judged cell" in rows["failed"]["undefined"]
     assert "blank: no cell has a score" in err and "column 'comment' holds text" in err
 

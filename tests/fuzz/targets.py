@@ -10,7 +10,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from tests.fuzz import api, mt, pairs, summaries
+from tests.fuzz import api, meta, mt, pairs, summaries
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,8 @@ TARGETS = {t.name: t for t in (
     Target("parapeval-score", pairs.pairs_case, _check_pairs, "parapeval score on hostile TSV/JSONL"),
     Target("coherence-score", summaries.coherence_case, summaries.check_coherence, "coherence score on hostile texts"),
     Target("api-score-batch", api.api_case, api.check_api, "score_batch with hostile entries"),
+    Target("meta-evaluate", meta.meta_case, meta.check_meta, "aesop-eval meta-evaluate on hostile score and "
+                                                             "judgment tables"),
 )}
 
 
