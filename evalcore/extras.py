@@ -24,6 +24,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "report": ("matplotlib",),  # the HTML report's plots
     "fast": ("numba",),  # compiled n-gram bags and joins for corpus batches (same floats, less time)
     "segment": ("icu",),  # ICU's word breaks: Thai, Lao, Khmer and Burmese (PyICU's wheels)
+    "langid": ("py3langid",),  # summeval score --lang auto: each summary's language identified
 }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import replace
@@ -38,7 +39,7 @@ from evalcore.cli.convention import (
 )
 from evalcore.cli.meta_evaluate import add_statistics_args, resample_count
 from evalcore.io.textfiles import InputError
-from evalcore.text.languages import language_code, unstemmed_languages
+from evalcore.text.languages import language_or_auto, unstemmed_languages
 from summeval.multiref import MULTI_REF_MODES
 from summeval.pipeline import RANK_RULES
 from summeval.registry import ALL_METRICS, BORROWED, DEFAULT_METRICS
@@ -79,8 +80,9 @@ def _add_score(sub) -> None:
     tesla.add_argument("--function-words", choices=("list", "pos", "none"), default=None,
                        help="function-word detection of tesla-s (default: closed-class word list; "
                             "pos = spaCy POS tags, reported as tesla-s-pos)")
-    p.add_argument("--lang", metavar="CODE", type=language_code, default=None,
-                   help="language of the summaries (ISO 639-1, default en; a JSONL line's own 'lang' field wins): "
+    p.add_argument("--lang", metavar="CODE", type=language_or_auto, default=None,
+                   help="language of the summaries (ISO 639-1, default en; a JSONL line's own 'lang' field wins; "
+                        "auto: each summary's language as py3langid finds it, the langid extra): "
                         "TESLA-S and ROUGE read it (docs/languages.md), English-only metrics give each summary "
                         "in another language an error record")
     p.add_argument("--cremer-models", type=Path, metavar="DIR",
@@ -219,15 +221,24 @@ def _score(args) -> int:
     report = check_output_dir(args.report, "--report")
     human = _read_human(args.human) if args.human else None
     limits = limits_of(args)
+    auto = args.lang == "auto"
+    if auto:
+        from evalcore.extras import require
+        from evalcore.text.languages import LANGID_EXTRA
+
+        require(LANGID_EXTRA, "--lang auto")
+        args.lang = None
     with ExitStack() as stack:
         items_of, n_items, langs = _stream_items(args, limits.max_chars, stack)
-        if not args.lang and len(langs) == 1 and None not in langs:  # one language named by every line: sign with it
+        if not args.lang and not auto and len(langs) == 1 and None not in langs:  # every line names one: sign with it
             args.lang = langs.pop()
         lang = args.lang
         metrics = _metrics(args)
         names = [m.name for m in metrics]
         signatures = {m.name: m.signature() for m in metrics}
-        items = (item if item.lang or not lang else replace(item, lang=lang) for item in items_of())
+        identified: Counter[str] = Counter()
+        items = (_identified(item, identified) if auto else item if item.lang or not lang else replace(item, lang=lang)
+                 for item in items_of())
         stream = iter_results(items, metrics, jobs=args.jobs, progress=True, limits=limits, scheduler=args.scheduler,
                               total=n_items)
         results: list = []
@@ -256,10 +267,25 @@ def _score(args) -> int:
             emit(args.format, {"json": lambda: to_json(signatures, results, systems, rankings),
                                "table": lambda: to_text(names, results, systems, rankings)},
                  [str(s) for s in signatures.values()], output)
+    if auto:
+        from evalcore.text.languages import identifier
+
+        print(f"--lang auto: {identifier()} read the summaries as " + ", ".join(
+            f"{code} {n}" for code, n in identified.most_common()), file=sys.stderr)
     if report:
         systems, rankings = aggregate_systems(results, metrics, args.rank_partial)
         _write_report(report, human, signatures, names, results, systems, rankings)
     return exit_code(n_failed, n_items, "summaries")
+
+
+def _identified(item, counts: Counter[str]):
+    """The summary in the language py3langid finds for its text and its references (a line's own
+    ``lang`` field wins), counted; its records note the reading (``lang: read as ...``)."""
+    from evalcore.text.languages import identify
+
+    lang = item.lang or identify("\n".join((item.summary, *item.references)))
+    counts[lang] += 1
+    return replace(item, lang=lang)
 
 
 def _read_human(path: Path):

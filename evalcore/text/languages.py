@@ -194,6 +194,29 @@ def language_code(text: str) -> str:
     return text
 
 
+def language_or_auto(text: str) -> str:
+    """The type of ``summeval score --lang``: an ISO 639-1 code (:func:`language_code`) or ``auto``
+    (each summary's language identified by :func:`identify`)."""
+    return text if text == "auto" else language_code(text)
+
+
+#: the pip extra of ``--lang auto``'s language identifier
+LANGID_EXTRA = "langid"
+
+
+def identifier() -> str:
+    """The name and version of the language identifier behind ``--lang auto`` (py3langid:
+    langid.py's naive Bayes model of 97 languages, shipped in the wheel, offline)."""
+    return f"py3langid-{version('py3langid')}"
+
+
+def identify(text: str) -> str:
+    """The ISO 639-1 code of the language py3langid finds for ``text`` (the ``langid`` extra)."""
+    from py3langid.langid import classify
+
+    return str(classify(text)[0])
+
+
 def unstemmed_languages() -> list[str]:
     """The codes of the languages Snowball has no stemmer for (``stem`` leaves their words whole)."""
     return sorted(code for code, lang in LANGUAGES.items() if lang.snowball is None)
