@@ -25,7 +25,7 @@ def _code(run, argv: list[str]) -> int:
     try:
         return run(argv)
     except SystemExit as exc:
-        return int(exc.code)
+        return exc.code if isinstance(exc.code, int) else 2
 
 
 def _run(capsys, *args):
@@ -104,7 +104,7 @@ def test_pearson_of_nearly_equal_scores_is_defined_as_scipy_says():
     z = np.arange(7.0)
     expected = pearsonr(x, z).statistic
     assert float(pearson(x, z)) == pytest.approx(expected, abs=1e-6)
-    assert float(estimate(x[:, None], z[:, None], "system", "pearson", design=None).value) == \
+    assert estimate(x[:, None], z[:, None], "system", "pearson", design=None).value == \
         pytest.approx(expected, abs=1e-6)
     # the older correlate path (documents x systems), per system and pooled
     assert correlate(x[None, :], z[None, :], "item", "pearson").value == pytest.approx(expected, abs=1e-6)
@@ -131,10 +131,10 @@ def test_an_all_error_or_blank_column_is_reported_not_dropped(tmp_path, capsys):
     scores = _table(tmp_path / "m.tsv", "system\tinput\tgood\tblank\tfailed\tcomment\terrors\tpartly", rows)
     code, out, err = _run(capsys, "--scores", scores, "--human", _human(tmp_path), "--dimension", "quality",
                           "-n", "20", "--format", "json")
-    rows = {r["metric"]: r for r in json.loads(out)["metrics"]}
-    assert code == 1 and set(rows) == {"good", "blank", "failed", "partly"}
-    assert rows["partly"]["value"] is not None and json.loads(out)["cells"]["partly"]["unscored"] == 5
-    assert rows["blank"]["value"] is None and "no score in any judged cell" in rows["failed"]["undefined"]
+    board = {r["metric"]: r for r in json.loads(out)["metrics"]}
+    assert code == 1 and set(board) == {"good", "blank", "failed", "partly"}
+    assert board["partly"]["value"] is not None and json.loads(out)["cells"]["partly"]["unscored"] == 5
+    assert board["blank"]["value"] is None and "no score in any judged cell" in board["failed"]["undefined"]
     assert "blank: no cell has a score" in err and "column 'comment' holds text" in err
 
 
