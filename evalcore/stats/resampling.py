@@ -79,8 +79,7 @@ def draw(design: str, n_systems: int, n_inputs: int, n_resamples: int, seed: int
     """Seeded index draws of ``design`` (``inputs``, ``systems`` or ``both``)."""
     if design not in DESIGNS:
         raise ValueError(f"unknown resampling design {design!r}; choose from {', '.join(DESIGNS)}")
-    if n_resamples < 1:
-        raise ValueError(f"the number of resamples must be at least 1, got {n_resamples}")
+    check_resamples(n_resamples, n_systems, n_inputs)
     rng = np.random.default_rng(seed)
     rows = rng.integers(0, n_systems, size=(n_resamples, n_systems)) if design != "inputs" else None
     cols = rng.integers(0, n_inputs, size=(n_resamples, n_inputs)) if design != "systems" else None

@@ -220,3 +220,13 @@ def test_correlate_bootstrap_zero_is_a_usage_error(command, capsys):
     main_of = importlib.import_module(f"{command}.cli").main
     assert _code(main_of, ["correlate", "--scores", "x.json", "--human", "h.tsv", "--bootstrap", "0"]) == 2
     assert "expected 1 to 1000000 resamples" in capsys.readouterr().err
+
+
+def test_the_library_refuses_an_impossible_count_before_drawing():
+    from evalcore.stats.compare import compare
+
+    x = np.arange(12.0).reshape(3, 4)
+    with pytest.raises(ValueError, match="at most"):
+        estimate(x, x, "system", "pearson", n_resamples=10**15)
+    with pytest.raises(ValueError, match="at most"):
+        compare(x, x + 1, x, "system", "pearson", "perm-both", n_samples=10**12)
