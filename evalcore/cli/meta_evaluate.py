@@ -166,6 +166,7 @@ def board(metrics: dict[str, dict], human: dict, dimension: str, settings: Setti
         check_resamples(settings.n_resamples, len(m.systems), len(m.inputs), settings.test)
     except ValueError as exc:
         raise InputError(str(exc)) from None
+    lower, orientation = orientations(list(metrics), declared_lower)
     for name in metrics:
         if not metrics[name]:
             print(f"{prog}: {name}: no cell has a score (every one is blank or an error): undefined", file=sys.stderr)
@@ -173,7 +174,6 @@ def board(metrics: dict[str, dict], human: dict, dimension: str, settings: Setti
             print(f"{prog}: {name}: {m.unjudged[name]} scored cells without a judgment (left out), "
                   f"{m.unscored[name]} judged cells without a score (missing)", file=sys.stderr)
     s = settings
-    lower, orientation = orientations(list(metrics), declared_lower)
     rows = leaderboard(m.metrics, m.human, s, lower)
     notes = [f"{len(m.systems)} systems x {len(m.inputs)} inputs judged on {dimension}; intervals: {s.ci}, "
              f"{s.n_resamples} resamples of {s.resample}, seed {s.seed}; clusters: {s.test}, alpha {s.alpha}",
