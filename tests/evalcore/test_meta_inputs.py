@@ -230,3 +230,30 @@ def test_the_library_refuses_an_impossible_count_before_drawing():
         estimate(x, x, "system", "pearson", n_resamples=10**15)
     with pytest.raises(ValueError, match="at most"):
         compare(x, x + 1, x, "system", "pearson", "perm-both", n_samples=10**12)
+
+
+def test_correlate_names_a_metric_that_scored_nothing_and_exits_1(tmp_path, capsys):
+    """summeval and mteval correlate without --statistic: a metric of the signatures without a
+    single score is named on stderr and in the JSON, exit 1 (it vanished with exit 0 before)."""
+    from mteval.cli import main as mteval
+    from summeval.cli import main as summeval
+
+    rows = [{"topic": d, "system": s, "scores": {"good": i + 0.1 * j, "broken": None}}
+            for i, s in enumerate(SYSTEMS) for j, d in enumerate(INPUTS)]
+    sig = {"good": {"short": "good|v1"}, "broken": {"short": "broken|v1"}}
+    (tmp_path / "s.json").write_text(json.dumps({"signature": sig, "summaries": rows}), "utf-8")
+    human = _table(tmp_path / "h.tsv", "topic\tsystem\tquality",
+                   [(d, s, i + j) for i, s in enumerate(SYSTEMS) for j, d in enumerate(INPUTS)])
+    code = _code(summeval, ["correlate", "--scores", str(tmp_path / "s.json"), "--human", human, "--format", "json",
+                            "--bootstrap", "20"])
+    out = capsys.readouterr()
+    assert code == 1 and json.loads(out.out)["unscored_metrics"] == ["broken"] and "broken: no matched" in out.err
+    segments = [{"system": s, "line": j + 1, "scores": {"good": i + 0.1 * j, "broken": None}}
+                for i, s in enumerate(SYSTEMS) for j in range(6)]
+    (tmp_path / "m.json").write_text(json.dumps({"signature": sig, "segments": segments}), "utf-8")
+    judged = _table(tmp_path / "j.tsv", "system\tline\tquality",
+                    [(s, j + 1, i + j) for i, s in enumerate(SYSTEMS) for j in range(6)])
+    code = _code(mteval, ["correlate", "--scores", str(tmp_path / "m.json"), "--human", judged, "--format", "json",
+                          "--bootstrap", "20"])
+    out = capsys.readouterr()
+    assert code == 1 and json.loads(out.out)["unscored_metrics"] == ["broken"] and "broken: no segment" in out.err
