@@ -264,3 +264,13 @@ def test_lang_auto_without_its_extra_is_a_usage_error_naming_the_install(tmp_pat
     assert main(["score", "-i", str(path), "--lang", "auto"]) == 2
     out = capsys.readouterr()
     assert out.out == "" and "aesop-eval[langid]" in out.err
+
+
+def test_a_greek_copy_in_capitals_is_a_copy():
+    """Issue 38: the capitals copy of a Greek reference scored TESLA-S .179, below a paraphrase."""
+    ref = "Η κυβέρνηση ανακοίνωσε νέα μέτρα για την οικονομία της χώρας."
+    caps = "Η ΚΥΒΕΡΝΗΣΗ ΑΝΑΚΟΙΝΩΣΕ ΝΕΑ ΜΕΤΡΑ ΓΙΑ ΤΗΝ ΟΙΚΟΝΟΜΙΑ ΤΗΣ ΧΩΡΑΣ."
+    paraphrase = "Νέα μέτρα για την οικονομία ανακοίνωσε η κυβέρνηση."
+    for metric in (TeslaS(lang="el"), Rouge(kind="rouge-2", lang="el")):
+        assert metric.score(ref, caps).value == pytest.approx(1.0) > metric.score(ref, paraphrase).value
+    assert "tok:unicode-words-cf-noacc" in str(TeslaS(lang="el").signature())
