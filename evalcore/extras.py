@@ -23,6 +23,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "lp": ("ot", "pulp"),  # the LP matcher's network simplex (POT), the reference matcher (PuLP)
     "report": ("matplotlib",),  # the HTML report's plots
     "fast": ("numba",),  # compiled n-gram bags and joins for corpus batches (same floats, less time)
+    "segment": ("icu",),  # ICU's word breaks: Thai, Lao, Khmer and Burmese (PyICU's wheels)
+    "langid": ("py3langid",),  # summeval score --lang auto: each summary's language identified
 }
 
 

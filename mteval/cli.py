@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from evalcore.cli.convention import (
+    EXIT_ITEM_ERRORS,
     EXIT_OK,
     add_io_args,
     add_limit_args,
@@ -33,11 +34,10 @@ from evalcore.cli.convention import (
     limits_of,
     metric_names,
     new_parser,
-    positive_int,
     select_metrics,
     strict_json,
 )
-from evalcore.cli.meta_evaluate import add_statistics_args
+from evalcore.cli.meta_evaluate import add_statistics_args, resample_count
 from evalcore.io.textfiles import InputError, shown
 from mteval.registry import DEFAULT_METRICS
 
@@ -73,8 +73,8 @@ def _add_score(sub) -> None:
                           "resampling; p-value: docs/mt-corpus-scores.md)")
     sig.add_argument("--paired-ar", action="store_true",
                      help="approximate randomization of every system against the first")
-    p.add_argument("--paired-n", type=positive_int, metavar="N",
-                   help="resamples (default: 1000 bootstrap, 10000 randomization, as sacrebleu)")
+    p.add_argument("--paired-n", type=resample_count, metavar="N",
+                   help="resamples, 1 to 1000000 (default: 1000 bootstrap, 10000 randomization, as sacrebleu)")
     p.add_argument("--seed", type=int, default=12345, help="seed of the paired tests (default 12345, as sacrebleu)")
     p.add_argument("--paired-incomplete", action="store_true",
                    help="also compare systems whose corpus score is incomplete (lines a metric could not "
@@ -89,7 +89,8 @@ def _add_correlate(sub) -> None:
                             "or a JSONL file with the same fields.")
     p.add_argument("--scores", type=Path, required=True, help="JSON written by `mteval score --format json --segments`")
     p.add_argument("--human", type=Path, required=True, help="human judgments: TSV/CSV with a header row, or JSONL")
-    p.add_argument("--bootstrap", type=int, default=1000, help="resamples of segments for the CIs (default 1000)")
+    p.add_argument("--bootstrap", type=resample_count, default=1000,
+                   help="resamples of segments for the CIs (1 to 1000000, default 1000)")
     p.add_argument("--seed", type=int, default=0)
     add_output_args(p, ("table", "json"))
     p.add_argument("--strict", action="store_true",
@@ -390,7 +391,7 @@ def _correlate(args) -> int:
     for message in body.messages:
         print(f"{PROG}: {message}", file=sys.stderr)
     emit(args.format, body.text, body.signatures, output)
-    return EXIT_OK
+    return EXIT_ITEM_ERRORS if body.incomplete else EXIT_OK
 
 
 def _leaderboards(args, output) -> int:

@@ -34,10 +34,11 @@ from evalcore.data.scores import read_score_json
 from evalcore.io.tables import HEADLINE, SHORT, interval, table
 from evalcore.io.textfiles import InputError
 from evalcore.metric import Score
-from evalcore.metric.registry import get_metric
+from evalcore.metric.registry import get_metric, lower_is_better
 from evalcore.stats.correlation import correlation_table, mark_undefined, matrices, undefined_reason
 from evalcore.stats.leaderboard import Settings
-from mteval.metaeval import corpus_statistics, orientation, system_correlations
+from evalcore.stats.resampling import check_resamples
+from mteval.metaeval import corpus_statistics, system_correlations
 
 SEGMENT_COLUMNS = ("line", "seg_id", "segment")
 #: what each grouping of a segment-level table means for MT
@@ -70,6 +71,8 @@ class Rendered:
     signatures: list[str]
     #: what stderr must say (ignored columns, unmatched judgments)
     messages: list[str] = field(default_factory=list)
+    #: whether a metric has no value at all (every segment an error): exit 1
+    incomplete: bool = False
 
 
 @dataclass(frozen=True)
@@ -126,10 +129,16 @@ def correlate_files(scores_path: Path, human_path: Path, fmt: str, n_boot: int, 
         messages.append(f"{human_path}: {human.missing_note()}")
     shorts = [s["short"] if isinstance(s, dict) else str(s) for s in signatures.values()]
     names = sorted({m for lines in scored.values() for row in lines.values() for m in row})
+    unscored = sorted(set(signatures) - set(names))  # metrics that scored no segment
+    messages += [f"{name}: no segment has a score (every one is an error): undefined" for name in unscored]
     missing = sorted({k[0] for k in human.values} - set(scored))
     if missing:
         raise InputError(f"{human_path}: system {missing[0]!r} has no scores in {scores_path} "
                          f"(systems there: {', '.join(scored)})")
+    try:
+        check_resamples(n_boot, len(scored), max((len(lines) for lines in scored.values()), default=0))
+    except ValueError as exc:
+        raise InputError(f"--bootstrap: {exc}") from None
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)  # undefined correlations are reported as such
         if human.index:
@@ -147,16 +156,19 @@ def correlate_files(scores_path: Path, human_path: Path, fmt: str, n_boot: int, 
             rows = [[m, d, *(_entry(c) for c in by_kind.values())]
                     for d, by_metric in result["correlations"].items() for m, by_kind in by_metric.items()]
             body = table(["metric", "judgment", "pearson", "spearman", "kendall"], rows) + "\n"
+    lower = [m for m in names if lower_is_better(m)]
     note = (f"\n{result['segments']} segments x {result['systems']} systems; bootstrap {n_boot} resamples of "
-            f"segments, seed {seed}\n")
+            f"segments, seed {seed}\n" + (f"lower is better (negated, so a positive correlation means agreement): "
+                                          f"{', '.join(lower)}\n" if lower else ""))
+    result.update({k: v for k, v in (("lower_is_better", lower), ("unscored_metrics", unscored)) if v})
     result["signature"] = signatures
-    return Rendered(strict_json(result) + "\n" if fmt == "json" else body + note, shorts, messages)
+    return Rendered(strict_json(result) + "\n" if fmt == "json" else body + note, shorts, messages, bool(unscored))
 
 
 def leaderboard_files(scores_path: Path, human_path: Path, settings: Settings, dimensions: list[str] | None,
                       strict: bool, prog: str) -> tuple[list[Board], dict, list[str]]:
     """``mteval correlate --statistic``: the leaderboards of `aesop-eval meta-evaluate` (same code), one
-    per judgment column, segments as inputs and lower-is-better metrics negated; the boards, the
+    per judgment column, segments as inputs, each metric oriented by its facts; the boards, the
     signatures and the messages for stderr."""
     scored, signatures = read_scored(scores_path)
     human = read_judgments(human_path)
@@ -175,9 +187,8 @@ def leaderboard_files(scores_path: Path, human_path: Path, settings: Settings, d
     for d in dims:
         if d not in human.dimensions:
             raise InputError(f"--dimension {d!r}: {human_path} has {', '.join(human.dimensions)}")
-    names = sorted({m for lines in scored.values() for row in lines.values() for m in row})
-    sign = {m: orientation(get_metric(m)) for m in names}
-    metrics = {m: {(system, str(line)): sign[m] * row[m].value for system, lines in scored.items()
+    names = sorted({m for lines in scored.values() for row in lines.values() for m in row} | set(signatures))
+    metrics = {m: {(system, str(line)): row[m].value for system, lines in scored.items()
                    for line, row in lines.items() if m in row} for m in names}
     boards = [board(metrics, {(system, str(line)): v[d] for (system, line), v in human.values.items() if d in v},
                     d, settings, prog) for d in dims]
@@ -215,7 +226,7 @@ def _markdown(correlations: dict) -> str:
 
 
 def _segment_level(scored, human: Judgments, names, n_boot: int, seed: int, match: SegmentMatch) -> dict:
-    sign = {m: orientation(get_metric(m)) for m in names}
+    sign = {m: -1.0 if lower_is_better(m) else 1.0 for m in names}
     records = {(str(line), system): {m: sign[m] * s.value for m, s in scored[system][line].items()}
                for system, line in match.matched}
     keys = list(records)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import replace
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from evalcore.cli.convention import (
+    EXIT_ITEM_ERRORS,
     EXIT_OK,
     add_io_args,
     add_output_args,
@@ -35,9 +37,9 @@ from evalcore.cli.convention import (
     select_metrics,
     strict_json,
 )
-from evalcore.cli.meta_evaluate import add_statistics_args
+from evalcore.cli.meta_evaluate import add_statistics_args, resample_count
 from evalcore.io.textfiles import InputError
-from evalcore.text.languages import language_code
+from evalcore.text.languages import language_or_auto, unstemmed_languages
 from evalcore.text.sentences import add_sentences_arg
 from summeval.multiref import MULTI_REF_MODES
 from summeval.pipeline import RANK_RULES
@@ -72,12 +74,16 @@ def _add_score(sub) -> None:
     tesla.add_argument("--multi-ref", choices=MULTI_REF_MODES, default=None,
                        help="with several model summaries: max (default, as in the TESLA-S paper and rouge-score), "
                             "mean or jackknife (TAC: mean over leave-one-model-out maxima)")
-    tesla.add_argument("--stem", action="store_true", help="Porter-stem content words")
+    tesla.add_argument("--stem", action="store_true",
+                       help="stem TESLA-S's content words: Porter for English, the language's Snowball stemmer for "
+                            "another --lang; languages Snowball has no stemmer for are read unstemmed and the "
+                            "signature says stem:no-snowball (" + ", ".join(unstemmed_languages()) + ")")
     tesla.add_argument("--function-words", choices=("list", "pos", "none"), default=None,
                        help="function-word detection of tesla-s (default: closed-class word list; "
                             "pos = spaCy POS tags, reported as tesla-s-pos)")
-    p.add_argument("--lang", metavar="CODE", type=language_code, default=None,
-                   help="language of the summaries (ISO 639-1, default en; a JSONL line's own 'lang' field wins): "
+    p.add_argument("--lang", metavar="CODE", type=language_or_auto, default=None,
+                   help="language of the summaries (ISO 639-1, default en; a JSONL line's own 'lang' field wins; "
+                        "auto: each summary's language as py3langid finds it, the langid extra): "
                         "TESLA-S and ROUGE read it (docs/languages.md), English-only metrics give each summary "
                         "in another language an error record")
     add_sentences_arg(p)
@@ -100,7 +106,7 @@ def _add_correlate(sub) -> None:
                    help="human scores: JSONL (topic, system, dimension fields) or TSV/CSV with a header")
     p.add_argument("--compare", nargs=2, action="append", metavar=("A", "B"),
                    help="Koehn-style test: share of topic resamples where metric A beats metric B")
-    p.add_argument("--bootstrap", type=int, default=1000, help="resamples (default 1000)")
+    p.add_argument("--bootstrap", type=resample_count, default=1000, help="resamples (1 to 1000000, default 1000)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--strict", action="store_true",
                    help="fail (exit 2) when any scored or human-scored (topic, system) pair has no partner")
@@ -199,14 +205,7 @@ def _metrics(args) -> list:
                           options={"multi_ref": args.multi_ref, "stem": args.stem or None,
                                    "function_words": args.function_words, "models": args.cremer_models,
                                    "lang": getattr(args, "lang", None), "sentences": args.sentences},
-                          only=TESLA_ONLY)
-
-
-def _script_line(r) -> str | None:
-    """The stderr line for a summary whose script does not fit the language it was read as, else None."""
-    note = next((f"{metric}: {n}" for metric, notes in r.notes.items() for n in notes
-                 if n.startswith("script:") or (n.startswith("non-english:") and "script" in n)), None)
-    return f"{r.name}: {note} (give the summary's language with --lang or a 'lang' field)" if note else None
+                          only=TESLA_ONLY, per_item=("lang",))
 
 
 def _score(args) -> int:
@@ -223,28 +222,34 @@ def _score(args) -> int:
     report = check_output_dir(args.report, "--report")
     human = _read_human(args.human) if args.human else None
     limits = limits_of(args)
+    auto = args.lang == "auto"
+    if auto:
+        from evalcore.extras import require
+        from evalcore.text.languages import LANGID_EXTRA
+
+        require(LANGID_EXTRA, "--lang auto")
+        args.lang = None
     with ExitStack() as stack:
         items_of, n_items, langs, verify = _stream_items(args, limits.max_chars, stack)
-        if not args.lang and len(langs) == 1 and None not in langs:  # one language named by every line: sign with it
+        if not args.lang and not auto and len(langs) == 1 and None not in langs:  # every line names one: sign with it
             args.lang = langs.pop()
         lang = args.lang
         metrics = _metrics(args)
         names = [m.name for m in metrics]
         signatures = {m.name: m.signature() for m in metrics}
         verify()  # the input checked is the input scored: refused before any output when it changed
-        items = (item if item.lang or not lang else replace(item, lang=lang) for item in items_of())
+        identified: Counter[str] = Counter()
+        items = (_identified(item, identified) if auto else item if item.lang or not lang else replace(item, lang=lang)
+                 for item in items_of())
         stream = iter_results(items, metrics, jobs=args.jobs, progress=True, limits=limits, scheduler=args.scheduler,
                               total=n_items)
         results: list = []
         n_failed = 0
 
         def kept(keep: bool):
-            """The results, each one's script line on stderr as it comes; kept for a table, JSON or a report."""
+            """The results, counted as they come; kept for a table, JSON or a report."""
             nonlocal n_failed
             for r in stream:
-                line = _script_line(r)
-                if line:
-                    print(line, file=sys.stderr)
                 n_failed += not r.ok
                 if keep:
                     results.append(r)
@@ -264,10 +269,25 @@ def _score(args) -> int:
             emit(args.format, {"json": lambda: to_json(signatures, results, systems, rankings),
                                "table": lambda: to_text(names, results, systems, rankings)},
                  [str(s) for s in signatures.values()], output)
+    if auto:
+        from evalcore.text.languages import identifier
+
+        print(f"--lang auto: {identifier()} read the summaries as " + ", ".join(
+            f"{code} {n}" for code, n in identified.most_common()), file=sys.stderr)
     if report:
         systems, rankings = aggregate_systems(results, metrics, args.rank_partial)
         _write_report(report, human, signatures, names, results, systems, rankings)
     return exit_code(n_failed, n_items, "summaries")
+
+
+def _identified(item, counts: Counter[str]):
+    """The summary in the language py3langid finds for its text and its references (a line's own
+    ``lang`` field wins), counted; its records note the reading (``lang: read as ...``)."""
+    from evalcore.text.languages import identify
+
+    lang = item.lang or identify("\n".join((item.summary, *item.references)))
+    counts[lang] += 1
+    return replace(item, lang=lang)
 
 
 def _read_human(path: Path):
@@ -285,6 +305,7 @@ def _write_report(folder: Path, human, signatures, names, results, systems, rank
     """HTML + Markdown report; with human scores, correlations and plots against them."""
     import numpy as np
 
+    from evalcore.cli.meta_evaluate import orientations
     from evalcore.stats.correlation import correlation_table, matrices
     from evalcore.stats.leaderboard import Settings, leaderboard
     from summeval.report_html import write_report
@@ -298,10 +319,12 @@ def _write_report(folder: Path, human, signatures, names, results, systems, rank
         topics, systems_ = sorted({t for t, _ in keys}), sorted({s for _, s in keys})
         dims = sorted({d for k in keys for d in human[k]})
         human_m = matrices({k: human[k] for k in keys}, dims, topics, systems_)
+        lower = orientations(names)[0]
         metric_m = matrices({k: scored[k] for k in keys}, names, topics, systems_)
-        corr = correlation_table(metric_m, human_m)
+        corr = correlation_table({n: -m if n in lower else m for n, m in metric_m.items()}, human_m)
         settings = Settings("system", "kendall-b", resample="both", test="perm-both")
-        clusters = {d: leaderboard({n: m.T for n, m in metric_m.items()}, human_m[d].T, settings) for d in dims}
+        clusters = {d: leaderboard({n: m.T for n, m in metric_m.items()}, human_m[d].T, settings, lower)
+                    for d in dims}
         human_by_system = {s: {d: float(np.nanmean(human_m[d][:, j])) for d in dims} for j, s in enumerate(systems_)}
     html_path, _ = write_report(folder, signatures, names, results, systems, rankings, human_by_system, corr,
                                 clusters)
@@ -311,10 +334,12 @@ def _write_report(folder: Path, human, signatures, names, results, systems, rank
 # ---- correlate ----------------------------------------------------------------------------------
 
 def _correlate(args) -> int:
+    from evalcore.cli.meta_evaluate import orientations
     from evalcore.data.human import match_keys
     from evalcore.data.scores import read_score_json
     from evalcore.io.tables import correlation_markdown
     from evalcore.stats.correlation import correlation_table, matrices, significance_table
+    from evalcore.stats.resampling import check_resamples
 
     output = check_output_path(args.output)
     check_input_path(args.scores, "--scores")
@@ -330,6 +355,9 @@ def _correlate(args) -> int:
     if not keys:
         raise InputError(f"no (topic, system) pair of {args.scores} has human scores in {args.human}")
     names = sorted({n for k in keys for n in scored[k]})
+    unscored = sorted(set(signatures) - set(names))  # metrics that scored no matched summary
+    for name in unscored:
+        print(f"{PROG}: {name}: no matched summary has a score (every one is an error): undefined", file=sys.stderr)
     dims = sorted({d for k in keys for d in human[k]})
     topics = sorted({t for t, _ in keys})
     systems = sorted({s for _, s in keys})
@@ -337,22 +365,31 @@ def _correlate(args) -> int:
     for a, b in pairs:
         if a not in names or b not in names:
             raise InputError(f"--compare {a} {b}: both must be metrics in {args.scores} ({', '.join(names)})")
-    metric_m = matrices({k: scored[k] for k in keys}, names, topics, systems)
+    try:
+        check_resamples(args.bootstrap, len(systems), len(topics))
+    except ValueError as exc:
+        raise InputError(f"--bootstrap: {exc}") from None
+    lower = orientations(names)[0]
+    metric_m = {n: -m if n in lower else m for n, m in matrices({k: scored[k] for k in keys}, names, topics,
+                                                                 systems).items()}
     human_m = matrices({k: human[k] for k in keys}, dims, topics, systems)
     short = {n: s["short"] if isinstance(s, dict) else str(s) for n, s in signatures.items()}
     if args.statistic:
-        return _leaderboards(args, {k: scored[k] for k in keys}, {k: human[k] for k in keys}, names, dims,
-                             signatures, output)
+        return _leaderboards(args, {k: scored[k] for k in keys}, {k: human[k] for k in keys},
+                             sorted([*names, *unscored]), dims, signatures, output)
     result: dict[str, Any] = {"signature": signatures, "n_topics": len(topics), "n_systems": len(systems),
               "pairs": match.counts(), "correlations": correlation_table(metric_m, human_m, args.bootstrap, args.seed)}
+    result.update({k: v for k, v in (("lower_is_better", sorted(lower)), ("unscored_metrics", unscored)) if v})
     if pairs:
         result["significance"] = significance_table(metric_m, human_m, pairs, args.bootstrap, args.seed)
     emit(args.format, {"json": lambda: strict_json(result) + "\n",
                        "table": lambda: correlation_markdown(result["correlations"], result.get("significance"))
                        + f"\n{len(topics)} topics x {len(systems)} systems; {match.summary()}; bootstrap "
-                         f"{args.bootstrap} resamples of topics, seed {args.seed}\n"},
+                         f"{args.bootstrap} resamples of topics, seed {args.seed}\n"
+                       + (f"lower is better (negated, so a positive correlation means agreement): "
+                          f"{', '.join(sorted(lower))}\n" if lower else "")},
          short.values(), output)
-    return EXIT_OK
+    return EXIT_ITEM_ERRORS if unscored else EXIT_OK
 
 
 def _leaderboards(args, scored: dict, human: dict, names: list[str], dims: list[str], signatures: dict,

@@ -93,6 +93,7 @@ class WordTeslaM(ReferenceMetric):
 
     name = "tesla-m-zh-words"
     english = False
+    languages = ("zh",)
     signature_keys = {"synonyms": "syn", "discount": "fw"}
 
     def __init__(self, synonyms: str = "cilin=", discount: float = 0.1, alpha: float = 0.8):

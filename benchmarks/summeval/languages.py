@@ -53,11 +53,14 @@ KOTO_SOURCE = ("Koto, Lau and Baldwin (2021), upstream notebook `6. correlation_
 
 def _metrics(lang: str) -> list[tuple[str, Metric]]:
     """(row label, metric): the claiming metrics with ``lang``, the English-tokenizer ROUGE for
-    contrast, and sacrebleu's chrF and BLEU (language-independent character and 13a tokens)."""
+    contrast where the language is written in Latin script (a text in another script read as
+    English is an error record), and sacrebleu's chrF and BLEU (language-independent character and
+    13a tokens)."""
     rows: list[tuple[str, Metric]] = [("tesla-s", TeslaS(lang=lang)), ("tesla-s --stem", TeslaS(lang=lang, stem=True))]
     rows += [(kind, Rouge(kind=kind, lang=lang)) for kind in ("rouge-1", "rouge-2", "rouge-l")]
     rows += [("rouge-su4", RougeSU(lang=lang))]
-    rows += [(f"{kind} (English tokenizer)", Rouge(kind=kind)) for kind in ("rouge-1", "rouge-2")]
+    if "Latin" in language(lang).scripts:
+        rows += [(f"{kind} (English tokenizer)", Rouge(kind=kind)) for kind in ("rouge-1", "rouge-2")]
     rows += [(m.name, m) for m in build_metrics(["chrf", "bleu"])]
     return rows
 

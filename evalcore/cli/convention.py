@@ -180,17 +180,19 @@ def metric_names(requested: Sequence[str] | None, package: str, *, default: Sequ
 def select_metrics(requested: Sequence[str] | None, package: str, *, default: Sequence[str],
                    options: Mapping[str, object] | None = None, also: Sequence[str] = (),
                    groups: Mapping[str, Sequence[str]] | None = None,
-                   only: Mapping[str, Sequence[str]] | None = None) -> list[Metric]:
+                   only: Mapping[str, Sequence[str]] | None = None,
+                   per_item: Sequence[str] = ()) -> list[Metric]:
     """Configured, validated metrics for ``-m``: each gets the ``options`` it declares (None = its
     default); ``only`` limits an option to the metrics named there (``--stem`` of TESLA-S is not
-    ROUGE's stemmer)."""
+    ROUGE's stemmer); ``per_item``: options every item carries too (``--lang``), which a metric
+    may refuse item by item instead of refusing the run (:func:`~evalcore.metric.registry.build_metrics`)."""
     from evalcore.metric.registry import build_metrics
 
     names = metric_names(requested, package, default=default, also=also, groups=groups)
     only = only or {}
     options = options or {}
     return build_metrics(names, {n: {k: v for k, v in options.items() if k not in only or n in only[k]}
-                                 for n in names})
+                                 for n in names}, per_item)
 
 
 def positive_int(text: str) -> int:

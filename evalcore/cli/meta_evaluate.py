@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,11 +21,10 @@ from evalcore.cli.convention import (
     check_output_path,
     command,
     emit,
-    positive_int,
     strict_json,
 )
 from evalcore.io.textfiles import InputError
-from evalcore.stats.names import CI_METHODS, DESIGNS, LEVELS, STATISTICS, TESTS
+from evalcore.stats.names import CI_METHODS, DESIGNS, LEVELS, MAX_RESAMPLES, STATISTICS, TESTS
 
 FORMATS = ("table", "json", "html")
 PROG = "aesop-eval"
@@ -41,6 +41,18 @@ def _alpha(text: str) -> float:
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {value}")
     return value
+
+
+def resample_count(text: str) -> int:
+    """The type of ``-n`` and ``--bootstrap``: a whole number from 1 to :data:`MAX_RESAMPLES`
+    (anything else is a usage error, exit 2, before any work)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of resamples, got {text!r}") from None
+    if not 1 <= n <= MAX_RESAMPLES:
+        raise argparse.ArgumentTypeError(f"expected 1 to {MAX_RESAMPLES} resamples, got {n}")
+    return n
 
 
 def add_statistics_args(p: argparse.ArgumentParser, statistic_default: str | None = "kendall-b") -> None:
@@ -74,9 +86,13 @@ def add_meta_evaluate(sub) -> argparse.ArgumentParser:
                    help="judgments: TSV/CSV/JSONL with system, input and one column per dimension")
     p.add_argument("--dimension", required=True, metavar="NAME", help="the human dimension (a column of --human)")
     add_statistics_args(p)
-    p.add_argument("-n", "--resamples", type=positive_int, default=1000, metavar="N",
-                   help="resamples and permutations (default 1000)")
+    p.add_argument("-n", "--resamples", type=resample_count, default=1000, metavar="N",
+                   help=f"resamples and permutations, 1 to {MAX_RESAMPLES} (default 1000; fewer where the "
+                        "draws of the data would pass 2 GiB)")
     p.add_argument("--seed", type=int, default=0, help="default 0")
+    p.add_argument("--lower-is-better", action="append", default=[], metavar="NAME",
+                   help="a score column that is not a registered metric and where lower is better (repeatable): "
+                        "negated like TER; a registered metric's orientation comes from its facts")
     add_output_args(p, FORMATS)
     return p
 
@@ -106,21 +122,62 @@ class Board:
         return self.result["metrics"]
 
 
-def board(metrics: dict[str, dict], human: dict, dimension: str, settings: Settings, prog: str) -> Board:
-    """The leaderboard of the metric cells against one dimension's cells ({(system, input): value});
-    unmatched cells are counted on stderr."""
+def orientations(names: Sequence[str], declared: Sequence[str] = ()) -> tuple[set[str], list[str]]:
+    """(the columns where lower is better, the lines saying how each orientation was decided): a
+    registered metric's from its facts (``lower_is_better``), a column named in ``declared``
+    (``--lower-is-better``) lower, any other column higher, said as an assumption. Declaring a
+    registered metric against its facts, or a column the score files lack, is an InputError."""
+    from evalcore.metric.registry import lower_is_better
+
+    facts = {name: lower_is_better(name) for name in names}
+    for name in declared:
+        if name not in facts:
+            raise InputError(f"--lower-is-better {name}: no such score column ({', '.join(names)})")
+        if facts[name] is False:
+            raise InputError(f"--lower-is-better {name}: {name} is a registered metric and its facts say higher is "
+                             "better")
+    lower = {n for n, fact in facts.items() if fact or n in declared}
+    by_fact = [n for n in names if facts[n] is not None]
+    assumed = [n for n in names if facts[n] is None and n not in declared]
+    lines = []
+    if by_fact:
+        lines.append("orientation from the metrics' facts: " + ", ".join(
+            f"{n} {'lower' if n in lower else 'higher'} is better" for n in by_fact))
+    if declared:
+        lines.append(f"lower is better by --lower-is-better: {', '.join(declared)}")
+    if assumed:
+        lines.append(f"not registered metrics, read as higher is better: {', '.join(assumed)} "
+                     "(--lower-is-better NAME says otherwise)")
+    if lower:
+        lines.append(f"negated so that a positive value means agreement: {', '.join(sorted(lower))}")
+    return lower, lines
+
+
+def board(metrics: dict[str, dict], human: dict, dimension: str, settings: Settings, prog: str,
+          declared_lower: Sequence[str] = ()) -> Board:
+    """The leaderboard of the metric cells against one dimension's cells ({(system, input): value}),
+    each metric oriented by :func:`orientations`; unmatched cells are counted on stderr."""
     from evalcore.data.cells import align
     from evalcore.stats.leaderboard import leaderboard
+    from evalcore.stats.resampling import check_resamples
 
     m = align(metrics, human)
+    try:
+        check_resamples(settings.n_resamples, len(m.systems), len(m.inputs), settings.test)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    lower, orientation = orientations(list(metrics), declared_lower)
     for name in metrics:
-        if m.unjudged[name] or m.unscored[name]:
+        if not metrics[name]:
+            print(f"{prog}: {name}: no cell has a score (every one is blank or an error): undefined", file=sys.stderr)
+        elif m.unjudged[name] or m.unscored[name]:
             print(f"{prog}: {name}: {m.unjudged[name]} scored cells without a judgment (left out), "
                   f"{m.unscored[name]} judged cells without a score (missing)", file=sys.stderr)
     s = settings
-    rows = leaderboard(m.metrics, m.human, s)
+    rows = leaderboard(m.metrics, m.human, s, lower)
     notes = [f"{len(m.systems)} systems x {len(m.inputs)} inputs judged on {dimension}; intervals: {s.ci}, "
-             f"{s.n_resamples} resamples of {s.resample}, seed {s.seed}; clusters: {s.test}, alpha {s.alpha}"]
+             f"{s.n_resamples} resamples of {s.resample}, seed {s.seed}; clusters: {s.test}, alpha {s.alpha}",
+             *orientation]
     if s.statistic == "acc-eq" and s.tie_calibration:
         notes.append("acc-eq is tie-calibrated: epsilon maximises it on this data, so the value is optimistic")
     result = {"settings": s.as_dict(), "dimension": dimension, "n_systems": len(m.systems),
@@ -161,11 +218,15 @@ def run_meta_evaluate(args: argparse.Namespace) -> int:
     human = read_cells(args.human)
     if args.dimension not in human.values:
         raise InputError(f"{args.human}: no dimension {args.dimension!r}; it has {', '.join(human.columns)}")
+    if not human.values[args.dimension]:
+        raise InputError(f"{args.human}: every cell of dimension {args.dimension!r} is blank or an error")
     metrics: dict[str, dict] = {}
     origin: dict[str, Path] = {}
     signatures: dict = {}
     for path in args.scores:
         cells = read_cells(path)
+        for name in cells.ignored:
+            print(f"{PROG}: {path}: column {name!r} holds text, not scores: ignored", file=sys.stderr)
         for name in cells.columns:
             if name in metrics:
                 raise InputError(f"metric {name!r} is in both {origin[name]} and {path}")
@@ -173,7 +234,7 @@ def run_meta_evaluate(args: argparse.Namespace) -> int:
         signatures.update(cells.signatures)
     if not metrics:
         raise InputError("the score files hold no metric column")
-    b = board(metrics, human.values[args.dimension], args.dimension, settings, PROG)
+    b = board(metrics, human.values[args.dimension], args.dimension, settings, PROG, args.lower_is_better)
     shorts = short_signatures(signatures)
     emit(args.format, {"json": lambda: strict_json({"signature": signatures, **b.result}) + "\n",
                        "table": lambda: board_text(b),

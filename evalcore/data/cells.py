@@ -26,6 +26,8 @@ from evalcore.io.textfiles import InputError, read_text, split_lines
 
 #: names of the column that says which input (document, segment) a row scores
 INPUT_FIELDS = ("input", "topic", "doc_id", "document", "item", "line", "seg_id", "segment")
+#: the columns where the score commands write an item's error messages (never a metric)
+ERROR_COLUMNS = ("error", "errors")
 
 Key = tuple[str, str]  # (system, input)
 
@@ -33,12 +35,15 @@ Key = tuple[str, str]  # (system, input)
 @dataclass(frozen=True)
 class Cells:
     """{column: {(system, input): value}} of one file, its column names in order, the name of
-    its input column and the signatures a score file carries."""
+    its input column, the signatures a score file carries and the columns of a table that hold
+    text, not numbers (ignored). A metric column without a single value (every cell blank or an
+    error; in a score file's JSON, a metric its signatures name that no row scored) is kept, empty."""
 
     values: dict[str, dict[Key, float]]
     columns: tuple[str, ...]
     input_field: str
     signatures: dict
+    ignored: tuple[str, ...] = ()
 
 
 def _is_json_document(text: str) -> dict | None:
@@ -75,7 +80,7 @@ def read_cells(path: str | Path) -> Cells:
                                          {"system": str, "line": int})
             keyed = {(system, str(line)): row.scores for (system, line), row in rows.items()}
             field = "line"
-        columns = tuple(dict.fromkeys(n for scores in keyed.values() for n in scores))
+        columns = tuple(dict.fromkeys([*sigs, *(n for scores in keyed.values() for n in scores)]))
         values = {c: {k: s[c] for k, s in keyed.items() if c in s} for c in columns}
         return Cells(values, columns, field, sigs)
     if doc is not None and doc and all(isinstance(v, dict) and "sys_summs" in v for v in doc.values()):
@@ -85,9 +90,13 @@ def read_cells(path: str | Path) -> Cells:
                          "with `summeval score --format json` or `mteval score --format json --segments`, or "
                          "give a TSV/JSONL table)")
     field = _input_field(path, text)
-    judged = read_judgments(path, keys=("system", field), ignore_text_columns=True, default_format="tsv")
+    judged = read_judgments(path, keys=("system", field), ignore_text_columns=True, default_format="tsv",
+                            error_cells=True)
+    empty = tuple(c for c in judged.empty if c not in ERROR_COLUMNS)
     values = {c: {k: row[c] for k, row in judged.values.items() if c in row} for c in judged.dimensions}
-    return Cells(values, judged.dimensions, field, {})
+    values.update((c, {}) for c in empty)
+    return Cells(values, (*judged.dimensions, *empty), field, {},
+                 tuple(c for c in judged.ignored if c not in (*empty, *ERROR_COLUMNS)))
 
 
 def _named_cells(values: dict[str, dict[Key, float]], field: str) -> Cells:
@@ -130,8 +139,13 @@ def _input_field(path: Path, text: str) -> str:
     return found
 
 
-def _natural(key: str) -> tuple:
-    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", key))
+def natural_key(key: str) -> tuple:
+    """A sort key that orders the decimal runs of a name by value ("s2" before "s10"), then by the
+    name itself (so "s01" and "s1" keep one order). A run is what ``\\d`` matches: Unicode decimal
+    digits (category Nd, ``str.isdecimal``), which ``int`` reads; digit-like characters that are not
+    decimal ("①", "²") stay text."""
+    parts = re.split(r"(\d+)", key)
+    return (tuple(int(p) if k % 2 else p for k, p in enumerate(parts)), key)
 
 
 @dataclass(frozen=True)
@@ -150,8 +164,8 @@ class Matrices:
 def align(metrics: dict[str, dict[Key, float]], human: dict[Key, float]) -> Matrices:
     """Matrices over the judged systems and inputs (naturally sorted); per metric, how many of its
     cells have no judgment (``unjudged``) and how many judged cells it did not score (``unscored``)."""
-    systems = sorted({s for s, _ in human}, key=_natural)
-    inputs = sorted({i for _, i in human}, key=_natural)
+    systems = sorted({s for s, _ in human}, key=natural_key)
+    inputs = sorted({i for _, i in human}, key=natural_key)
     row = {s: k for k, s in enumerate(systems)}
     col = {i: k for k, i in enumerate(inputs)}
 

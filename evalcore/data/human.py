@@ -43,6 +43,9 @@ class Judgments:
     unjudged: tuple[str, ...] = ()
     #: blank judgment cells in rows that hold other judgments (each missing from its dimension only)
     blank_cells: int = 0
+    #: the ignored columns whose every cell is blank or ``error``: a score column without a value
+    #: (every item failed), which a reader of score tables keeps instead of ignoring
+    empty: tuple[str, ...] = ()
 
     def missing_note(self) -> str:
         """One line on the blank judgments ("" when there are none), for stderr."""
@@ -58,12 +61,14 @@ class Judgments:
 
 
 def read_judgments(path: str | Path, keys: Sequence[str] = KEY_FIELDS, index: Sequence[str] = (),
-                   ignore_text_columns: bool = False, default_format: str = "jsonl") -> Judgments:
+                   ignore_text_columns: bool = False, default_format: str = "jsonl",
+                   error_cells: bool = False) -> Judgments:
     """Judgments from JSONL (flat fields or a ``human`` object) or TSV/CSV with a header row
     naming ``keys``, by the file's suffix (``.tsv``, ``.csv``, ``.jsonl``; else ``default_format``).
     ``index``: names of an optional line-number column (the first present is used; its values
     must be integers); ``ignore_text_columns``: a column without a single number is ignored (and
-    listed) instead of being an error."""
+    listed) instead of being an error; ``error_cells``: a cell ``error`` (a score table's failed
+    item) is a missing value, as a blank one is."""
     path = Path(path)
     suffix = path.suffix.lower().lstrip(".")
     fmt = suffix if suffix in FORMATS else default_format
@@ -77,9 +82,11 @@ def read_judgments(path: str | Path, keys: Sequence[str] = KEY_FIELDS, index: Se
     ignored = tuple(c for c in columns if not any(_is_number(row.get(c)) for _, row in rows)) \
         if ignore_text_columns else ()
     dims = tuple(c for c in columns if c not in ignored)
+    empty = tuple(c for c in ignored if all(_is_missing(row.get(c)) for _, row in rows))
     if ignore_text_columns and rows and not dims:
         raise InputError(f"{path}:1: no judgment column (a column of numbers) besides "
-                         + " and ".join(k for k in (*keys, column) if k))
+                         + " and ".join(k for k in (*keys, column) if k)
+                         + (f"; every cell of {', '.join(empty)} is blank or an error" if empty else ""))
     out: dict[tuple, dict[str, float]] = {}
     seen: set[tuple] = set()
     unjudged: list[str] = []
@@ -92,7 +99,8 @@ def read_judgments(path: str | Path, keys: Sequence[str] = KEY_FIELDS, index: Se
         seen.add(key)
         values = {}
         for name in dims:
-            number = _number(row.get(name), name, where)
+            cell = row.get(name)
+            number = None if error_cells and _is_missing(cell) else _number(cell, name, where)
             if number is not None:
                 values[name] = number
         if values or not dims:
@@ -102,7 +110,7 @@ def read_judgments(path: str | Path, keys: Sequence[str] = KEY_FIELDS, index: Se
             unjudged.append(where)
     if not out:
         raise InputError(f"{path}: no human scores found" + (" (every judgment cell is blank)" if unjudged else ""))
-    return Judgments(out, dims, column, ignored, tuple(unjudged), blank)
+    return Judgments(out, dims, column, ignored, tuple(unjudged), blank, empty)
 
 
 def read_human(path: str | Path) -> HumanScores:
@@ -170,6 +178,11 @@ def _is_number(value: object) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _is_missing(value: object) -> bool:
+    """Whether a cell holds no value: blank, ``null``, or the word ``error`` (a failed item's cell)."""
+    return value is None or (isinstance(value, str) and value.strip().lower() in ("", "error"))
 
 
 def _number(value: object, name: str, where: str) -> float | None:

@@ -105,8 +105,10 @@ def _item(where: str, obj: dict, problem: str) -> SummaryItem:
         raise InputError(f"{where}: 'summary' must be a string")
     topic, system = json_id(obj["topic"], "topic", where), json_id(obj["system"], "system", where)
     lang = obj.get("lang")
-    if lang is not None and not (isinstance(lang, str) and _ISO_639_1.fullmatch(lang)):
-        raise InputError(f"{where}: 'lang' must be an ISO 639-1 code such as \"de\", got {lang!r}")
+    if "lang" in obj and not (isinstance(lang, str) and _ISO_639_1.fullmatch(lang)):
+        # null too: a line that names no language is left without the field (read in --lang), not read as English
+        raise InputError(f"{where}: 'lang' must be an ISO 639-1 code such as \"de\", got "
+                         f"{'null' if lang is None else repr(lang)} (leave the field out to read the line in --lang)")
     summary = UnreadableText(problem) if problem else obj["summary"]
     return SummaryItem(topic, system, summary, tuple(refs), where, _human_scores(obj.get("human"), where), lang)
 

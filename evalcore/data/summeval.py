@@ -79,5 +79,5 @@ def _read_12sys(folder: Path) -> list[SummaryItem]:
 
 
 def _system_order(name: str) -> tuple[int, str]:
-    digits = "".join(ch for ch in name if ch.isdigit())
+    digits = "".join(ch for ch in name if ch.isdecimal())
     return (int(digits) if digits else -1, name)

@@ -36,6 +36,7 @@ from evalcore.metric.inputs import (
 from evalcore.metric.lazy import reset
 from evalcore.metric.records import ErrorRecord, Score
 from evalcore.metric.signature import Signature
+from evalcore.text.languages import script_mismatch
 
 #: cleaned reference tuples that passed the input rule, by (references, size cap, English): a
 #: topic's references met again with its next candidate cost one look-up, not one check (and one
@@ -266,7 +267,20 @@ class Metric(ABC):
         elif self.reads == "source":
             src: TextCheck = check_text(item.source, f"{name}: source", limits, english)
             source, notes = src.text, tuple(dict.fromkeys((*src.notes, *notes)))
+        self._check_script(item.lang or self.own_language(), name, cand.text, refs)
         return replace(item, candidate=cand.text, references=refs, source=source), notes
+
+    def _check_script(self, lang: str, name: str, candidate: str, references: tuple[str, ...]) -> None:
+        """InputError when most letters of the candidate or of a reference are not in the scripts
+        of the language they are read as (``lang``; no check for "*", for a code the suite does not
+        know, or for a language this metric does not read, which it refuses by name): its words
+        cannot be that language's, and a score would be a silent zero."""
+        if lang not in self.languages and "*" not in self.languages:
+            return
+        for role, text in (("candidate", candidate), *((f"reference {k + 1}", r) for k, r in enumerate(references))):
+            why = script_mismatch(text, lang)
+            if why:
+                raise InputError(f"{name}: {role}: {why}; give the text's language (--lang or a 'lang' field)")
 
     def score_batch(self, items: Iterable, limits: InputLimits | None = None) -> list[Result]:
         """A :class:`Score` or an :class:`ErrorRecord` for every item of any iterable, in order

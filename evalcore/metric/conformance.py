@@ -1,7 +1,8 @@
 """The metric contract as checks any package runs on its metrics (scikit-learn's
 ``check_estimator`` idea): batch equals one-by-one, order invariance, pickling, determinism across
 processes, the input rule (empty input -> a score with a note; oversized input -> error record;
-unjudgeable text -> flagged score), signatures that follow every parameter, declared facts, orientation, and a registry
+unjudgeable text -> flagged score; text in another script than the metric's language -> error
+record), signatures that follow every parameter, declared facts, orientation, and a registry
 entry
 that agrees with its class.
 
@@ -26,6 +27,7 @@ import pickle
 import subprocess
 import sys
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from importlib.metadata import entry_points
 
 import numpy as np
@@ -33,6 +35,7 @@ import numpy as np
 from evalcore.extras import EXTRAS
 from evalcore.metric.base import COSTS, Item, Metric, ReferenceFreeMetric, ReferenceMetric, SourceMetric
 from evalcore.metric.inputs import EMPTY_NOTE, InputLimits
+from evalcore.text.languages import script_mismatch
 
 REFS = ("The council approved the new budget on Monday after a long debate. Taxes will not rise.",
         "After a long debate, the city council passed the budget on Monday; taxes stay the same.")
@@ -49,14 +52,48 @@ UNJUDGEABLE = ("这是一个关于预算的中文句子。委员会周一批准�
 READS = {"references": ReferenceMetric, "candidate": ReferenceFreeMetric, "source": SourceMetric}
 
 
-def items_for(reads: str, candidates: Iterable[str] = CANDIDATES) -> list[Item]:
-    """The check items of a metric that reads ``reads``: the candidates with references, with a
-    source, or alone."""
+@dataclass(frozen=True)
+class Texts:
+    """The check texts of one language: references, candidates, a source, unrelated text."""
+
+    refs: tuple[str, ...]
+    candidates: tuple[str, ...]
+    source: str
+    garbage: str
+
+
+#: the check texts by the language a metric reads (its own language; English for any other)
+TEXTS = {
+    "en": Texts(REFS, CANDIDATES, SOURCE, GARBAGE),
+    "zh": Texts(("委员会经过长时间辩论后于周一批准了新预算。税收不会增加。",
+                 "经过长时间的辩论，市议会周一通过了预算；税收保持不变。"),
+                ("市议会周一批准了预算。它不会增加税收。",
+                 "周一长时间的辩论结束了。议会随后通过了预算，税收保持不变。",
+                 "周一预算获得批准。不过，由于议员意见不一，辩论时间很长。"),
+                "委员会经过长时间辩论后于周一批准了新预算。",
+                "紫色的大象在橙色的灯塔下安静地抛着七把冰冻的小提琴。"),
+}
+
+
+def texts_of(metric: Metric) -> Texts:
+    """The check texts in the language ``metric`` reads (English where it reads any)."""
+    return TEXTS.get(metric.own_language(), TEXTS["en"])
+
+
+def items_for(reads: str, candidates: Iterable[str] | None = None, texts: Texts = TEXTS["en"]) -> list[Item]:
+    """The check items of a metric that reads ``reads``: the candidates (the texts' own by default)
+    with references, with a source, or alone."""
+    candidates = texts.candidates if candidates is None else candidates
     if reads == "references":
-        return [Item(c, REFS, id=f"c{k}") for k, c in enumerate(candidates)]
+        return [Item(c, texts.refs, id=f"c{k}") for k, c in enumerate(candidates)]
     if reads == "source":
-        return [Item(c, source=SOURCE, id=f"c{k}") for k, c in enumerate(candidates)]
+        return [Item(c, source=texts.source, id=f"c{k}") for k, c in enumerate(candidates)]
     return [Item(c, id=f"c{k}") for k, c in enumerate(candidates)]
+
+
+def metric_items(metric: Metric, candidates: Iterable[str] | None = None) -> list[Item]:
+    """:func:`items_for` in the language ``metric`` reads."""
+    return items_for(metric.reads, candidates, texts_of(metric))
 
 
 def _values(results) -> list[float]:
@@ -74,11 +111,11 @@ def _close(a, b, rel: float, what: str) -> None:
 def check_batch_equals_one_by_one(metric: Metric) -> None:
     """A batch gives each item the value it gets alone; a topic-scoped metric's other topics in
     the batch change nothing."""
-    items = items_for(metric.reads)
+    items = metric_items(metric)
     batch = _values(metric.score_batch(items))
     if metric.scope == "topic":  # a topic is scored together; other topics in the batch change nothing
         other = [Item(c, ("A different topic's reference about the weather.",), id=f"o{k}")
-                 for k, c in enumerate(CANDIDATES)]
+                 for k, c in enumerate(texts_of(metric).candidates)]
         mixed = _values(metric.score_batch([x for pair in zip(items, other) for x in pair]))
         _close(mixed[::2], batch, 1e-9, "another topic in the batch changes the values")
         return
@@ -89,7 +126,7 @@ def check_batch_equals_one_by_one(metric: Metric) -> None:
 
 def check_order_does_not_change_scores(metric: Metric) -> None:
     """Reversing a batch reverses its values and changes none."""
-    items = items_for(metric.reads)
+    items = metric_items(metric)
     forward = _values(metric.score_batch(items))
     backward = _values(metric.score_batch(items[::-1]))[::-1]
     _close(forward, backward, 1e-9, "the batch order changes the values")
@@ -97,21 +134,21 @@ def check_order_does_not_change_scores(metric: Metric) -> None:
 
 def check_pickled_metric_scores_the_same(metric: Metric) -> None:
     """A pickled copy (what a worker process gets) scores and signs the same."""
-    items = items_for(metric.reads)
+    items = metric_items(metric)
     clone = pickle.loads(pickle.dumps(metric))
     _close(_values(clone.score_batch(items)), _values(metric.score_batch(items)), 1e-12,
            "a pickled copy scores differently")
     assert str(clone.signature()) == str(metric.signature()), "a pickled copy signs differently"
 
 
-_CHILD = ("import json, pickle, sys; from evalcore.metric.conformance import items_for; "
+_CHILD = ("import json, pickle, sys; from evalcore.metric.conformance import metric_items; "
           "m = pickle.loads(sys.stdin.buffer.read()); "
-          "print(json.dumps([r.value if r.ok else str(r) for r in m.score_batch(items_for(m.reads))]))")
+          "print(json.dumps([r.value if r.ok else str(r) for r in m.score_batch(metric_items(m))]))")
 
 
 def check_deterministic_across_processes(metric: Metric) -> None:
     """Another Python process (same code, same parameters) gives the same values."""
-    here = _values(metric.score_batch(items_for(metric.reads)))
+    here = _values(metric.score_batch(metric_items(metric)))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(os.path.abspath(p or ".") for p in sys.path)}
     out = subprocess.run([sys.executable, "-c", _CHILD], input=pickle.dumps(metric), capture_output=True,
                          check=False, env=env)
@@ -129,7 +166,7 @@ def _values_or_fail(values: list) -> list[float]:
 def check_empty_input_is_scored_with_a_note_and_oversized_input_is_an_error_record(metric: Metric) -> None:
     """An empty candidate gets a score with the empty-input note; an oversized one an error record
     naming it; the item between them scores."""
-    good = items_for(metric.reads)[0]
+    good = metric_items(metric)[0]
     empty = Item("   ", good.references, good.source, id="empty-one")
     huge = Item("word " * 400, good.references, good.source, id="huge-one")
     results = metric.score_batch([empty, good, huge], InputLimits(max_chars=1000))
@@ -139,9 +176,15 @@ def check_empty_input_is_scored_with_a_note_and_oversized_input_is_an_error_reco
 
 
 def check_unjudgeable_text_gets_a_defined_flagged_score(metric: Metric, texts: Iterable[str] = UNJUDGEABLE) -> None:
-    """Another script or emoji only: a defined value, with a note where the metric reads English."""
+    """Text mostly in another script than the language the metric reads: an error record naming
+    the script; emoji only (or another script, for a metric of any language): a defined value,
+    with a note where the metric reads English."""
+    lang = metric.own_language()
     for text in texts:
-        result = metric.score_batch(items_for(metric.reads, (text,)))[0]
+        result = metric.score_batch(metric_items(metric, (text,)))[0]
+        if script_mismatch(text, lang):
+            assert not result.ok and "of letters are not" in result.message, f"{text!r} read as {lang}: {result}"
+            continue
         assert result.ok, f"{text!r}: {result}"
         assert result.value == result.value, f"{text!r}: NaN"
         if metric.english:  # language-independent metrics (sacrebleu's) owe other scripts no note
@@ -218,8 +261,9 @@ def check_orientation(metric: Metric) -> None:
     well as unrelated text, in the metric's orientation (``lower_is_better``)."""
     if metric.reads != "references":
         return
+    texts = texts_of(metric)
     perfect, garbage = _values(metric.score_batch(
-        [Item(REFS[0], REFS, id="perfect"), Item(GARBAGE, REFS, id="garbage")]))
+        [Item(texts.refs[0], texts.refs, id="perfect"), Item(texts.garbage, texts.refs, id="garbage")]))
     better = perfect <= garbage if metric.lower_is_better else perfect >= garbage
     order = "lower" if metric.lower_is_better else "higher"
     assert better, (f"a candidate equal to a reference scores {perfect}, unrelated text {garbage}: with "

@@ -8,7 +8,7 @@ module makes metrics from names (:func:`get_metric`, :func:`build_metrics`) and 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from evalcore.metric.specs import (
@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from evalcore.metric.base import Metric
 
 __all__ = ["ENTRY_POINT_GROUP", "SUITE_DISTRIBUTION", "MetricSpec", "PluginWarning", "build_metrics",
-           "configuration_name", "declared_options", "get_metric", "list_metrics", "registered", "registered_name",
-           "spec"]
+           "configuration_name", "declared_options", "get_metric", "list_metrics", "lower_is_better", "registered",
+           "registered_name", "spec"]
 
 def get_metric(name: str, **params):
     """A configured metric by registered name; ``params`` override the name's defaults. A
@@ -46,6 +46,20 @@ def get_metric(name: str, **params):
     return cls(**{**s.kwargs, **params})
 
 
+def lower_is_better(name: str) -> bool | None:
+    """The orientation fact (``Metric.lower_is_better``) of the registered metric a score column
+    is named after (a registered name, or a configuration's bracket name ``rouge-su4[max_gap=2]``);
+    None for a name the registry does not know. A metric whose extra is missing answers from its
+    summary, which the conformance suite keeps saying "lower is better" exactly when the fact does."""
+    try:
+        s = spec(name.partition("[")[0])
+    except ValueError:
+        return None
+    if not s.installed:
+        return "lower is better" in s.summary
+    return bool(s.load().lower_is_better)
+
+
 def declared_options(name: str, options: Mapping[str, object]) -> dict:
     """The entries of a command's shared ``options`` that metric ``name`` declares as parameters:
     what a CLI passes to :func:`get_metric` when one option set serves a mixed list of metrics."""
@@ -57,20 +71,37 @@ def declared_options(name: str, options: Mapping[str, object]) -> dict:
     return {k: v for k, v in options.items() if k in valid}
 
 
-def build_metrics(names: Sequence[str], options: Mapping[str, Mapping[str, object]] | None = None) -> list[Metric]:
+def build_metrics(names: Sequence[str], options: Mapping[str, Mapping[str, object]] | None = None,
+                  per_item: Collection[str] = ()) -> list[Metric]:
     """Configured metrics for registered names, each checked (unknown names and bad values raise
     before any scoring). ``options`` (metric name -> parameters; None = the metric's default)
     never override what a name stands for (``--function-words`` does not turn ``tesla-s-pos``
-    back into ``tesla-s``). Names that come to the same metric are computed once."""
+    back into ``tesla-s``). Names that come to the same metric are computed once. ``per_item``:
+    options the items carry too (``lang``): a metric that refuses such a value is built without
+    it, and each item gets its error record from the metric (a refusal per item and per metric,
+    not of the whole run)."""
     metrics: dict[str, Metric] = {}
     for name in names:
         fixed = spec(name).kwargs
         params = {k: v for k, v in (options or {}).get(name, {}).items() if v is not None and k not in fixed}
-        metric = get_metric(name, **declared_options(name, params))
-        metric.validate()
-        metric.signature()  # loads what the signature names (a missing model fails here, not later)
+        try:
+            metric = _checked(name, params)
+        except ValueError:
+            carried = {k: v for k, v in params.items() if k not in per_item}
+            if carried == params:
+                raise
+            metric = _checked(name, carried)  # fails again (raises) unless an item-carried value was refused
         metrics.setdefault(metric.name, metric)
     return list(metrics.values())
+
+
+def _checked(name: str, params: Mapping[str, object]) -> Metric:
+    """The metric ``name`` with ``params`` (those it declares), validated, its signature loaded
+    (a missing model fails here, not later)."""
+    metric = get_metric(name, **declared_options(name, params))
+    metric.validate()
+    metric.signature()
+    return metric
 
 
 def list_metrics(package: str | None = None, also: tuple[str, ...] = ()) -> str:

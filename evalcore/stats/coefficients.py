@@ -1,9 +1,9 @@
 """Correlation coefficients along the last axis of stacked score arrays, NaN where a cell is
 missing: Pearson, Spearman, Kendall tau-b and tau-c. A coefficient over fewer than
-:data:`MIN_POINTS` scored pairs or with a constant side is NaN, which the callers report as
-undefined. Every function takes arrays of any leading shape (resamples, inputs) so that one call
-computes a whole bootstrap; Kendall over many points per row falls back to scipy row by row
-(its O(n log n) algorithm beats the O(n^2) pair signs there)."""
+:data:`MIN_POINTS` scored pairs or with a constant side (all its values exactly equal) is NaN,
+which the callers report as undefined. Every function takes arrays of any leading shape
+(resamples, inputs) so that one call computes a whole bootstrap; Kendall over many points per
+row falls back to scipy row by row (its O(n log n) algorithm beats the O(n^2) pair signs there)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,6 @@ from evalcore.stats.names import COEFFICIENTS
 MIN_POINTS = 3
 # Kendall by pair signs up to this many points per row; scipy's sort-based kendalltau above it.
 _PAIR_SIGN_POINTS = 64
-# Relative tolerance below which a side's spread counts as constant.
-_CONSTANT = 1e-12
 
 
 def paired(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -26,21 +24,31 @@ def paired(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
     return np.where(ok, x, np.nan), np.where(ok, y, np.nan), ok
 
 
+def constant(v: np.ndarray, used: np.ndarray) -> np.ndarray:
+    """Whether the values ``used`` along the last axis are all equal (exactly: a spread of one
+    unit in the last place is a spread), True where none is used."""
+    low = np.where(used, v, np.inf).min(axis=-1)
+    high = np.where(used, v, -np.inf).max(axis=-1)
+    return ~(high > low)
+
+
+def deviations(v: np.ndarray, mean: np.ndarray, used: np.ndarray) -> np.ndarray:
+    """Deviations of ``v`` from ``mean`` where ``used``, 0 elsewhere."""
+    return np.where(used, v - mean, 0.0)
+
+
 def pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Pearson r along the last axis over the pairs both sides scored."""
+    """Pearson r along the last axis over the pairs both sides scored; NaN where a side is
+    constant (all its values equal)."""
     x, y, ok = paired(np.asarray(x, dtype=float), np.asarray(y, dtype=float))
     n = ok.sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         mx = np.nansum(x, axis=-1, keepdims=True) / n[..., None]
         my = np.nansum(y, axis=-1, keepdims=True) / n[..., None]
-        dx = np.where(ok, x - mx, 0.0)
-        dy = np.where(ok, y - my, 0.0)
-        sxx, syy = (dx * dx).sum(-1), (dy * dy).sum(-1)
-        r = (dx * dy).sum(-1) / np.sqrt(sxx * syy)
-        scale_x = np.where(ok, np.abs(x), 0.0).max(axis=-1, initial=0.0) ** 2 * n
-        scale_y = np.where(ok, np.abs(y), 0.0).max(axis=-1, initial=0.0) ** 2 * n
-    constant = (sxx <= _CONSTANT * scale_x) | (syy <= _CONSTANT * scale_y)
-    return np.where((n < MIN_POINTS) | constant, np.nan, np.clip(r, -1.0, 1.0))
+        dx, dy = deviations(x, mx, ok), deviations(y, my, ok)
+        r = (dx * dy).sum(-1) / np.sqrt((dx * dx).sum(-1) * (dy * dy).sum(-1))
+    flat = constant(x, ok) | constant(y, ok)
+    return np.where((n < MIN_POINTS) | flat, np.nan, np.clip(r, -1.0, 1.0))
 
 
 def ranks(x: np.ndarray) -> np.ndarray:

@@ -24,7 +24,7 @@ from scipy.stats import t as student_t
 
 from evalcore.stats import levels
 from evalcore.stats.names import TESTS
-from evalcore.stats.resampling import CHUNK, draw, resampled
+from evalcore.stats.resampling import CHUNK, check_resamples, draw, resampled
 
 # Slack for ">=" against the observed difference: a permutation that reproduces it must count
 # even when summation order changes its last bits.
@@ -54,7 +54,9 @@ def standardise(x: np.ndarray) -> np.ndarray:
 
 
 def permutation_masks(test: str, n_systems: int, n_inputs: int, n_samples: int, seed: int) -> np.ndarray:
-    """Boolean swap masks (samples x N x M, or broadcastable rows/columns) of a permutation test."""
+    """Boolean swap masks (samples x N x M, or broadcastable rows/columns) of a permutation test;
+    a count whose masks would pass :data:`~evalcore.stats.resampling.DRAW_BYTES` is a ValueError."""
+    check_resamples(n_samples, n_systems, n_inputs, test)
     rng = np.random.default_rng(seed)
     shape = {"perm-both": (n_samples, n_systems, n_inputs), "perm-systems": (n_samples, n_systems, 1),
              "perm-inputs": (n_samples, 1, n_inputs)}[test]

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import norm, rankdata
 
+from evalcore.stats.coefficients import constant, deviations
+
 CORRELATIONS = ("pearson", "spearman", "kendall")
 GROUPINGS = ("none", "item", "system")
 CI_METHODS = ("percentile", "bca")
@@ -33,20 +35,16 @@ Records = Mapping[tuple[str, str], Mapping[str, float]]  # (topic, system) -> {n
 
 
 def _pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Pearson r of each row pair, ignoring NaN positions; NaN where a row is constant."""
+    """Pearson r of each row pair, ignoring NaN positions; NaN where a row is constant (all its
+    values equal)."""
     mask = ~(np.isnan(x) | np.isnan(y))
     n = mask.sum(axis=-1)
-    x = np.where(mask, x, 0.0)
-    y = np.where(mask, y, 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mx = x.sum(axis=-1, keepdims=True) / n[..., None]
-        my = y.sum(axis=-1, keepdims=True) / n[..., None]
-        dx = np.where(mask, x - mx, 0.0)
-        dy = np.where(mask, y - my, 0.0)
-        sxx, syy = (dx * dx).sum(-1), (dy * dy).sum(-1)
-        r = (dx * dy).sum(-1) / np.sqrt(sxx * syy)
-    tiny = 1e-12 * np.maximum(1.0, np.abs(mx[..., 0]) + np.abs(my[..., 0]))
-    return np.where((n < 2) | (sxx <= tiny) | (syy <= tiny), np.nan, r)
+        mx = np.where(mask, x, 0.0).sum(axis=-1, keepdims=True) / n[..., None]
+        my = np.where(mask, y, 0.0).sum(axis=-1, keepdims=True) / n[..., None]
+        dx, dy = deviations(x, mx, mask), deviations(y, my, mask)
+        r = (dx * dy).sum(-1) / np.sqrt((dx * dx).sum(-1) * (dy * dy).sum(-1))
+    return np.where((n < 2) | constant(x, mask) | constant(y, mask), np.nan, r)
 
 
 def _rank_rows(x: np.ndarray) -> np.ndarray:
@@ -156,9 +154,22 @@ class _Pooled:
         n, sx, sy, sxx, syy, sxy = (counts @ self._cache["moments"]).T
         with np.errstate(invalid="ignore", divide="ignore"):
             vx, vy = sxx - sx * sx / n, syy - sy * sy / n
-            r = (sxy - sx * sy / n) / np.sqrt(vx * vy)
-        tiny = 1e-12 * np.maximum(1.0, np.abs(sxx) + np.abs(syy))
-        return np.where((n < 2) | (vx <= tiny) | (vy <= tiny), np.nan, r)
+            r = np.clip((sxy - sx * sy / n) / np.sqrt(vx * vy), -1.0, 1.0)
+        return np.where((n < 2) | self._constant("x", counts) | self._constant("y", counts), np.nan, r)
+
+    def _constant(self, side: str, counts: np.ndarray) -> np.ndarray:
+        """Per resample: whether the drawn cells on ``side`` all have one value."""
+        key = f"range-{side}"
+        if key not in self._cache:
+            v = self.x if side == "x" else self.y
+            low, high = np.full(self.n_docs, np.inf), np.full(self.n_docs, -np.inf)
+            if len(v):
+                low[self._present] = np.minimum.reduceat(v, self._starts)
+                high[self._present] = np.maximum.reduceat(v, self._starts)
+            self._cache[key] = (low, high)
+        low, high = self._cache[key]
+        drawn = counts > 0
+        return ~(np.where(drawn, high, -np.inf).max(-1) > np.where(drawn, low, np.inf).min(-1))
 
     def _ranks(self, side: str, w: np.ndarray) -> np.ndarray:
         """Average ranks of the cells on ``side`` (``x`` metric, ``y`` human) in the multiset
@@ -205,16 +216,15 @@ class _Pooled:
 
 
 def _weighted_pearson(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Pearson r per row of weights ``w`` (x, y per-row arrays); NaN where a side is constant,
-    with the tolerance of :func:`_pearson_rows`."""
+    """Pearson r per row of weights ``w`` (x, y per-row arrays); NaN where a side's values of
+    positive weight are all equal."""
     n = w.sum(-1, keepdims=True)
+    drawn = w > 0
     with np.errstate(invalid="ignore", divide="ignore"):
-        mx, my = (w * x).sum(-1, keepdims=True) / n, (w * y).sum(-1, keepdims=True) / n
-        dx, dy = x - mx, y - my
-        sxx, syy = (w * dx * dx).sum(-1), (w * dy * dy).sum(-1)
-        r = (w * dx * dy).sum(-1) / np.sqrt(sxx * syy)
-    tiny = 1e-12 * np.maximum(1.0, np.abs(mx[:, 0]) + np.abs(my[:, 0]))
-    return np.where((n[:, 0] < 2) | (sxx <= tiny) | (syy <= tiny), np.nan, r)
+        dx = deviations(x, (w * x).sum(-1, keepdims=True) / n, drawn)
+        dy = deviations(y, (w * y).sum(-1, keepdims=True) / n, drawn)
+        r = (w * dx * dy).sum(-1) / np.sqrt((w * dx * dx).sum(-1) * (w * dy * dy).sum(-1))
+    return np.where((n[:, 0] < 2) | constant(x, drawn) | constant(y, drawn), np.nan, r)
 
 
 def draw_counts(resamples: np.ndarray, n_docs: int) -> np.ndarray:

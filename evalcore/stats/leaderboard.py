@@ -5,7 +5,7 @@ resampled interval (and acc-eq's epsilon), ranked into significance clusters. Wh
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,6 +13,9 @@ import numpy as np
 from evalcore.stats.clusters import rank_clusters
 from evalcore.stats.compare import compare
 from evalcore.stats.resampling import Estimate, estimate
+
+#: the note of a lower-is-better metric's row
+LOWER_FLAG = "lower-is-better: scores negated, so a positive value means agreement"
 
 
 @dataclass(frozen=True)
@@ -34,11 +37,15 @@ class Settings:
         return dict(self.__dict__)
 
 
-def leaderboard(metrics: Mapping[str, np.ndarray], human: np.ndarray, settings: Settings) -> list[dict]:
-    """One row per metric, best cluster first: name, the :class:`Estimate` fields, ``cluster``
-    (rank, None when undefined), ``cluster_head`` and ``p_vs_head`` (the test's p-value that the
-    cluster's first metric beats this one)."""
+def leaderboard(metrics: Mapping[str, np.ndarray], human: np.ndarray, settings: Settings,
+                lower: Collection[str] = ()) -> list[dict]:
+    """One row per metric, best cluster first: name, ``lower_is_better``, the :class:`Estimate`
+    fields, ``cluster`` (rank, None when undefined), ``cluster_head`` and ``p_vs_head`` (the test's
+    p-value that the cluster's first metric beats this one). The metrics named in ``lower`` (lower
+    is better: TER) are negated first, so a positive value means agreement for every metric; their
+    rows say so in ``flags``."""
     s = settings
+    metrics = {name: -x if name in lower else x for name, x in metrics.items()}
     estimates: dict[str, Estimate] = {
         name: estimate(x, human, s.level, s.statistic, tie_calibration=s.tie_calibration, epsilon=s.epsilon,
                        design=s.resample,
@@ -51,8 +58,11 @@ def leaderboard(metrics: Mapping[str, np.ndarray], human: np.ndarray, settings: 
                        epsilon=s.epsilon).p_value
 
     ranks = rank_clusters({n: e.value for n, e in estimates.items()}, p_value, s.alpha)
-    rows = [{"metric": name, **estimates[name].as_dict(), "cluster": r.rank, "cluster_head": r.head,
-             "p_vs_head": r.p_value} for name, r in ranks.items()]
+    rows = [{"metric": name, "lower_is_better": name in lower, **estimates[name].as_dict(), "cluster": r.rank,
+             "cluster_head": r.head, "p_vs_head": r.p_value} for name, r in ranks.items()]
+    for row in rows:
+        if row["lower_is_better"]:
+            row["flags"] = [LOWER_FLAG, *row["flags"]]
     return sorted(rows, key=lambda r: (r["cluster"] is None, r["cluster"] or 0, -(r["value"] or 0), r["metric"]))
 
 

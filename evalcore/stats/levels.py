@@ -99,9 +99,31 @@ def pairs_per_resample(n_systems: int, n_inputs: int, level: str, statistic: str
     return cells
 
 
+def used(x: np.ndarray, z: np.ndarray, level: str, statistic: str) -> tuple[int, int, str]:
+    """(how many, of how many, what) of one (N x M) pair of matrices the value is computed on:
+    at ``item`` level the inputs whose own statistic is defined (an input whose scored systems are
+    all tied, or fewer than the statistic needs, is left out of the average), at ``system`` level
+    the systems with a mean on both sides, at ``global`` level the cells scored on both sides."""
+    x, z = np.asarray(x, dtype=float), np.asarray(z, dtype=float)
+    ok = ~(np.isnan(x) | np.isnan(z))
+    if level == "item" and statistic != "spa":
+        gx, gz = np.swapaxes(x, -1, -2), np.swapaxes(z, -1, -2)
+        if statistic == "acc-eq":
+            defined = ok.sum(axis=0) >= 2                     # an input with a pair scored on both sides
+        else:
+            defined = ~np.isnan(coefficient(gx, gz, statistic))
+        return int(defined.sum()), x.shape[1], "inputs"
+    if level == "system" or statistic == "spa":
+        both = ~np.isnan(_row_means(x)) & ~np.isnan(_row_means(z))
+        return int(both.sum()), x.shape[0], "systems"
+    return int(ok.sum()), x.size, "cells"
+
+
 def undefined_reason(x: np.ndarray, z: np.ndarray, level: str, statistic: str) -> str:
     """Why the statistic of one (N x M) pair of matrices has no value."""
     x, z = np.asarray(x, dtype=float), np.asarray(z, dtype=float)
+    if np.isnan(x).all():
+        return "undefined: the metric has no score in any judged cell (every one is blank or an error)"
     ok = ~(np.isnan(x) | np.isnan(z))
     need = 2 if statistic in ("acc-eq", "spa") else MIN_POINTS
     if level == "system" or statistic == "spa":

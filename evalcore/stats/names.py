@@ -7,3 +7,6 @@ STATISTICS = (*COEFFICIENTS, "acc-eq", "spa")
 DESIGNS = ("inputs", "systems", "both")
 CI_METHODS = ("percentile", "bca")
 TESTS = ("perm-both", "perm-systems", "perm-inputs", "bootstrap", "williams")
+#: the most resamples or permutations a command accepts (``-n``, ``--bootstrap``): a million
+#: gives a p-value's third decimal many times over, and each costs memory and time
+MAX_RESAMPLES = 1_000_000

@@ -24,11 +24,32 @@ import numpy as np
 
 from evalcore.stats import levels
 from evalcore.stats.correlation import bca_bounds, percentile_bounds
-from evalcore.stats.names import CI_METHODS, DESIGNS
+from evalcore.stats.names import CI_METHODS, DESIGNS, MAX_RESAMPLES
 from evalcore.stats.weighted import WEIGHTED, draw_counts, item_values
 
 #: cells (or compared pairs) per chunk of resamples
 CHUNK = 1 << 21
+#: bytes the index draws (or permutation masks) of one run may take: larger counts are refused
+#: before any work (:func:`check_resamples`) instead of failing with a MemoryError midway
+DRAW_BYTES = 2 << 30
+
+
+def draw_bytes(n_systems: int, n_inputs: int, test: str = "") -> int:
+    """Bytes one resample's draws take (8 per drawn row and column), or one permutation's swap
+    mask under ``test`` (``perm-both``: a byte per cell), whichever is more."""
+    mask = {"perm-both": n_systems * n_inputs, "perm-systems": n_systems, "perm-inputs": n_inputs}.get(test, 0)
+    return max(8 * (n_systems + n_inputs), mask, 1)
+
+
+def check_resamples(n_resamples: int, n_systems: int, n_inputs: int, test: str = "") -> None:
+    """ValueError, before any work, when ``n_resamples`` is below 1 or its draws would take more
+    than :data:`DRAW_BYTES`; the message states the largest count these data allow."""
+    if n_resamples < 1:
+        raise ValueError(f"the number of resamples must be at least 1, got {n_resamples}")
+    largest = min(MAX_RESAMPLES, DRAW_BYTES // draw_bytes(n_systems, n_inputs, test))
+    if n_resamples > largest:
+        raise ValueError(f"{n_resamples} resamples of {n_systems} systems x {n_inputs} inputs are too many: at most "
+                         f"{largest} (the draws may take {DRAW_BYTES >> 30} GiB; the cap is {MAX_RESAMPLES})")
 
 
 @dataclass(frozen=True)
@@ -58,8 +79,7 @@ def draw(design: str, n_systems: int, n_inputs: int, n_resamples: int, seed: int
     """Seeded index draws of ``design`` (``inputs``, ``systems`` or ``both``)."""
     if design not in DESIGNS:
         raise ValueError(f"unknown resampling design {design!r}; choose from {', '.join(DESIGNS)}")
-    if n_resamples < 1:
-        raise ValueError(f"the number of resamples must be at least 1, got {n_resamples}")
+    check_resamples(n_resamples, n_systems, n_inputs)
     rng = np.random.default_rng(seed)
     rows = rng.integers(0, n_systems, size=(n_resamples, n_systems)) if design != "inputs" else None
     cols = rng.integers(0, n_inputs, size=(n_resamples, n_inputs)) if design != "systems" else None
@@ -128,12 +148,15 @@ class Estimate:
     seed: int | None = None
     undefined: str | None = None
     flags: tuple[str, ...] = field(default_factory=tuple)
+    #: (how many, of how many, what) the value is computed on (:func:`evalcore.stats.levels.used`)
+    used: tuple[int, int, str] | None = None
 
     def as_dict(self) -> dict:
+        used = None if self.used is None else dict(zip(("n", "of", "what"), self.used))
         return {"statistic": self.statistic, "level": self.level, "value": self.value, "ci_low": self.ci_low,
                 "ci_high": self.ci_high, "epsilon": self.epsilon, "resample": self.design, "ci": self.method,
                 "n_resamples": self.n_resamples, "n_defined_resamples": self.n_defined, "seed": self.seed,
-                "undefined": self.undefined, "flags": list(self.flags)}
+                "used": used, "undefined": self.undefined, "flags": list(self.flags)}
 
 
 def _matrix(x, name: str) -> np.ndarray:
@@ -163,9 +186,16 @@ def estimate(x, z, level: str, statistic: str, *, tie_calibration: bool = False,
     eps_in = None if (tie_calibration and statistic == "acc-eq") else epsilon
     v, e = levels.values(x, z, level, statistic, eps_in)
     value = float(v)
-    base = Estimate(statistic, level, None, epsilon=float(e) if statistic == "acc-eq" and not np.isnan(e) else None)
+    n_used, n_all, what = levels.used(x, z, level, statistic)
+    base = Estimate(statistic, level, None, epsilon=float(e) if statistic == "acc-eq" and not np.isnan(e) else None,
+                    used=(n_used, n_all, what))
     if math.isnan(value):
         return replace(base, undefined=levels.undefined_reason(x, z, level, statistic))
+    if n_used < n_all:
+        left_out = {"inputs": "all tied or too few systems scored on both sides",
+                    "systems": "no score on one side", "cells": "a side missing"}[what]
+        base = replace(base, flags=(f"{what}-used: the value comes from {n_used} of {n_all} {what} (the others: "
+                                    f"{left_out})",))
     if design is None:
         return replace(base, value=value)
     draws = draw(design, x.shape[0], x.shape[1], n_resamples, seed)
@@ -174,10 +204,10 @@ def estimate(x, z, level: str, statistic: str, *, tie_calibration: bool = False,
     base = replace(base, value=value, design=design, method=ci, n_resamples=n_resamples, n_defined=int(boot.size),
                    seed=seed)
     if not boot.size:
-        return replace(base, flags=("no-interval: no resample has a defined value",))
-    flags: tuple[str, ...] = ()
+        return replace(base, flags=(*base.flags, "no-interval: no resample has a defined value"))
+    flags: tuple[str, ...] = base.flags
     if boot.size < n_resamples:
-        flags = (f"undefined-resamples: {n_resamples - boot.size} of {n_resamples} resamples have no value and "
+        flags = (*flags, f"undefined-resamples: {n_resamples - boot.size} of {n_resamples} resamples have no value and "
                  "are left out of the interval",)
     if ci == "percentile":
         low, high = percentile_bounds(boot, alpha)

@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from evalcore.stats.coefficients import MIN_POINTS
+from evalcore.stats.coefficients import MIN_POINTS, constant, deviations
 
 #: item-level statistics computed here
 WEIGHTED = ("pearson", "spearman", "kendall-b", "acc-eq")
-# Relative tolerance below which a weighted spread counts as constant (as in coefficients.py).
-_CONSTANT = 1e-12
 _EQUAL = 1e-12
 
 
@@ -34,20 +32,22 @@ def draw_counts(index: np.ndarray | None, n: int, n_resamples: int) -> np.ndarra
 
 def _weighted_pearson(x: np.ndarray, y: np.ndarray, ok: np.ndarray, c: np.ndarray) -> np.ndarray:
     """Per resample and input (B x M): Pearson r of the systems' (x, y) (x, y: N x M, or
-    B x N x M) weighted by the system counts c (B x N)."""
+    B x N x M) weighted by the system counts c (B x N); NaN where a side's drawn values are all
+    equal (:func:`evalcore.stats.coefficients.constant`)."""
     w = c[:, :, None] * ok                                   # (B, N, M)
     n = w.sum(1)
+
+    def systems_last(a: np.ndarray) -> np.ndarray:           # (B, M, N)
+        return np.moveaxis(np.broadcast_to(a, w.shape), 1, -1)
+
+    drawn = systems_last(w > 0)
+    weight = systems_last(w)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mx = (w * x).sum(1) / n
-        my = (w * y).sum(1) / n
-        dx = np.where(ok, x - mx[:, None, :], 0.0)
-        dy = np.where(ok, y - my[:, None, :], 0.0)
-        sxx, syy = (w * dx * dx).sum(1), (w * dy * dy).sum(1)
-        r = (w * dx * dy).sum(1) / np.sqrt(sxx * syy)
-        scale_x = np.where(w > 0, np.abs(x), 0.0).max(1) ** 2 * n
-        scale_y = np.where(w > 0, np.abs(y), 0.0).max(1) ** 2 * n
-    constant = (sxx <= _CONSTANT * scale_x) | (syy <= _CONSTANT * scale_y)
-    return np.where((n < MIN_POINTS) | constant, np.nan, np.clip(r, -1.0, 1.0))
+        dx = deviations(systems_last(x), ((w * x).sum(1) / n)[..., None], drawn)
+        dy = deviations(systems_last(y), ((w * y).sum(1) / n)[..., None], drawn)
+        r = (weight * dx * dy).sum(-1) / np.sqrt((weight * dx * dx).sum(-1) * (weight * dy * dy).sum(-1))
+    flat = constant(systems_last(x), drawn) | constant(systems_last(y), drawn)
+    return np.where((n < MIN_POINTS) | flat, np.nan, np.clip(r, -1.0, 1.0))
 
 
 def _weighted_ranks(v: np.ndarray, ok: np.ndarray, c: np.ndarray) -> np.ndarray:

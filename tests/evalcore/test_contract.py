@@ -121,10 +121,18 @@ def test_control_characters_are_stripped_before_scoring():
 def test_unjudgeable_text_gets_a_flag_or_the_neutral_value():
     assert judge_english("مرحبا بالعالم هذا نص عربي") and judge_english("🙂🙂🙂 !!!")
     assert judge_english("The committee met on Tuesday to discuss the budget.") == ()
-    flagged = Length().score("这是一个中文句子")
-    assert flagged.value == 1 and any(n.startswith("non-english") for n in flagged.notes)
-    neutral = Length(neutral=0.5).score("这是一个中文句子")
+    flagged = Length().score("🙂🙂🙂 !!!")
+    assert flagged.value == 2 and any(n.startswith("no-words") for n in flagged.notes)
+    neutral = Length(neutral=0.5).score("🙂🙂🙂 !!!")
     assert neutral.value == 0.5 and any(n.startswith("neutral") for n in neutral.notes)
+
+
+def test_text_in_another_script_than_the_metrics_language_is_an_error_record():
+    """Chinese read as English: an error record naming the script, for a plain and a learned metric."""
+    for metric in (Length(), Length(neutral=0.5)):
+        record = metric.score_batch([Item("这是一个中文句子", id="zh-1")])[0]
+        assert not record.ok and record.item == "zh-1"
+        assert "candidate: 100% of letters are not Latin script, the script of lang=en" in record.message
 
 
 def test_source_metric_reads_pairs():

@@ -1,5 +1,6 @@
-"""Text processing per language (evalcore.text.languages): Unicode words in every script, Han and
-kana by characters, Snowball stems, stop words, and a note for a text in another script."""
+"""Text processing per language (evalcore.text.languages): Unicode words in every spaced script, Han
+and kana by characters, Thai/Lao/Khmer/Burmese by ICU word breaks, Snowball stems, stop words,
+case folding (Greek without accents), and the script check."""
 
 import unicodedata
 
@@ -7,7 +8,15 @@ import pytest
 
 from evalcore.metric import Item, ReferenceMetric, Score
 from evalcore.metric.inputs import clean_text
-from evalcore.text.languages import LANGUAGES, LanguageTokenizer, language, reader, script_note, stop_words, words
+from evalcore.text.languages import (
+    LANGUAGES,
+    LanguageTokenizer,
+    language,
+    reader,
+    script_mismatch,
+    stop_words,
+    words,
+)
 
 
 def test_russian_words_are_read_stemmed_and_flagged():
@@ -35,26 +44,70 @@ def test_nfd_text_reads_as_its_nfc_twin_after_the_input_rule():
     assert words(nfd, language("fr")) == words(nfc, language("fr"))  # the tokenizer alone too (rouge-score's use)
 
 
-def test_a_text_in_another_script_gets_a_note():
-    assert script_note("我们今天去北京", language("de")).startswith("script: 100% of letters are not Latin")
-    assert script_note("Путин заявил", language("ru")) == ""
-    assert script_note("12 345", language("ru")) == ""  # no letters: nothing to judge
+def test_a_text_in_another_script_is_named():
+    assert script_mismatch("我们今天去北京", "de").startswith("100% of letters are not Latin script")
+    assert script_mismatch("我们今天去北京", "en").startswith("100% of letters are not Latin script")
+    assert script_mismatch("Путин заявил", "ru") == ""
+    assert script_mismatch("12 345", "ru") == ""  # no letters: nothing to judge
+    assert script_mismatch("我们今天去北京", "xx") == ""  # a code the suite does not know: the metric refuses it
 
 
 def test_every_language_names_its_parts_and_has_a_working_stemmer_and_list():
+    from evalcore.extras import is_installed
+
     for code, lang in LANGUAGES.items():
+        if lang.segmentation == "icu" and not is_installed("segment"):
+            continue  # its tok field names the ICU version (test_unspaced_scripts_are_read_by_icu_word_breaks)
         fields = lang.describe(stem=True)
-        assert fields["lang"] == code and fields["syn"] == "none"
-        assert (fields["stem"] == "no") == (lang.snowball is None)
+        assert fields["lang"] == code and fields["syn"] == "none" and lang.describe(stem=False)["stem"] == "no"
+        assert (fields["stem"] == "no-snowball") == (lang.snowball is None)  # says why the words stay whole
         assert (fields["sw"] == "none") == (lang.stop_words is None)
-        assert lang.snowball or lang.stop_words, code
+        assert fields["tok"].endswith("-cf" if lang.accents else "-cf-noacc")
         if lang.stop_words:
             assert len(stop_words(lang)) >= 40, code
 
 
-def test_an_unsupported_language_is_refused_naming_the_supported_ones():
-    with pytest.raises(ValueError, match="'th' is not supported.*supported: en, ar"):
+@pytest.mark.parametrize("code, text, expected", [
+    ("bn", "আমি বাংলায় গান গাই।", ["আমি", "বাংলায়", "গান", "গাই"]),
+    ("am", "ሰላም ለዓለም። እንዴት ነህ?", ["ሰላም", "ለዓለም", "እንዴት", "ነህ"]),
+    ("ka", "გამარჯობა, მსოფლიო", ["გამარჯობა", "მსოფლიო"]),
+])
+def test_spaced_scripts_without_a_stemmer_are_read_by_their_words(code, text, expected):
+    assert words(text, language(code)) == expected
+    assert reader(code, True, True).read(text)[0] == expected  # stem asked for: nothing to stem with
+
+
+def test_greek_capitals_read_as_their_lowercase_with_tonos():
+    greek = language("el")
+    assert words("Η ΟΔΟΣ ΠΡΟΣ ΤΗΝ ΑΘΗΝΑ", greek) == words("Η οδός προς την Αθήνα", greek) == \
+        ["η", "οδοσ", "προσ", "την", "αθηνα"]
+    assert words("ΠΡΩΤΕΪΝΗ", greek) == words("πρωτεΐνη", greek) == ["πρωτεϊνη"]  # the diaeresis stays
+    assert words("Straße STRASSE", language("de")) == ["strasse", "strasse"]  # case folding
+
+
+@pytest.mark.parametrize("code, text, expected", [
+    ("th", "สวัสดีครับ วันนี้อากาศดีมาก", ["สวัสดี", "ครับ", "วัน", "นี้", "อากาศ", "ดี", "มาก"]),
+    ("lo", "ສະບາຍດີ ມື້ນີ້ອາກາດດີ", ["ສະບາຍດີ", "ມື້ນີ້", "ອາກາດ", "ດີ"]),
+    ("km", "សួស្តី ថ្ងៃនេះអាកាសធាតុល្អ", ["សួស្តី", "ថ្ងៃនេះ", "អាកាសធាតុ", "ល្អ"]),
+    ("my", "မင်္ဂလာပါ ဒီနေ့ရာသီဥတုကောင်းတယ်", ["မင်္ဂလာ", "ပါ", "ဒီ", "နေ့", "ရာသီဥတု", "ကောင်း", "တယ်"]),
+])
+def test_unspaced_scripts_are_read_by_icu_word_breaks(code, text, expected):
+    icu = pytest.importorskip("icu")
+    assert words(text, language(code)) == expected
+    assert language(code).describe(False)["tok"] == f"icu{icu.ICU_VERSION}-words-cf"
+
+
+def test_an_unspaced_script_without_the_segment_extra_is_refused_with_the_install(monkeypatch):
+    import evalcore.extras
+
+    monkeypatch.setattr(evalcore.extras, "is_installed", lambda extra: extra != "segment")
+    with pytest.raises(ValueError, match=r"Thai \(th\) is written without spaces.*aesop-eval\[segment\]"):
         language("th")
+
+
+def test_an_unsupported_language_is_refused_naming_the_supported_ones():
+    with pytest.raises(ValueError, match="'bo' is not supported.*supported: en, af, am, ar"):
+        language("bo")
 
 
 def test_the_rouge_tokenizer_stems_every_word():

@@ -19,7 +19,7 @@ TRACEBACK = "Traceback (most recent call last)"
 EXIT_CODES = (0, 1, 2)
 #: CLI name -> the module whose ``main`` runs it
 MODULES = {"mteval": "mteval.cli", "summeval": "summeval.cli", "parapeval": "parapeval.cli",
-           "coherence": "coherence.cli"}
+           "coherence": "coherence.cli", "aesop-eval": "evalcore.cli.aesop"}
 
 
 class PropertyFailure(AssertionError):

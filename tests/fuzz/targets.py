@@ -10,7 +10,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from tests.fuzz import api, inputs, mt, names, pairs, summaries
+from tests.fuzz import api, inputs, meta, mt, names, pairs, summaries
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,8 @@ TARGETS = {t.name: t for t in (
                                                                        "files under a low ulimit -n"),
     Target("plugin-names", names.names_case, names.check_names, "a plugin metric under any name: refused at "
                                                                 "registration or intact in TSV and JSON"),
+    Target("meta-evaluate", meta.meta_case, meta.check_meta, "aesop-eval meta-evaluate on hostile score and "
+                                                             "judgment tables"),
 )}
 
 

@@ -5,7 +5,7 @@ import json
 
 from hypothesis import example, given
 
-from tests.fuzz import inputs, mt, names, pairs, summaries
+from tests.fuzz import inputs, meta, mt, names, pairs, summaries
 from tests.fuzz.ci import ci, run
 
 
@@ -135,3 +135,15 @@ def test_read_once(case):
 @example(case={"name": "word-overlap", "package": "summeval"})
 def test_plugin_names(case):
     run("plugin-names", case)
+
+
+@ci(40)
+@given(case=meta.meta_case())
+@example(case={"names": ["m1", "blank"], "human": {"①\td1": "1", "s2\td1": "2", "s10\td1": "3"},
+               "scores": {"①\td1": ["0.9999991", "error"], "s2\td1": ["0.9999995", ""], "s10\td1": ["0.9999999", ""]},
+               "n": "20", "level": "global", "statistic": "pearson", "format": "json"})  # issue 38: items 8, 9, 11
+@example(case={"names": ["ter"], "human": {"s1\tD1²": "3", "s2\tD1²": "1", "s10\tD1²": "2"},
+               "scores": {"s1\tD1²": ["0.1"], "s2\tD1²": ["0.9"], "s10\tD1²": ["0.5"]},
+               "n": "1000000000000000", "level": "system", "statistic": "kendall-b", "format": "json"})  # item 12
+def test_meta_evaluate(case):
+    run("meta-evaluate", case)

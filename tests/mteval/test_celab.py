@@ -131,10 +131,10 @@ def test_bad_and_non_chinese_input(celab):
              Item("He bought an umbrella.", (REF,), id="english"), Item(CAND, ("。。",), id="punct-ref"),
              Item(CAND, (REF,), id="fine"), Item("买伞。", ("买伞。。",), id="punct-only-match")]
     results = celab.score_batch(items)
-    assert [r.ok for r in results] == [True, True, True, True, True, True]
+    assert [r.ok for r in results] == [True, True, False, True, True, True]
     assert results[0].value == 0.0 and any(n.startswith("empty") for n in results[0].notes)
     assert results[1].value == 0.0 and results[1].notes[0].startswith("non-chinese")  # punctuation: units, no match
-    assert results[2].value == 0.0 and results[2].notes[0].startswith("non-chinese")
+    assert "candidate: 100% of letters are not Han script" in results[2].message  # English: refused
     assert results[3].value == 0.0 and results[3].notes == ("non-chinese: reference 1 has no Chinese characters",)
     assert results[4].value == pytest.approx(1.0) and not results[4].notes
     assert 0.5 < results[5].value < 1.0  # the second 。 of the reference is unmatched
@@ -165,12 +165,13 @@ def test_mteval_score_en_zh_on_the_demo(capsys):
     code = main(["score", "-l", "en-zh", "-m", "tesla-celab", "-m", "bleu", "--format", "tsv",
                  "-r", str(demo / "ref.A.zh"), "-r", str(demo / "ref.B.zh"),
                  "-i", str(demo / "system-a.zh"), str(demo / "system-b.zh")])
-    assert code == 0
+    assert code == 1  # system-b's last line is English: an error record for TESLA-CELAB
     captured = capsys.readouterr()
     head, *rows = [line.split("\t") for line in captured.out.splitlines()]
     assert head[:3] == ["system", "tesla-celab", "bleu"]
-    corpus = {row[0]: float(row[1]) for row in rows}
-    assert corpus["system-a.zh"] > corpus["system-b.zh"] + 0.2
+    corpus = {row[0]: row[1:] for row in rows}
+    assert float(corpus["system-a.zh"][0]) > 0.5 and corpus["system-b.zh"][0] == ""
+    assert float(corpus["system-a.zh"][1]) > float(corpus["system-b.zh"][1]) > 0
     assert "tesla-celab|syn:cilin=" in captured.err and "bleu|tok:zh" in captured.err
 
 

@@ -101,11 +101,18 @@ def test_worker_processes_agree_with_one_process(toy_pem):
     assert [r["pem"].ok for r in serial[:4]] == [True, True, True, True]
 
 
-@pytest.mark.parametrize("pair", [ARABIC, CHINESE, ("🙂🙂 🎉🎉", "✨✨✨"), ("the cat sleeps .", CHINESE[1])],
-                         ids=["arabic", "chinese", "emoji", "english-chinese"])
-def test_text_pem_cannot_judge_gets_the_neutral_value_and_a_note(toy_pem, toy_model, pair):
+@pytest.mark.parametrize("pair", [ARABIC, CHINESE, ("the cat sleeps .", CHINESE[1])],
+                         ids=["arabic", "chinese", "english-chinese"])
+def test_a_paraphrase_in_another_script_is_an_error_record(toy_pem, pair):
     """On the old main an Arabic or Chinese pair got a confident score (0.71 with the shipped model)
-    and no flag."""
+    and no flag; then the neutral value; now an error record: PEM reads English."""
+    record = toy_pem.score_batch([Item(pair[1], source=pair[0], id="p1")])[0]
+    assert not record.ok and record.item == "p1" and "of letters are not Latin script" in record.message
+
+
+@pytest.mark.parametrize("pair", [("🙂🙂 🎉🎉", "✨✨✨")], ids=["emoji"])
+def test_text_pem_cannot_judge_gets_the_neutral_value_and_a_note(toy_pem, toy_model, pair):
+    """Emoji only: nothing to read, the neutral value with a note."""
     neutral = read_header(toy_model)["neutral"]
     score = toy_pem.score(*pair)
     assert score.value == neutral["value"] and dict(score.components) == neutral["features"]

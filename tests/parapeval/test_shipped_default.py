@@ -6,6 +6,7 @@ import re
 import pytest
 
 from evalcore.io.models import load_model, read_header
+from evalcore.metric import Item
 from evalcore.resources import defaults
 from parapeval import PEM
 from parapeval.pem.metric import default_model_path
@@ -34,11 +35,10 @@ def test_shipped_model_prefers_rewording_over_copy_and_noise():
 @needs_resources
 @pytest.mark.parametrize("pair", [("القط ينام على السجادة في الغرفة", "القطة نائمة على البساط"),
                                   ("猫在垫子上睡觉。", "一只猫睡在地毯上。")], ids=["arabic", "chinese"])
-def test_shipped_model_flags_non_english_pairs_with_its_neutral_value(pair):
-    """On the old main these pairs got a confident PEM of about 0.71 and no flag."""
-    score = PEM().score(*pair)
-    neutral = read_header(default_model_path())["neutral"]
-    assert score.value == neutral["value"] and score.notes[0].startswith("non-english")
+def test_shipped_model_refuses_non_english_pairs(pair):
+    """On the old main these pairs got a confident PEM of about 0.71 and no flag; now an error record."""
+    record = PEM().score_batch([Item(pair[1], source=pair[0], id="p1")])[0]
+    assert not record.ok and "of letters are not Latin script" in record.message
 
 
 def test_shipped_model_file_and_header():

@@ -40,7 +40,7 @@ def test_bad_input(metric):
                                   Item("委员会周一批准了预算。", (REF,), id="zh"), Item(GOOD, ("?!",), id="ref")])
     assert results[0].ok and results[0].value == 0.0 and results[0].notes[-1].startswith("empty")
     assert results[1].ok and results[1].value == 0.0 and results[1].notes
-    assert results[2].ok and results[2].value == 0.0 and results[2].notes
+    assert not results[2].ok and "100% of letters are not Latin script" in results[2].message
     assert not results[3].ok and "reference 1 has no word" in results[3].message
     assert metric.score(REF, "   ").value == 0.0  # the single-item API scores it alike
 
