@@ -126,13 +126,18 @@ def default_bitext(pivot: str, packages: Sequence[DebianInput] = CATALOG_PACKAGE
 
 def _table_problem(path: Path) -> str | None:
     """Why the default table at ``path`` must be built again, or None when it and its manifest are sound."""
-    from evalcore.bpng.store import store_problem
+    from evalcore.bpng.store import PhraseTableStore, store_problem
 
     if not path.is_file():
         return "absent"
     if not manifest_path(path).is_file():
         return "its manifest is missing"
-    return store_problem(path)
+    problem = store_problem(path)
+    if problem is None:
+        store = PhraseTableStore(path)
+        if store.rows_hash() != store.meta.get("content_sha256"):
+            problem = "its rows differ from those it recorded at its build (it was changed since)"
+    return problem
 
 
 def build_phrase_tables(log: Callable[[str], None] = print, pivots: Sequence[str] = DEFAULT_PIVOTS,
