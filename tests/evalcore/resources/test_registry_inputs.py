@@ -191,3 +191,47 @@ def test_a_build_without_dpkg_apt_or_debian_paths_equals_a_normal_build(tmp_path
     assert [r["sha256"] for r in manifest["inputs"]] == [JLAB_FR.sha256]
     assert set(_built(tmp_path / "hidden")) >= {"resources/registry/phrase_tables/fr.sqlite",
                                                 "nltk_data-registry/corpora/wordnet/data.noun"}
+
+
+# ----------------------------------------------------------------------------- build tools
+
+def test_a_missing_build_tool_is_one_error_naming_it(monkeypatch):
+    from evalcore.resources.system import need_tools
+
+    monkeypatch.setenv("PATH", "")
+    with pytest.raises(ResourceError, match=r"missing build tools cmake, make \(they build") as err:
+        need_tools("they build KenLM's lmplz", "cmake", "make")
+    assert "Build tools" in str(err.value)
+
+
+def _fake(folder: Path, name: str, body: str) -> None:
+    path = folder / name
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+
+
+@pytest.mark.parametrize("installed", [("cmake-dev",), ("cmake-dev", "libfoo-dev", "chromium")])
+def test_setup_script_installs_only_missing_packages_and_never_upgrades(tmp_path, installed):
+    """`make setup`'s script asks apt for the missing packages only, with --no-upgrade, and runs
+    no apt at all when nothing is missing (fake dpkg-query, apt-get and aesop-eval record their calls)."""
+    bin_dir, tools = tmp_path / "venv", tmp_path / "tools"
+    bin_dir.mkdir()
+    tools.mkdir()
+    log = tmp_path / "calls"
+    _fake(bin_dir, "aesop-eval", f'echo "aesop-eval $*" >> {log}\nif [ "$2" = --debian ]; then echo cmake-dev libfoo-dev; fi\n')
+    status = " ".join(installed)
+    _fake(tools, "dpkg-query", f'for p in {status}; do if [ "$p" = "$3" ]; then echo "install ok installed"; fi; done\n')
+    _fake(tools, "apt-get", f'echo "apt-get $*" >> {log}\n')
+    _fake(tools, "id", "echo 0\n")
+    env = {"PATH": f"{tools}:/usr/bin:/bin", "BIN": str(bin_dir), "HOME": str(tmp_path)}
+    proc = subprocess.run(["bash", str(ROOT / "scripts" / "setup_resources.sh")], env=env, capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stderr
+    calls = log.read_text().splitlines()
+    apt = [c for c in calls if c.startswith("apt-get install")]
+    if len(installed) == 3:
+        assert apt == [] and "build tools present" in proc.stdout
+    else:
+        assert apt == ["apt-get install -y -q --no-upgrade --no-install-recommends libfoo-dev chromium"]
+    assert not any("upgrade" in c.split()[1] for c in calls if c.startswith("apt-get"))  # no apt-get upgrade
+    assert calls[-1] == "aesop-eval setup all"
