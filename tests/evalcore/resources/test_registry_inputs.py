@@ -218,9 +218,11 @@ def test_setup_script_installs_only_missing_packages_and_never_upgrades(tmp_path
     bin_dir.mkdir()
     tools.mkdir()
     log = tmp_path / "calls"
-    _fake(bin_dir, "aesop-eval", f'echo "aesop-eval $*" >> {log}\nif [ "$2" = --debian ]; then echo cmake-dev libfoo-dev; fi\n')
+    _fake(bin_dir, "aesop-eval", f'echo "aesop-eval $*" >> {log}\n'
+                                 'if [ "$2" = --debian ]; then echo cmake-dev libfoo-dev; fi\n')
     status = " ".join(installed)
-    _fake(tools, "dpkg-query", f'for p in {status}; do if [ "$p" = "$3" ]; then echo "install ok installed"; fi; done\n')
+    _fake(tools, "dpkg-query", f'for p in {status}; do\n'
+                               '  if [ "$p" = "$3" ]; then echo "install ok installed"; fi\ndone\n')
     _fake(tools, "apt-get", f'echo "apt-get $*" >> {log}\n')
     _fake(tools, "id", "echo 0\n")
     env = {"PATH": f"{tools}:/usr/bin:/bin", "BIN": str(bin_dir), "HOME": str(tmp_path)}
