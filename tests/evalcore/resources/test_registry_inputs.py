@@ -2,7 +2,7 @@
 and a build on a machine without dpkg or apt (a PATH without them, an empty cache, Debian's data
 folders refused by an audit hook) that equals a normal build byte for byte. The builds are
 restricted to one small wheel (JupyterLab's French language pack) to stay fast; `aesop-eval setup
-all` is the whole build (docs/decisions/0039-registry-inputs.md gives its figures)."""
+all` is the whole build (docs/decisions/registry-inputs.md gives its figures)."""
 
 import hashlib
 import json
