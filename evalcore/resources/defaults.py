@@ -37,7 +37,8 @@ from evalcore.resources.inputs import (
 from evalcore.resources.registry import ResourceError, resource_dir
 
 __all__ = ["DEFAULT_PIVOTS", "bible_lm_path", "brown_files", "brown_sentences", "build_bible_lm", "build_brown_lm",
-           "build_phrase_tables", "default_bitext", "lm_path", "phrase_table_path", "resource_dir"]
+           "build_phrase_tables", "built_dir", "default_bitext", "lm_path", "phrase_table_path", "registry_bitext",
+           "resource_dir", "source_bitext"]
 
 DEFAULT_PIVOTS = tuple(LOCALES)
 #: the pivot whose bitext adds the sword Bible pair (English-Spanish)
@@ -156,6 +157,12 @@ def default_bitext(pivot: str, packages: Sequence[DebianInput] = CATALOG_PACKAGE
     facts = {"bitext": f"{name}-{pivot}"}
     content = manifest(records, **facts)
     return f"{name}-{pivot}@{content['digest'][:12]}", pairs, content
+
+
+def source_bitext(pivot: str) -> tuple[str, list[tuple[str, str]], dict]:
+    """The bitext of the default phrase table of ``pivot`` from the current source
+    (:func:`registry_bitext` or :func:`default_bitext`): (name, pairs, manifest)."""
+    return registry_bitext(pivot) if source() == "registry" else default_bitext(pivot)
 
 
 def _table_problem(path: Path) -> str | None:

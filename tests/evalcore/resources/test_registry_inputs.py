@@ -237,3 +237,15 @@ def test_setup_script_installs_only_missing_packages_and_never_upgrades(tmp_path
         assert apt == ["apt-get install -y -q --no-upgrade --no-install-recommends libfoo-dev chromium"]
     assert not any("upgrade" in c.split()[1] for c in calls if c.startswith("apt-get"))  # no apt-get upgrade
     assert calls[-1] == "aesop-eval setup all"
+
+
+def test_xmeant_reads_the_bitext_of_the_current_source(monkeypatch):
+    """XMEANT's IBM-1 tables come from the same bitext as the current source's phrase table."""
+    from mteval.meant import lexsim
+
+    monkeypatch.setattr(defaults, "registry_bitext", lambda pivot: (f"registry-{pivot}", [("a", "b")], {}))
+    monkeypatch.setattr(defaults, "default_bitext", lambda pivot: (f"debian-{pivot}", [("c", "d")], {}))
+    monkeypatch.setenv("AESOP_RESOURCES", "registry")
+    assert lexsim.default_bitext("fr") == ("registry-fr", [("a", "b")])
+    monkeypatch.setenv("AESOP_RESOURCES", "debian")
+    assert lexsim.default_bitext("fr") == ("debian-fr", [("c", "d")])
