@@ -176,7 +176,8 @@ def _table_problem(path: Path) -> str | None:
     problem = store_problem(path)
     if problem is None:
         store = PhraseTableStore(path)
-        if store.rows_hash() != store.meta.get("content_sha256"):
+        recorded = store.meta.get("content_sha256")
+        if recorded is not None and store.rows_hash() != recorded:
             problem = "its rows differ from those it recorded at its build (it was changed since)"
     return problem
 

@@ -188,3 +188,15 @@ def test_a_table_digest_is_read_again_only_when_the_file_changes(tmp_path, monke
     PhraseTableStore(path).signature()
     PhraseTableStore(path).signature()
     assert calls == [1]
+
+
+def test_setup_rebuilds_an_edited_default_table(tmp_path):
+    """A default table whose rows no longer match its build's record is a problem setup rebuilds."""
+    from evalcore.resources import defaults
+
+    path = write_store(tmp_path / "fr.sqlite", [((f"w{i:02d}",), 4, [(("x",), 3)]) for i in range(9)],
+                       {"signature": "pt:toy"})
+    (tmp_path / "fr.manifest.json").write_text("{}")
+    assert defaults._table_problem(path) is None
+    _edit_rows(path, 7)
+    assert "changed since" in defaults._table_problem(path)
