@@ -21,10 +21,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from evalcore.bpng.table import Phrase, PhraseEntry
-from evalcore.io.persist import atomic_write
-from evalcore.resources.registry import ResourceError
+from evalcore.io.persist import atomic_write, stat_keyed_digest
+from evalcore.resources.registry import ResourceError, cache_warning
 
 FORMAT_VERSION = "1"
+#: the kind of digest :func:`~evalcore.io.persist.stat_keyed_digest` keeps for a table's rows
+ROWS_DIGEST = "phrase-table-rows"
 _CHUNK = 500
 #: phrases (entries and misses) a store keeps decoded in memory; the oldest half goes when full
 CACHE_PHRASES = 200_000
@@ -72,8 +74,12 @@ def write_store(path: str | os.PathLike, entries: Iterable[tuple[Phrase, float, 
             con.execute("VACUUM")
         finally:
             con.close()
+        digests.append(all_meta["content_sha256"])
 
-    return atomic_write(path, write)
+    digests: list[str] = []
+    atomic_write(path, write)
+    stat_keyed_digest(path, ROWS_DIGEST, lambda: digests[0])  # the rows just written: no need to read them again
+    return path
 
 
 def store_problem(path: str | os.PathLike) -> str | None:
@@ -149,16 +155,34 @@ class PhraseTableStore:
         self._connection()
         return float(self._meta["total"])
 
-    def content_hash(self) -> str:
-        """The rows' SHA-256 (stored at build time; computed once from the rows for older tables)."""
+    def rows_hash(self) -> str:
+        """The SHA-256 of the rows the file holds now: computed from the rows when the file is
+        first seen or has changed (size, modification time or inode; see
+        :func:`~evalcore.io.persist.stat_keyed_digest`), so that a table edited after its build
+        does not keep the digest it recorded then."""
         con = self._connection()
-        if "content_sha256" not in self._meta:
-            self._meta["content_sha256"] = content_hash(con.execute("SELECT src, n, tr FROM phrase ORDER BY src"))
-        return self._meta["content_sha256"]
+
+        def rows_digest() -> str:
+            with self._named_errors():
+                return content_hash(con.execute("SELECT src, n, tr FROM phrase ORDER BY src"))
+
+        return stat_keyed_digest(self.path, ROWS_DIGEST, rows_digest)
+
+    def content_hash(self) -> str:
+        """:meth:`rows_hash`, after one warning when it differs from the digest the table recorded
+        at its build (the table was changed since)."""
+        digest = self.rows_hash()
+        recorded = self.meta.get("content_sha256")
+        if recorded is not None and recorded != digest:
+            cache_warning(self.path, f"holds rows that differ from those it recorded at its build (digest "
+                                     f"{digest[:16]}, recorded {recorded[:16]}): it was changed after it was "
+                                     "built; its signature names the rows read (`aesop-eval setup pem` rebuilds "
+                                     "a default table)")
+        return digest
 
     def signature(self) -> str:
-        """The build's signature (bitext hash, aligner, settings) and the content hash, so that
-        tables that differ in any entry never share a signature."""
+        """The build's signature (bitext hash, aligner, settings) and the digest of the rows read,
+        so that tables that differ in any entry never share a signature."""
         return f"{self.meta['signature']}|content:{self.content_hash()[:16]}"
 
     def lookup(self, phrases: Iterable[Phrase]) -> dict[Phrase, PhraseEntry]:

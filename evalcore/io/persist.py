@@ -167,6 +167,40 @@ def load_json(path: str | Path, kind: str):
     return None
 
 
+#: path -> (size, mtime_ns, inode, digest) of the files whose digest this process computed or read
+_DIGESTS: dict[str, tuple[int, int, int, str]] = {}
+_DIGESTS_LOCK = threading.Lock()
+
+
+def stat_keyed_digest(path: str | Path, kind: str, compute: Callable[[], str]) -> str:
+    """The digest ``compute()`` gives of the file at ``path`` (of kind ``kind``), computed again
+    only when the file changes: remembered with the file's size, modification time and inode, in
+    the process and in the cache (folder ``digests``), so that reading a large file's digest costs
+    one ``stat`` while the file is unchanged, and an edit, however it keeps the file valid, is seen."""
+    from evalcore.resources.registry import cache_folder
+
+    path = Path(path).resolve()
+    st = path.stat()
+    stamp = (st.st_size, st.st_mtime_ns, st.st_ino)
+    key = f"{kind}:{path}"
+    with _DIGESTS_LOCK:
+        known = _DIGESTS.get(key)
+    if known is not None and known[:3] == stamp:
+        return known[3]
+    folder = cache_folder("digests")
+    entry = folder / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json" if folder is not None else None
+    record = load_json(entry, "file-digest") if entry is not None else None
+    if isinstance(record, dict) and record.get("file") == key and tuple(record.get("stamp", ())) == stamp:
+        digest = str(record["digest"])
+    else:
+        digest = compute()
+        if entry is not None:
+            save_json(entry, "file-digest", {"file": key, "stamp": list(stamp), "digest": digest})
+    with _DIGESTS_LOCK:
+        _DIGESTS[key] = (*stamp, digest)
+    return digest
+
+
 def strings_array(strings: Sequence[str]) -> np.ndarray:
     """Strings without newlines as one UTF-8 byte array (compact where a ``U`` array pads every
     string to the longest); :func:`array_strings` reads them back."""

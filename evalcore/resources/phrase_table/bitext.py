@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import gettext
 import hashlib
+import io
 import re
 import struct
 from collections.abc import Iterable
@@ -55,14 +56,14 @@ def _clean_message(text: str) -> str:
     return " ".join(text.replace("\\n", " ").split())
 
 
-def catalog_pairs(mo_files: Iterable[str | Path]) -> list[tuple[str, str]]:
-    """English msgid -> translation pairs from the given gettext catalogs (.mo files, read in the
-    order given); format markers, mnemonics and msgctxt stripped, empty and identical pairs
-    dropped, duplicates kept once, sorted. An unreadable catalog is skipped."""
+def catalog_pairs(mo_files: Iterable[str | Path | bytes]) -> list[tuple[str, str]]:
+    """English msgid -> translation pairs from the given gettext catalogs (.mo files, or their
+    bytes, read in the order given); format markers, mnemonics and msgctxt stripped, empty and
+    identical pairs dropped, duplicates kept once, sorted. An unreadable catalog is skipped."""
     seen: set[tuple[str, str]] = set()
     for mo in mo_files:
         try:
-            with open(mo, "rb") as fh:
+            with (io.BytesIO(mo) if isinstance(mo, bytes) else open(mo, "rb")) as fh:
                 catalog = gettext.GNUTranslations(fh)
         except (OSError, UnicodeDecodeError, ValueError, struct.error):
             continue
