@@ -200,7 +200,9 @@ def test_setup_rebuilds_an_edited_default_table(tmp_path):
 
     path = write_store(tmp_path / "fr.sqlite", [((f"w{i:02d}",), 4, [(("x",), 3)]) for i in range(9)],
                        {"signature": "pt:toy"})
-    (tmp_path / "fr.manifest.json").write_text("{}")
+    from evalcore.resources.inputs import manifest, write_manifest
+
+    write_manifest(path, manifest([], table="fr"))
     assert defaults._table_problem(path) is None
     _edit_rows(path, 7)
     assert "changed since" in (defaults._table_problem(path) or "")
