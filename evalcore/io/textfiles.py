@@ -45,7 +45,7 @@ from typing import IO, NamedTuple, Protocol
 #: bytes sniffed to tell text from binary data and UTF-16 without a byte-order mark
 _SNIFF = 65536
 #: bytes that are not UTF-8 holding NUL or more than this share of C0 control bytes (not tab,
-#: newline, CR, FF, ESC) are binary data; text (UTF-8, -16, -32) whose characters, line ends aside,
+#: newline, CR, FF, ESC; of the bytes line ends aside) are binary data; text (UTF-8, -16, -32) whose characters, line ends aside,
 #: are more than the second share control characters (a NUL-only file)
 _BINARY_CONTROL_SHARE = 0.05
 _TEXT_BINARY_CONTROL_SHARE = 0.3
@@ -133,7 +133,9 @@ def detect_encoding(data: bytes) -> Encoding:
         binary = mostly_controls(head.decode("utf-8", errors="ignore"))
     else:
         controls = sum(1 for byte in head if byte < 32 and byte not in _TEXT_CONTROLS)
-        binary = b"\x00" in head or controls > _BINARY_CONTROL_SHARE * len(head)
+        # the share leaves line ends aside, as mostly_controls does: CRLF never turns text into binary data
+        length = len(head) - head.count(b"\n") - head.count(b"\r")
+        binary = b"\x00" in head or controls > _BINARY_CONTROL_SHARE * length
     if binary:
         return Encoding(None, "binary")
     return Encoding("utf-8", "UTF-8 with BOM", skip) if skip else Encoding("utf-8", "UTF-8")

@@ -270,3 +270,12 @@ def test_a_candidate_of_invisible_padding_longer_than_the_cap_is_an_empty_candid
 
     result = Words().score_batch([Item("\u200b" * 100)], InputLimits(10))[0]
     assert result.ok and EMPTY_NOTE in result.notes
+
+
+def test_line_ends_never_decide_binary_data_in_bytes_that_are_not_utf8():
+    """A fuzz case: bytes that are not UTF-8 with a few control bytes were binary data with LF line
+    ends but text with CRLF (the CRs diluted the control share); line ends are left aside."""
+    lf = (b"of \xe2\x80\x8b \xc3 yesterday\npeople \xe2\x80\x8b \xe2\x80\xa8\n\x1f\x01\x0b\x0c\n"
+          b"\xc2\x85\xc2\x9f\n\xc2\xad \xe2\x80\x8b city\n")
+    crlf = lf.replace(b"\n", b"\r\n")
+    assert detect_encoding(lf).codec == detect_encoding(crlf).codec
