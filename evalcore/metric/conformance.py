@@ -31,7 +31,15 @@ from importlib.metadata import entry_points
 import numpy as np
 
 from evalcore.extras import EXTRAS
-from evalcore.metric.base import COSTS, Item, Metric, ReferenceFreeMetric, ReferenceMetric, SourceMetric
+from evalcore.metric.base import (
+    COSTS,
+    Item,
+    Metric,
+    ReferenceFreeMetric,
+    ReferenceMetric,
+    SourceMetric,
+    SourceReferenceMetric,
+)
 from evalcore.metric.inputs import EMPTY_NOTE, InputLimits
 
 REFS = ("The council approved the new budget on Monday after a long debate. Taxes will not rise.",
@@ -46,16 +54,19 @@ SOURCE = "The council approved the new budget on Monday after a long debate."
 GARBAGE = "Purple elephants quietly juggle seven frozen violins beneath an orange lighthouse."
 #: text an English pipeline cannot judge: another script, emoji only
 UNJUDGEABLE = ("这是一个关于预算的中文句子。委员会周一批准了预算。", "🙂🙂🙂 ✨✨ 🎉🎉🎉 !!!")
-READS = {"references": ReferenceMetric, "candidate": ReferenceFreeMetric, "source": SourceMetric}
+READS = {"references": ReferenceMetric, "candidate": ReferenceFreeMetric, "source": SourceMetric,
+         "source+references": SourceReferenceMetric}
 
 
 def items_for(reads: str, candidates: Iterable[str] = CANDIDATES) -> list[Item]:
     """The check items of a metric that reads ``reads``: the candidates with references, with a
-    source, or alone."""
+    source, with both, or alone."""
     if reads == "references":
         return [Item(c, REFS, id=f"c{k}") for k, c in enumerate(candidates)]
     if reads == "source":
         return [Item(c, source=SOURCE, id=f"c{k}") for k, c in enumerate(candidates)]
+    if reads == "source+references":
+        return [Item(c, REFS, source=SOURCE, id=f"c{k}") for k, c in enumerate(candidates)]
     return [Item(c, id=f"c{k}") for k, c in enumerate(candidates)]
 
 
