@@ -1,4 +1,4 @@
-"""The `parapeval` command line: score, train, setup, build-phrase-table, build-lm.
+"""The `parapeval` command line: score, compare, train, setup, build-phrase-table, build-lm.
 
 `score` follows the suite's CLI convention (:mod:`evalcore.cli.convention`): ``-i`` a pair file or ``-``,
 ``-o`` a file or ``-``, ``--format table|json|jsonl|tsv`` (machine formats pure on stdout, the
@@ -28,6 +28,7 @@ from evalcore.cli.convention import (
     guarded,
     limits_of,
     new_parser,
+    positive_int,
     select_metrics,
 )
 from evalcore.extras import require
@@ -116,6 +117,90 @@ def cmd_score(args: argparse.Namespace) -> int:
                 print(f"{PROG}: {row.item}: {name}: {res.message}", file=sys.stderr)
     if len(failed) > MAX_ERRORS_SHOWN:
         print(f"{PROG}: ... and {len(failed) - MAX_ERRORS_SHOWN} more pairs with errors", file=sys.stderr)
+    return exit_code(len(failed), len(rows), "pairs")
+
+
+# ---- compare ----------------------------------------------------------------------------------
+#: metrics against references, offered beside parapeval's own (mteval's registered baselines)
+REFERENCE_BASELINES = ("bleu", "chrf", "ter", "meteor")
+
+
+def _compare_metrics(args: argparse.Namespace, with_references: bool) -> list:
+    """The chosen metrics; by default PEM, self-BLEU and, where references are given, iBLEU and the
+    reference baselines. A metric that reads references without any given is a usage error."""
+    default = ("pem", "self-bleu", "ibleu", *REFERENCE_BASELINES) if with_references else ("pem", "self-bleu")
+    metrics = select_metrics(args.metric, "parapeval", default=default,
+                             options={**_pem_params(args), "alpha": args.alpha}, also=REFERENCE_BASELINES)
+    needing = [m.name for m in metrics if m.reads in ("references", "source+references")]
+    if needing and not with_references:
+        raise InputError(f"{', '.join(needing)} read references: give --references files (with --originals) or "
+                         "a references field (JSONL) or column (TSV)")
+    return metrics
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from evalcore.cli.convention import system_names
+    from evalcore.metric import Item
+    from evalcore.metric.batch import score_with
+    from evalcore.metric.records import ErrorRecord
+    from parapeval.compare import (
+        align,
+        metric_tables,
+        read_line_files,
+        render_html,
+        render_json,
+        render_table,
+        render_tsv,
+    )
+    from parapeval.io import read_pairs
+    from parapeval.report import Row
+
+    out = check_output_path(args.output)
+    for path in [*args.input, *(args.references or []), *([args.originals] if args.originals else [])]:
+        check_input_path(path)
+    test = "bootstrap" if args.paired_bs else "randomization" if args.paired_ar else None
+    if args.originals:
+        records = read_line_files(args.originals, list(zip(system_names(args.input), args.input)),
+                                  args.references or [])
+    else:
+        if args.references:
+            raise InputError("--references goes with --originals (line files); JSONL and TSV carry references "
+                             "in a references field or column")
+        if len(args.input) > 1:
+            raise InputError("several -i files are one file per system: give --originals too")
+        records = read_pairs(args.input[0], args.system_field)
+    metrics = _compare_metrics(args, any(r.references for r in records))
+    aligned = align(records)
+    if test and len(aligned.systems) < 2:
+        raise InputError(f"--paired-{'bs' if test == 'bootstrap' else 'ar'} compares systems: the input holds "
+                         f"one ({aligned.systems[0]})")
+    signatures = {m.name: m.signature() for m in metrics}
+    todo = [k for k, r in enumerate(records) if not r.error and k not in aligned.duplicates]
+    items = [Item(records[k].paraphrase, records[k].references, source=records[k].original, id=records[k].item,
+                  lang=args.lang) for k in todo]
+    scored = iter(score_with(metrics, items, jobs=args.jobs, progress=True, limits=limits_of(args),
+                             key=lambda item: item.source, unit="pair", scheduler=args.scheduler))
+    rows = []
+    for k, rec in enumerate(records):
+        why = rec.error or aligned.duplicates.get(k)
+        results = ({m.name: ErrorRecord(rec.item, m.name, why) for m in metrics} if why else next(scored))
+        rows.append(Row(rec.item, rec.system, results))
+    tables = metric_tables(metrics, rows, aligned, test, args.paired_n, args.seed)
+    shown_sigs = [str(s) for s in signatures.values()]
+    emit(args.format, {"json": lambda: render_json(rows, tables, {n: s.as_dict() for n, s in signatures.items()},
+                                                   aligned),
+                       "tsv": lambda: render_tsv(tables), "table": lambda: render_table(tables, aligned),
+                       "html": lambda: render_html(tables, aligned, shown_sigs)},
+         [] if args.format == "html" else shown_sigs, out)
+    failed = [r for r in rows if r.failed]
+    for row in failed[:MAX_ERRORS_SHOWN]:
+        res = next(r for r in row.results.values() if not r.ok)
+        print(f"{PROG}: {row.item}: {res.metric}: {res.message}", file=sys.stderr)
+    missing = {s: aligned.missing(s) for s in aligned.systems if aligned.missing(s)}
+    for system, n in missing.items():
+        print(f"{PROG}: system {system} has no output for {n} of {len(aligned.keys)} inputs", file=sys.stderr)
+    if missing and not failed:
+        return exit_code(sum(missing.values()), len(aligned.keys) * len(aligned.systems), "system outputs")
     return exit_code(len(failed), len(rows), "pairs")
 
 
@@ -218,6 +303,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", metavar="CODE", type=language_code, default=None,
                    help="language of the pairs (ISO 639-1, default en): PEM reads English only, so pairs in "
                         "another language get error records naming it")
+    _feature_args(p, model=True)
+
+    p = command(sub, "compare", cmd_compare,
+                help="rank paraphrase generators: system values with intervals, paired tests, clusters")
+    add_io_args(p, "parapeval", input_required=True, input_nargs="+", formats=("table", "json", "tsv", "html"),
+                also=REFERENCE_BASELINES,
+                default_metrics=("pem", "self-bleu", "ibleu", *REFERENCE_BASELINES),
+                input_help="generator outputs: one .jsonl (id, original, paraphrase, system, optional references) "
+                           "or TSV (original, paraphrase, system[, references] with a header) file or -; or, with "
+                           "--originals, one line file per system")
+    p.add_argument("--originals", metavar="FILE", help="the inputs, one a line, line-aligned with each -i file")
+    p.add_argument("--references", metavar="FILE", action="append",
+                   help="human paraphrases, one a line, line-aligned with --originals (repeatable)")
+    p.add_argument("--system-field", help="field (JSONL) or column (TSV) naming the generator (default: system)")
+    p.add_argument("--lang", metavar="CODE", type=language_code, default=None,
+                   help="language of the pairs (ISO 639-1, default en)")
+    sig = p.add_mutually_exclusive_group()
+    sig.add_argument("--paired-bs", action="store_true",
+                     help="paired bootstrap resampling between every pair of systems (as sacrebleu's --paired-bs)")
+    sig.add_argument("--paired-ar", action="store_true",
+                     help="approximate randomization between every pair of systems (as sacrebleu's --paired-ar)")
+    p.add_argument("--paired-n", type=positive_int, metavar="N",
+                   help="resamples (default: 1000 bootstrap, 10000 randomization, as sacrebleu)")
+    p.add_argument("--seed", type=int, default=12345,
+                   help="seed of the intervals and paired tests (default 12345, as sacrebleu)")
+    p.add_argument("--alpha", type=float, default=None, help="iBLEU's alpha (default 0.8, Sun and Zhou 2012)")
     _feature_args(p, model=True)
 
     p = command(sub, "train", cmd_train, help="train a PEM regressor on Twitter-Para")
