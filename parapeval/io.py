@@ -103,13 +103,13 @@ def _jsonl_record(item: str, text: str, system_field: str | None, default_system
     system = obj.get(field, default_system)
     if not isinstance(system, str):  # a number or null: refused, not turned into text (docs/input-rule.md)
         system = json_id(system, field)
-    refs = obj.get("references", ())
+    refs = obj.get("references", [])
     if not isinstance(refs, (str, list)):
         raise ValueError(f"references must be a string or a list of strings, got {type(refs).__name__}")
     key = original
     if "id" in obj:
         item = f"{item} (id {obj['id']})"
-        key = ("id", json_id(obj["id"], "id"))
+        key = ("id", json.dumps(obj["id"], sort_keys=True))  # the JSON value lines systems up
     return PairRecord(item, original, paraphrase, system, references=(refs,) if isinstance(refs, str) else tuple(refs),
                       key=key)
 
