@@ -187,10 +187,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
         rows.append(Row(rec.item, rec.system, results))
     tables = metric_tables(metrics, rows, aligned, test, args.paired_n, args.seed)
     shown_sigs = [str(s) for s in signatures.values()]
+    size = (len(aligned.systems), len(aligned.keys))
     emit(args.format, {"json": lambda: render_json(rows, tables, {n: s.as_dict() for n, s in signatures.items()},
                                                    aligned),
-                       "tsv": lambda: render_tsv(tables), "table": lambda: render_table(tables, aligned),
-                       "html": lambda: render_html(tables, aligned, shown_sigs)},
+                       "tsv": lambda: render_tsv(tables), "table": lambda: render_table(tables, *size),
+                       "html": lambda: render_html(tables, *size, shown_sigs)},
          [] if args.format == "html" else shown_sigs, out)
     failed = [r for r in rows if r.failed]
     for row in failed[:MAX_ERRORS_SHOWN]:

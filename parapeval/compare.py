@@ -206,9 +206,9 @@ def _settings(table: Mapping) -> str:
     return f"{order}; intervals over inputs: {ci}{tested}"
 
 
-def render_table(tables: Mapping[str, dict], aligned: Aligned) -> str:
+def render_table(tables: Mapping[str, dict], n_systems: int, n_inputs: int) -> str:
     """Per metric: systems best first with interval and cluster, then the pair tests."""
-    out = [f"{len(aligned.systems)} systems, {len(aligned.keys)} inputs", ""]
+    out = [f"{n_systems} systems, {n_inputs} inputs", ""]
     for name, table in tables.items():
         out.append(f"{name}: {_settings(table)}")
         out += _grid(*_cells(name, table))
@@ -220,7 +220,7 @@ def render_table(tables: Mapping[str, dict], aligned: Aligned) -> str:
     return "\n".join(out)
 
 
-def render_html(tables: Mapping[str, dict], aligned: Aligned, signatures: Sequence[str]) -> str:
+def render_html(tables: Mapping[str, dict], n_systems: int, n_inputs: int, signatures: Sequence[str]) -> str:
     """A standalone HTML page: one section per metric (system table, pair tests), the signatures."""
     def grid(head: Sequence[str], body: Sequence[Sequence[str]], cls: str) -> str:
         th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
@@ -237,7 +237,7 @@ def render_html(tables: Mapping[str, dict], aligned: Aligned, signatures: Sequen
                   for s, why in table["left_out"].items()]
         parts.append("</section>\n")
     sigs = "".join(f"<li><code>{html.escape(s)}</code></li>" for s in signatures)
-    title = f"Paraphrase generators: {len(aligned.systems)} systems, {len(aligned.keys)} inputs"
+    title = f"Paraphrase generators: {n_systems} systems, {n_inputs} inputs"
     style = "table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 6px;text-align:left}"
     return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
             f"<style>{style}</style></head>\n<body><h1>{html.escape(title)}</h1>\n{''.join(parts)}"
