@@ -1,4 +1,4 @@
-"""The `parapeval` command line: score, compare, train, setup, build-phrase-table, build-lm.
+"""The `parapeval` command line: score, compare, correlate, train, setup, build-phrase-table, build-lm.
 
 `score` follows the suite's CLI convention (:mod:`evalcore.cli.convention`): ``-i`` a pair file or ``-``,
 ``-o`` a file or ``-``, ``--format table|json|jsonl|tsv`` (machine formats pure on stdout, the
@@ -18,6 +18,9 @@ from typing import TYPE_CHECKING
 from evalcore.cli.convention import (
     EXIT_OK,
     add_io_args,
+    add_limit_args,
+    add_metric_args,
+    add_output_args,
     check_input_path,
     check_output_dir,
     check_output_path,
@@ -31,6 +34,7 @@ from evalcore.cli.convention import (
     positive_int,
     select_metrics,
 )
+from evalcore.cli.meta_evaluate import add_statistics_args
 from evalcore.extras import require
 from evalcore.io.textfiles import InputError
 from evalcore.resources import defaults
@@ -205,6 +209,45 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return exit_code(len(failed), len(rows), "pairs")
 
 
+# ---- correlate --------------------------------------------------------------------------------
+def cmd_correlate(args: argparse.Namespace) -> int:
+    from evalcore.cli.convention import strict_json
+    from evalcore.cli.meta_evaluate import board, board_text, settings_of, undefined_exit
+    from evalcore.metric.batch import score_with
+    from evalcore.stats.leaderboard import to_html
+    from parapeval.correlate import DIMENSIONS, metric_cells, read_set
+
+    out = check_output_path(args.output)
+    settings = settings_of(args, args.resamples, args.seed)
+    judged = read_set(args.set, args.data, args.max_inputs)
+    with_refs = all(j.references for j in judged)
+    default = ("pem", "self-bleu", "ibleu", *REFERENCE_BASELINES) if with_refs else ("pem", "self-bleu")
+    metrics = select_metrics(args.metric, "parapeval", default=default, options=_pem_params(args),
+                             also=REFERENCE_BASELINES)
+    needing = [m.name for m in metrics if m.reads in ("references", "source+references")]
+    if needing and not with_refs:
+        raise InputError(f"{', '.join(needing)} read references, which {args.set} does not have")
+
+    def score(ms, items):
+        return score_with(ms, items, jobs=args.jobs, progress=True, limits=limits_of(args), key=lambda i: i.source,
+                          unit="pair", scheduler=args.scheduler)
+
+    cells = metric_cells(metrics, judged, score)
+    human = {(j.system, j.input): j.score for j in judged}
+    dimension = DIMENSIONS[args.set]
+    b = board(cells, human, f"{args.set} {dimension}", settings, PROG)
+    notes = [*b.notes, "metrics where lower is better are negated (-name): every row reads higher = better"]
+    notes += [f"{m.name}: its shipped model was trained on {m.trained_on}: in-sample on this set"
+              for m in metrics if m.trained_on and args.set == "twitter-para" and "Twitter-Para" in m.trained_on]
+    signatures = {m.name: m.signature().as_dict() for m in metrics}
+    shorts = [str(m.signature()) for m in metrics]
+    emit(args.format, {"json": lambda: strict_json({"signature": signatures, "set": args.set, **b.result,
+                                                    "notes": notes}) + "\n",
+                       "table": lambda: board_text(type(b)(b.result, b.title, notes)),
+                       "html": lambda: to_html(b.title, b.rows, notes, shorts)}, shorts, out)
+    return undefined_exit([b], PROG)
+
+
 # ---- building resources -----------------------------------------------------------------------
 def cmd_build_phrase_table(args: argparse.Namespace) -> int:
     from evalcore.bpng import PhraseTableStore
@@ -330,6 +373,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=12345,
                    help="seed of the intervals and paired tests (default 12345, as sacrebleu)")
     p.add_argument("--alpha", type=float, default=None, help="iBLEU's alpha (default 0.8, Sun and Zhou 2012)")
+    _feature_args(p, model=True)
+
+    p = command(sub, "correlate", cmd_correlate,
+                help="which metric agrees with human judgments of paraphrases (Twitter-Para, STS-B): a leaderboard")
+    p.add_argument("--set", choices=("twitter-para", "sts-b"), default="twitter-para",
+                   help="judged set (default twitter-para: overall 0..1; sts-b: similarity 0..5)")
+    p.add_argument("--data", help="folder holding twitter_para/ and stsbenchmark/ (default ../shared/data/paraphrase)")
+    p.add_argument("--max-inputs", type=positive_int, metavar="N",
+                   help="only the first N tweets (Twitter-Para) or pairs (STS-B)")
+    add_metric_args(p, "parapeval", also=REFERENCE_BASELINES, default_metrics=("pem", "self-bleu", "ibleu",
+                                                                              *REFERENCE_BASELINES))
+    add_statistics_args(p, statistic_default="pearson", level_default="global", resample_default="inputs",
+                        test_default="perm-inputs")
+    p.add_argument("-n", "--resamples", type=positive_int, default=1000, metavar="N",
+                   help="resamples and permutations (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="default 0")
+    add_output_args(p, ("table", "json", "html"))
+    add_limit_args(p, scheduler=True)
     _feature_args(p, model=True)
 
     p = command(sub, "train", cmd_train, help="train a PEM regressor on Twitter-Para")

@@ -238,7 +238,8 @@ def render_html(tables: Mapping[str, dict], n_systems: int, n_inputs: int, signa
         parts.append("</section>\n")
     sigs = "".join(f"<li><code>{html.escape(s)}</code></li>" for s in signatures)
     title = f"Paraphrase generators: {n_systems} systems, {n_inputs} inputs"
-    style = "table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 6px;text-align:left}"
+    style = ("body{font-family:sans-serif;margin:1em;max-width:100%}table{border-collapse:collapse;margin:0.5em 0}"
+             "td,th{border:1px solid #999;padding:2px 6px;text-align:left}code{word-break:break-all}")
     return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
             f"<style>{style}</style></head>\n<body><h1>{html.escape(title)}</h1>\n{''.join(parts)}"
             f"<h2>Signatures</h2><ul>{sigs}</ul></body></html>\n")
