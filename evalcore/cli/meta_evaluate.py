@@ -59,7 +59,8 @@ def add_statistics_args(p: argparse.ArgumentParser, statistic_default: str | Non
     p.add_argument("--resample", choices=DESIGNS, default=resample_default,
                    help=f"interval design (default: {resample_default})")
     p.add_argument("--ci", choices=CI_METHODS, default="percentile", help="default: percentile")
-    p.add_argument("--test", choices=TESTS, default=test_default, help=f"test for the clusters (default: {test_default})")
+    p.add_argument("--test", choices=TESTS, default=test_default,
+                   help=f"test for the clusters (default: {test_default})")
     p.add_argument("--alpha", type=_alpha, default=0.05, help="1 - interval level and test level (0.05)")
 
 
