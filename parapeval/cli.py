@@ -79,8 +79,14 @@ def _features(args: argparse.Namespace):
 
 # ---- score ------------------------------------------------------------------------------------
 def _metrics(args: argparse.Namespace) -> list:
-    """The chosen metrics (default: PEM), configured from the options and validated."""
-    return select_metrics(args.metric, "parapeval", default=("pem",), options=_pem_params(args))
+    """The chosen metrics (default: PEM), configured from the options and validated; pairs carry
+    no references, so a metric that reads them is a usage error (``parapeval compare`` takes them)."""
+    metrics = select_metrics(args.metric, "parapeval", default=("pem",), options=_pem_params(args))
+    needing = [m.name for m in metrics if m.reads == "source+references"]
+    if needing:
+        raise InputError(f"{', '.join(needing)} read references, which `parapeval score` pairs do not carry: "
+                         "use `parapeval compare` (a references field, column or file)")
+    return metrics
 
 
 def cmd_score(args: argparse.Namespace) -> int:
