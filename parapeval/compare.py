@@ -32,10 +32,7 @@ def read_line_files(originals: str, systems: Sequence[tuple[str, str]], referenc
     k of ``originals`` and of each references file. Files of unequal length are an InputError
     naming them (nothing would line up); an undecodable line is that line's error record."""
     def lines(path: str) -> list[str | LineError]:
-        out = decode_lines(read_bytes(path), path)
-        while out and out[-1] == "":
-            out.pop()
-        return out
+        return decode_lines(read_bytes(path), path)  # an empty last line is an output: it stays
 
     orig = lines(originals)
     refs = [lines(path) for path in references]
@@ -51,8 +48,8 @@ def read_line_files(originals: str, systems: Sequence[tuple[str, str]], referenc
         for k, text in enumerate(hyp):
             bad = next((x for x in (orig[k], text, *(r[k] for r in refs)) if isinstance(x, LineError)), None)
             item = f"{shown_name(path)}:{k + 1}"
-            if bad is not None:
-                records.append(PairRecord(item, None, None, name, bad.message, key=k))
+            if bad is not None:  # the message without the file:line the item id already says
+                records.append(PairRecord(item, None, None, name, bad.message.split(": ", 1)[-1], key=k))
             else:
                 records.append(PairRecord(item, orig[k], text, name, references=tuple(r[k] for r in refs), key=k))
     return records
@@ -74,25 +71,30 @@ class Aligned:
     keys: list
     index: dict[str, dict] = field(default_factory=dict)
     duplicates: dict[int, str] = field(default_factory=dict)
+    #: per system, the keys of its records that could not be read (an error record, not missing)
+    unread: dict[str, set] = field(default_factory=dict)
 
     def missing(self, system: str) -> int:
-        """Inputs this system has no record for."""
-        return len(self.keys) - len(self.index[system])
+        """Inputs this system has no record for (a record it has but could not read is an error)."""
+        return len(self.keys) - len(self.index[system]) - len(self.unread[system] - set(self.index[system]))
 
 
 def align(records: Sequence[PairRecord]) -> Aligned:
     """Line the records up by key; a record without a key (a read error) stays the system's error."""
     systems = list(dict.fromkeys(r.system for r in records))
     keys: dict = {}
-    out = Aligned(systems, [], {s: {} for s in systems})
+    out = Aligned(systems, [], {s: {} for s in systems}, unread={s: set() for s in systems})
     for k, rec in enumerate(records):
-        if rec.error or rec.key is None:
+        if rec.key is None:
             continue
         try:
             hash(rec.key)
         except TypeError:  # a JSON value that is not text: the metric's input check names it
             continue
         keys.setdefault(rec.key, None)
+        if rec.error:
+            out.unread[rec.system].add(rec.key)
+            continue
         held = out.index[rec.system]
         if rec.key in held:
             out.duplicates[k] = f"duplicate input: {records[held[rec.key]].item} has the same " + (

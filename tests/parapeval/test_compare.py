@@ -105,3 +105,28 @@ def test_every_format_ranks_the_systems(capsys, fmt):
         assert header.startswith("metric\tsystem\trank") and len(body) == 3 and "self-bleu|" in err
     if fmt == "html":
         assert out.startswith("<!DOCTYPE html>") and "self-bleu|" in out
+
+
+def test_line_files_an_empty_last_output_is_scored_and_a_bad_line_is_an_error_not_missing(tmp_path, capsys):
+    (tmp_path / "o.txt").write_bytes(b"the cat sat\nthe dog ran\n")
+    (tmp_path / "empty.txt").write_bytes(b"a cat sat\n\n")
+    (tmp_path / "bad.txt").write_bytes(b"a cat sat\n\xff\xfe dog\n")
+    rc, out, err = _run(capsys, "compare", "--originals", str(tmp_path / "o.txt"), "-i", str(tmp_path / "empty.txt"),
+                        str(tmp_path / "bad.txt"), "-m", "self-bleu", "--format", "json")
+    rows = _table(json.loads(out), "self-bleu")
+    assert rc == 1 and "bad.txt:2: self-bleu: not valid UTF-8" in err
+    assert (rows["empty.txt"]["n"], rows["empty.txt"]["complete"]) == (2, True)
+    assert (rows["bad.txt"]["errors"], rows["bad.txt"]["missing"], rows["bad.txt"]["complete"]) == (1, 0, False)
+
+
+def test_tsv_with_references_and_a_repeated_input(tmp_path, capsys):
+    path = tmp_path / "outputs.tsv"
+    path.write_text("original\tparaphrase\tsystem\treferences\n"
+                    "the cat sat\ta cat sat\tA\tthe cat was sitting\n"
+                    "the cat sat\tthe cat sat\tB\tthe cat was sitting\n"
+                    "the cat sat\tcats sat\tB\tthe cat was sitting\n", encoding="utf-8")
+    rc, out, err = _run(capsys, "compare", "-i", str(path), "-m", "ibleu", "--format", "json")
+    doc = json.loads(out)
+    rows = _table(doc, "ibleu")
+    assert rc == 1 and "duplicate input: outputs.tsv:3 has the same original" in err
+    assert rows["A"]["complete"] and rows["B"]["n"] == 1 and rows["B"]["errors"] == 1
