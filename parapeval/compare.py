@@ -14,6 +14,7 @@ import html
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -57,8 +58,6 @@ def read_line_files(originals: str, systems: Sequence[tuple[str, str]], referenc
 
 def shown_name(path: str) -> str:
     """A path as item ids show it (its file name)."""
-    from pathlib import Path
-
     return Path(path).name
 
 
