@@ -130,7 +130,7 @@ def metric_tables(metrics: Sequence[Metric], rows: Sequence[Row], aligned: Align
             per_system[system] = results
         complete = [s for s in aligned.systems if info[s]["n"] == len(aligned.keys) and not info[s]["errors"]]
         aggregate = m.corpus_from_statistics if isinstance(m, SufficientStatistics) else None
-        entry: dict = {"systems": [], "pairs": [], "left_out": {}}
+        entry: dict = {"systems": [], "pairs": [], "left_out": {}, "lower_is_better": m.lower_is_better}
         if complete:
             use_test = test if len(complete) > 1 else None
             entry = {**system_table({s: _values(m, per_system[s]) for s in complete}, aggregate, m.lower_is_better,
@@ -200,7 +200,7 @@ def _grid(header: Sequence[str], body: Sequence[Sequence[str]]) -> list[str]:
 
 def _settings(table: Mapping) -> str:
     """How a metric's table was made, in one line."""
-    test = {"bootstrap": "paired bootstrap", "randomization": "approximate randomization"}.get(table.get("test"))
+    test = {"bootstrap": "paired bootstrap", "randomization": "approximate randomization"}.get(table.get("test") or "")
     ci = f"{table['n_ci']} bootstrap resamples, seed {table['seed']}" if "n_ci" in table else "no complete system"
     order = "lower is better" if table.get("lower_is_better") else "higher is better"
     tested = f"; {test} ({table['n_samples']} samples) between every pair" if test else "; no paired test"
