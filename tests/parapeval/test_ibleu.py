@@ -46,3 +46,12 @@ def test_alpha_is_in_the_signature_and_checked():
 def test_ibleu_without_references_is_an_error_record():
     result = get_metric("ibleu").score_batch([Item(PARA[0], (), source=ORIG[0], id="x")])[0]
     assert not result.ok and "no references" in result.message
+
+
+def test_source_reference_items_need_all_three_parts():
+    metric = get_metric("ibleu")
+    triple, no_source, pair = metric.score_batch([(ORIG[0], REFS[0], PARA[0]), Item(PARA[0], (REFS[0],)),
+                                                  (ORIG[0], PARA[0])])
+    assert triple.ok and triple.value == pytest.approx(metric.score(ORIG[0], [REFS[0]], PARA[0]).value)
+    assert not no_source.ok and "source" in no_source.message
+    assert not pair.ok and "(source, references, candidate) triple" in pair.message
