@@ -135,16 +135,17 @@ def cmd_score(args: argparse.Namespace) -> int:
 REFERENCE_BASELINES = ("bleu", "chrf", "ter", "meteor")
 
 
-def _compare_metrics(args: argparse.Namespace, with_references: bool) -> list:
-    """The chosen metrics; by default PEM, self-BLEU and, where references are given, iBLEU and the
-    reference baselines. A metric that reads references without any given is a usage error."""
+def _generator_metrics(args: argparse.Namespace, with_references: bool, where: str) -> list:
+    """The chosen metrics of ``compare`` and ``correlate``; by default PEM, self-BLEU and, where
+    references are given, iBLEU and the reference baselines. A metric that reads references
+    without any given is a usage error saying ``where`` they go."""
     default = ("pem", "self-bleu", "ibleu", *REFERENCE_BASELINES) if with_references else ("pem", "self-bleu")
     metrics = select_metrics(args.metric, "parapeval", default=default,
-                             options={**_pem_params(args), "alpha": args.alpha}, also=REFERENCE_BASELINES)
+                             options={**_pem_params(args), "alpha": getattr(args, "ibleu_alpha", None)},
+                             also=REFERENCE_BASELINES)
     needing = [m.name for m in metrics if m.reads in ("references", "source+references")]
     if needing and not with_references:
-        raise InputError(f"{', '.join(needing)} read references: give --references files (with --originals) or "
-                         "a references field (JSONL) or column (TSV)")
+        raise InputError(f"{', '.join(needing)} read references: {where}")
     return metrics
 
 
@@ -179,7 +180,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if len(args.input) > 1:
             raise InputError("several -i files are one file per system: give --originals too")
         records = read_pairs(args.input[0], args.system_field)
-    metrics = _compare_metrics(args, any(r.references for r in records))
+    metrics = _generator_metrics(args, any(r.references for r in records),
+                                 "give --references files (with --originals) or a references field (JSONL) or "
+                                 "column (TSV)")
     aligned = align(records)
     if test and len(aligned.systems) < 2:
         raise InputError(f"--paired-{'bs' if test == 'bootstrap' else 'ar'} compares systems: the input holds "
@@ -226,13 +229,7 @@ def cmd_correlate(args: argparse.Namespace) -> int:
     out = check_output_path(args.output)
     settings = settings_of(args, args.resamples, args.seed)
     judged = read_set(args.set, args.data, args.max_inputs)
-    with_refs = all(j.references for j in judged)
-    default = ("pem", "self-bleu", "ibleu", *REFERENCE_BASELINES) if with_refs else ("pem", "self-bleu")
-    metrics = select_metrics(args.metric, "parapeval", default=default, options=_pem_params(args),
-                             also=REFERENCE_BASELINES)
-    needing = [m.name for m in metrics if m.reads in ("references", "source+references")]
-    if needing and not with_refs:
-        raise InputError(f"{', '.join(needing)} read references, which {args.set} does not have")
+    metrics = _generator_metrics(args, all(j.references for j in judged), f"{args.set} has none")
 
     def score(ms, items):
         return score_with(ms, items, jobs=args.jobs, progress=True, limits=limits_of(args), key=lambda i: i.source,
@@ -378,7 +375,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="resamples (default: 1000 bootstrap, 10000 randomization, as sacrebleu)")
     p.add_argument("--seed", type=int, default=12345,
                    help="seed of the intervals and paired tests (default 12345, as sacrebleu)")
-    p.add_argument("--alpha", type=float, default=None, help="iBLEU's alpha (default 0.8, Sun and Zhou 2012)")
+    p.add_argument("--ibleu-alpha", type=float, default=None,
+                   help="iBLEU's weight of BLEU against the references (default 0.8, Sun and Zhou 2012)")
     _feature_args(p, model=True)
 
     p = command(sub, "correlate", cmd_correlate,

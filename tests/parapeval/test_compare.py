@@ -130,3 +130,9 @@ def test_tsv_with_references_and_a_repeated_input(tmp_path, capsys):
     rows = _table(doc, "ibleu")
     assert rc == 1 and "duplicate input: outputs.tsv:3 has the same original" in err
     assert rows["A"]["complete"] and rows["B"]["n"] == 1 and rows["B"]["errors"] == 1
+
+
+def test_ibleu_alpha_reaches_the_metric_and_its_signature(capsys):
+    rc, out, _ = _run(capsys, *_example("-m", "ibleu", "--ibleu-alpha", "0.9", "--format", "json"))
+    doc = json.loads(out)
+    assert rc == 0 and doc["signature"]["ibleu"]["params"]["alpha"] == 0.9
