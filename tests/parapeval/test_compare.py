@@ -135,4 +135,4 @@ def test_tsv_with_references_and_a_repeated_input(tmp_path, capsys):
 def test_ibleu_alpha_reaches_the_metric_and_its_signature(capsys):
     rc, out, _ = _run(capsys, *_example("-m", "ibleu", "--ibleu-alpha", "0.9", "--format", "json"))
     doc = json.loads(out)
-    assert rc == 0 and doc["signature"]["ibleu"]["params"]["alpha"] == 0.9
+    assert rc == 0 and doc["signature"]["ibleu"]["params"]["alpha"] == "0.9"
