@@ -137,6 +137,9 @@ def metric_tables(metrics: Sequence[Metric], rows: Sequence[Row], aligned: Align
                                     use_test, n_samples, seed, alpha=alpha), "left_out": {}}
         for row in entry["systems"]:
             row.update(info[row["system"]], complete=True)
+        if not isinstance(m, SufficientStatistics):  # PEM's adequacy, fluency, target F1: their means
+            for row in entry["systems"]:
+                row["components"] = dict(m.aggregate(per_system[row["system"]]).components)
         for s in aligned.systems:
             if s not in complete:
                 value = m.aggregate(per_system[s]).value if info[s]["n"] else math.nan

@@ -136,3 +136,11 @@ def test_ibleu_alpha_reaches_the_metric_and_its_signature(capsys):
     rc, out, _ = _run(capsys, *_example("-m", "ibleu", "--ibleu-alpha", "0.9", "--format", "json"))
     doc = json.loads(out)
     assert rc == 0 and doc["signature"]["ibleu"]["params"]["alpha"] == "0.9"
+
+
+def test_copy_ranks_below_the_rewrite_on_pem_with_its_components(capsys):
+    rc, out, _ = _run(capsys, *_example("-m", "pem", "--paired-bs", "--format", "json"))
+    rows = _table(json.loads(out), "pem")
+    assert rc == 0 and rows["rewrite.txt"]["rank"] == 1 and rows["copy.txt"]["rank"] == 2
+    assert rows["copy.txt"]["components"]["target_ngram_f1"] == pytest.approx(1.0)
+    assert rows["copy.txt"]["components"]["adequacy"] > rows["rewrite.txt"]["components"]["adequacy"]
