@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from evalcore.io.runinfo import machine, machine_line, source_commit, write_report
+from evalcore.io.runinfo import write_report
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "guide" / "paraphrase-example"
 SYSTEMS = ("copy.txt", "rewrite.txt", "unrelated.txt")
@@ -46,26 +46,26 @@ def checks(doc: dict) -> dict[str, bool]:
                for m in ("pem", "ibleu")}}
 
 
-def run(out: Path, example: Path | None = None, seed: int = 12345, log: Callable[[str], None] = print) -> dict:
-    """Both paired tests on the example; Markdown and JSON written to ``out``."""
+def run_table(result: dict, test: str) -> str:
+    """One paired test's run as Markdown: the ranked tables and the acceptance checks."""
     from parapeval.compare import render_table
 
+    r = result["runs"][test]
+    checked = "\n".join(f"- {name}: {'yes' if ok else 'NO'}" for name, ok in r["checks"].items())
+    return (f"```\n{render_table(r['metrics'], len(r['systems']), r['inputs']).rstrip()}\n```\n\n"
+            f"{r['seconds']:.1f} s for the command.\n\n{checked}\n")
+
+
+def run(out: Path, example: Path | None = None, seed: int = 12345, log: Callable[[str], None] = print) -> dict:
+    """Both paired tests on the example; Markdown and JSON written to ``out``."""
     example = example or EXAMPLE
-    result: dict = {"machine": machine(), "commit": source_commit(), "example": str(example), "runs": {}}
-    parts = ["# parapeval: ranking three generators", "",
-             f"{machine_line(result['machine'])} Commit {result['commit']}.", "",
-             "Originals, one human paraphrase each and three generators (copy = the input itself, rewrite = "
-             "a human rewrite other than the reference, unrelated = another original of the set) from "
-             f"`{example.name}/`; every default metric, intervals from 1000 bootstrap resamples, seed {seed}.", ""]
+    result: dict = {"example": example.name, "seed": seed, "runs": {}}
     for test in ("bs", "ar"):
         doc, seconds = _compare(example, test, ["--seed", str(seed)], log)
-        verdict = checks(doc)
-        result["runs"][test] = {"seconds": seconds, "checks": verdict, "metrics": doc["metrics"],
-                                "signature": doc["signature"]}
-        parts += [f"## --paired-{test} ({seconds:.1f} s)", "", "```",
-                  render_table(doc["metrics"], len(doc["systems"]), doc["inputs"]).rstrip(), "```", "",
-                  *(f"- {name}: {'yes' if ok else 'NO'}" for name, ok in verdict.items()), ""]
-    markdown = "\n".join(parts) + "\n"
+        result["runs"][test] = {"seconds": seconds, "checks": checks(doc), "metrics": doc["metrics"],
+                                "systems": doc["systems"], "inputs": doc["inputs"], "signature": doc["signature"]}
+    markdown = "# parapeval: ranking three generators\n\n" + "\n".join(
+        f"## --paired-{test}\n\n{run_table(result, test)}" for test in ("bs", "ar"))
     write_report(out, "generators", markdown, result)
     print(markdown)
     return result
