@@ -357,7 +357,7 @@ BENCHMARKS: dict[str, tuple[str, Callable[[Sequence[str]], int]]] = {
     "parapeval": ("PEM: Twitter-Para CV, STS-B adequacy check, speed", parapeval),
     "parapeval-speed": ("PEM vs sacrebleu sentence BLEU: speed, stage profile, peak memory (~1 min)",
                         parapeval_speed),
-    "parapeval-metrics": ("metrics against Twitter-Para and STS-B judgments: leaderboards with intervals (~3 min)",
+    "parapeval-metrics": ("metrics against Twitter-Para and STS-B judgments: leaderboards with intervals (~1 min)",
                           parapeval_metrics),
     "parapeval-generators": ("three paraphrase generators ranked end to end: intervals, paired tests (~10 s idle)",
                              parapeval_generators),
