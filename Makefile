@@ -54,7 +54,7 @@ fuzz: setup
 # benchmarks/render.py's VARIANTS names) are copied into docs/results/data and the pages' marked
 # regions rewritten (`python -m benchmarks render`), so a rerun is a data commit.
 BENCHMARKS := summeval summeval-speed responsiveness transfer scale languages parser dicomer-variants readability coherence-speed \
-	parapeval parapeval-speed wmt12 mqm wmt mteval-speed tesla-m-speed matching celab srl hmeant xmeant aso
+	parapeval parapeval-speed parapeval-generators parapeval-metrics wmt12 mqm wmt mteval-speed tesla-m-speed matching celab srl hmeant xmeant aso
 bench: setup
 	for name in $(BENCHMARKS); do $(BIN)/python -m benchmarks $$name --out bench/$$name || exit 1; done
 	$(BIN)/mteval train beer --cv-report bench/beer

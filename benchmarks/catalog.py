@@ -235,6 +235,30 @@ def parapeval_speed(argv: Sequence[str]) -> int:
     return 0
 
 
+def parapeval_generators(argv: Sequence[str]) -> int:
+    from benchmarks.parapeval.generators import run
+
+    p = _parser("parapeval-generators")
+    p.add_argument("--example", type=Path, help="folder with originals.txt, references.txt and the generators' "
+                                                 "files (default: docs/guide/paraphrase-example)")
+    p.add_argument("--seed", type=int, default=12345)
+    a = p.parse_args(argv)
+    result = run(a.out, a.example, a.seed, log=_log)
+    return 0 if all(ok for r in result["runs"].values() for ok in r["checks"].values()) else 1
+
+
+def parapeval_metrics(argv: Sequence[str]) -> int:
+    from benchmarks.parapeval.metrics import run
+
+    p = _parser("parapeval-metrics")
+    p.add_argument("--data", help="folder holding twitter_para/ and stsbenchmark/ (default ../shared/data/paraphrase)")
+    p.add_argument("--bootstrap", type=positive_int, default=1000, help="resamples of inputs (default 1000)")
+    p.add_argument("--seed", type=int, default=0)
+    a = p.parse_args(argv)
+    run(a.out, a.data, a.bootstrap, a.seed, log=_log)
+    return 0
+
+
 def _judgments(name: str, argv: Sequence[str]) -> int:
     from benchmarks.mteval.wmt import MQM_PAIRS, run
     from mteval.data.wmt12 import PAIRS
@@ -333,6 +357,10 @@ BENCHMARKS: dict[str, tuple[str, Callable[[Sequence[str]], int]]] = {
     "parapeval": ("PEM: Twitter-Para CV, STS-B adequacy check, speed", parapeval),
     "parapeval-speed": ("PEM vs sacrebleu sentence BLEU: speed, stage profile, peak memory (~1 min)",
                         parapeval_speed),
+    "parapeval-metrics": ("metrics against Twitter-Para and STS-B judgments: leaderboards with intervals (~1 min)",
+                          parapeval_metrics),
+    "parapeval-generators": ("three paraphrase generators ranked end to end: intervals, paired tests (~10 s idle)",
+                             parapeval_generators),
     "wmt12": ("MT metrics against WMT12 relative rankings (8 pairs)", lambda argv: _judgments("wmt12", argv)),
     "mqm": ("MT metrics against WMT21 MQM (en-de, zh-en)", lambda argv: _judgments("mqm", argv)),
     "wmt": ("WMT12 rankings and WMT21 MQM in one report", lambda argv: _judgments("wmt", argv)),

@@ -138,6 +138,10 @@ TABLES: dict[str, tuple[str, dict[str, Table]]] = {
                                                                   "coherence"),
                                     "fluency": _table("coherence.dicomer_variants", "headline_table", "fluency"),
                                     "throughput": _table("coherence.dicomer_variants", "throughput_line")}),
+    "parapeval-generators": ("generators", {test: _table("parapeval.generators", "run_table", test)
+                                            for test in ("bs", "ar")}),
+    "parapeval-metrics": ("metrics", {name: _table("parapeval.metrics", "leaderboard_table", name)
+                                      for name in ("twitter-para", "sts-b")}),
     "parapeval": ("bench", {"signature": _signature_line, "twitter-para": _table("parapeval.run", "twitter_para_table"),
                             "sts-b": _table("parapeval.run", "sts_table", per_pivot=False)}),
     "celab": ("celab", {key: partial(_celab_section, key=key) for key in

@@ -36,9 +36,10 @@ from evalcore.cli.convention import (
     new_parser,
     select_metrics,
     strict_json,
+    system_names,
 )
 from evalcore.cli.meta_evaluate import add_statistics_args, resample_count
-from evalcore.io.textfiles import InputError, shown
+from evalcore.io.textfiles import InputError
 from mteval.registry import DEFAULT_METRICS
 
 PROG = "mteval"
@@ -218,22 +219,6 @@ def _metrics(requested: list[str] | None, language_pair: str | None) -> list:
                           options={"tokenize": tokenize, "language": target})
 
 
-def _system_names(paths: list[str]) -> list[str]:
-    """File names as system names; full paths where two files share a name; a file given more
-    than once is one system per mention, the later ones numbered ("hyp.en (2)")."""
-    names = [shown(Path(p).name) if p != "-" else "stdin" for p in paths]
-    files: dict[str, set[str]] = {}
-    for name, path in zip(names, paths):
-        files.setdefault(name, set()).add(path)
-    names = [path if len(files[name]) > 1 else name for name, path in zip(names, paths)]
-    seen: dict[str, int] = {}
-    out = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
-    return out
-
-
 def signatures_of(metrics: list, n_refs: int) -> dict:
     """Each metric's signature; a reference-based metric's says how many references it read
     (sacrebleu's ``nrefs``), since scores against 1 and 2 references differ."""
@@ -282,7 +267,7 @@ def _score(args) -> int:
         n_lines = check_aligned(files)
         for file in files:
             file.source.verify()  # a file changed since it was checked is refused before any output
-        systems = [(name, h.path) for name, h in zip(_system_names(args.input), hyps)]
+        systems = [(name, h.path) for name, h in zip(system_names(args.input), hyps)]
         signatures = signatures_of(metrics, len(refs))
         document = args.format in ("json", "table")  # rendered whole: they list the lines not scored
         score = functools.partial(score_systems, systems, iter_segments(hyps, refs, src), n_lines, metrics,

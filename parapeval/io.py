@@ -33,6 +33,11 @@ class PairRecord:
     paraphrase: Any
     system: str
     error: str = ""
+    #: human paraphrases of the original (JSONL ``references``, a string or a list; TSV column
+    #: ``references``): what BLEU, iBLEU and the other reference metrics read
+    references: tuple = ()
+    #: what lines up one input across systems: the JSONL ``id`` where given, else the original
+    key: Any = None
 
 
 def _pick(obj: dict, names: Sequence[str]) -> Any:
@@ -98,9 +103,15 @@ def _jsonl_record(item: str, text: str, system_field: str | None, default_system
     system = obj.get(field, default_system)
     if not isinstance(system, str):  # a number or null: refused, not turned into text (docs/input-rule.md)
         system = json_id(system, field)
+    refs = obj.get("references", [])
+    if not isinstance(refs, (str, list)):
+        raise ValueError(f"references must be a string or a list of strings, got {type(refs).__name__}")
+    key = original
     if "id" in obj:
         item = f"{item} (id {obj['id']})"
-    return PairRecord(item, original, paraphrase, system)
+        key = ("id", json.dumps(obj["id"], sort_keys=True))  # the JSON value lines systems up
+    return PairRecord(item, original, paraphrase, system, references=(refs,) if isinstance(refs, str) else tuple(refs),
+                      key=key)
 
 
 def _tsv_record(item: str, cols: list[str], header: list[str] | None, system_field: str | None,
@@ -109,13 +120,16 @@ def _tsv_record(item: str, cols: list[str], header: list[str] | None, system_fie
     if len(cols) < 2:
         raise ValueError(f"expected at least 2 tab-separated columns, got {len(cols)}")
     row = dict(zip(header or TSV_COLUMNS, cols))
-    return PairRecord(item, row["original"], row["paraphrase"], row.get(system_field or "system", default_system))
+    refs = (row["references"],) if row.get("references") else ()
+    return PairRecord(item, row["original"], row["paraphrase"], row.get(system_field or "system", default_system),
+                      references=refs, key=row["original"])
 
 
 def read_pairs(path: str | Path | None, system_field: str | None = None,
                default_system: str = "all") -> list[PairRecord]:
-    """Pairs from a file (.jsonl: objects with original/paraphrase fields; otherwise TSV: columns
-    original, paraphrase[, system] with an optional header naming them) or standard input (``-``,
+    """Pairs from a file (.jsonl: objects with original/paraphrase fields, optional ``id`` and
+    ``references``; otherwise TSV: columns original, paraphrase[, system] with an optional header
+    naming them, ``references`` among them) or standard input (``-``,
     JSONL or TSV by its lines), one record per line. The system is the ``system_field``
     field or column, by default ``system`` where a line has one, else ``default_system``.
 

@@ -77,6 +77,7 @@ def workdir(tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("user")
     shutil.copytree(DEMO, work / "demo")
     shutil.copy(ROOT / "data" / "parapeval" / "demo_pairs.tsv", work / "pairs.tsv")
+    shutil.copytree(ROOT / "docs" / "guide" / "paraphrase-example", work / "generators")
     return work
 
 
@@ -193,7 +194,9 @@ def _all_runs() -> dict[str, tuple[list[str], tuple[str, ...]]]:
                       (*registered("summeval"), *BORROWED)),
         "texts": (["coherence.cli", "score", "demo/peers/D0001-A.M.100.A.1", "demo/peers/D0002-A.M.100.A.1"],
                   tuple(registered("coherence"))),
-        "paraphrases": (["parapeval.cli", "score", "--input", "pairs.tsv"], tuple(registered("parapeval"))),
+        "paraphrases": (["parapeval.cli", "compare", "--originals", "generators/originals.txt", "--references",
+                         "generators/references.txt", "-i", "generators/copy.txt", "generators/rewrite.txt",
+                         "generators/unrelated.txt", "--paired-bs"], tuple(registered("parapeval"))),
         "translations": (["mteval.cli", "score", "-r", "mt/ref.en", "-i", "mt/hyp.en"], mt["translations"]),
         "from-french": (["mteval.cli", "score", "-l", "fr-en", "--src", "mt/src.fr", "-r", "mt/ref.en", "-i",
                          "mt/hyp.en"], mt["from-french"]),

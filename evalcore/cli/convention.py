@@ -195,6 +195,22 @@ def select_metrics(requested: Sequence[str] | None, package: str, *, default: Se
                                  for n in names}, per_item)
 
 
+def system_names(paths: list[str]) -> list[str]:
+    """File names as system names; full paths where two files share a name; a file given more
+    than once is one system per mention, the later ones numbered ("hyp.en (2)")."""
+    names = [shown(Path(p).name) if p != "-" else "stdin" for p in paths]
+    files: dict[str, set[str]] = {}
+    for name, path in zip(names, paths):
+        files.setdefault(name, set()).add(path)
+    names = [path if len(files[name]) > 1 else name for name, path in zip(names, paths)]
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return out
+
+
 def positive_int(text: str) -> int:
     try:
         n = int(text)

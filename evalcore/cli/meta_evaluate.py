@@ -55,20 +55,24 @@ def resample_count(text: str) -> int:
     return n
 
 
-def add_statistics_args(p: argparse.ArgumentParser, statistic_default: str | None = "kendall-b") -> None:
+def add_statistics_args(p: argparse.ArgumentParser, statistic_default: str | None = "kendall-b",
+                        level_default: str = "system", resample_default: str = "both",
+                        test_default: str = "perm-both") -> None:
     """The statistic, level, interval and test flags (shared by ``meta-evaluate`` and the
     ``correlate`` commands, where ``--statistic`` turns the leaderboard on: ``statistic_default`` None)."""
-    p.add_argument("--level", choices=LEVELS, default="system", help="default: system")
+    p.add_argument("--level", choices=LEVELS, default=level_default, help=f"default: {level_default}")
     p.add_argument("--statistic", choices=(*STATISTICS, "kendall"), default=statistic_default,
-                   help=("default: kendall-b (kendall is tau-b)" if statistic_default else
+                   help=(f"default: {statistic_default} (kendall is tau-b)" if statistic_default else
                          "print the leaderboard of this statistic (see `aesop-eval meta-evaluate`) instead of the "
                          "correlation table"))
     p.add_argument("--tie-calibration", action="store_true",
                    help="acc-eq: use the tie threshold epsilon that maximises it (reported; optimistic)")
     p.add_argument("--epsilon", type=float, default=0.0, help="acc-eq's tie threshold without calibration (0)")
-    p.add_argument("--resample", choices=DESIGNS, default="both", help="interval design (default: both)")
+    p.add_argument("--resample", choices=DESIGNS, default=resample_default,
+                   help=f"interval design (default: {resample_default})")
     p.add_argument("--ci", choices=CI_METHODS, default="percentile", help="default: percentile")
-    p.add_argument("--test", choices=TESTS, default="perm-both", help="test for the clusters (default: perm-both)")
+    p.add_argument("--test", choices=TESTS, default=test_default,
+                   help=f"test for the clusters (default: {test_default})")
     p.add_argument("--alpha", type=_alpha, default=0.05, help="1 - interval level and test level (0.05)")
 
 

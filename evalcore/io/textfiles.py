@@ -45,8 +45,8 @@ from typing import IO, NamedTuple, Protocol
 #: bytes sniffed to tell text from binary data and UTF-16 without a byte-order mark
 _SNIFF = 65536
 #: bytes that are not UTF-8 holding NUL or more than this share of C0 control bytes (not tab,
-#: newline, CR, FF, ESC; of the bytes line ends aside) are binary data; text (UTF-8, -16, -32) whose characters, line ends aside,
-#: are more than the second share control characters (a NUL-only file)
+#: newline, CR, FF, ESC; of the bytes, line ends aside) are binary data; text (UTF-8, -16, -32)
+#: whose characters, line ends aside, are more than the second share control characters (a NUL-only file)
 _BINARY_CONTROL_SHARE = 0.05
 _TEXT_BINARY_CONTROL_SHARE = 0.3
 _TEXT_CONTROLS = frozenset(b"\t\n\r\x0c\x1b")

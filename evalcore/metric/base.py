@@ -106,7 +106,8 @@ class Metric(ABC):
     """Base of every metric. Class attributes say what it is; instances hold only parameters."""
 
     name: ClassVar[str] = RegisteredName()  # type: ignore[assignment]  # reads as a str
-    #: "references", "candidate" or "source": what an item must carry besides the candidate.
+    #: "references", "candidate", "source" or "source+references": what an item must carry besides
+    #: the candidate.
     reads: ClassVar[str] = "references"
     #: short signature keys for constructor parameters (parameter name -> key); others use their name.
     signature_keys: ClassVar[dict[str, str]] = {}
@@ -260,11 +261,11 @@ class Metric(ABC):
         notes = cand.notes
         refs: tuple[str, ...] = ()
         source = None
-        if self.reads == "references":
+        if self.reads in ("references", "source+references"):
             if isinstance(item.references, str) or not item.references:
                 raise InputError(f"{name}: no references given")
             refs = _checked_references(item.references, name, limits, english)
-        elif self.reads == "source":
+        if self.reads in ("source", "source+references"):
             src: TextCheck = check_text(item.source, f"{name}: source", limits, english)
             source, notes = src.text, tuple(dict.fromkeys((*src.notes, *notes)))
         self._check_script(item.lang or self.own_language(), name, cand.text, refs)
@@ -525,4 +526,29 @@ class SourceMetric(Metric):
         if isinstance(raw, tuple) and len(raw) == 2:
             return Item(raw[1], source=raw[0])
         raise InputError(f"item {position + 1}: expected a (source, candidate) pair or an Item, got "
+                         + (f"a tuple of {len(raw)}" if isinstance(raw, tuple) else type(raw).__name__))
+
+
+class SourceReferenceMetric(Metric):
+    """Source + references + candidate (an original, its human paraphrases and a generator's
+    paraphrase: iBLEU). ``score(source, references, candidate)``; batch items are
+    ``(source, references, candidate)`` triples or Items."""
+
+    reads: ClassVar[str] = "source+references"
+    source_text = staticmethod(SourceMetric.source_text)
+
+    def score(self, source: str, references: Sequence[str] | str, candidate: str) -> Score:
+        refs = (references,) if isinstance(references, str) else tuple(references)
+        return self._one(Item(candidate, refs, source=source))
+
+    def _to_item(self, raw, position: int) -> Item:
+        if isinstance(raw, Item):
+            return raw
+        if isinstance(raw, tuple) and len(raw) == 3:
+            source, refs, cand = raw
+            if not isinstance(refs, (str, list, tuple)):
+                raise InputError(f"item {position + 1}: references must be a string or a list of strings, "
+                                 f"got {type(refs).__name__}")
+            return Item(cand, (refs,) if isinstance(refs, str) else tuple(refs), source=source)
+        raise InputError(f"item {position + 1}: expected a (source, references, candidate) triple or an Item, got "
                          + (f"a tuple of {len(raw)}" if isinstance(raw, tuple) else type(raw).__name__))

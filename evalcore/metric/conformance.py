@@ -33,7 +33,15 @@ from importlib.metadata import entry_points
 import numpy as np
 
 from evalcore.extras import EXTRAS
-from evalcore.metric.base import COSTS, Item, Metric, ReferenceFreeMetric, ReferenceMetric, SourceMetric
+from evalcore.metric.base import (
+    COSTS,
+    Item,
+    Metric,
+    ReferenceFreeMetric,
+    ReferenceMetric,
+    SourceMetric,
+    SourceReferenceMetric,
+)
 from evalcore.metric.inputs import EMPTY_NOTE, InputLimits
 from evalcore.text.languages import script_mismatch
 
@@ -49,7 +57,8 @@ SOURCE = "The council approved the new budget on Monday after a long debate."
 GARBAGE = "Purple elephants quietly juggle seven frozen violins beneath an orange lighthouse."
 #: text an English pipeline cannot judge: another script, emoji only
 UNJUDGEABLE = ("这是一个关于预算的中文句子。委员会周一批准了预算。", "🙂🙂🙂 ✨✨ 🎉🎉🎉 !!!")
-READS = {"references": ReferenceMetric, "candidate": ReferenceFreeMetric, "source": SourceMetric}
+READS = {"references": ReferenceMetric, "candidate": ReferenceFreeMetric, "source": SourceMetric,
+         "source+references": SourceReferenceMetric}
 
 
 @dataclass(frozen=True)
@@ -82,12 +91,14 @@ def texts_of(metric: Metric) -> Texts:
 
 def items_for(reads: str, candidates: Iterable[str] | None = None, texts: Texts = TEXTS["en"]) -> list[Item]:
     """The check items of a metric that reads ``reads``: the candidates (the texts' own by default)
-    with references, with a source, or alone."""
+    with references, with a source, with both, or alone."""
     candidates = texts.candidates if candidates is None else candidates
     if reads == "references":
         return [Item(c, texts.refs, id=f"c{k}") for k, c in enumerate(candidates)]
     if reads == "source":
         return [Item(c, source=texts.source, id=f"c{k}") for k, c in enumerate(candidates)]
+    if reads == "source+references":
+        return [Item(c, texts.refs, source=texts.source, id=f"c{k}") for k, c in enumerate(candidates)]
     return [Item(c, id=f"c{k}") for k, c in enumerate(candidates)]
 
 

@@ -162,6 +162,40 @@ def paired_bootstrap(a, b, aggregate: Aggregate | None = None, n_samples: int = 
     return PairedTest("bootstrap", score_a, score_b, observed, float(p), mean, low, high, n_samples, seed)
 
 
+@dataclass(frozen=True)
+class Interval:
+    """A system's corpus value on every segment, and the mean and percentile bounds (level
+    1 - alpha) of its value over bootstrap resamples of the segments."""
+
+    value: float
+    mean: float
+    ci_low: float
+    ci_high: float
+    n_samples: int
+    seed: int
+
+    def as_dict(self) -> dict:
+        return {"value": self.value, "mean": self.mean, "ci_low": self.ci_low, "ci_high": self.ci_high,
+                "n_samples": self.n_samples, "seed": self.seed}
+
+
+def bootstrap_interval(values, aggregate: Aggregate | None = None, n_samples: int = DEFAULT_SAMPLES["bootstrap"],
+                       seed: int = DEFAULT_SEED, alpha: float = 0.05) -> Interval:
+    """One system's corpus value and its bootstrap interval over segments, on sacrebleu's draws
+    (its ``--confidence``: the same resamples as :func:`paired_bootstrap` with the same seed);
+    inputs as :func:`paired_bootstrap` takes one system's."""
+    _check(n_samples, alpha)
+    scorer = _Scorer(values, aggregate, "a")
+    if not len(scorer):
+        raise ValueError("no segments to resample")
+    rng = np.random.default_rng(seed)
+    n = len(scorer)
+    scores = np.concatenate([scorer.scores(draw_counts(rng.choice(n, size=(size, n), replace=True), n))
+                             for size in _chunks(n_samples, n)])
+    mean, low, high = _interval(scores, alpha)
+    return Interval(scorer.full(), mean, low, high, n_samples, seed)
+
+
 def approximate_randomization(a, b, aggregate: Aggregate | None = None,
                               n_samples: int = DEFAULT_SAMPLES["randomization"], seed: int = DEFAULT_SEED,
                               n_ci: int = DEFAULT_SAMPLES["bootstrap"], alpha: float = 0.05) -> PairedTest:

@@ -141,12 +141,15 @@ def test_list_metrics_version_and_usage_errors(clean_file, resource_args, capsys
     for argv in (["--list-metrics"], ["score", "--list-metrics"]):
         with pytest.raises(SystemExit) as exc:
             main(argv)
-        assert exc.value.code == 0 and capsys.readouterr().out.startswith("pem ")
+        listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+        assert exc.value.code == 0 and listed == ["ibleu", "pem", "self-bleu"]
     with pytest.raises(SystemExit) as exc:
         main(["--version"])
     assert exc.value.code == 0 and capsys.readouterr().out.strip() == "parapeval 0.2.0"
     assert main(["score", "-i", str(clean_file), "-m", "bleu", *resource_args]) == 2
-    assert "unknown metric 'bleu'; parapeval offers: pem" in capsys.readouterr().err
+    assert "unknown metric 'bleu'; parapeval offers: ibleu, pem, self-bleu" in capsys.readouterr().err
+    assert main(["score", "-i", str(clean_file), "-m", "ibleu", *resource_args]) == 2
+    assert "use `parapeval compare`" in capsys.readouterr().err
     assert main(["score", "-i", str(clean_file), "--table", "fr", *resource_args[2:]]) == 2
     assert "PIVOT=PATH" in capsys.readouterr().err
 
