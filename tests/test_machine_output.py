@@ -43,11 +43,21 @@ def _scores_english(name: str) -> bool:
 
 def _metric_groups() -> list[tuple[str, str, list[str]]]:
     """(package, input kind, metrics) per command call: every registered metric once, an MT
-    metric on English output unless its declared languages lack English."""
+    metric on English output unless its declared languages lack English; `parapeval score`'s pairs
+    carry no references, so a paraphrase metric that needs them (iBLEU) runs in `parapeval compare`."""
     mteval = list(registered("mteval"))
     return [("mteval", "mt-en", [m for m in mteval if _scores_english(m)]),
             ("mteval", "mt-zh", [m for m in mteval if not _scores_english(m)]),
-            *((package, package, list(registered(package))) for package in ("summeval", "coherence", "parapeval"))]
+            *((package, package, list(registered(package))) for package in ("summeval", "coherence")),
+            ("parapeval", "parapeval", [m for m in registered("parapeval") if spec(m).reads != "source+references"]),
+            ("parapeval", "parapeval-compare",
+             [m for m in registered("parapeval") if spec(m).reads == "source+references"])]
+
+
+#: input kind -> the command it runs (``score`` where not named); ``parapeval compare`` writes one
+#: document (table, JSON, TSV, HTML), no JSON lines
+COMMANDS = {"parapeval-compare": "compare"}
+NO_JSONL = {"parapeval-compare"}
 
 
 def _inputs(tmp: Path) -> dict[str, list[str]]:
@@ -56,6 +66,10 @@ def _inputs(tmp: Path) -> dict[str, list[str]]:
     summaries.write_text("".join(json.dumps({"topic": "d1", "system": f"s{i}", "summary": hyp, "references": [ref]})
                                  + "\n" for i, (hyp, ref) in enumerate(zip(EN_HYP, EN_REF))), "utf-8")
     texts = [str(_write(tmp / f"text{i}.txt", [hyp])) for i, hyp in enumerate(EN_HYP)]
+    outputs = tmp / "outputs.jsonl"
+    rows = [{"id": str(k), "original": r, "paraphrase": h, "system": s, "references": [r]}
+            for s in ("a", "b") for k, (r, h) in enumerate(zip(EN_REF, EN_HYP))]
+    outputs.write_text("".join(json.dumps(row) + "\n" for row in rows), "utf-8")
     paraphrases = tmp / "pairs.tsv"
     paraphrases.write_text("original\tparaphrase\n" + "".join(f"{r}\t{h}\n" for r, h in zip(EN_REF, EN_HYP)), "utf-8")
     return {
@@ -66,12 +80,13 @@ def _inputs(tmp: Path) -> dict[str, list[str]]:
         "summeval": ["-i", str(summaries)],
         "coherence": texts,
         "parapeval": ["-i", str(paraphrases)],
+        "parapeval-compare": ["-i", str(outputs)],
     }
 
 
-def _run(package: str, args: list[str], metrics: list[str], fmt: str) -> subprocess.CompletedProcess:
+def _run(package: str, command: str, args: list[str], metrics: list[str], fmt: str) -> subprocess.CompletedProcess:
     metric_args = [a for m in metrics for a in ("-m", m)]
-    return subprocess.run([sys.executable, "-m", f"{package}.cli", "score", *args, *metric_args, "--format", fmt],
+    return subprocess.run([sys.executable, "-m", f"{package}.cli", command, *args, *metric_args, "--format", fmt],
                           cwd=ROOT, capture_output=True, text=True, timeout=900,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
 
@@ -80,8 +95,9 @@ def _run(package: str, args: list[str], metrics: list[str], fmt: str) -> subproc
 def runs(tmp_path_factory) -> dict[tuple[int, str], subprocess.CompletedProcess]:
     """Each command call in both formats, two at a time, by (group index, format)."""
     inputs = _inputs(tmp_path_factory.mktemp("machine-output"))
-    jobs = {(i, fmt): (package, inputs[kind], metrics, fmt)
-            for i, (package, kind, metrics) in enumerate(_metric_groups()) for fmt in FORMATS}
+    jobs = {(i, fmt): (package, COMMANDS.get(kind, "score"), inputs[kind], metrics, fmt)
+            for i, (package, kind, metrics) in enumerate(_metric_groups()) for fmt in FORMATS
+            if not (fmt == "jsonl" and kind in NO_JSONL)}
     with ThreadPoolExecutor(max_workers=2) as pool:
         done = list(pool.map(lambda job: _run(*job), jobs.values()))
     return dict(zip(jobs, done))
@@ -116,7 +132,9 @@ def test_json_stdout_is_one_json_document(runs, group):
 
 @pytest.mark.parametrize("group", GROUPS)
 def test_jsonl_stdout_is_only_json_lines(runs, group):
-    package, _, metrics = _metric_groups()[group]
+    package, kind, metrics = _metric_groups()[group]
+    if kind in NO_JSONL:
+        pytest.skip(f"{package} {COMMANDS[kind]} writes no JSON lines")
     lines = [line for line in _checked(package, metrics, "jsonl", runs[group, "jsonl"]).splitlines() if line.strip()]
     assert lines, f"{package} {metrics}: no JSONL rows"
     for line in lines:
