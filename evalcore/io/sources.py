@@ -47,6 +47,9 @@ LINES_PER_TAKE = 64
 LINES_IN_STEP = 1 << 16
 #: the fewest lines read of one file per opening in :func:`lines_in_step`
 MIN_LINES_PER_OPEN = 16
+#: files up to this many bytes are read once more before a command's first output, so an edit
+#: that keeps their size and time is refused before any output (a tenth of a second at most)
+DIGEST_BEFORE_OUTPUT = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -117,13 +120,15 @@ class InputFile:
         self._finished(reader)
 
     def verify(self, content: bool = False) -> None:
-        """Refuse a file that changed since its first full reading: its identity differs (reading
-        nothing: what a command calls before its first output), or, with ``content``, the digest
-        of its bytes now."""
+        """Refuse a file that changed since its first full reading: its identity differs, or the
+        digest of its bytes now (with ``content``, or always for a file of at most
+        :data:`DIGEST_BEFORE_OUTPUT` bytes, so an edit that keeps size and time is refused before
+        the first output; a larger file's digest is compared at the end of the scoring pass)."""
         if self.checked is None or self._spool is not None:
             return
-        self._compare(self._identity())
-        if content:
+        identity = self._identity()
+        self._compare(identity)
+        if content or identity.size <= DIGEST_BEFORE_OUTPUT:
             digest = hashlib.blake2b(digest_size=16)
             try:
                 with open(self.path, "rb") as stream:

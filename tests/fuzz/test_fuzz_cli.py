@@ -123,6 +123,9 @@ _ROW = json.dumps({"topic": "D1", "system": "B", "summary": "the council met", "
 @example(case={"command": "mteval", "files": [_file("the council met"), _file("the council met")], "n_refs": 1,
                "deliveries": ["stdin", "file"], "dup": 0, "change": None, "format": "json", "segments": False})
 @example(case={"command": "mteval", "many": 70, "deliveries": [], "dup": None, "change": None})
+@example(case={"command": "summeval", "files": [_file(_ROW, _ROW.replace("D1", "D3"), eol="\r")], "n_refs": 0,
+               "deliveries": ["file"], "dup": None, "change": {"file": 0, "when": "between", "how": "edit"},
+               "format": "tsv", "segments": False})  # an edit keeping size and time: the TSV head was out first
 def test_read_once(case):
     run("read-once", case)
 
