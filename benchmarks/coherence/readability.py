@@ -69,17 +69,18 @@ def _boards(scores: dict[str, np.ndarray], data, dimensions, n_boot: int, seed: 
     return out
 
 
-def _cremer_folds(sets: dict, parts: dict, n_boot: int, seed: int) -> dict:
+def _cremer_folds(sets: dict, parts: dict, unseen: dict, n_boot: int, seed: int) -> dict:
     """Per held-out set (SummEval, DialSummEval): the weight chosen on the other set and the
-    leaderboards of CREMER with that weight, TESLA-S and ROUGE-2 on the mean of the four dimensions."""
-    from coherence.readability.train import FEATURE_SETS, leave_one_set_out, train
+    leaderboards of CREMER with that weight, TESLA-S and ROUGE-2 on the mean of the four dimensions;
+    ``unseen``: each set's readability scores from the leave-one-set-out model that never saw it."""
+    from coherence.readability.train import train
     from summeval.cremer.combination import choose_weight, combine
     from summeval.cremer.train import summary_criterion
 
     out = {}
     for held, other in (("summeval", "dialsummeval"), ("dialsummeval", "summeval")):
         neither = [s for n, s in sets.items() if n not in (held, other)]
-        chooser, _ = train(neither, "no-length" if "no-length" in FEATURE_SETS else "all")
+        chooser, _ = train(neither, parts["feature_set"])
         p_other = {**parts[other], "readability": chooser.decision_function(sets[other].X)}
 
         def on_other(name: str, values: np.ndarray, part: dict = p_other) -> float:
@@ -87,9 +88,9 @@ def _cremer_folds(sets: dict, parts: dict, n_boot: int, seed: int) -> dict:
 
         weight, gains = choose_weight({other: (p_other["tesla"], p_other["readability"], p_other["topics"])},
                                       on_other)
-        unseen = leave_one_set_out([s for s in sets.values()], parts["feature_set"])[held]["scores"]
         p = parts[held]
-        scores = {"cremer (weight from the other set)": combine(p["tesla"], unseen, p["topics"], weight),
+        combined = combine(p["tesla"], unseen[held]["scores"], p["topics"], weight)
+        scores = {"cremer (weight from the other set)": combined,
                   "tesla-s": p["tesla"], "rouge-2": p["rouge-2"]}
         out[held] = {"weight": weight, "chosen_on": other, "gains": gains,
                      "boards": _boards(scores, sets[held], ("mean",), n_boot, seed)}
@@ -114,7 +115,7 @@ def run(data: Path | None, out: Path, n_boot: int = 1000, seed: int = 0) -> dict
     folds = {fs: leave_one_set_out(list(sets.values()), fs) for fs in ("all", "no-length")}
     shipped, info = load_readability_model(None)
     report: dict = {"data": str(root), "machine": machine(), "bootstrap": n_boot, "seed": seed,
-                    "feature_set": chosen, "selection": _jsonable(selection), "shipped": {
+                    "feature_set": chosen, "selection": selection, "shipped": {
                         "trained_on": info["sets"], "params": info["params"], "weights": info["weights"]},
                     "sets": {}}
     parts: dict = {"feature_set": chosen}
@@ -138,17 +139,13 @@ def run(data: Path | None, out: Path, n_boot: int = 1000, seed: int = 0) -> dict
                            "systems": data_.systems, "human": np.array([i.human["mean"] for i in items])}
             sets[name] = SetFeatures(name, data_.X, data_.topics, data_.systems,
                                      {**data_.human, "mean": parts[name]["human"]})
-    report["cremer"] = _cremer_folds(sets, parts, n_boot, seed)
+    report["cremer"] = _cremer_folds(sets, parts, folds[chosen], n_boot, seed)
     report["cremer_shipped"] = {"weight": load_weighted(None)[0]["weight"]}
     report["seconds"] = time.perf_counter() - start
     md = _markdown(report)
     write_report(out, "readability", md, report)
     print(md)
     return report
-
-
-def _jsonable(selection: dict) -> dict:
-    return {fs: {n: {k: v for k, v in fold.items()} for n, fold in folds.items()} for fs, folds in selection.items()}
 
 
 def _cell(row: dict) -> str:

@@ -85,15 +85,19 @@ def fit(sets: Sequence[SetFeatures], features: Sequence[str], C: float, min_gap:
     return ReadabilityModel(features, C=C, min_gap=min_gap).fit(X, y, topics, names)
 
 
+def input_folds(topics: np.ndarray, n_folds: int = INNER_FOLDS) -> np.ndarray:
+    """The fold of each text: its input's index among the sorted input ids, mod ``n_folds``."""
+    fold = {t: i % n_folds for i, t in enumerate(sorted(set(topics.tolist())))}
+    return np.array([fold[t] for t in topics])
+
+
 def _validation_splits(sets: Sequence[SetFeatures]) -> list[tuple[list[SetFeatures], SetFeatures]]:
     """(training sets, validation set) pairs: each set held out in turn, or, for one set, five
     folds of its inputs (sorted input ids, fold = index mod 5)."""
     if len(sets) > 1:
         return [([s for s in sets if s is not held], held) for held in sets]
     only = sets[0]
-    inputs = sorted(set(only.topics.tolist()))
-    fold = {t: i % INNER_FOLDS for i, t in enumerate(inputs)}
-    folds = np.array([fold[t] for t in only.topics])
+    folds = input_folds(only.topics)
     return [([only.subset(folds != k)], only.subset(folds == k)) for k in range(INNER_FOLDS)]
 
 

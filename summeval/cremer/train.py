@@ -203,9 +203,10 @@ def held_out_responsiveness_inputs(data_root: Path, features_folder: Path | None
     that no model fitted on the set, topics, systems, human ``mean``). DialSummEval's readability is
     the shipped model's (trained on SummEval alone); SummEval's is out of fold (five folds of its
     documents, each scored by a model trained as the shipped one on the other four)."""
+    from coherence.readability.data import load_set
     from coherence.readability.extract import Extractor
     from coherence.readability.metric import load_readability_model
-    from coherence.readability.train import fit, set_features
+    from coherence.readability.train import fit, input_folds, set_features
     from summeval.tesla_s.metric import TeslaS
 
     shipped, info = load_readability_model(None)
@@ -213,13 +214,10 @@ def held_out_responsiveness_inputs(data_root: Path, features_folder: Path | None
     out = {}
     for name in ("summeval", "dialsummeval"):
         data = set_features(name, data_root, extractor, features_folder)
-        from coherence.readability.data import load_set
-
         items = load_set(name, data_root).items
         tesla = _values(TeslaS().score_batch(_metric_items(items)), items, "TESLA-S")
         if name in info["sets"]:
-            inputs = sorted(set(data.topics.tolist()))
-            fold = np.array([inputs.index(t) % N_FOLDS for t in data.topics])
+            fold = input_folds(data.topics, N_FOLDS)
             readability = np.zeros(len(items))
             for k in range(N_FOLDS):
                 model = fit([data.subset(fold != k)], shipped.features, **info["params"])
