@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from evalcore.resources.defaults import DEFAULT_PIVOTS, bible_lm_path, lm_path, phrase_table_path, resource_dir
+from evalcore.resources.wordnet import nltk_data_dir
 
 #: metrics that read or write a cache below AESOP_CACHE, and what they cache
 CACHED = {
@@ -59,7 +60,7 @@ def test_cold_cache_values_equal_warm_cache_values(tmp_path):
     cold = _score(cache, names)
     for folder, pattern in (("mteval", "meant-ibm1-*.npz"), ("mteval", "meant-brown-*.npz"),
                             ("mteval", "pivot-marginals-*.npz"), ("bpng", "*/meta.json"),
-                            ("dicomer", "*.sqlite"), ("nltk_data", "corpora/wordnet/lexnames")):
+                            ("dicomer", "*.sqlite"), (nltk_data_dir().name, "corpora/wordnet/lexnames")):
         assert list((cache / folder).glob(pattern)), f"the cold run wrote no {folder}/{pattern}"
     warm = _score(cache, names)
     assert {n: v for n, v in warm.items() if v != cold[n]} == {}, {n: cold[n] for n in warm if warm[n] != cold[n]}

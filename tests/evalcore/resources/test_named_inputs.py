@@ -1,4 +1,5 @@
-"""The default phrase tables are built from named, versioned inputs only: two builds from empty
+"""The Debian source's phrase tables (``AESOP_RESOURCES=debian``) are built from named, versioned
+inputs only: two builds from empty
 caches on machines that differ in what else they have installed give byte-identical tables and
 manifests; an input that differs from the named version is named on stderr and changes the
 signature. The builds are restricted to one small package (sed's French catalog) to stay fast."""
@@ -22,6 +23,12 @@ SED = next(inp for inp in inputs.CATALOG_PACKAGES if inp.package == "sed")
 needs_dpkg = pytest.mark.skipif(shutil.which("dpkg-query") is None or inputs.installed_version("sed") is None
                                 or not Path(SED_FR).is_file() or not Path(OTHER_FR).is_file(),
                                 reason="needs dpkg with sed's and grep's French catalogs installed")
+
+
+@pytest.fixture(autouse=True)
+def debian_source(monkeypatch):
+    """Every test here is about the Debian source, which is not the default."""
+    monkeypatch.setenv(inputs.SOURCE_ENV, "debian")
 
 
 def _sha256(path: Path) -> str:
