@@ -99,10 +99,16 @@ class Labeller:
         return [FramedSentence(p.words, frames) for p, frames in zip(parsed, self.model.frames(parsed))]
 
     def describe(self) -> dict[str, str]:
-        """Signature fields: language, parser (spaCy model and version), model hash."""
+        """Signature fields: language, parser (spaCy model and version), model hash, and for English
+        the WordNet whose noun classes are predicate features (:func:`~mteval.srl.features.noun_classes`)."""
         meta = parser_for(self.language).meta
-        return {"lang": self.language, "parser": f"{meta['lang']}_{meta['name']}-{meta['version']}",
-                "model": str(self.info.get("sha256", "unsaved"))[:8]}
+        fields = {"lang": self.language, "parser": f"{meta['lang']}_{meta['name']}-{meta['version']}",
+                  "model": str(self.info.get("sha256", "unsaved"))[:8]}
+        if self.language == "en":
+            from evalcore.resources.wordnet import version
+
+            fields["wordnet"] = version()
+        return fields
 
 
 def save_labeller(model: SRLModel, path: str | Path, info: dict) -> Path:
