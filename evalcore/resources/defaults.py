@@ -28,6 +28,7 @@ from evalcore.resources.inputs import (
     DebianInput,
     catalog_record,
     manifest,
+    manifest_path,
     manifest_problem,
     npm_record,
     read_package,
@@ -166,13 +167,30 @@ def source_bitext(pivot: str) -> tuple[str, list[tuple[str, str]], dict]:
     return registry_bitext(pivot) if source() == "registry" else default_bitext(pivot)
 
 
-def _table_problem(path: Path) -> str | None:
-    """Why the default table at ``path`` must be built again, or None when it and its manifest are sound."""
+def pinned_inputs_problem(path: Path, wheels: Sequence[Artifact] = CATALOG_WHEELS) -> str | None:
+    """Why the registry's default table at ``path`` is not built from the pinned ``wheels`` (its
+    manifest names other files: a table of another version of the suite), or None; tables of the
+    Debian source and unreadable manifests (:func:`manifest_problem`'s to report) pass."""
+    if source() != "registry":
+        return None
+    try:
+        recorded = [record["sha256"] for record in json.loads(manifest_path(path).read_text("utf-8"))["inputs"]]
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+        return None
+    if recorded != [art.sha256 for art in wheels]:
+        return (f"it was built from {len(recorded)} pinned wheels other than the {len(wheels)} this version "
+                "names (a table of another version)")
+    return None
+
+
+def _table_problem(path: Path, wheels: Sequence[Artifact] = CATALOG_WHEELS) -> str | None:
+    """Why the default table at ``path`` must be built again, or None when it and its manifest are
+    sound and name the pinned inputs."""
     from evalcore.bpng.store import PhraseTableStore, store_problem
 
     if not path.is_file():
         return "absent"
-    problem = manifest_problem(path) or store_problem(path)
+    problem = manifest_problem(path) or pinned_inputs_problem(path, wheels) or store_problem(path)
     if problem is None:
         store = PhraseTableStore(path)
         recorded = store.meta.get("content_sha256")
@@ -194,7 +212,7 @@ def build_phrase_tables(log: Callable[[str], None] = print, pivots: Sequence[str
     built: dict[str, Path] = {}
     for pivot in pivots:
         path = phrase_table_path(pivot)
-        problem = _table_problem(path)
+        problem = _table_problem(path, wheels)
         if problem is None:
             log(f"phrase table {pivot}: present ({path})")
         else:

