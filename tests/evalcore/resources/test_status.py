@@ -8,6 +8,7 @@ import shutil
 import pytest
 
 from evalcore.bpng import write_store
+from evalcore.resources.artifacts import CATALOG_WHEELS
 from evalcore.resources.defaults import DEFAULT_PIVOTS, lm_path, phrase_table_path
 from evalcore.resources.inputs import manifest, manifest_path, write_manifest
 from evalcore.resources.lm import train_lm
@@ -23,14 +24,15 @@ def toy_lm(tmp_path_factory):
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch, toy_lm):
-    """A cache whose default phrase tables and Brown LM are built (tiny, with sound manifests)."""
+    """A cache whose default phrase tables and Brown LM are built (tiny, with sound manifests naming
+    the pinned wheels)."""
     monkeypatch.setenv("AESOP_CACHE", str(tmp_path))
     for pivot in DEFAULT_PIVOTS:
         path = phrase_table_path(pivot)
         path.parent.mkdir(parents=True, exist_ok=True)
         rows = [(("cat",), 3, [(("chat",), 3)]), (("the",), 9, [(("le",), 9)])]
         write_store(path, rows, {"signature": f"pt:{pivot}"})
-        write_manifest(path, manifest([], bitext=f"toy-{pivot}"))
+        write_manifest(path, manifest([art.record() for art in CATALOG_WHEELS], bitext=f"toy-{pivot}"))
     lm_path().parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(toy_lm, lm_path())
     write_manifest(lm_path(), manifest([], lm="toy"))
