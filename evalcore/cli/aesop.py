@@ -52,8 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "is damaged.")
     s.add_argument("family", nargs="*", metavar="FAMILY", help="wordnet, pem, mt or all (default: all)")
     s.add_argument("--status", action="store_true",
-                   help="list what is built (family that needs the step, step, and built, missing or "
-                        "damaged: why; tables, LMs and manifests are read) and exit")
+                   help="list what is built (family that needs the step, step, and built, missing, "
+                        "outdated: why (built from other inputs than this version names) or damaged: why; "
+                        "tables, LMs and manifests are read) and exit")
     s.add_argument("--debian", action="store_true",
                    help="print the Debian packages the families' builds need from the current source "
                         "(space-separated: build tools, and the debian source's inputs) and exit")
