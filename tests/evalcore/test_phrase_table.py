@@ -203,6 +203,6 @@ def test_setup_rebuilds_an_edited_default_table(tmp_path):
     from evalcore.resources.inputs import manifest, write_manifest
 
     write_manifest(path, manifest([], table="fr"))
-    assert defaults._table_problem(path) is None
+    assert defaults._table_problem(path, wheels=()) is None
     _edit_rows(path, 7)
-    assert "changed since" in (defaults._table_problem(path) or "")
+    assert "changed since" in (defaults._table_problem(path, wheels=()) or "")

@@ -297,7 +297,7 @@ def test_a_table_built_from_other_pinned_wheels_is_rebuilt(tmp_path, monkeypatch
     older = [a.record() for a in artifacts.CATALOG_WHEELS[:-1]]
     write_manifest(table, manifest(older, bitext="registry-l10n-fr"))
     expected = f"built from {len(older)} pinned wheels other than the {len(artifacts.CATALOG_WHEELS)}"
-    assert expected in defaults.pinned_inputs_problem(table)
+    assert expected in (defaults.pinned_inputs_problem(table) or "")
     assert defaults.pinned_inputs_problem(table, artifacts.CATALOG_WHEELS[:-1]) is None
     [step] = [s for s in system.family_steps("pem") if s.name == "phrase-tables"]
     assert not step.done() and step.state().startswith("outdated: fr.sqlite: it was built from")
