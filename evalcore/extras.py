@@ -61,9 +61,10 @@ def numba_installed() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
-def require(extra: str, what: str) -> None:
-    """Raise :class:`MissingExtraError` naming the install command when ``extra`` is missing."""
-    missing = missing_modules(extra)
+def require(extra: str, what: str, modules: tuple[str, ...] | None = None) -> None:
+    """Raise :class:`MissingExtraError` naming the install command when ``extra`` is missing, or
+    only those of its ``modules`` that ``what`` imports (an extra's other modules serve others)."""
+    missing = [m for m in missing_modules(extra) if modules is None or m in modules]
     if missing:
         raise MissingExtraError(f"{what} needs the optional dependencies of '{extra}' "
                                 f"(missing: {', '.join(missing)}): {install_command(extra)}")

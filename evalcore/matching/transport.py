@@ -46,9 +46,9 @@ def _balanced(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @functools.cache
 def _emd_wrap() -> ModuleType:
-    """POT's compiled network simplex (the ``lp`` extra), imported once; without POT, an error
+    """POT's compiled network simplex (in the ``lp`` and ``mt`` extras), imported once; without POT, an error
     naming the install (a HiGHS fallback would give other last bits on other machines)."""
-    require("lp", "the LP matcher's network simplex")
+    require("lp", "the LP matcher's network simplex", modules=("ot",))  # POT only: `mt` installs it too
     from ot.lp import emd_wrap
 
     return emd_wrap

@@ -36,6 +36,20 @@ def test_missing_extra_names_the_install_command(monkeypatch):
     assert isinstance(info.value, ResourceError)  # every CLI turns it into one line and exit 2
 
 
+def test_the_network_simplex_needs_pot_not_the_whole_lp_extra(monkeypatch):
+    """An `mt` install (POT, no PuLP) runs the network simplex; without POT the error names `lp`."""
+    from evalcore.matching import transport
+
+    transport._emd_wrap.cache_clear()
+    _without(monkeypatch, "pulp")
+    assert transport._emd_wrap() is not None
+    transport._emd_wrap.cache_clear()
+    _without(monkeypatch, "ot", "pulp")
+    with pytest.raises(extras.MissingExtraError, match=r"missing: ot\): pip install 'aesop-eval\[lp\]'"):
+        transport._emd_wrap()
+    transport._emd_wrap.cache_clear()
+
+
 def test_listing_marks_uninstalled_metrics_and_imports_none(monkeypatch):
     _without(monkeypatch, "spacy")
     text = registry.list_metrics()
